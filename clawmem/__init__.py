@@ -1,0 +1,3 @@
+"""clawmem: trustworthy long-term memory for AI agents."""
+
+__version__ = "0.1.0"

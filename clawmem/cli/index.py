@@ -1,0 +1,41 @@
+"""``clawmem index``: sync the files into the index."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from clawmem.cli.options import JsonOpt, WorkspaceOpt
+
+
+def index(
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Re-read every file (recreates a corrupt index); provenance is replayed, never upgraded.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary (for cron).")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Sync memory files into the index: only files whose content changed are re-read.
+
+    Examples:
+        clawmem index
+        clawmem index --rebuild
+    """
+    from clawmem.cli.progress import progress_bar
+    from clawmem.index.maintain import run_index
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    with progress_bar("Indexing", quiet=quiet or json_output) as progress:
+        report = run_index(ws, rebuild=rebuild, progress=progress)
+    if json_output:
+        emit_json(report)
+    elif not quiet:
+        s = report.sync
+        print(
+            f"Indexed {s.files_changed} changed of {s.files_seen} files ({s.entries_indexed} entries,"
+            f" {s.files_removed} removed) in {s.seconds:.2f}s" + (" after recreating a damaged index" if report.recreated else "")
+        )
+        if not s.ledger_intact:
+            print("Warning: the provenance ledger is missing or replaced; unrecorded episodic lines are untrusted.")

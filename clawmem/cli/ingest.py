@@ -1,0 +1,58 @@
+"""``clawmem ingest``: session-end transcript ingestion."""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from clawmem.cli.options import AtOpt, JsonOpt, OriginOpt, SessionKind, SessionKindOpt, SessionOpt, WorkspaceOpt, resolve_origin
+
+
+class Format(str, enum.Enum):
+    auto = "auto"
+    jsonl = "jsonl"
+    markdown = "markdown"
+
+
+def ingest(
+    transcript: Annotated[str, typer.Argument(help="Transcript file (JSONL or Markdown), or - for standard input.")],
+    session: SessionOpt = None,
+    origin: OriginOpt = None,
+    session_kind: SessionKindOpt = SessionKind.interactive,
+    fmt: Annotated[Format, typer.Option("--format", help="Input format.")] = Format.auto,
+    at: AtOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Ingest a finished session's transcript into transcripts/<session>.md with provenance.
+
+    --origin is the class of the session's sender: user turns take it, assistant turns
+    inherit it (agent when the sender is trusted), tool output is always untrusted and
+    system prompts are scaffolding. Re-ingesting a session replaces its transcript.
+
+    Examples:
+        clawmem ingest session.jsonl --session s-42 --origin owner
+        clawmem ingest chat.md --session standup-11-29 --origin owner --at 2026-11-29T09:00
+    """
+    from clawmem.ingest import ingest as ingest_core
+    from clawmem.inputs import read_source
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    data = read_source(transcript, limit=ws.config.limits.max_ingest_bytes, what="transcript")
+    when = None
+    if at is not None:
+        from clawmem.timeparse import parse_time
+
+        when = parse_time(at, timezone=ws.config.intents.timezone)
+    fallback = None if transcript == "-" else Path(transcript).stem
+    result = ingest_core(ws, data, session=session, fallback_session=fallback, origin=resolve_origin(origin), session_kind=session_kind.value, fmt=fmt.value, at=when)
+    if json_output:
+        emit_json(result)
+    else:
+        verb = "Replaced" if result.replaced else "Ingested"
+        print(f"{verb} {result.path}: {result.written} of {result.turns} turns kept ({result.dropped_marked} recalled block(s), {result.dropped_recalled} recalled line(s) dropped)")

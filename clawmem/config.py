@@ -1,0 +1,189 @@
+"""Every tunable constant, once. ``clawmem.toml`` in the workspace overrides any of them.
+
+Each setting is a dataclass field whose metadata carries its documentation; the README's
+config table and ``clawmem config show`` are generated from these definitions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from clawmem.errors import ConfigError
+
+CONFIG_FILE = "clawmem.toml"
+
+
+def setting(default: Any, doc: str) -> Any:
+    """Declare a config field with its documentation."""
+    return field(default=default, metadata={"doc": doc})
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    vector_weight: float = setting(0.7, "weight of vector cosine in the hybrid blend")
+    text_weight: float = setting(0.3, "weight of rank-normalised BM25 in the hybrid blend")
+    candidates_max: int = setting(200, "most candidates fetched per lane")
+    candidates_factor: int = setting(4, "candidates per lane = min(candidates_max, factor x limit)")
+    half_life_days: float = setting(30.0, "recency half-life of dated episodic entries, in days")
+    recency_floor: float = setting(0.0, "lowest value the recency decay may reach (0 = pure exponential)")
+    importance_base: float = setting(0.75, "importance multiplier = base + step x importance")
+    importance_step: float = setting(0.05, "importance multiplier step per point (1-10)")
+    project_match: float = setting(1.15, "factor for entries tagged with an active project")
+    project_other: float = setting(0.9, "factor for entries tagged only with other projects")
+    mmr_lambda: float = setting(0.7, "MMR trade-off between relevance (1.0) and diversity (0.0)")
+    min_score: float = setting(0.35, "results scoring below this are dropped")
+    limit: int = setting(6, "results returned by default")
+
+
+@dataclass(frozen=True)
+class ChunkingConfig:
+    tokens: int = setting(400, "approximate size of a prose chunk in episodic files, in tokens")
+    overlap: int = setting(80, "approximate overlap between consecutive prose chunks, in tokens")
+
+
+@dataclass(frozen=True)
+class EmbeddingsConfig:
+    backend: str = setting("auto", "auto, numpy, onnx, sentence-transformers or none (lexical only)")
+    model_path: str = setting("", "directory of a local all-MiniLM-L6-v2 model (empty: find it installed)")
+    cache_max_entries: int = setting(200_000, "embedding cache cap; least recently used rows go first")
+
+
+@dataclass(frozen=True)
+class RecallConfig:
+    trigger_threshold: float = setting(0.72, "trigger match score needed to auto-inject an entry")
+    max_triggers: int = setting(3, "most trigger-matched entries injected per turn")
+    escalation_mode: str = setting("escalate", "escalate, always or off")
+    strong_hit: float = setting(0.72, "lane-1 score that counts as a strong hit (no escalation)")
+    budget_ms: int = setting(250, "time budget of one recall call, in milliseconds")
+    bootstrap_file_chars: int = setting(20_000, "bootstrap budget per curated file, in characters")
+    bootstrap_total_chars: int = setting(60_000, "bootstrap budget for all files, in characters")
+    user_chars: int = setting(4_000, "bootstrap budget for USER.md, in characters")
+    project_block_chars: int = setting(2_000, "budget of the per-turn project-memory block")
+    active_projects: int = setting(4, "repository keys kept in a session's active set")
+
+
+@dataclass(frozen=True)
+class DreamConfig:
+    weight_relevance: float = setting(0.30, "deep gate weight: retrieval relevance")
+    weight_frequency: float = setting(0.24, "deep gate weight: recall frequency")
+    weight_diversity: float = setting(0.15, "deep gate weight: query diversity")
+    weight_recency: float = setting(0.15, "deep gate weight: recency")
+    weight_recurrence: float = setting(0.10, "deep gate weight: multi-day recurrence")
+    weight_richness: float = setting(0.06, "deep gate weight: conceptual richness")
+    recency_half_life_days: float = setting(14.0, "half-life of the deep gate's recency signal")
+    min_score: float = setting(0.75, "deep gate: lowest weighted score promoted")
+    min_recalls: int = setting(3, "deep gate: fewest recalls")
+    min_diversity: int = setting(3, "deep gate: fewest distinct queries or days")
+    max_age_days: int = setting(30, "deep gate: oldest candidate, in days")
+    max_promotions: int = setting(10, "deep gate: most promotions per sweep")
+    max_loss_fraction: float = setting(0.25, "consolidation rejected when it loses more of the existing entries")
+    memory_chars: int = setting(20_000, "MEMORY.md budget, in characters")
+    dedupe_similarity: float = setting(90.0, "rapidfuzz token-set ratio at which two notes are duplicates")
+    consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
+    consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
+
+
+@dataclass(frozen=True)
+class IntentsConfig:
+    cooldown_hours: float = setting(24.0, "hours before an intent may fire again")
+    budget: int = setting(3, "times an intent may fire")
+    expiry_days: int = setting(90, "days before an unfired intent expires")
+    max_per_turn: int = setting(3, "most intents injected per turn")
+    timezone: str = setting("", "IANA time zone for --at phrases (empty: the system zone)")
+
+
+@dataclass(frozen=True)
+class LimitsConfig:
+    max_note_bytes: int = setting(64 * 1024, "largest note text accepted")
+    max_ingest_bytes: int = setting(16 * 1024 * 1024, "largest transcript or flush accepted")
+
+
+@dataclass(frozen=True)
+class Config:
+    search: SearchConfig = field(default_factory=SearchConfig)
+    chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
+    embeddings: EmbeddingsConfig = field(default_factory=EmbeddingsConfig)
+    recall: RecallConfig = field(default_factory=RecallConfig)
+    dream: DreamConfig = field(default_factory=DreamConfig)
+    intents: IntentsConfig = field(default_factory=IntentsConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
+
+    def replace(self, section: str, **changes: Any) -> Config:
+        """Return a copy with some settings of one section changed."""
+        return dataclasses.replace(self, **{section: dataclasses.replace(getattr(self, section), **changes)})
+
+
+CHOICES = {
+    ("embeddings", "backend"): {"auto", "numpy", "onnx", "sentence-transformers", "none"},
+    ("recall", "escalation_mode"): {"escalate", "always", "off"},
+}
+
+
+def sections() -> dict[str, type]:
+    """Section name -> dataclass, in documentation order."""
+    return {f.name: f.default_factory for f in fields(Config)}  # type: ignore[misc]
+
+
+def reference() -> list[dict[str, Any]]:
+    """Every setting with its section, default and documentation (docs are generated from this)."""
+    rows = []
+    for section, cls in sections().items():
+        for f in fields(cls):
+            rows.append({"key": f"{section}.{f.name}", "default": f.default, "doc": f.metadata["doc"]})
+    return rows
+
+
+def _coerce(section: str, name: str, expected: Any, value: Any) -> Any:
+    key = f"{section}.{name}"
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if type(value) is not type(expected):
+        raise ConfigError(f"{key} must be {type(expected).__name__}, got {value!r}")
+    choices = CHOICES.get((section, name))
+    if choices and value not in choices:
+        raise ConfigError(f"{key} must be one of {', '.join(sorted(choices))}, got {value!r}")
+    return value
+
+
+def from_mapping(data: dict[str, Any]) -> Config:
+    """Build a Config from parsed TOML, rejecting unknown sections, keys and wrong types."""
+    config = Config()
+    known = sections()
+    for section, values in data.items():
+        if section not in known:
+            raise ConfigError(f"unknown config section [{section}]")
+        if not isinstance(values, dict):
+            raise ConfigError(f"[{section}] must be a table")
+        defaults = getattr(config, section)
+        changes = {}
+        for name, value in values.items():
+            if name not in {f.name for f in fields(defaults)}:
+                raise ConfigError(f"unknown setting {section}.{name}")
+            changes[name] = _coerce(section, name, getattr(defaults, name), value)
+        config = config.replace(section, **changes)
+    return config
+
+
+def load(workspace_root: Path) -> Config:
+    """Read ``clawmem.toml`` from the workspace, or return the defaults when there is none."""
+    path = workspace_root / CONFIG_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config()
+    except OSError as err:
+        raise ConfigError(f"cannot read {path}: {err.strerror}") from err
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path} is not valid TOML: {err}") from err
+    return from_mapping(data)
+
+
+def as_mapping(config: Config) -> dict[str, dict[str, Any]]:
+    """The config as nested plain dicts (for TOML or JSON output)."""
+    return dataclasses.asdict(config)

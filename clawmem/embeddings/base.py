@@ -1,0 +1,64 @@
+"""The embedder interface every backend satisfies, plus the id the index records.
+
+Kept free of numpy at import time so ``clawmem status`` and lexical-only runs stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class EmbedderUnavailable(Exception):
+    """No usable embedding backend: the message says what to install or configure."""
+
+
+def model_name(model_dir: Path) -> str:
+    """Name the model from its model card title, so the id survives copying the directory elsewhere."""
+    try:
+        lines = (model_dir / "README.md").read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    for line in lines:
+        if line.startswith("# "):
+            return line[2:].strip()
+    return model_dir.parent.name if model_dir.name == "model" else model_dir.name
+
+
+def model_config(model_dir: Path) -> dict:
+    """Read the Hugging Face ``config.json`` (layer count, width, heads)."""
+    return json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+
+
+def max_seq_length(model_dir: Path) -> int:
+    """Token limit sentence-transformers applies (256 for MiniLM), not the tokenizer's own 128/512."""
+    try:
+        config = json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        return int(config["max_seq_length"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 256
+
+
+def make_embedder_id(model: str, backend: str, dimension: int) -> str:
+    """Build the id stored in the index; any change to it means the vectors must be rebuilt."""
+    return f"{model}/{backend}/{dimension}"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors (dot product == cosine similarity)."""
+
+    id: str
+    model: str
+    backend: str
+    dimension: int
+
+    def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """Return shape ``(len(texts), dimension)``; an empty list gives ``(0, dimension)``."""
+        ...

@@ -1,0 +1,85 @@
+"""The ``ClawmemError`` tree: every expected failure, with an exit code and a hint."""
+
+from __future__ import annotations
+
+
+class ExitCode:
+    """Named process exit codes (documented in the README)."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    VIOLATIONS = 3
+    INTERRUPTED = 130
+
+
+class ClawmemError(Exception):
+    """An expected failure: shown as ``clawmem: error: ...`` plus a hint."""
+
+    exit_code = ExitCode.ERROR
+    code = "error"
+    hint = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if hint is not None:
+            self.hint = hint
+
+
+class WorkspaceNotFound(ClawmemError):
+    """The workspace directory does not exist or was never initialised."""
+
+    code = "workspace_not_found"
+    hint = "create one with `clawmem init` (or pass --workspace DIR)"
+
+
+class WorkspaceExists(ClawmemError):
+    """``init`` was asked to create a workspace that already exists."""
+
+    code = "workspace_exists"
+
+
+class BadInput(ClawmemError):
+    """Input text or a file argument was rejected; nothing was written."""
+
+    code = "bad_input"
+
+
+class UnsafePath(BadInput):
+    """A path-like argument tried to leave the workspace or name a hidden file."""
+
+    code = "unsafe_path"
+
+
+class ConfigError(ClawmemError):
+    """``clawmem.toml`` could not be read or holds an unknown or mistyped setting."""
+
+    code = "config_error"
+    hint = "check clawmem.toml against `clawmem config show` and the README's config table"
+
+
+class IndexUnavailable(ClawmemError):
+    """The SQLite index is missing, corrupt or locked."""
+
+    code = "index_unavailable"
+    hint = "run `clawmem index --rebuild` to restore it from the files"
+
+
+class NotFound(ClawmemError):
+    """A named entry, intent, session or file does not exist."""
+
+    code = "not_found"
+
+
+class Forbidden(ClawmemError):
+    """A provenance rule refused the operation (for example an untrusted intent)."""
+
+    code = "forbidden"
+
+
+class Busy(ClawmemError):
+    """Another process holds the lock this operation needs."""
+
+    code = "busy"
+    hint = "wait for the other clawmem process to finish, then try again"

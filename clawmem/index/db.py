@@ -1,0 +1,126 @@
+"""The SQLite connection: apsw (bundles a current SQLite with FTS5 and extension loading).
+
+The stdlib ``sqlite3`` of many Python builds (ours included) cannot load extensions, so
+sqlite-vec would not load through it; apsw ships its own SQLite and works everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from clawmem.errors import IndexUnavailable
+from clawmem.workspace import Workspace
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def _apsw():
+    import apsw  # deferred: commands that never touch the index (--help, note add) skip it
+
+    return apsw
+
+
+def _dict_row(cursor: Any, row: tuple) -> dict[str, Any]:
+    return dict(zip((d[0] for d in cursor.get_description()), row))
+
+
+class Index:
+    """One open connection to ``.clawmem/index.db`` with helpers that return dict rows."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        apsw = _apsw()
+        self.path = path
+        if not create and not path.exists():
+            raise IndexUnavailable(f"the index {path} does not exist")
+        flags = apsw.SQLITE_OPEN_READWRITE | (apsw.SQLITE_OPEN_CREATE if create else 0)
+        try:
+            self.conn = apsw.Connection(str(path), flags=flags)
+            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        except apsw.Error as err:
+            raise IndexUnavailable(f"the index {path} cannot be opened: {err}") from err
+        self._vec_loaded = False
+
+    @classmethod
+    def open(cls, ws: Workspace, *, migrate: bool = True) -> Index:
+        """Open (creating if needed) and bring the schema up to date."""
+        index = cls(ws.index_path)
+        if migrate:
+            from clawmem.index import migrations
+
+            try:
+                migrations.apply(index)
+            except _apsw().Error as err:
+                index.close()
+                raise IndexUnavailable(f"the index {ws.index_path} is damaged: {err}") from err
+        return index
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def execute(self, sql: str, params: Any = ()) -> None:
+        self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> None:
+        self.conn.executemany(sql, rows)
+
+    def query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
+        cursor = self.conn.cursor()
+        cursor.row_trace = _dict_row
+        return cursor.execute(sql, params).fetchall()
+
+    def scalar(self, sql: str, params: Any = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A transaction (a savepoint when nested); rolled back on any exception."""
+        with self.conn:
+            yield
+
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        value = self.scalar("SELECT value FROM meta WHERE key = ?", (key,))
+        return default if value is None else value
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        self.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def load_vec(self) -> bool:
+        """Load sqlite-vec; False when it is not installed or cannot load (lexical-only then)."""
+        if self._vec_loaded:
+            return True
+        spec = importlib.util.find_spec("sqlite_vec")  # locate without importing (it pulls numpy)
+        if spec is None or not spec.submodule_search_locations:
+            return False
+        folder = Path(next(iter(spec.submodule_search_locations)))
+        candidates = sorted(folder.glob("vec0.*"))
+        if not candidates:
+            return False
+        try:
+            self.conn.enable_load_extension(True)
+            self.conn.load_extension(str(candidates[0].with_suffix("")))
+        except _apsw().Error:
+            return False
+        finally:
+            self.conn.enable_load_extension(False)
+        self._vec_loaded = True
+        return True
+
+
+def remove_index_files(ws: Workspace) -> None:
+    """Delete the index and its WAL side files (for a rebuild after corruption)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(ws.index_path) + suffix).unlink(missing_ok=True)

@@ -1,0 +1,295 @@
+"""Files -> index: incremental by size, mtime and content hash; provenance from the ledger.
+
+Only files whose stat changed are read, and only files whose content hash changed are
+re-parsed. A rebuild re-reads everything but replays the same ledger, so it can never
+upgrade the trust of a line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from clawmem import ledger, loopguard, provenance
+from clawmem.entries import grammar
+from clawmem.index.db import Index
+from clawmem.index.tokens import fts_text
+from clawmem.workspace import Workspace, sha256_bytes
+
+DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    files_seen: int
+    files_changed: int
+    files_removed: int
+    entries_indexed: int
+    ledger_records: int
+    ledger_intact: bool
+    seconds: float
+    changed_paths: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MemoryFile:
+    path: Path
+    rel: str
+    kind: str
+
+    @property
+    def file_date(self) -> str | None:
+        match = DAILY_NAME.match(self.path.name)
+        return match.group(1) if match and self.kind in ("daily", "quarantine") else None
+
+
+def memory_files(ws: Workspace) -> Iterator[MemoryFile]:
+    """Every file the index covers, with its kind (DESIGN.md section 2)."""
+    for path, kind in ((ws.memory_md, "memory"), (ws.user_md, "user")):
+        if path.is_file():
+            yield MemoryFile(path, ws.rel(path), kind)
+    for folder, kind in ((ws.daily_dir, "daily"), (ws.quarantine_dir, "quarantine"), (ws.transcripts_dir, "transcript")):
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.md")):
+                if not path.name.startswith(".") and path.is_file():
+                    yield MemoryFile(path, ws.rel(path), kind)
+
+
+def pending_changes(ws: Workspace, index: Index) -> list[str]:
+    """Paths whose size or mtime differs from what the index recorded (cheap: stat only)."""
+    known = {r["path"]: (r["size"], r["mtime_ns"]) for r in index.query("SELECT path, size, mtime_ns FROM files")}
+    changed = []
+    for mf in memory_files(ws):
+        st = mf.path.stat()
+        if known.pop(mf.rel, None) != (st.st_size, st.st_mtime_ns):
+            changed.append(mf.rel)
+    return changed + sorted(known)
+
+
+# ledger replay ---------------------------------------------------------------------------
+def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> tuple[int, bool, set[str] | None]:
+    """Import new ledger records; return (records, ledger intact, paths to re-read or None for all).
+
+    A ledger that is missing, headless or replaced by another means provenance history was
+    lost: the index remembers that (sticky), and unrecorded lines are then classified as
+    untrusted instead of as hand-written owner lines.
+    """
+    stored_id = index.meta("ledger_id")
+    was_intact = index.meta("ledger_intact", "1") != "0"
+    read = ledger.read(ws, 0 if rebuild else int(index.meta("ledger_offset", "0") or 0))
+    replaced = stored_id is not None and read.ledger_id != stored_id
+    intact = was_intact and read.ledger_id is not None and not replaced
+    if rebuild or replaced:
+        index.execute("DELETE FROM ledger")
+        index.execute("DELETE FROM file_taint")
+        if replaced and read.ledger_id is not None:
+            read = ledger.read(ws, 0)
+    for record in read.records:
+        _apply_record(index, record)
+    index.set_meta("ledger_id", read.ledger_id)
+    index.set_meta("ledger_offset", str(read.offset))
+    index.set_meta("ledger_intact", "1" if intact else "0")
+    if rebuild or replaced or intact != was_intact:
+        return len(read.records), intact, None
+    return len(read.records), intact, {str(r.get("path")) for r in read.records}
+
+
+def _valid(value: object, allowed: tuple[str, ...]) -> bool:
+    return isinstance(value, str) and value in allowed
+
+
+def _apply_record(index: Index, record: dict) -> None:
+    kind = record.get("t")
+    if kind == "entry" and _valid(record.get("origin"), provenance.ORIGINS) and _valid(record.get("kind"), provenance.SESSION_KINDS):
+        index.execute(
+            "INSERT INTO ledger(path, text_hash, origin, session_kind, session_id, observed_at, recorded_at) VALUES (?,?,?,?,?,?,?)",
+            (record.get("path"), record.get("hash"), record["origin"], record["kind"], record.get("session"), record.get("observed"), record.get("at")),
+        )
+    elif kind == "taint" and _valid(record.get("origin"), provenance.ORIGINS):
+        current = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (record.get("path"),))
+        origin = provenance.least_trusted(current, record["origin"])
+        index.execute(
+            "INSERT INTO file_taint(path, origin) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET origin = excluded.origin",
+            (record.get("path"), origin),
+        )
+
+
+# chunking --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Chunk:
+    line_start: int
+    line_end: int
+    block: str  # "entry" or "prose"
+    text: str
+    entry: grammar.Entry | None
+
+
+def _prose_chunks(block: grammar.Block, tokens: int, overlap: int) -> Iterator[Chunk]:
+    """Split a prose block into ~``tokens``-word windows (line-aligned) with some overlap."""
+    lines = block.lines
+    start = 0
+    while start < len(lines):
+        words, end = 0, start
+        while end < len(lines) and (words == 0 or words + len(lines[end].split()) <= tokens):
+            words += len(lines[end].split())
+            end += 1
+        text = "".join(lines[start:end]).strip()
+        if text:
+            yield Chunk(block.line_start + start, block.line_start + end - 1, "prose", text, None)
+        if end >= len(lines):
+            return
+        back, kept = end, 0
+        while back > start + 1 and kept < overlap:
+            back -= 1
+            kept += len(lines[back].split())
+        start = max(back, start + 1)
+
+
+def chunks(doc: grammar.Document, *, tokens: int, overlap: int, prose: bool = True) -> Iterator[Chunk]:
+    """Index units: one per list item (never split); prose blocks in overlapping windows.
+
+    Curated files index list items only: their prose is headers and explanations, not memory.
+    """
+    for block in doc.blocks:
+        if isinstance(block, grammar.Entry):
+            if block.body.strip():
+                yield Chunk(block.line_start, block.line_end, "entry", block.body, block)
+        elif block.kind == "text" and prose:
+            yield from _prose_chunks(block, tokens, overlap)
+
+
+# file indexing ---------------------------------------------------------------------------
+def _ledger_provenance(index: Index, rel: str, text_hash: str) -> dict | None:
+    rows = index.query(
+        "SELECT origin, session_kind, session_id, observed_at FROM ledger WHERE path = ? AND text_hash = ?",
+        (rel, text_hash),
+    )
+    if not rows:
+        return None
+    origin = provenance.least_trusted(*(r["origin"] for r in rows))
+    session_kind = provenance.least_eligible_session(*(r["session_kind"] for r in rows))
+    first = rows[0]
+    return {"origin": origin, "session_kind": session_kind, "session_id": first["session_id"], "observed_at": first["observed_at"]}
+
+
+def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str | None) -> str | None:
+    if entry is not None and entry.observed and grammar.parse_when(entry.observed):
+        return grammar.parse_when(entry.observed).isoformat()
+    if recorded:
+        return recorded
+    if file_date:
+        return dt.datetime.combine(dt.date.fromisoformat(file_date), dt.time(12)).isoformat()
+    return None
+
+
+def _index_file(index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger_intact: bool) -> int:
+    text = data.decode("utf-8", errors="replace")
+    doc = grammar.parse(text)
+    cfg = ws.config.chunking
+    tier = provenance.tier_of(mf.kind)
+    floor = provenance.location_floor(mf.kind)
+    count = 0
+    for chunk in chunks(doc, tokens=cfg.tokens, overlap=cfg.overlap, prose=tier == "episodic"):
+        text_hash = loopguard.text_hash(chunk.text)
+        recorded = _ledger_provenance(index, mf.rel, text_hash)
+        if recorded:
+            origin, session_kind, hand = recorded["origin"], recorded["session_kind"], False
+        else:
+            c = provenance.classify_unrecorded(mf.kind, ledger_intact=ledger_intact)
+            origin, session_kind, hand = c.origin, c.session_kind, True
+        origin = provenance.least_trusted(origin, floor)
+        e = chunk.entry
+        index.execute(
+            """INSERT INTO entries(path, line_start, line_end, block, text, text_hash, kind, tier, origin, session_kind,
+                   session_id, hand_written, observed_at, supersession_key, importance, triggers, projects, sources, status, problems)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+            (
+                mf.rel, chunk.line_start, chunk.line_end, chunk.block, chunk.text, text_hash, mf.kind, tier, origin,
+                session_kind, recorded["session_id"] if recorded else None, int(hand),
+                _observed(e, recorded["observed_at"] if recorded else None, mf.file_date),
+                e.key if e else None, e.importance if e else None,
+                json.dumps(e.triggers, ensure_ascii=False) if e and e.triggers else None,
+                json.dumps(e.projects, ensure_ascii=False) if e and e.projects else None,
+                json.dumps(e.sources, ensure_ascii=False) if e and e.sources else None,
+                e.status if e else None,
+                json.dumps(e.problems(), ensure_ascii=False) if e and e.problems() else None,
+            ),
+        )
+        entry_id = index.conn.last_insert_rowid()
+        index.execute("INSERT INTO entries_fts(rowid, text) VALUES (?, ?)", (entry_id, fts_text(chunk.text)))
+        count += 1
+    return count
+
+
+def _remove_file(index: Index, rel: str) -> list[int]:
+    ids = [r["id"] for r in index.query("SELECT id FROM entries WHERE path = ?", (rel,))]
+    index.executemany("DELETE FROM entries_fts WHERE rowid = ?", [(i,) for i in ids])
+    index.execute("DELETE FROM entries WHERE path = ?", (rel,))
+    index.execute("DELETE FROM files WHERE path = ?", (rel,))
+    return ids
+
+
+EntryHook = Callable[[Index, list[int]], None]
+
+
+def sync(
+    ws: Workspace,
+    index: Index,
+    *,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+    on_removed: EntryHook | None = None,
+) -> SyncReport:
+    """Bring the index up to date with the files; the whole sync is one transaction."""
+    started = time.perf_counter()
+    with ws.lock("index-sync"), index.transaction():
+        if rebuild:
+            index.execute("DELETE FROM entries_fts")
+            index.execute("DELETE FROM entries")
+            index.execute("DELETE FROM files")
+        records, intact, touched = _replay_ledger(ws, index, rebuild)
+        known = {r["path"]: r for r in index.query("SELECT path, size, mtime_ns, content_hash FROM files")}
+        files = list(memory_files(ws))
+        changed, entries, removed_ids = [], 0, []
+        for position, mf in enumerate(files, 1):
+            if progress:
+                progress(position, len(files), mf.rel)
+            row = known.pop(mf.rel, None)
+            st = mf.path.stat()
+            reclassify = touched is None or mf.rel in touched
+            if row and (row["size"], row["mtime_ns"]) == (st.st_size, st.st_mtime_ns) and not reclassify:
+                continue
+            data = mf.path.read_bytes()
+            digest = sha256_bytes(data)
+            if row and row["content_hash"] == digest and not reclassify:
+                index.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, mf.rel))
+                continue
+            if row:
+                removed_ids += _remove_file(index, mf.rel)
+            index.execute(
+                "INSERT INTO files(path, kind, tier, content_hash, size, mtime_ns, file_date, indexed_at) VALUES (?,?,?,?,?,?,?,?)",
+                (mf.rel, mf.kind, provenance.tier_of(mf.kind), digest, st.st_size, st.st_mtime_ns, mf.file_date, ledger.now_iso()),
+            )
+            entries += _index_file(index, ws, mf, data, intact)
+            changed.append(mf.rel)
+        for rel in known:
+            removed_ids += _remove_file(index, rel)
+        if on_removed and removed_ids:
+            on_removed(index, removed_ids)
+        index.set_meta("last_sync", ledger.now_iso())
+    return SyncReport(
+        files_seen=len(files),
+        files_changed=len(changed),
+        files_removed=len(known),
+        entries_indexed=entries,
+        ledger_records=records,
+        ledger_intact=intact,
+        seconds=time.perf_counter() - started,
+        changed_paths=tuple(changed),
+    )

@@ -1,0 +1,44 @@
+"""Text as FTS5 sees it: CJK runs become overlapping bigrams so keyword search works there.
+
+``unicode61`` treats a run of Chinese, Japanese or Korean characters as one long token, so
+"部署" would never match inside "部署服务". Indexing each CJK run as its character bigrams (and
+the lone character of a one-character run), and querying the same way, fixes that without a
+second table or a dictionary.
+"""
+
+from __future__ import annotations
+
+import re
+
+CJK_RUN = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
+)
+WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def cjk_bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def fts_text(text: str) -> str:
+    """The form of ``text`` stored in the FTS5 table."""
+    return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", text)
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct search terms of a query, in order, with CJK runs split into bigrams."""
+    terms: list[str] = []
+    for word in WORD.findall(fts_text(query)):
+        if word.casefold() not in (t.casefold() for t in terms):
+            terms.append(word)
+    return terms
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 MATCH expression OR-ing the query's terms (each quoted, so input is inert)."""
+    terms = query_terms(query)
+    if not terms:
+        return None
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -1,0 +1,186 @@
+"""Writers of the episodic tier: ``note add`` (one entry) and ``note flush`` (a block of context).
+
+Both record provenance in the ledger before the line reaches the file, route untrusted notes
+to ``memory/quarantine/``, neutralise text that does not come from the owner, and drop
+recalled content so it is never re-extracted as a new memory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from clawmem import ledger, loopguard, provenance
+from clawmem.entries import grammar
+from clawmem.entries.neutralise import neutralise
+from clawmem.errors import BadInput, IndexUnavailable
+from clawmem.inputs import decode_input
+from clawmem.workspace import Workspace, append_durably
+
+def check_provenance(origin: str, session_kind: str) -> None:
+    if origin not in provenance.ORIGINS:
+        raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(provenance.ORIGINS)}")
+    if session_kind not in provenance.SESSION_KINDS:
+        raise BadInput(f"unknown session kind {session_kind!r}", hint=f"use one of: {', '.join(provenance.SESSION_KINDS)}")
+
+
+def _observed_at(at: dt.datetime | None) -> dt.datetime:
+    return (at or dt.datetime.now()).replace(microsecond=0)
+
+
+def _target(ws: Workspace, origin: str, day: dt.date) -> Path:
+    return ws.quarantine_note(day) if origin == "untrusted" else ws.daily_note(day)
+
+
+def _append_entries(ws: Workspace, path: Path, rendered: list[str], records: list[dict], taint: str | None = None) -> int:
+    """Append rendered entries under the file's lock, ledger first; return the first new line number."""
+    with ws.lock_file(path):
+        if taint is not None:
+            records = [ledger.taint_record(ws.rel(path), taint), *records]
+        ledger.append(ws, records)
+        existing = path.read_bytes() if path.exists() else b""
+        prefix = b""
+        if not existing:
+            prefix = f"# {path.stem}\n\n".encode()
+        elif not existing.endswith(b"\n"):
+            prefix = b"\n"
+        first_line = (existing + prefix).count(b"\n") + 1
+        append_durably(path, prefix + "".join(rendered).encode())
+    return first_line
+
+
+def recalled_echoes(ws: Workspace, hashes: list[str]) -> set[str]:
+    """Hashes of recalled content among ``hashes``; without a usable index nothing is known."""
+    if not ws.index_path.exists():
+        return set()
+    from clawmem.index.db import Index
+    from clawmem.index.recalls import take_echoes
+
+    try:
+        with Index.open(ws) as index:
+            return take_echoes(index, hashes)
+    except IndexUnavailable:
+        return set()
+
+
+@dataclass(frozen=True)
+class NoteResult:
+    path: str
+    line: int | None
+    origin: str
+    session_kind: str
+    quarantined: bool
+    written: bool
+    reason: str | None = None
+
+
+def add_note(
+    ws: Workspace,
+    text: str,
+    *,
+    origin: str,
+    session_kind: str = "interactive",
+    session: str | None = None,
+    importance: int | None = None,
+    triggers: Sequence[str] = (),
+    projects: Sequence[str] = (),
+    key: str | None = None,
+    at: dt.datetime | None = None,
+) -> NoteResult:
+    """Append one entry to today's daily note (or the quarantine file) with its provenance."""
+    check_provenance(origin, session_kind)
+    if importance is not None and not 1 <= importance <= 10:
+        raise BadInput(f"importance {importance} is outside 1-10")
+    text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="note text")
+    text, _ = loopguard.strip_marked(text)
+    if origin != "owner":
+        text = neutralise(text)
+    if not text.strip():
+        raise BadInput("note text is empty once recalled blocks are removed")
+    observed = _observed_at(at)
+    path = _target(ws, origin, observed.date())
+    text_hash = loopguard.text_hash(text)
+    common = dict(path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted")
+    if recalled_echoes(ws, [text_hash]):
+        return NoteResult(line=None, written=False, reason="recalled content: counted as an echo, not stored again", **common)
+    meta: list[tuple[str, str]] = []
+    if importance is not None:
+        meta.append(("importance", str(importance)))
+    if triggers:
+        meta.append(("trigger", ", ".join(grammar.clean_value(t) for t in triggers)))
+    for project in projects:
+        meta.append(("project", grammar.escape_project(project)))
+    if key:
+        meta.append(("key", key))
+    if at is not None:
+        meta.append(("observed", observed.isoformat()))
+    record = ledger.entry_record(
+        ws.rel(path), text_hash, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat()
+    )
+    line = _append_entries(ws, path, [grammar.render_entry(text, meta)], [record])
+    return NoteResult(line=line, written=True, **common)
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    path: str
+    origin: str
+    written: int
+    dropped_marked: int
+    dropped_recalled: int
+    file_taint: str
+    lines: list[int] = field(default_factory=list)
+
+
+def flush_units(text: str) -> list[str]:
+    """Split a flushed block into entries: list items keep their continuation; other lines stand alone."""
+    units: list[str] = []
+    for block in grammar.parse(text).blocks:
+        if isinstance(block, grammar.Entry):
+            units.append(" ".join([block.body, *block.comments]))
+        elif block.kind in ("text", "heading"):
+            units.extend(line.strip().lstrip("#").strip() for line in block.lines)
+    return [u.strip() for u in units if u.strip()]
+
+
+def flush(
+    ws: Workspace,
+    text: str,
+    *,
+    origin: str,
+    session_kind: str = "interactive",
+    session: str | None = None,
+    at: dt.datetime | None = None,
+) -> FlushResult:
+    """Pre-compaction flush into the daily note; the file records the least-trusted class it received."""
+    check_provenance(origin, session_kind)
+    text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
+    text, marked = loopguard.strip_marked(text)
+    units = [neutralise(u) for u in flush_units(text)]
+    hashes = [loopguard.text_hash(u) for u in units]
+    echoes = recalled_echoes(ws, hashes)
+    observed = _observed_at(at)
+    path = ws.daily_note(observed.date())
+    kept = [(u, h) for u, h in zip(units, hashes) if h not in echoes and loopguard.normalise(u)]
+    records = [
+        ledger.entry_record(ws.rel(path), h, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat())
+        for _, h in kept
+    ]
+    lines: list[int] = []
+    if kept:
+        rendered = [grammar.render_entry(u) for u, _ in kept]
+        first = _append_entries(ws, path, rendered, records, taint=origin)
+        for r in rendered:
+            lines.append(first)
+            first += r.count("\n")
+    return FlushResult(
+        path=ws.rel(path),
+        origin=origin,
+        written=len(kept),
+        dropped_marked=marked,
+        dropped_recalled=len(units) - len(kept),
+        file_taint=origin,
+        lines=lines,
+    )

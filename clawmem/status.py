@@ -1,0 +1,77 @@
+"""Workspace health: what is indexed, from where, and plainly why a search would find nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from clawmem.index import migrations
+from clawmem.index.db import Index
+from clawmem.index.sync import memory_files, pending_changes
+from clawmem.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Status:
+    workspace: str
+    schema_version: int
+    entries: int
+    by_tier: dict[str, int]
+    by_kind: dict[str, int]
+    by_origin: dict[str, int]
+    by_session_kind: dict[str, int]
+    files_indexed: int
+    files_pending: list[str]
+    last_sync: str | None
+    last_dream: str | None
+    ledger_intact: bool
+    recalled: int
+    embeddings: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+
+def _counts(index: Index, column: str) -> dict[str, int]:
+    return {r["k"]: r["n"] for r in index.query(f"SELECT {column} AS k, count(*) AS n FROM entries GROUP BY {column} ORDER BY {column}")}
+
+
+def embedding_status(ws: Workspace) -> dict[str, Any]:
+    from clawmem.embeddings import backend_status
+
+    cfg = ws.config.embeddings
+    return backend_status(cfg.backend, cfg.model_path or None)
+
+
+def workspace_status(ws: Workspace, index: Index) -> Status:
+    """Collect counts and warnings without changing anything."""
+    pending = pending_changes(ws, index)
+    entries = index.scalar("SELECT count(*) FROM entries")
+    ledger_intact = index.meta("ledger_intact", "1") != "0"
+    embeddings = embedding_status(ws)
+    warnings = []
+    if pending:
+        warnings.append(f"{len(pending)} file(s) changed since the last index sync; run `clawmem index` (search syncs first)")
+    if entries == 0 and not any(memory_files(ws)):
+        warnings.append("the workspace has no memory yet; add some with `clawmem note add`")
+    elif entries == 0 and index.meta("last_sync") is None:
+        warnings.append("nothing is indexed yet; run `clawmem index`")
+    if not ledger_intact:
+        warnings.append("the provenance ledger was lost or replaced: unrecorded episodic lines are treated as untrusted")
+    if not embeddings.get("available"):
+        warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")
+    return Status(
+        workspace=str(ws.root),
+        schema_version=migrations.schema_version(index),
+        entries=entries,
+        by_tier=_counts(index, "tier"),
+        by_kind=_counts(index, "kind"),
+        by_origin=_counts(index, "origin"),
+        by_session_kind=_counts(index, "session_kind"),
+        files_indexed=index.scalar("SELECT count(*) FROM files"),
+        files_pending=pending,
+        last_sync=index.meta("last_sync"),
+        last_dream=index.meta("last_dream"),
+        ledger_intact=ledger_intact,
+        recalled=index.scalar("SELECT count(*) FROM recalled"),
+        embeddings=embeddings,
+        warnings=warnings,
+    )

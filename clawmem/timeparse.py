@@ -1,0 +1,29 @@
+"""Times typed by people or agents: ISO first (fast), natural phrases through dateparser."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from clawmem.errors import BadInput
+
+
+def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, now: dt.datetime | None = None) -> dt.datetime:
+    """Parse ``2026-11-29``, ``2026-11-29T10:00``, ``friday 9am`` or ``in 2 hours`` into a local time."""
+    value = text.strip()
+    try:
+        parsed = dt.datetime.fromisoformat(value)
+        return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
+    except ValueError:
+        pass
+    import dateparser  # deferred: ~0.3 s import, only needed for natural-language times
+
+    settings = {"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future" if prefer_future else "past"}
+    if timezone:
+        settings["TIMEZONE"] = timezone
+        settings["TO_TIMEZONE"] = timezone
+    if now is not None:
+        settings["RELATIVE_BASE"] = now
+    parsed = dateparser.parse(value, settings=settings)
+    if parsed is None:
+        raise BadInput(f"cannot understand the time {text!r}", hint="try an ISO time (2026-11-29T09:00) or a phrase like 'friday 9am'")
+    return parsed.replace(microsecond=0)

@@ -1,0 +1,218 @@
+"""The workspace: where it is, what it contains, and how files in it are written safely.
+
+Every write to a workspace file holds a per-file lock (``filelock``, so two processes never
+interleave) and every rewrite is write-temp-then-rename, so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import re
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Iterator
+
+from clawmem import config as config_module
+from clawmem.errors import UnsafePath, WorkspaceExists, WorkspaceNotFound
+
+ENV_WORKSPACE = "CLAWMEM_WORKSPACE"
+STATE_DIR = ".clawmem"
+SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+LOCK_TIMEOUT_S = 30.0
+
+MEMORY_HEADER = "# Memory\n\nCurated long-term memory. Written by `clawmem dream`; edit by hand if you must.\n\n"
+USER_HEADER = "# User\n\nHow the user wants to be treated: imperative directives, one per line.\n\n"
+DREAMS_HEADER = "# Dreams\n\nWhat each consolidation sweep changed, and why.\n"
+
+
+def default_root() -> Path:
+    """The per-user default workspace: ``$XDG_DATA_HOME/clawmem`` or ``~/.local/share/clawmem``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "clawmem"
+
+
+def resolve_root(option: str | os.PathLike[str] | None = None) -> Path:
+    """``--workspace`` beats ``$CLAWMEM_WORKSPACE`` beats the per-user default."""
+    chosen = option or os.environ.get(ENV_WORKSPACE) or default_root()
+    return Path(chosen).expanduser().absolute()
+
+
+def validate_session_id(session: str) -> str:
+    """Reject session ids that could name a path outside ``transcripts/``."""
+    if not SESSION_ID.match(session) or ".." in session:
+        raise UnsafePath(
+            f"invalid session id {session!r}",
+            hint="use letters, digits, '.', '_', ':' or '-' (at most 128, no '..', no '/')",
+        )
+    return session
+
+
+def validate_date(value: str) -> dt.date:
+    """Parse a ``YYYY-MM-DD`` date argument; anything else (including paths) is rejected."""
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise UnsafePath(f"invalid date {value!r}", hint="use YYYY-MM-DD")
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as err:
+        raise UnsafePath(f"invalid date {value!r}: {err}", hint="use YYYY-MM-DD") from err
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """A resolved workspace root and the paths of its layout (DESIGN.md section 2)."""
+
+    root: Path
+
+    @classmethod
+    def open(cls, option: str | os.PathLike[str] | None = None) -> Workspace:
+        """Resolve and check that the workspace exists."""
+        root = resolve_root(option)
+        if not (root / STATE_DIR).is_dir():
+            raise WorkspaceNotFound(f"no clawmem workspace at {root}")
+        return cls(root)
+
+    @classmethod
+    def init(cls, option: str | os.PathLike[str] | None = None) -> Workspace:
+        """Create the layout; existing files are never overwritten."""
+        root = resolve_root(option)
+        if (root / STATE_DIR).is_dir():
+            raise WorkspaceExists(f"a workspace already exists at {root}", hint="use it, or pick another --workspace")
+        ws = cls(root)
+        for folder in (ws.daily_dir, ws.quarantine_dir, ws.transcripts_dir, ws.preimages_dir, ws.locks_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+        for path, text in ((ws.memory_md, MEMORY_HEADER), (ws.user_md, USER_HEADER), (ws.dreams_md, DREAMS_HEADER)):
+            if not path.exists():
+                atomic_write(path, text.encode())
+        from clawmem import ledger  # local: ledger imports workspace
+
+        ledger.create(ws)
+        return ws
+
+    # layout -----------------------------------------------------------------------------
+    @property
+    def memory_md(self) -> Path:
+        return self.root / "MEMORY.md"
+
+    @property
+    def user_md(self) -> Path:
+        return self.root / "USER.md"
+
+    @property
+    def dreams_md(self) -> Path:
+        return self.root / "DREAMS.md"
+
+    @property
+    def daily_dir(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def quarantine_dir(self) -> Path:
+        return self.daily_dir / "quarantine"
+
+    @property
+    def transcripts_dir(self) -> Path:
+        return self.root / "transcripts"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIR
+
+    @property
+    def index_path(self) -> Path:
+        return self.state_dir / "index.db"
+
+    @property
+    def ledger_path(self) -> Path:
+        return self.state_dir / "provenance.jsonl"
+
+    @property
+    def preimages_dir(self) -> Path:
+        return self.state_dir / "preimages"
+
+    @property
+    def locks_dir(self) -> Path:
+        return self.state_dir / "locks"
+
+    @cached_property
+    def config(self) -> config_module.Config:
+        return config_module.load(self.root)
+
+    def daily_note(self, day: dt.date) -> Path:
+        return self.daily_dir / f"{day.isoformat()}.md"
+
+    def quarantine_note(self, day: dt.date) -> Path:
+        return self.quarantine_dir / f"{day.isoformat()}.md"
+
+    def transcript(self, session: str) -> Path:
+        return self.transcripts_dir / f"{validate_session_id(session)}.md"
+
+    def rel(self, path: Path) -> str:
+        """Workspace-relative POSIX path, the form stored in the index and citations."""
+        return path.absolute().relative_to(self.root).as_posix()
+
+    def resolve_member(self, relpath: str) -> Path:
+        """Map a user-supplied workspace-relative path to a file inside the workspace, or refuse."""
+        candidate = (self.root / relpath).resolve()
+        root = self.root.resolve()
+        if relpath.startswith(("/", "\\")) or not candidate.is_relative_to(root):
+            raise UnsafePath(f"{relpath!r} is outside the workspace")
+        if candidate.is_relative_to(root / STATE_DIR):
+            raise UnsafePath(f"{relpath!r} names clawmem's internal state, not a memory file")
+        return candidate
+
+    # locking ----------------------------------------------------------------------------
+    @contextmanager
+    def lock(self, name: str, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+        """Hold the named inter-process lock (``name`` may be a workspace-relative path)."""
+        from filelock import FileLock  # deferred: only writers need it
+
+        digest = hashlib.sha1(name.encode()).hexdigest()[:16]
+        self.locks_dir.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(self.locks_dir / f"{digest}.lock"), timeout=timeout):
+            yield
+
+    @contextmanager
+    def lock_file(self, path: Path, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+        with self.lock(self.rel(path), timeout=timeout):
+            yield
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_durably(path: Path, data: bytes) -> None:
+    """Append and fsync; on failure (disk full) cut the file back so no half line remains.
+
+    Callers hold the file's lock.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "ab") as handle:
+        size = handle.tell()
+        try:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError:
+            handle.truncate(size)
+            raise
