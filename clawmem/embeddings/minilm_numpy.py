@@ -40,6 +40,7 @@ _ERF_BETA = (
     -1.42647390514189e-02,
 )
 _GELU_CHUNK_ROWS = 256
+_SCORE_BUDGET = 1 << 18  # attention scores (floats) computed at once: ~1 MiB
 
 
 def read_safetensors(path: Path) -> dict[str, np.ndarray]:
@@ -243,10 +244,19 @@ class MiniLMNumpy:
         qkv = x @ w.qkv_w
         qkv += w.qkv_b
         q, k, v = qkv.reshape(batch, length, 3, self._heads, head_dim).transpose(2, 0, 3, 1, 4)
-        scores = q @ k.transpose(0, 1, 3, 2)
-        scores += bias
-        scores -= scores.max(axis=-1, keepdims=True)
-        np.exp(scores, out=scores)
-        scores /= scores.sum(axis=-1, keepdims=True)
-        context = scores @ v
-        return context.transpose(0, 2, 1, 3).reshape(batch * length, self.dimension)
+        context = np.empty((batch, length, self._heads, head_dim), dtype=np.float32)
+        step = max(1, _SCORE_BUDGET // (self._heads * length * length))
+        for start in range(0, batch, step):
+            rows = slice(start, start + step)
+            context[rows] = _attend(q[rows], k[rows], v[rows], bias[rows]).transpose(0, 2, 1, 3)
+        return context.reshape(batch * length, self.dimension)
+
+
+def _attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Softmax attention for a few sequences at a time, so the score matrix stays cache-sized."""
+    scores = q @ k.transpose(0, 1, 3, 2)
+    scores += bias
+    scores -= scores.max(axis=-1, keepdims=True)
+    np.exp(scores, out=scores)
+    scores /= scores.sum(axis=-1, keepdims=True)
+    return scores @ v

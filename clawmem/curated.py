@@ -1,0 +1,84 @@
+"""Safe rewrites of the curated files (MEMORY.md, USER.md) and the DREAMS.md diary.
+
+A rewrite uses optimistic concurrency: the caller captures the file's hash when it builds
+its input, and the new content replaces the file only if that hash still holds immediately
+before the atomic rename. Every accepted rewrite first stores the pre-image under
+``.clawmem/preimages/``, so nothing a rewrite drops is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from clawmem.workspace import Workspace, append_durably, atomic_write, sha256_bytes
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    path: Path
+    data: bytes
+    digest: str
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8", errors="replace")
+
+
+def snapshot(path: Path) -> Snapshot:
+    """The file's bytes and hash now (empty when it does not exist)."""
+    data = path.read_bytes() if path.exists() else b""
+    return Snapshot(path, data, sha256_bytes(data))
+
+
+def store_preimage(ws: Workspace, snap: Snapshot, *, reason: str) -> Path:
+    """Keep the file as it was before a rewrite: ``preimages/<stamp>-<name>-<hash8>.md``."""
+    stamp = dt.datetime.now().strftime("%Y%m%dT%H%M%S%f")
+    slug = "".join(ch if ch.isalnum() else "-" for ch in reason)[:40].strip("-")
+    target = ws.preimages_dir / f"{stamp}-{snap.path.stem}-{snap.digest[:8]}-{slug}.md"
+    atomic_write(target, snap.data)
+    return target
+
+
+def preimages(ws: Workspace, path: Path) -> list[Path]:
+    """Stored pre-images of one curated file, oldest first."""
+    if not ws.preimages_dir.is_dir():
+        return []
+    return sorted(p for p in ws.preimages_dir.glob(f"*-{path.stem}-*.md"))
+
+
+@dataclass(frozen=True)
+class RewriteResult:
+    written: bool
+    preimage: Path | None
+    reason: str | None = None
+
+
+def replace_if_unchanged(ws: Workspace, snap: Snapshot, new_text: str, *, reason: str) -> RewriteResult:
+    """Atomically replace the file with ``new_text`` unless it changed since ``snap`` was taken."""
+    with ws.lock_file(snap.path):
+        current = snapshot(snap.path)
+        if current.digest != snap.digest:
+            return RewriteResult(False, None, "the file changed since the input was built")
+        preimage = store_preimage(ws, current, reason=reason)
+        atomic_write(snap.path, new_text.encode())
+    return RewriteResult(True, preimage)
+
+
+def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
+    """Append whole lines to a curated file under its lock (the append fallback path)."""
+    if not lines:
+        return
+    with ws.lock_file(path):
+        existing = path.read_bytes() if path.exists() else b""
+        prefix = b"" if not existing or existing.endswith(b"\n") else b"\n"
+        append_durably(path, prefix + "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode())
+
+
+def append_diary(ws: Workspace, title: str, body_lines: list[str]) -> None:
+    """Append a dated, human-readable section to DREAMS.md."""
+    stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    section = [f"\n## {stamp} — {title}\n\n", *(line if line.endswith("\n") else line + "\n" for line in body_lines)]
+    with ws.lock_file(ws.dreams_md):
+        append_durably(ws.dreams_md, "".join(section).encode())

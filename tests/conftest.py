@@ -1,0 +1,86 @@
+"""Shared fixtures: an isolated environment, a real workspace, and ways to run the real CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
+
+
+def pytest_report_header(config):
+    import apsw
+
+    from clawmem.embeddings import backend_status
+
+    status = backend_status()
+    return [
+        f"clawmem: SQLite {apsw.sqlite_lib_version()} via apsw {apsw.apsw_version()}",
+        f"clawmem: embedder {status.get('model_id') or 'none'} ({'available' if status.get('available') else status.get('reason')})",
+    ]
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path, monkeypatch):
+    """Point HOME and the default workspace at the test's temp dir; plain, narrow output."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("CLAWMEM_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("CLAWMEM_MODEL_PATH", raising=False)
+
+
+@pytest.fixture
+def ws(tmp_path):
+    """A real, freshly initialised workspace."""
+    from clawmem.workspace import Workspace
+
+    return Workspace.init(tmp_path / "ws")
+
+
+@pytest.fixture
+def run_cli(tmp_path):
+    """Run the installed ``clawmem`` command in a subprocess against the test workspace."""
+
+    def run(*args: str, input: str | bytes | None = None, timeout: float = 120, env: dict | None = None) -> subprocess.CompletedProcess:
+        full_env = {**os.environ, **(env or {})}
+        return subprocess.run(
+            [CLAWMEM, *args],
+            input=input.encode() if isinstance(input, str) else input,
+            capture_output=True,
+            timeout=timeout,
+            env=full_env,
+            cwd=tmp_path,
+        )
+
+    return run
+
+
+class _Result:
+    def __init__(self, proc: subprocess.CompletedProcess) -> None:
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout.decode("utf-8", errors="replace")
+        self.stderr = proc.stderr.decode("utf-8", errors="replace")
+
+    def json(self):
+        import json
+
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def clawmem(run_cli):
+    """Like ``run_cli`` but decodes output: ``clawmem("status", "--json").json()``."""
+
+    def run(*args: str, input: str | bytes | None = None, timeout: float = 120, env: dict | None = None) -> _Result:
+        return _Result(run_cli(*args, input=input, timeout=timeout, env=env))
+
+    return run

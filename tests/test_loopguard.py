@@ -1,0 +1,52 @@
+"""Recall-loop prevention: recalled content never comes back as a new fact."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from clawmem import ingest, loopguard, notes
+from clawmem.index.db import Index
+from clawmem.index.recalls import record_returned
+from clawmem.index.sync import sync
+
+
+def test_normalised_hash_ignores_markup_case_and_spacing():
+    a = loopguard.text_hash("- Deploys go to **fly.io**! <!-- importance: 7 -->")
+    b = loopguard.text_hash("deploys   go to fly io")
+    assert a == b
+    assert loopguard.text_hash("assistant: deploys go to fly.io") == a
+    assert loopguard.text_hash("deploys go to render") != a
+
+
+def test_marked_blocks_are_stripped_even_unclosed():
+    text = "keep\n<clawmem-recall>\nsecret\n</clawmem-recall>\nalso keep\n<clawmem-recall>\ntrailing"
+    cleaned, count = loopguard.strip_marked(text)
+    assert count == 2 and "secret" not in cleaned and "trailing" not in cleaned and "also keep" in cleaned
+
+
+def test_fact_recalled_100_times_and_echoed_in_100_transcripts_stays_one_fact(ws):
+    fact = "The deploy target is fly.io"
+    notes.add_note(ws, fact, origin="owner")
+    with Index.open(ws) as index:
+        sync(ws, index)
+        row = index.query("SELECT text_hash, path FROM entries WHERE text = ?", (fact,))[0]
+        for n in range(100):
+            record_returned(index, [(row["text_hash"], row["path"], 0.9)], query=f"where do we deploy {n}", source="recall")
+    for n in range(100):
+        turns = [
+            {"role": "system", "content": loopguard.wrap(f"- {fact}")},
+            {"role": "user", "content": "where do we deploy?"},
+            {"role": "assistant", "content": f"{fact}."},
+        ]
+        ingest.ingest(ws, "\n".join(json.dumps(t) for t in turns), session=f"s{n}", origin="owner")
+        notes.flush(ws, f"- {fact}\n- unrelated new fact {n}", origin="agent")
+    result = notes.add_note(ws, fact.upper(), origin="agent")
+    assert not result.written
+    with Index.open(ws) as index:
+        sync(ws, index)
+        h = loopguard.text_hash(fact)
+        assert index.scalar("SELECT count(*) FROM entries WHERE text_hash = ?", (h,)) == 1
+        assert index.scalar("SELECT times FROM recalled WHERE text_hash = ?", (h,)) == 100
+        assert index.scalar("SELECT echoes FROM recalled WHERE text_hash = ?", (h,)) == 201
+        assert index.scalar("SELECT count(*) FROM entries WHERE text LIKE 'unrelated new fact%'") == 100
