@@ -76,13 +76,15 @@ def root(
 
 
 def _register() -> None:
-    from clawmem.cli import index, ingest, init, note, status
+    from clawmem.cli import get, index, ingest, init, note, search, status
 
     app.command("init")(init.init)
     app.add_typer(note.app, name="note")
     app.command("ingest")(ingest.ingest)
     app.command("index")(index.index)
     app.command("status")(status.status)
+    app.command("search")(search.search)
+    app.command("get")(get.get)
 
 
 _register()

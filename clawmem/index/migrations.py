@@ -138,3 +138,29 @@ def m001_initial(index: Index) -> None:
         CREATE INDEX recall_events_hash ON recall_events(text_hash);
         """
     )
+
+
+@migration
+def m002_vectors(index: Index) -> None:
+    # The vec0 table itself is created on demand (its dimension comes from the embedder);
+    # vectors are cached by content hash so re-indexing a file never re-embeds unchanged text.
+    index.conn.execute(
+        """
+        CREATE TABLE embedding_cache (
+            embedder TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            last_used TEXT NOT NULL,
+            PRIMARY KEY (embedder, text_hash)
+        );
+        CREATE INDEX embedding_cache_lru ON embedding_cache(last_used);
+
+        -- trigger phrases of curated entries, embedded at index time so recall never embeds them
+        CREATE TABLE trigger_vectors (
+            embedder TEXT NOT NULL,
+            phrase TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (embedder, phrase)
+        );
+        """
+    )

@@ -1,0 +1,42 @@
+"""``clawmem get``: read a bounded excerpt of a memory file."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from clawmem.cli.options import JsonOpt, WorkspaceOpt
+
+
+def get(
+    anchor: Annotated[str, typer.Argument(help="PATH, PATH#L12 or PATH#L12-L20 (as search cites it).")],
+    context: Annotated[int, typer.Option("--context", "-C", min=0, max=100, help="Extra lines before and after.")] = 0,
+    max_lines: Annotated[int, typer.Option("--max-lines", min=1, max=200, help="Most lines returned.")] = 200,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Print part of a memory file (bounded), e.g. the lines around a search hit.
+
+    Examples:
+        clawmem get memory/2026-11-29.md#L3
+        clawmem get transcripts/s-42.md#L10-L30 -C 5 --json
+    """
+    from clawmem.excerpt import get_excerpt
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    excerpt = get_excerpt(ws, anchor, context=context, max_lines=max_lines)
+    if json_output:
+        emit_json(excerpt)
+        return
+    width = len(str(excerpt.line_end))
+    if excerpt.untrusted:
+        print(f'<untrusted-content source="{excerpt.path}">')
+    for number, line in enumerate(excerpt.text.split("\n"), excerpt.line_start):
+        print(f"{number:>{width}}  {line}")
+    if excerpt.untrusted:
+        print("</untrusted-content>")
+    if excerpt.truncated:
+        print(f"... (truncated; {excerpt.total_lines} lines in all)")

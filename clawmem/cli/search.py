@@ -1,0 +1,111 @@
+"""``clawmem search``: ranked, explained, cited memory search."""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+from clawmem.cli.options import JsonOpt, WorkspaceOpt
+
+
+class Tier(str, enum.Enum):
+    curated = "curated"
+    episodic = "episodic"
+    all = "all"
+
+
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, max=200, help="Most results [default: search.limit].")] = None,
+    min_score: Annotated[Optional[float], typer.Option("--min-score", min=0.0, help="Drop results below this score [default: search.min_score].")] = None,
+    project: Annotated[Optional[list[str]], typer.Option("--project", help="Active repository key to boost (repeatable).")] = None,
+    session: Annotated[Optional[str], typer.Option("--session", help="Boost the active projects of this session.")] = None,
+    tier: Annotated[Tier, typer.Option("--tier", help="Which tier to search.")] = Tier.all,
+    include_untrusted: Annotated[bool, typer.Option("--include-untrusted", help="Also return untrusted and system entries, framed as untrusted.")] = False,
+    lexical: Annotated[bool, typer.Option("--lexical", help="BM25 only: skip the embedding model.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show every signal behind each score.")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Search memory: hybrid BM25 + vectors, x recency x importance x project, with citations.
+
+    Examples:
+        clawmem search "where do we deploy"
+        clawmem search "build fails on arm64" --tier episodic --explain
+        clawmem search "curl install script" --include-untrusted --json
+    """
+    from clawmem.index.maintain import open_synced
+    from clawmem.output import emit_json
+    from clawmem.search import SearchOptions
+    from clawmem.search import search as run_search
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    active = list(project or [])
+    if session:
+        from clawmem.projects import active_set
+
+        active += [k for k in active_set(session) if k not in active]
+    options = SearchOptions(
+        limit=limit, min_score=min_score, tier=tier.value, include_untrusted=include_untrusted,
+        active_projects=active, lanes="lexical" if lexical else "hybrid",
+    )
+    index, _ = open_synced(ws)
+    with index:
+        result = run_search(ws, index, query, options)
+    if json_output:
+        payload = {
+            "query": result.query, "mode": result.mode, "embedder": result.embedder, "decay": result.decay, "warnings": result.warnings,
+            "results": [_hit_json(h, explain) for h in result.hits],
+        }
+        emit_json(payload)
+        return
+    _print_human(result, explain)
+
+
+def _hit_json(hit, explain: bool) -> dict:
+    data = {
+        "path": hit.path, "line_start": hit.line_start, "line_end": hit.line_end, "citation": hit.citation,
+        "text": hit.framed_text, "score": hit.score, "vector_score": hit.vector_score, "text_score": hit.text_score,
+        "origin": hit.origin, "session_kind": hit.session_kind, "tier": hit.tier, "kind": hit.kind,
+        "importance": hit.importance, "observed_at": hit.observed_at, "projects": hit.projects,
+        "untrusted": hit.untrusted, "backfill": hit.backfill,
+    }
+    if explain:
+        data["signals"] = hit.signals
+    return data
+
+
+def _print_human(result, explain: bool) -> None:
+    import sys
+
+    from clawmem.loopguard import wrap
+    from clawmem.output import console
+
+    if not sys.stdout.isatty():
+        # agents read this: mark it so an echo is never re-extracted as a new memory
+        blocks = [f"[{h.citation}] ({h.score:.2f}, {h.origin})\n{h.framed_text}" for h in result.hits]
+        if blocks:
+            print(wrap("\n\n".join(blocks)))
+        for w in result.warnings:
+            sys.stderr.write(f"clawmem: {w}\n")
+        return
+    out = console()
+    for n, h in enumerate(result.hits, 1):
+        tag = " [untrusted]" if h.untrusted else ""
+        out.print(f"[bold]{n}. {h.citation}[/bold]  score {h.score:.3f}  {h.origin}/{h.session_kind}{tag}")
+        out.print(f"   {h.framed_text}", markup=False)
+        if explain:
+            s = h.signals
+            out.print(
+                f"   text {h.text_score:.3f}  vector {h.vector_score:.3f}  hybrid {s['hybrid']:.3f}  x recency {s['recency']:.3f}"
+                f" (age {s['age_days']} d)  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
+                + ("  [lexical back-fill]" if h.backfill else "")
+            )
+    if not result.hits:
+        out.print("No results.")
+    for w in result.warnings:
+        out.print(f"[yellow]note:[/yellow] {w}")
+    out.print(f"[dim]mode: {result.mode}; recency decay: {result.decay}[/dim]")

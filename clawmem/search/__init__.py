@@ -1,0 +1,274 @@
+"""Ranked memory search: FTS5 BM25 and sqlite-vec cosine lanes, blended and explained.
+
+Every returned hit is logged as a recall event (the signal dreaming ranks by) and added to
+the recalled set, so an agent echoing it back never creates a second copy of the fact.
+Untrusted and system hits are left out unless asked for, and then come framed as untrusted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from clawmem.index import tokens
+from clawmem.index.db import Index
+from clawmem.search import ranking
+from clawmem.workspace import Workspace
+
+TIERS = ("curated", "episodic", "all")
+INLINE_EMBED_MAX = 256  # entries a search embeds itself before asking for `clawmem index`
+UNTRUSTED_OPEN = '<untrusted-content source="{source}">'
+UNTRUSTED_CLOSE = "</untrusted-content>"
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: int
+    path: str
+    line_start: int
+    line_end: int
+    citation: str
+    text: str
+    score: float
+    text_score: float
+    vector_score: float
+    origin: str
+    session_kind: str
+    tier: str
+    kind: str
+    importance: int | None
+    observed_at: str | None
+    projects: list[str]
+    untrusted: bool
+    backfill: bool
+    signals: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def framed_text(self) -> str:
+        """The text an agent should see: untrusted hits inside explicit untrusted-content framing."""
+        if not self.untrusted:
+            return self.text
+        return f"{UNTRUSTED_OPEN.format(source=self.citation)}\n{self.text}\n{UNTRUSTED_CLOSE}"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    mode: str  # "hybrid" or "lexical"
+    embedder: str | None
+    hits: list[SearchHit]
+    warnings: list[str]
+    decay: str  # "on", "off" or "relaxed" (query about the past)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    limit: int | None = None
+    min_score: float | None = None
+    tier: str = "all"
+    include_untrusted: bool = False
+    active_projects: Sequence[str] = ()
+    lanes: str = "hybrid"  # hybrid, lexical or vector (benchmarks compare them)
+    decay: str = "auto"  # auto (relaxed for questions about the past), on, off
+    log_recall: bool = True
+
+
+def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
+    clauses, params = [], []
+    if opts.tier != "all":
+        clauses.append("e.tier = ?")
+        params.append(opts.tier)
+    if not opts.include_untrusted:
+        clauses.append("e.origin IN ('owner', 'agent')")
+    return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+
+def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
+    """Entry ids in BM25 order (any query term)."""
+    expression = tokens.match_expression(query)
+    if expression is None:
+        return []
+    where, params = _filters(opts)
+    rows = index.conn.execute(
+        f"SELECT e.id FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
+        f"WHERE entries_fts MATCH ?{where} ORDER BY bm25(entries_fts) LIMIT ?",
+        [expression, *params, k],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
+    """Entries containing every query term: the lexical back-fill that is never dropped."""
+    terms = tokens.query_terms(query)
+    if not terms:
+        return []
+    expression = " AND ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    where, params = _filters(opts)
+    rows = index.conn.execute(
+        f"SELECT e.id FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
+        f"WHERE entries_fts MATCH ?{where} ORDER BY bm25(entries_fts) LIMIT ?",
+        [expression, *params, k],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def _rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
+    found: dict[int, dict] = {}
+    for start in range(0, len(ids), 500):
+        part = list(ids[start : start + 500])
+        marks = ",".join("?" * len(part))
+        for row in index.query(f"SELECT * FROM entries WHERE id IN ({marks})", part):
+            found[row["id"]] = row
+    return found
+
+
+def _load_embedder(ws: Workspace, warnings: list[str]):
+    from clawmem.embeddings import EmbedderUnavailable, load_embedder
+
+    cfg = ws.config.embeddings
+    try:
+        return load_embedder(cfg.backend, cfg.model_path or None)
+    except EmbedderUnavailable as err:
+        warnings.append(f"vector search off, lexical only: {err}")
+        return None
+
+
+def _decay_mode(query: str, opts: SearchOptions) -> str:
+    if opts.decay != "auto":
+        return opts.decay
+    from clawmem.recall_intent import detect
+
+    return "relaxed" if detect(query).present else "on"
+
+
+def search(
+    ws: Workspace,
+    index: Index,
+    query: str,
+    opts: SearchOptions = SearchOptions(),
+    *,
+    now: dt.datetime | None = None,
+    embedder: Any = "auto",
+) -> SearchResult:
+    """Rank entries for ``query``; ``index`` must be synced. ``embedder=None`` forces lexical."""
+    cfg = ws.config.search
+    limit = opts.limit or cfg.limit
+    min_score = cfg.min_score if opts.min_score is None else opts.min_score
+    now = now or dt.datetime.now()
+    warnings: list[str] = []
+    k = min(cfg.candidates_max, cfg.candidates_factor * limit)
+
+    if opts.lanes == "lexical":
+        embedder = None
+    elif embedder == "auto":
+        embedder = _load_embedder(ws, warnings)
+    vector_scores: dict[int, float] = {}
+    if embedder is not None:
+        from clawmem.search import vectors
+
+        report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
+        if report.reason:
+            warnings.append(f"vector search off, lexical only: {report.reason}")
+            embedder = None
+        else:
+            if report.rebuilt:
+                warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
+            if report.pending:
+                warnings.append(f"{report.pending} entries are not embedded yet; run `clawmem index` to embed them")
+            query_vector = embedder.embed([query])[0]
+            tier = None if opts.tier == "all" else opts.tier
+            vector_scores = dict(vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted))
+    vectors_on = embedder is not None and opts.lanes != "lexical"
+
+    lexical_ids = [] if opts.lanes == "vector" else lexical_candidates(index, query, opts, k)
+    text_scores = ranking.rank_normalised(lexical_ids)
+    exact = [] if opts.lanes == "vector" else exact_candidates(index, query, opts, limit)
+    rows = _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
+
+    decay = _decay_mode(query, opts)
+    half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)
+    scored: dict[int, ranking.Signals] = {}
+    for entry_id, row in rows.items():
+        text_score = text_scores.get(entry_id, 0.0)
+        vector_score = vector_scores.get(entry_id, 0.0)
+        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life)
+        scored[entry_id] = ranking.Signals(
+            text_score=text_score,
+            vector_score=vector_score,
+            hybrid=vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on),
+            recency=rec,
+            importance=ranking.importance(row["importance"], cfg),
+            project=ranking.project_factor(row["projects"], opts.active_projects, cfg),
+            age_days=age,
+        )
+    ordered = sorted(((i, s.score) for i, s in scored.items() if s.score >= min_score), key=lambda p: -p[1])
+    similarity = _similarity(index, [i for i, _ in ordered[: limit * 4]], rows, vectors_on)
+    chosen = ranking.mmr(ordered[: limit * 4], similarity, lam=cfg.mmr_lambda, limit=limit)
+    backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
+
+    hits = [_hit(rows[i], scored[i], backfill=i in backfilled) for i in [*chosen, *backfilled]]
+    if not hits:
+        warnings.extend(_why_empty(index, query, opts))
+    if opts.log_recall and hits:
+        from clawmem.index.recalls import record_returned
+
+        record_returned(index, [(rows[h.id]["text_hash"], h.path, h.score) for h in hits], query=query, source="search")
+    return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(embedder, "id", None), hits, warnings, decay)
+
+
+def _similarity(index: Index, ids: list[int], rows: dict[int, dict], vectors_on: bool):
+    if vectors_on:
+        from clawmem.search.vectors import vectors_for
+
+        stored = vectors_for(index, ids)
+        if stored:
+            return lambda a, b: float(stored[a] @ stored[b]) if a in stored and b in stored else 0.0
+    words = {i: set(tokens.query_terms(rows[i]["text"].casefold())) for i in ids}
+    return lambda a, b: ranking.jaccard(words.get(a, set()), words.get(b, set()))
+
+
+def _hit(row: dict, signals: ranking.Signals, *, backfill: bool) -> SearchHit:
+    citation = f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
+    return SearchHit(
+        id=row["id"],
+        path=row["path"],
+        line_start=row["line_start"],
+        line_end=row["line_end"],
+        citation=citation,
+        text=row["text"],
+        score=round(signals.score, 6),
+        text_score=round(signals.text_score, 6),
+        vector_score=round(signals.vector_score, 6),
+        origin=row["origin"],
+        session_kind=row["session_kind"],
+        tier=row["tier"],
+        kind=row["kind"],
+        importance=row["importance"],
+        observed_at=row["observed_at"],
+        projects=json.loads(row["projects"]) if row["projects"] else [],
+        untrusted=row["origin"] not in ("owner", "agent"),
+        backfill=backfill,
+        signals={
+            "hybrid": round(signals.hybrid, 6),
+            "recency": round(signals.recency, 6),
+            "age_days": None if signals.age_days is None else round(signals.age_days, 2),
+            "importance": round(signals.importance, 6),
+            "project": round(signals.project, 6),
+        },
+    )
+
+
+def _why_empty(index: Index, query: str, opts: SearchOptions) -> list[str]:
+    """Say plainly why nothing came back (the silent-empty failure of other tools)."""
+    total = index.scalar("SELECT count(*) FROM entries")
+    if total == 0:
+        return ["the index holds no entries: add notes (`clawmem note add`) or run `clawmem index`"]
+    if not tokens.query_terms(query):
+        return ["the query has no searchable words"]
+    if not opts.include_untrusted:
+        everything = SearchOptions(tier=opts.tier, include_untrusted=True)
+        if lexical_candidates(index, query, everything, 1):
+            return ["only untrusted or system entries match; pass --include-untrusted to see them (framed as untrusted)"]
+    return [f"no entry scored at or above the minimum score; try --min-score 0 (searched {total} entries)"]

@@ -1,0 +1,106 @@
+"""Score arithmetic: hybrid blend, recency decay, importance, project factor, MMR diversity.
+
+score = hybrid relevance x recency x importance x project (DESIGN.md section 6); every
+factor is returned with the score so ``--explain`` can show why a hit ranks where it does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from clawmem.config import SearchConfig
+from clawmem.entries.grammar import parse_when
+
+
+@dataclass(frozen=True)
+class Signals:
+    text_score: float
+    vector_score: float
+    hybrid: float
+    recency: float
+    importance: float
+    project: float
+    age_days: float | None
+
+    @property
+    def score(self) -> float:
+        return self.hybrid * self.recency * self.importance * self.project
+
+
+def rank_normalised(ids_in_rank_order: Sequence[int]) -> dict[int, float]:
+    """BM25 by rank: the best lexical hit scores 1.0, the rest fall off as 1/(1 + rank/4)."""
+    return {entry_id: 1.0 / (1.0 + rank / 4.0) for rank, entry_id in enumerate(ids_in_rank_order)}
+
+
+def hybrid(text_score: float, vector_score: float, cfg: SearchConfig, *, vectors_on: bool) -> float:
+    """Weighted blend; with vectors off the text score stands alone (lexical-only mode)."""
+    if not vectors_on:
+        return text_score
+    total = cfg.vector_weight + cfg.text_weight
+    return (cfg.vector_weight * vector_score + cfg.text_weight * text_score) / total
+
+
+def recency(observed_at: str | None, tier: str, now: dt.datetime, cfg: SearchConfig, *, half_life_days: float | None = None) -> tuple[float, float | None]:
+    """Exponential decay on dated episodic entries only; curated and undated entries do not decay."""
+    if tier != "episodic" or not observed_at:
+        return 1.0, None
+    when = parse_when(observed_at)
+    if when is None:
+        return 1.0, None
+    if when.tzinfo is not None:
+        when = when.astimezone().replace(tzinfo=None)
+    age = max(0.0, (now - when).total_seconds() / 86400.0)
+    half_life = half_life_days if half_life_days is not None else cfg.half_life_days
+    if half_life <= 0:
+        return 1.0, age
+    return max(cfg.recency_floor, 0.5 ** (age / half_life)), age
+
+
+def importance(value: int | None, cfg: SearchConfig) -> float:
+    """NULL is exactly neutral; 1-10 maps monotonically around it (0.80 ... 1.25 by default)."""
+    if value is None:
+        return 1.0
+    return cfg.importance_base + cfg.importance_step * value
+
+
+def project_factor(projects_json: str | None, active: Sequence[str], cfg: SearchConfig) -> float:
+    """Boost entries of an active repository, mildly demote other repositories, untagged neutral."""
+    if not projects_json:
+        return 1.0
+    tagged = json.loads(projects_json)
+    if not tagged:
+        return 1.0
+    if any(key in active for key in tagged):
+        return cfg.project_match
+    return cfg.project_other
+
+
+def mmr(
+    candidates: Sequence[tuple[int, float]],
+    similarity: Callable[[int, int], float],
+    *,
+    lam: float,
+    limit: int,
+) -> list[int]:
+    """Maximal marginal relevance: pick high scores, penalise near-copies of what is already picked."""
+    remaining = list(candidates)
+    chosen: list[int] = []
+    while remaining and len(chosen) < limit:
+        best_index, best_value = 0, -math.inf
+        for position, (entry_id, score) in enumerate(remaining):
+            redundancy = max((similarity(entry_id, c) for c in chosen), default=0.0)
+            value = lam * score - (1 - lam) * redundancy
+            if value > best_value:
+                best_index, best_value = position, value
+        chosen.append(remaining.pop(best_index)[0])
+    return chosen
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)

@@ -1,0 +1,183 @@
+"""Entry vectors in a sqlite-vec ``vec0`` table, with an embedding cache keyed by content hash.
+
+The index records which embedder made its vectors (model/backend/dimension). When that
+changes, the vec table is dropped and rebuilt, and the change is reported. Re-indexing a
+file gives its entries new ids, but their vectors come back from the cache without running
+the model; the cache is capped and trimmed least-recently-used first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from clawmem.index.db import Index
+from clawmem.ledger import now_iso
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from clawmem.embeddings import Embedder
+
+VEC_TABLE = "entry_vectors"
+BATCH = 64
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class VectorReport:
+    embedder: str
+    embedded: int
+    from_cache: int
+    removed: int
+    pending: int
+    rebuilt: bool
+    reason: str | None = None
+
+
+def _has_table(index: Index) -> bool:
+    return bool(index.scalar("SELECT count(*) FROM sqlite_master WHERE name = ?", (VEC_TABLE,)))
+
+
+def ensure_table(index: Index, embedder: Embedder) -> bool:
+    """Create the vec table for this embedder; rebuild it when the embedder changed. True if rebuilt."""
+    previous = index.meta("embedder_id")
+    rebuilt = previous is not None and previous != embedder.id
+    if rebuilt and _has_table(index):
+        index.execute(f"DROP TABLE {VEC_TABLE}")
+        index.execute("DELETE FROM trigger_vectors WHERE embedder != ?", (embedder.id,))
+    if not _has_table(index):
+        index.execute(
+            f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0("
+            f"embedding float[{embedder.dimension}] distance_metric=cosine, tier text, trusted integer)"
+        )
+    index.set_meta("embedder_id", embedder.id)
+    return rebuilt
+
+
+def _blob(vector: np.ndarray) -> bytes:
+    import numpy as np  # deferred: only vector work needs numpy
+
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _missing(index: Index, limit: int | None) -> list[dict]:
+    sql = f"SELECT id, text, text_hash, tier, origin FROM entries WHERE id NOT IN (SELECT rowid FROM {VEC_TABLE}) ORDER BY id"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return index.query(sql)
+
+
+def pending_count(index: Index) -> int:
+    if not _has_table(index):
+        return index.scalar("SELECT count(*) FROM entries")
+    return index.scalar(f"SELECT count(*) FROM entries WHERE id NOT IN (SELECT rowid FROM {VEC_TABLE})")
+
+
+def refresh(
+    index: Index,
+    embedder: Embedder,
+    *,
+    max_new: int | None = None,
+    cache_cap: int = 200_000,
+    progress: Progress | None = None,
+) -> VectorReport:
+    """Give every entry a vector (cache first, model second) and drop vectors of deleted entries."""
+    if not index.load_vec():
+        return VectorReport(embedder.id, 0, 0, 0, 0, False, "sqlite-vec could not be loaded")
+    with index.transaction():
+        rebuilt = ensure_table(index, embedder)
+        removed = index.scalar(f"SELECT count(*) FROM {VEC_TABLE} WHERE rowid NOT IN (SELECT id FROM entries)")
+        if removed:
+            index.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid NOT IN (SELECT id FROM entries)")
+    todo = _missing(index, max_new)
+    embedded = cached = 0
+    now = now_iso()
+    for start in range(0, len(todo), BATCH * 4):
+        batch = todo[start : start + BATCH * 4]
+        hashes = sorted({r["text_hash"] for r in batch})
+        marks = ",".join("?" * len(hashes))
+        found = {
+            r["text_hash"]: r["vector"]
+            for r in index.query(f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder.id, *hashes])
+        }
+        need = [r for r in batch if r["text_hash"] not in found]
+        if need:
+            unique = list({r["text_hash"]: r["text"] for r in need}.items())
+            vectors = embedder.embed([text for _, text in unique], batch_size=BATCH)
+            for (text_hash, _), vector in zip(unique, vectors):
+                found[text_hash] = _blob(vector)
+            embedded += len(unique)
+        cached += len(batch) - len(need)
+        with index.transaction():
+            index.executemany(
+                "INSERT INTO embedding_cache(embedder, text_hash, vector, last_used) VALUES (?,?,?,?) "
+                "ON CONFLICT(embedder, text_hash) DO UPDATE SET last_used = excluded.last_used",
+                [(embedder.id, h, found[h], now) for h in {r["text_hash"] for r in batch}],
+            )
+            index.executemany(
+                f"INSERT INTO {VEC_TABLE}(rowid, embedding, tier, trusted) VALUES (?,?,?,?)",
+                [(r["id"], found[r["text_hash"]], r["tier"], int(r["origin"] in ("owner", "agent"))) for r in batch],
+            )
+        if progress:
+            progress(min(start + len(batch), len(todo)), len(todo), "embedding")
+    trim_cache(index, cache_cap)
+    return VectorReport(embedder.id, embedded, cached, removed, pending_count(index), rebuilt)
+
+
+def trim_cache(index: Index, cap: int) -> int:
+    """Keep at most ``cap`` cached vectors, dropping the least recently used."""
+    excess = index.scalar("SELECT count(*) FROM embedding_cache") - cap
+    if excess <= 0:
+        return 0
+    with index.transaction():
+        index.execute(
+            "DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache ORDER BY last_used LIMIT ?)",
+            (excess,),
+        )
+    return excess
+
+
+def knn(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, trusted_only: bool) -> list[tuple[int, float]]:
+    """Nearest entries as (entry id, cosine similarity), filtered inside the vec0 scan."""
+    if not index.load_vec() or not _has_table(index):
+        return []
+    where = ["embedding MATCH ?", "k = ?"]
+    params: list = [_blob(query_vector), k]
+    if tier:
+        where.append("tier = ?")
+        params.append(tier)
+    if trusted_only:
+        where.append("trusted = 1")
+    rows = index.conn.execute(f"SELECT rowid, distance FROM {VEC_TABLE} WHERE {' AND '.join(where)}", params).fetchall()
+    return [(int(rowid), max(0.0, 1.0 - float(distance))) for rowid, distance in rows]
+
+
+def vectors_for(index: Index, ids: list[int]) -> dict[int, np.ndarray]:
+    """Stored vectors of some entries (for MMR diversity)."""
+    import numpy as np  # deferred: only vector work needs numpy
+
+    if not ids or not _has_table(index):
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = index.conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE} WHERE rowid IN ({marks})", ids).fetchall()
+    return {int(rowid): np.frombuffer(blob, dtype=np.float32) for rowid, blob in rows}
+
+
+def refresh_triggers(index: Index, embedder: Embedder) -> int:
+    """Embed trigger phrases of curated entries at index time, so recall only embeds the message."""
+    import json
+
+    phrases = set()
+    for row in index.query("SELECT triggers FROM entries WHERE tier = 'curated' AND triggers IS NOT NULL"):
+        phrases.update(p.casefold() for p in json.loads(row["triggers"]))
+    known = {r["phrase"] for r in index.query("SELECT phrase FROM trigger_vectors WHERE embedder = ?", (embedder.id,))}
+    new = sorted(phrases - known)
+    if new:
+        vectors = embedder.embed(new, batch_size=BATCH)
+        with index.transaction():
+            index.executemany(
+                "INSERT INTO trigger_vectors(embedder, phrase, vector) VALUES (?,?,?)",
+                [(embedder.id, p, _blob(v)) for p, v in zip(new, vectors)],
+            )
+    return len(new)
