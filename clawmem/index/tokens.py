@@ -14,6 +14,15 @@ CJK_RUN = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
 )
 WORD = re.compile(r"\w+", re.UNICODE)
+# Function words carry no topic; OR-ing them into a query makes every entry a lexical hit.
+STOPWORDS = frozenset(
+    """a an and are as at be been being but by can could did do does doing for from had has have having he her hers
+    him his how i if in into is it its itself just me my myself no nor not of off on once only or our ours out over
+    own same she should so some such than that the their theirs them then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you your yours about
+    again all am any because before below between both during each few further here more most other s t don now
+    ever tell know like get got also""".split()
+)
 
 
 def cjk_bigrams(run: str) -> list[str]:
@@ -27,13 +36,17 @@ def fts_text(text: str) -> str:
     return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", text)
 
 
-def query_terms(query: str) -> list[str]:
-    """Distinct search terms of a query, in order, with CJK runs split into bigrams."""
+def query_terms(query: str, *, drop_stopwords: bool = True) -> list[str]:
+    """Distinct search terms of a query, in order, with CJK runs split into bigrams.
+
+    Stopwords are dropped unless the query has nothing else.
+    """
     terms: list[str] = []
     for word in WORD.findall(fts_text(query)):
         if word.casefold() not in (t.casefold() for t in terms):
             terms.append(word)
-    return terms
+    content = [t for t in terms if t.casefold() not in STOPWORDS]
+    return content if drop_stopwords and content else terms
 
 
 def match_expression(query: str) -> str | None:

@@ -85,18 +85,18 @@ def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
 
-def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
-    """Entry ids in BM25 order (any query term)."""
+def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
+    """(entry id, BM25) in BM25 order (any query term); SQLite's BM25 is negative, lower is better."""
     expression = tokens.match_expression(query)
     if expression is None:
         return []
     where, params = _filters(opts)
     rows = index.conn.execute(
-        f"SELECT e.id FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
-        f"WHERE entries_fts MATCH ?{where} ORDER BY bm25(entries_fts) LIMIT ?",
+        f"SELECT e.id, bm25(entries_fts) AS score FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
+        f"WHERE entries_fts MATCH ?{where} ORDER BY score LIMIT ?",
         [expression, *params, k],
     ).fetchall()
-    return [r[0] for r in rows]
+    return [(r[0], r[1]) for r in rows]
 
 
 def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
@@ -182,8 +182,9 @@ def search(
             vector_scores = dict(vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted))
     vectors_on = embedder is not None and opts.lanes != "lexical"
 
-    lexical_ids = [] if opts.lanes == "vector" else lexical_candidates(index, query, opts, k)
-    text_scores = ranking.rank_normalised(lexical_ids)
+    lexical = [] if opts.lanes == "vector" else lexical_candidates(index, query, opts, k)
+    lexical_ids = [entry_id for entry_id, _ in lexical]
+    text_scores = ranking.normalise_bm25(lexical)
     exact = [] if opts.lanes == "vector" else exact_candidates(index, query, opts, limit)
     rows = _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
 

@@ -31,9 +31,17 @@ class Signals:
         return self.hybrid * self.recency * self.importance * self.project
 
 
-def rank_normalised(ids_in_rank_order: Sequence[int]) -> dict[int, float]:
-    """BM25 by rank: the best lexical hit scores 1.0, the rest fall off as 1/(1 + rank/4)."""
-    return {entry_id: 1.0 / (1.0 + rank / 4.0) for rank, entry_id in enumerate(ids_in_rank_order)}
+def normalise_bm25(ranked: Sequence[tuple[int, float]]) -> dict[int, float]:
+    """BM25 relative to the best hit of this query: the best scores 1.0, ties score alike.
+
+    (A pure rank transform would give equally good matches different scores by accident of order.)
+    """
+    if not ranked:
+        return {}
+    best = min(score for _, score in ranked)
+    if best >= 0:
+        return {entry_id: 1.0 for entry_id, _ in ranked}
+    return {entry_id: max(0.0, score / best) for entry_id, score in ranked}
 
 
 def hybrid(text_score: float, vector_score: float, cfg: SearchConfig, *, vectors_on: bool) -> float:
