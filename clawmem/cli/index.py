@@ -11,6 +11,7 @@ from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 def index(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Re-read every file (recreates a corrupt index); provenance is replayed, never upgraded.")] = False,
+    no_embed: Annotated[bool, typer.Option("--no-embed", help="Sync text only; leave embeddings for later.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary (for cron).")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
@@ -28,7 +29,7 @@ def index(
 
     ws = Workspace.open(workspace)
     with progress_bar("Indexing", quiet=quiet or json_output) as progress:
-        report = run_index(ws, rebuild=rebuild, progress=progress)
+        report = run_index(ws, rebuild=rebuild, embed=not no_embed, progress=progress)
     if json_output:
         emit_json(report)
     elif not quiet:
@@ -37,5 +38,10 @@ def index(
             f"Indexed {s.files_changed} changed of {s.files_seen} files ({s.entries_indexed} entries,"
             f" {s.files_removed} removed) in {s.seconds:.2f}s" + (" after recreating a damaged index" if report.recreated else "")
         )
+        if report.vectors is not None:
+            v = report.vectors
+            print(f"Embeddings ({v.embedder}): {v.embedded} computed, {v.from_cache} from cache" + (" - embedder changed, vectors rebuilt" if v.rebuilt else ""))
+        else:
+            print(f"Embeddings not built: {report.embeddings}")
         if not s.ledger_intact:
             print("Warning: the provenance ledger is missing or replaced; unrecorded episodic lines are untrusted.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from clawmem.errors import IndexUnavailable
 from clawmem.index import sync as sync_module
@@ -25,10 +26,31 @@ def open_synced(ws: Workspace, *, progress: sync_module.Progress | None = None) 
 class IndexReport:
     sync: sync_module.SyncReport
     recreated: bool
+    vectors: Any = None  # a search.vectors.VectorReport when embedding ran
+    embeddings: str | None = None  # why vectors were not built, when they were not
 
 
-def run_index(ws: Workspace, *, rebuild: bool = False, progress: sync_module.Progress | None = None) -> IndexReport:
-    """``clawmem index``: incremental sync, or a full rebuild (recreating a corrupt database)."""
+def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress | None = None) -> tuple[Any, str | None]:
+    """Embed every entry and trigger phrase lacking a vector; (report, None) or (None, reason)."""
+    from clawmem.embeddings import EmbedderUnavailable, load_embedder
+    from clawmem.search import vectors
+
+    cfg = ws.config.embeddings
+    try:
+        embedder = load_embedder(cfg.backend, cfg.model_path or None)
+    except EmbedderUnavailable as err:
+        return None, str(err)
+    report = vectors.refresh(index, embedder, cache_cap=cfg.cache_max_entries, progress=progress)
+    if report.reason:
+        return None, report.reason
+    vectors.refresh_triggers(index, embedder)
+    return report, None
+
+
+def run_index(
+    ws: Workspace, *, rebuild: bool = False, embed: bool = True, progress: sync_module.Progress | None = None
+) -> IndexReport:
+    """``clawmem index``: incremental sync (or a rebuild that recreates a corrupt database), then embeddings."""
     recreated = False
     try:
         index = Index.open(ws)
@@ -40,4 +62,5 @@ def run_index(ws: Workspace, *, rebuild: bool = False, progress: sync_module.Pro
         recreated = True
     with index:
         report = sync_module.sync(ws, index, rebuild=rebuild, progress=progress)
-    return IndexReport(report, recreated)
+        vectors, reason = embed_pending(ws, index, progress=progress) if embed else (None, "skipped (--no-embed)")
+    return IndexReport(report, recreated, vectors, reason)

@@ -47,3 +47,12 @@ def take_echoes(index: Index, hashes: Iterable[str]) -> set[str]:
         for text_hash in found:
             index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (text_hash,))
     return found
+
+
+def mark_recalled(index: Index, hashes: Iterable[str]) -> None:
+    """Add injected content (e.g. bootstrap lines) to the recalled set without logging events."""
+    at = now_iso()
+    rows = [(h, at, at) for h in set(hashes)]
+    if rows:
+        with index.transaction():
+            index.executemany("INSERT OR IGNORE INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 0)", rows)

@@ -227,15 +227,10 @@ def _index_file(index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger
     return count
 
 
-def _remove_file(index: Index, rel: str) -> list[int]:
-    ids = [r["id"] for r in index.query("SELECT id FROM entries WHERE path = ?", (rel,))]
-    index.executemany("DELETE FROM entries_fts WHERE rowid = ?", [(i,) for i in ids])
+def _remove_file(index: Index, rel: str) -> None:
+    index.execute("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE path = ?)", (rel,))
     index.execute("DELETE FROM entries WHERE path = ?", (rel,))
     index.execute("DELETE FROM files WHERE path = ?", (rel,))
-    return ids
-
-
-EntryHook = Callable[[Index, list[int]], None]
 
 
 def sync(
@@ -244,11 +239,11 @@ def sync(
     *,
     rebuild: bool = False,
     progress: Progress | None = None,
-    on_removed: EntryHook | None = None,
+    lock_timeout: float = 30.0,
 ) -> SyncReport:
     """Bring the index up to date with the files; the whole sync is one transaction."""
     started = time.perf_counter()
-    with ws.lock("index-sync"), index.transaction():
+    with ws.lock("index-sync", timeout=lock_timeout), index.transaction():
         if rebuild:
             index.execute("DELETE FROM entries_fts")
             index.execute("DELETE FROM entries")
@@ -256,7 +251,7 @@ def sync(
         records, intact, touched = _replay_ledger(ws, index, rebuild)
         known = {r["path"]: r for r in index.query("SELECT path, size, mtime_ns, content_hash FROM files")}
         files = list(memory_files(ws))
-        changed, entries, removed_ids = [], 0, []
+        changed, entries = [], 0
         for position, mf in enumerate(files, 1):
             if progress:
                 progress(position, len(files), mf.rel)
@@ -271,7 +266,7 @@ def sync(
                 index.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, mf.rel))
                 continue
             if row:
-                removed_ids += _remove_file(index, mf.rel)
+                _remove_file(index, mf.rel)
             index.execute(
                 "INSERT INTO files(path, kind, tier, content_hash, size, mtime_ns, file_date, indexed_at) VALUES (?,?,?,?,?,?,?,?)",
                 (mf.rel, mf.kind, provenance.tier_of(mf.kind), digest, st.st_size, st.st_mtime_ns, mf.file_date, ledger.now_iso()),
@@ -279,9 +274,7 @@ def sync(
             entries += _index_file(index, ws, mf, data, intact)
             changed.append(mf.rel)
         for rel in known:
-            removed_ids += _remove_file(index, rel)
-        if on_removed and removed_ids:
-            on_removed(index, removed_ids)
+            _remove_file(index, rel)
         index.set_meta("last_sync", ledger.now_iso())
     return SyncReport(
         files_seen=len(files),

@@ -1,0 +1,85 @@
+"""``clawmem project``: repository identity and the session's active project set."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from clawmem.cli.options import JsonOpt
+
+app = typer.Typer(help="Repository identity and each session's active project set.", invoke_without_command=True)
+
+
+@app.callback()
+def show(
+    ctx: typer.Context,
+    path: Annotated[Optional[str], typer.Option("--path", help="Directory inside the repository [default: current].")] = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Show the current repository's project key (normalised origin remote, else its root path).
+
+    Examples:
+        clawmem project
+        clawmem project --path ~/src/app --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from clawmem.output import emit_json
+    from clawmem.projects import current
+
+    repo = current(path)
+    if json_output:
+        emit_json({"key": repo.key if repo else None, "root": str(repo.root) if repo else None, "remote": repo.remote if repo else None})
+    elif repo:
+        print(f"{repo.key}\t({repo.root})")
+    else:
+        print("not inside a git repository: memory written here is not project-scoped")
+
+
+@app.command("prepare")
+def prepare(
+    path: Annotated[Optional[str], typer.Argument(help="Directory inside the repository [default: current].")] = None,
+    session: Annotated[str, typer.Option("--session", help="Session whose active set to update.")] = ...,
+    json_output: JsonOpt = False,
+) -> None:
+    """Move a repository's key to the front of the session's active set (at most 4 kept).
+
+    Examples:
+        clawmem project prepare --session s-42
+        clawmem project prepare ~/src/lib --session s-42
+    """
+    from clawmem.config import RecallConfig
+    from clawmem.errors import BadInput
+    from clawmem.output import emit_json
+    from clawmem.projects import current
+    from clawmem.projects import prepare as prepare_key
+
+    repo = current(path)
+    if repo is None:
+        raise BadInput(f"{path or 'the current directory'} is not inside a git repository")
+    keys = prepare_key(session, repo.key, cap=RecallConfig().active_projects)
+    if json_output:
+        emit_json({"session": session, "active": keys})
+    else:
+        print("\n".join(keys))
+
+
+@app.command("active")
+def active(
+    session: Annotated[str, typer.Option("--session", help="Session to show.")] = ...,
+    json_output: JsonOpt = False,
+) -> None:
+    """List the session's active project keys, most recent first (empty for a new session).
+
+    Examples:
+        clawmem project active --session s-42
+    """
+    from clawmem.output import emit_json
+    from clawmem.projects import active_set
+
+    keys = active_set(session)
+    if json_output:
+        emit_json({"session": session, "active": keys})
+    else:
+        print("\n".join(keys) if keys else "(no active projects)")

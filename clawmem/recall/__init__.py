@@ -1,0 +1,174 @@
+"""Per-turn recall, lane 1 plus the lane-2 decision: called on every inbound message.
+
+Lane 1 makes no model call beyond (at most) one embedding of the message: bootstrap of the
+curated files when their provenance is eligible, trigger injection from curated entries,
+armed event intents, and a project-memory block. Lane 2 (a deep search) is only proposed:
+when the message shows recall intent and lane 1 found no strong hit.
+
+Nothing here may block a reply: every step checks the time budget, every failure degrades
+the output and is reported as a reason, never raised.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from clawmem import projects, recall_intent
+from clawmem.errors import ClawmemError
+from clawmem.recall import bootstrap as bootstrap_module
+from clawmem.recall import triggers as triggers_module
+from clawmem.recall.budget import Budget
+from clawmem.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Escalation:
+    escalate: bool
+    mode: str
+    reason: str
+    recall_intent: list[str]
+    command: str | None
+
+
+@dataclass(frozen=True)
+class ProjectEntry:
+    citation: str
+    text: str
+    projects: list[str]
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    bootstrap: list[bootstrap_module.BootstrapFile]
+    triggers: list[triggers_module.TriggerHit]
+    intents: list[Any]
+    project_keys: list[str]
+    project_block: list[ProjectEntry]
+    escalation: Escalation
+    degraded: list[str] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+
+
+def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
+    """Open and sync the index without waiting longer than the budget allows."""
+    from clawmem.index.db import Index
+    from clawmem.index.sync import sync
+
+    if not ws.index_path.exists():
+        degraded.append("index missing: run `clawmem index --rebuild`")
+        return None
+    try:
+        index = Index.open(ws)
+        index.conn.set_busy_timeout(budget.remaining_ms(floor=10))
+    except ClawmemError as err:
+        degraded.append(f"index unavailable ({err.message}): run `clawmem index --rebuild`")
+        return None
+    try:
+        from filelock import Timeout
+
+        try:
+            sync(ws, index, lock_timeout=budget.remaining_s(floor=0.01))
+        except Timeout:
+            degraded.append("index sync skipped: another process holds the index lock")
+    except Exception as err:  # a broken sync must not cost the turn; the index stays readable
+        degraded.append(f"index sync failed ({type(err).__name__}): results may be stale")
+    return index
+
+
+def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int) -> list[ProjectEntry]:
+    """Curated entries of the active repositories, most important first, within the block budget."""
+    if not keys or index is None:
+        return []
+    import json
+
+    rows = index.query(
+        "SELECT path, line_start, text, projects, importance FROM entries WHERE tier = 'curated' AND projects IS NOT NULL "
+        "AND origin IN ('owner', 'agent') AND (status IS NULL OR status = 'active') AND kind = 'memory' "
+        "ORDER BY importance IS NULL, importance DESC, id"
+    )
+    block, used = [], 0
+    for row in rows:
+        tagged = json.loads(row["projects"])
+        if not any(k in keys for k in tagged):
+            continue
+        if used + len(row["text"]) > budget_chars:
+            break
+        used += len(row["text"])
+        block.append(ProjectEntry(f"{row['path']}#L{row['line_start']}", row["text"], tagged))
+    return block
+
+
+def _escalation(message: str, mode: str, strong_hit: bool) -> Escalation:
+    intent = recall_intent.detect(message)
+    command = "clawmem search --tier all --include-untrusted --json " + shlex.quote(message)
+    if mode == "off":
+        return Escalation(False, mode, "escalation is off", list(intent.reasons), None)
+    if mode == "always":
+        return Escalation(True, mode, "escalation mode is always", list(intent.reasons), command)
+    if not intent.present:
+        return Escalation(False, mode, "no recall intent in the message", [], None)
+    if strong_hit:
+        return Escalation(False, mode, "recall intent, but lane 1 found a strong hit", list(intent.reasons), None)
+    return Escalation(True, mode, "recall intent and no strong lane-1 hit", list(intent.reasons), command)
+
+
+def recall(
+    ws: Workspace,
+    message: str,
+    *,
+    session: str | None = None,
+    channel: str | None = None,
+    sender: str | None = None,
+    include_bootstrap: bool = True,
+    budget_ms: int | None = None,
+    now: dt.datetime | None = None,
+    cwd: str | None = None,
+) -> RecallResult:
+    """Build the hidden context for one inbound message; never raises for a broken subsystem."""
+    cfg = ws.config.recall
+    budget = Budget(budget_ms if budget_ms is not None else cfg.budget_ms)
+    degraded: list[str] = []
+    keys: list[str] = []
+    if session:
+        repo = projects.current(cwd)
+        keys = projects.prepare(session, repo.key, cap=cfg.active_projects) if repo else projects.active_set(session)
+
+    index = _open_index(ws, budget, degraded)
+    try:
+        files = bootstrap_module.load(ws, index, cfg, degraded) if include_bootstrap else []
+        hits = triggers_module.match(ws, index, message, keys, budget, degraded) if index is not None else []
+        fired = _intents(ws, index, message, channel, sender, now, degraded) if index is not None and not budget.expired() else []
+        block = _project_block(ws, index, keys, cfg.project_block_chars)
+        if index is not None:
+            _mark(index, files, hits, message, degraded)
+    finally:
+        if index is not None:
+            index.close()
+    escalation = _escalation(message, cfg.escalation_mode, strong_hit=any(h.score >= cfg.strong_hit for h in hits))
+    return RecallResult(files, hits, fired, keys, block, escalation, degraded, budget.elapsed_ms())
+
+
+def _intents(ws, index, message, channel, sender, now, degraded) -> list[Any]:
+    from clawmem.intents import match_for_recall
+
+    try:
+        return match_for_recall(ws, index, message, channel=channel, sender=sender, now=now)
+    except Exception as err:  # intents are optional context; a failure costs them, not the turn
+        degraded.append(f"intents skipped ({type(err).__name__}: {err})")
+        return []
+
+
+def _mark(index, files, hits, message: str, degraded: list[str]) -> None:
+    """Record what was injected: trigger hits as recall events, bootstrap lines into the recalled set."""
+    from clawmem.index.recalls import mark_recalled, record_returned
+
+    try:
+        if hits:
+            record_returned(index, [(h.text_hash, h.path, h.score) for h in hits], query=message, source="trigger")
+        mark_recalled(index, [h for f in files for h in f.text_hashes])
+    except Exception as err:  # bookkeeping must never cost the turn (e.g. the index is locked)
+        degraded.append(f"recall bookkeeping skipped ({type(err).__name__})")

@@ -1,0 +1,164 @@
+"""Trigger injection: curated entries whose trigger phrases match the message strongly.
+
+Only curated entries qualify (daily notes, transcripts and anything untrusted never
+auto-inject, whatever their score), a project-tagged entry only while every one of its keys
+is active, and at most ``recall.max_triggers`` per turn. The lexical lane (rapidfuzz over
+tokens) runs first; the message is embedded only when lexical matching did not settle the
+turn, and phrase vectors were computed at index time, so recall embeds one text at most.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+
+from clawmem.index import tokens
+from clawmem.recall.budget import Budget
+from clawmem.workspace import Workspace
+
+STEM_PREFIX = 4  # "fails" ~ "failed": a shared prefix this long covering most of the shorter word
+TOKEN_MATCH = 0.85  # rapidfuzz ratio at which two words count as the same (typos)
+
+
+@dataclass(frozen=True)
+class TriggerHit:
+    path: str
+    line: int
+    citation: str
+    text: str
+    text_hash: str
+    phrase: str
+    score: float
+    lexical: float
+    vector: float | None
+
+
+def _same_word(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return common >= STEM_PREFIX and common >= 0.75 * min(len(a), len(b))
+
+
+def lexical_score(phrase: str, message_words: list[str]) -> float:
+    """Mean over the phrase's words of how well the message contains each (1.0 = all present)."""
+    from rapidfuzz import fuzz, process  # deferred: only recall's trigger lane needs it
+
+    words = [w.casefold() for w in tokens.query_terms(phrase)]
+    if not words or not message_words:
+        return 0.0
+    total = 0.0
+    for word in words:
+        if any(_same_word(word, m) for m in message_words):
+            total += 1.0
+            continue
+        best = process.extractOne(word, message_words, scorer=fuzz.ratio)
+        ratio = best[1] / 100.0 if best else 0.0
+        total += 1.0 if ratio >= TOKEN_MATCH else ratio * 0.5
+    return total / len(words)
+
+
+def candidates(index, active_keys: list[str]) -> list[dict]:
+    """Curated, trusted, active entries with triggers, eligible under the project rule."""
+    rows = index.query(
+        "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects FROM entries e "
+        "LEFT JOIN file_taint t ON t.path = e.path "
+        "WHERE e.tier = 'curated' AND e.triggers IS NOT NULL AND e.origin IN ('owner', 'agent') "
+        "AND e.session_kind = 'interactive' AND (e.status IS NULL OR e.status = 'active') "
+        "AND (t.origin IS NULL OR t.origin IN ('owner', 'agent'))"
+    )
+    eligible = []
+    for row in rows:
+        keys = json.loads(row["projects"]) if row["projects"] else []
+        if all(k in active_keys for k in keys):
+            row["phrases"] = json.loads(row["triggers"])
+            eligible.append(row)
+    return eligible
+
+
+class VectorLane:
+    """Load the embedder and embed the message in a thread, so the budget can cut it off."""
+
+    def __init__(self, ws: Workspace, message: str) -> None:
+        self.vector = None
+        self.error: str | None = None
+        self._thread = threading.Thread(target=self._run, args=(ws, message), daemon=True)
+        self._thread.start()
+
+    def _run(self, ws: Workspace, message: str) -> None:
+        try:
+            from clawmem.embeddings import load_embedder
+
+            cfg = ws.config.embeddings
+            embedder = load_embedder(cfg.backend, cfg.model_path or None)
+            self.vector = embedder.embed([message])[0]
+        except Exception as err:  # the vector lane is an optional refinement
+            self.error = f"{type(err).__name__}: {err}"
+
+    def wait(self, seconds: float) -> bool:
+        self._thread.join(seconds)
+        return not self._thread.is_alive()
+
+
+ABANDONED: list[VectorLane] = []  # lanes cut off by the budget; the CLI exits without waiting for them
+
+
+def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget: Budget, degraded: list[str]) -> dict[str, float]:
+    from clawmem.embeddings import backend_status
+
+    cfg = ws.config.embeddings
+    status = backend_status(cfg.backend, cfg.model_path or None)
+    if not status.get("available"):
+        return {}
+    stored = index.query("SELECT phrase, vector FROM trigger_vectors WHERE embedder = ?", (status["model_id"],))
+    stored = [r for r in stored if r["phrase"] in phrases]
+    if not stored:
+        degraded.append("trigger phrases have no vectors yet: run `clawmem index`; lexical trigger matching only")
+        return {}
+    lane = VectorLane(ws, message)
+    if not lane.wait(budget.remaining_s()):
+        ABANDONED.append(lane)
+        degraded.append("vector trigger matching cut off by the time budget; lexical only this turn")
+        return {}
+    if lane.vector is None:
+        degraded.append(f"vector trigger matching unavailable ({lane.error})")
+        return {}
+    import numpy as np  # already imported by the embedder
+
+    matrix = np.frombuffer(b"".join(r["vector"] for r in stored), dtype=np.float32).reshape(len(stored), -1)
+    sims = matrix @ lane.vector
+    return {r["phrase"]: float(s) for r, s in zip(stored, sims)}
+
+
+def match(ws: Workspace, index, message: str, active_keys: list[str], budget: Budget, degraded: list[str]) -> list[TriggerHit]:
+    """Score the message against every eligible trigger phrase; inject the best at or above threshold."""
+    cfg = ws.config.recall
+    rows = candidates(index, active_keys)
+    if not rows:
+        return []
+    words = [w.casefold() for w in tokens.query_terms(message, drop_stopwords=False)]
+    lexical = {id(row): {p: lexical_score(p, words) for p in row["phrases"]} for row in rows}
+    settled = any(score >= cfg.trigger_threshold for scores in lexical.values() for score in scores.values())
+    vectors: dict[str, float] = {}
+    if not settled and not budget.expired():
+        vectors = _vector_scores(ws, index, message, {p.casefold() for r in rows for p in r["phrases"]}, budget, degraded)
+    hits = []
+    for row in rows:
+        best = None
+        for phrase, lex in lexical[id(row)].items():
+            vec = vectors.get(phrase.casefold())
+            score = max(lex, vec or 0.0)
+            if best is None or score > best.score:
+                best = TriggerHit(
+                    row["path"], row["line_start"], f"{row['path']}#L{row['line_start']}", row["text"], row["text_hash"],
+                    phrase, round(score, 4), round(lex, 4), None if vec is None else round(vec, 4),
+                )
+        if best is not None and best.score >= cfg.trigger_threshold:
+            hits.append(best)
+    hits.sort(key=lambda h: -h.score)
+    return hits[: cfg.max_triggers]
