@@ -101,7 +101,8 @@ def main() -> None:
         rate = throughput(backend, texts)
         deviation = max_cosine_deviation(backend)
         shown = "n/a" if deviation is None else f"{deviation:.1e}"
-        print(f"{backend:<22} {cold * 1000:>8.0f} ms {cold / baseline:>7.1f} {rate:>8.1f} {shown:>10}  {status['model_id']}")
+        row = f"{backend:<22} {cold * 1000:>8.0f} ms {cold / baseline:>7.1f} {rate:>8.1f} {shown:>10}"
+        print(f"{row}  {status['model_id']}")
 
 
 if __name__ == "__main__":

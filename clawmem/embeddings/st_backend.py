@@ -35,6 +35,10 @@ class SentenceTransformersEmbedder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         vectors = self._model.encode(
-            list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+            list(texts),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)

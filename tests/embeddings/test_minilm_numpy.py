@@ -25,7 +25,7 @@ def test_reproduces_sentence_transformers_reference(embedder, reference, cosines
     vectors = embedder.embed(reference["sentences"])
     cos = cosines(vectors, reference["vectors"])
     assert reference["model"] == embedder.model
-    assert min(cos) > 0.9999, dict(zip(reference["sentences"], cos))
+    assert min(cos) > 0.9999, dict(zip(reference["sentences"], cos, strict=True))
     assert np.abs(vectors - np.asarray(reference["vectors"])).max() < 1e-5
 
 
