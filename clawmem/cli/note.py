@@ -36,7 +36,8 @@ def add(
     session: SessionOpt = None,
     importance: Annotated[Optional[int], typer.Option("--importance", min=1, max=10, help="How much it matters, 1-10.")] = None,
     trigger: Annotated[Optional[list[str]], typer.Option("--trigger", help="A phrase saying when it is relevant (repeatable).")] = None,
-    project: Annotated[Optional[list[str]], typer.Option("--project", help="Repository key it belongs to (repeatable).")] = None,
+    project: Annotated[Optional[list[str]], typer.Option("--project", help="Repository key it belongs to (repeatable) [default: the current repository's key].")] = None,
+    no_project: Annotated[bool, typer.Option("--no-project", help="Do not tag the note with the current repository.")] = False,
     key: Annotated[Optional[str], typer.Option("--key", help="Supersession key: a newer entry with this key replaces older ones.")] = None,
     at: AtOpt = None,
     workspace: WorkspaceOpt = None,
@@ -67,7 +68,7 @@ def add(
         session=_session(session),
         importance=importance,
         triggers=trigger or [],
-        projects=project or [],
+        projects=project or ([] if no_project else _current_project()),
         key=key,
         at=_when(ws, at),
     )
@@ -78,6 +79,14 @@ def add(
         print(f"Noted in {result.path}:{result.line}{where}")
     else:
         print(f"Not stored: {result.reason}")
+
+
+def _current_project() -> list[str]:
+    """Inside a repository, new memories carry only the current repository's key."""
+    from clawmem.projects import current
+
+    repo = current()
+    return [repo.key] if repo else []
 
 
 def _session(session: str | None) -> str | None:
