@@ -1,4 +1,9 @@
-"""``clawmem recall``: the per-turn entry point. Always exits 0, within its time budget."""
+"""``clawmem recall``: the per-turn entry point. Always exits 0, within its time budget.
+
+Agents call this on every message, so ``clawmem.launcher`` parses these same options with
+argparse and skips Typer entirely (Typer's import and per-option validation cost more than
+the recall itself). ``tests/cli/test_recall_fast_lane.py`` keeps the two option sets equal.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ def recall(
     session: Annotated[Optional[str], typer.Option("--session", help="Session id (keys the active project set).")] = None,
     channel: Annotated[Optional[str], typer.Option("--channel", help="Channel the message came from (intent scope).")] = None,
     sender: Annotated[Optional[str], typer.Option("--sender", help="Who sent it (intent scope).")] = None,
-    bootstrap: Annotated[bool, typer.Option("--bootstrap/--no-bootstrap", help="Include MEMORY.md and USER.md (every turn, or only the first if your harness keeps them).")] = True,
+    bootstrap: Annotated[bool, typer.Option("--bootstrap/--no-bootstrap", help="Include MEMORY.md and USER.md (turn off if your harness keeps them in context).")] = True,
     budget_ms: Annotated[Optional[int], typer.Option("--budget-ms", min=1, help="Time budget in milliseconds [default: recall.budget_ms].")] = None,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
@@ -28,49 +33,9 @@ def recall(
         clawmem recall "the build fails again on arm64" --session s-42
         echo "$MESSAGE" | clawmem recall - --session s-42 --channel slack --json
     """
-    import sys
+    from clawmem.recall.command import run_command
 
-    from clawmem.output import emit_json
-
-    try:
-        from clawmem.recall import recall as run_recall
-        from clawmem.recall.render import context_block
-        from clawmem.workspace import Workspace
-
-        text = sys.stdin.read() if message == "-" else message
-        ws = Workspace.open(workspace)
-        result = run_recall(ws, text, session=session, channel=channel, sender=sender, include_bootstrap=bootstrap, budget_ms=budget_ms)
-    except Exception as err:  # recall must never cost the turn; say why and return nothing
-        reason = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
-        sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
-        if json_output:
-            emit_json({"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_block": []})
-        raise typer.Exit(0)
-    for reason in result.degraded:
-        sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
-    if json_output:
-        from clawmem.output import to_jsonable
-
-        payload = to_jsonable(result)
-        for f in payload["bootstrap"]:
-            f.pop("text_hashes", None)
-        for t in payload["triggers"]:
-            t.pop("text_hash", None)
-        payload["context"] = context_block(result)
-        emit_json(payload)
-    else:
-        block = context_block(result)
-        if block:
-            print(block)
-    sys.stdout.flush()
-    _exit_now_if_cut_off()
-
-
-def _exit_now_if_cut_off() -> None:
-    """A vector lane cut off by the budget may still be loading a model: do not wait for it."""
-    import os
-
-    from clawmem.recall.triggers import ABANDONED
-
-    if ABANDONED:
-        os._exit(0)
+    run_command(
+        message=message, session=session, channel=channel, sender=sender, bootstrap=bootstrap,
+        budget_ms=budget_ms, workspace=workspace, json_output=json_output,
+    )

@@ -51,8 +51,14 @@ def take_echoes(index: Index, hashes: Iterable[str]) -> set[str]:
 
 def mark_recalled(index: Index, hashes: Iterable[str]) -> None:
     """Add injected content (e.g. bootstrap lines) to the recalled set without logging events."""
+    wanted = sorted(set(hashes))
+    known: set[str] = set()
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        marks = ",".join("?" * len(part))
+        known.update(r[0] for r in index.conn.execute(f"SELECT text_hash FROM recalled WHERE text_hash IN ({marks})", part))
     at = now_iso()
-    rows = [(h, at, at) for h in set(hashes)]
-    if rows:
+    rows = [(h, at, at) for h in wanted if h not in known]
+    if rows:  # a read-only turn when nothing new was injected: no write lock taken
         with index.transaction():
             index.executemany("INSERT OR IGNORE INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 0)", rows)

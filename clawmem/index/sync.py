@@ -72,6 +72,17 @@ def pending_changes(ws: Workspace, index: Index) -> list[str]:
     return changed + sorted(known)
 
 
+def needs_sync(ws: Workspace, index: Index) -> bool:
+    """True when a file or the ledger changed since the last sync (stat calls only, no lock)."""
+    try:
+        ledger_size = ws.ledger_path.stat().st_size
+    except FileNotFoundError:
+        ledger_size = 0
+    if ledger_size != int(index.meta("ledger_offset", "0") or 0):
+        return True
+    return bool(pending_changes(ws, index))
+
+
 # ledger replay ---------------------------------------------------------------------------
 def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> tuple[int, bool, set[str] | None]:
     """Import new ledger records; return (records, ledger intact, paths to re-read or None for all).

@@ -56,7 +56,7 @@ class RecallResult:
 def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     """Open and sync the index without waiting longer than the budget allows."""
     from clawmem.index.db import Index
-    from clawmem.index.sync import sync
+    from clawmem.index.sync import needs_sync, sync
 
     if not ws.index_path.exists():
         degraded.append("index missing: run `clawmem index --rebuild`")
@@ -68,12 +68,13 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
         degraded.append(f"index unavailable ({err.message}): run `clawmem index --rebuild`")
         return None
     try:
-        from filelock import Timeout
+        if needs_sync(ws, index):
+            from filelock import Timeout
 
-        try:
-            sync(ws, index, lock_timeout=budget.remaining_s(floor=0.01))
-        except Timeout:
-            degraded.append("index sync skipped: another process holds the index lock")
+            try:
+                sync(ws, index, lock_timeout=budget.remaining_s(floor=0.01))
+            except Timeout:
+                degraded.append("index sync skipped: another process holds the index lock")
     except Exception as err:  # a broken sync must not cost the turn; the index stays readable
         degraded.append(f"index sync failed ({type(err).__name__}): results may be stale")
     return index

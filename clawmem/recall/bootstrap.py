@@ -49,20 +49,36 @@ def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str
     return None
 
 
-def _load_file(ws: Workspace, index, path: Path, limit: int) -> BootstrapFile:
-    rel = ws.rel(path)
+def _entries(ws: Workspace, index, path: Path) -> list[tuple[str, str]] | None:
+    """(body, text hash) of the file's active entries: from the synced index, else parsed."""
+    if index is not None:
+        rows = index.query(
+            "SELECT text, text_hash FROM entries WHERE path = ? AND block = 'entry' AND (status IS NULL OR status = 'active') ORDER BY line_start",
+            (ws.rel(path),),
+        )
+        if rows or not path.exists():
+            return [(r["text"], r["text_hash"]) for r in rows] if path.exists() else None
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
-        return BootstrapFile(rel, False, "missing", "", 0, 0)
+        return None
     entries = [e for e in grammar.parse(text).entries if e.status != "superseded" and e.body.strip()]
-    hashes = [loopguard.text_hash(e.body) for e in entries]
+    return [(e.body, loopguard.text_hash(e.body)) for e in entries]
+
+
+def _load_file(ws: Workspace, index, path: Path, limit: int) -> BootstrapFile:
+    rel = ws.rel(path)
+    found = _entries(ws, index, path)
+    if found is None:
+        return BootstrapFile(rel, False, "missing", "", 0, 0)
+    entries = [body for body, _ in found]
+    hashes = [h for _, h in found]
     reason = _ineligible_reason(ws, index, rel, hashes)
     if reason:
         return BootstrapFile(rel, False, reason, "", len(entries), len(entries))
     lines, used = [], 0
-    for entry in entries:
-        line = "- " + entry.body.replace("\n", " ")
+    for body in entries:
+        line = "- " + body.replace("\n", " ")
         if used + len(line) + 1 > limit:
             break
         lines.append(line)

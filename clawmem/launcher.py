@@ -1,0 +1,54 @@
+"""The console-script entry point: ``clawmem recall`` takes a fast lane, everything else Typer.
+
+``recall`` runs on every agent turn. Importing Typer and validating options through it costs
+more than the recall work itself, so plain ``recall`` invocations are parsed here with
+argparse (the same options as ``clawmem/cli/recall.py``) and never import Typer. Help,
+completion and every other command go through the Typer app.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def recall_parser():
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="clawmem recall", add_help=False)
+    parser.add_argument("message")
+    parser.add_argument("--session")
+    parser.add_argument("--channel")
+    parser.add_argument("--sender")
+    parser.add_argument("--bootstrap", dest="bootstrap", action="store_true", default=True)
+    parser.add_argument("--no-bootstrap", dest="bootstrap", action="store_false")
+    parser.add_argument("--budget-ms", dest="budget_ms", type=int)
+    parser.add_argument("--workspace", "-w")
+    parser.add_argument("--json", dest="json_output", action="store_true")
+    return parser
+
+
+def _fast_recall(argv: list[str]) -> int | None:
+    """Run recall without Typer; None when the arguments need Typer (help, or anything unusual)."""
+    if any(a in ("-h", "--help") or a.startswith("--install-completion") for a in argv):
+        return None
+    parser = recall_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except SystemExit:
+        return None
+    if extra or (args.budget_ms is not None and args.budget_ms < 1):
+        return None  # let Typer produce its usual usage error
+    from clawmem.recall.command import run_command
+
+    return run_command(**vars(args))
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv[:1] == ["recall"]:
+        code = _fast_recall(argv[1:])
+        if code is not None:
+            sys.exit(code)
+    from clawmem.cli import main as typer_main
+
+    typer_main()

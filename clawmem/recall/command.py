@@ -1,0 +1,62 @@
+"""What ``clawmem recall`` does once its arguments are parsed (shared by Typer and the fast lane).
+
+Never fails the turn: every problem becomes a line on stderr and less context, exit code 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def run_command(
+    *,
+    message: str,
+    session: str | None = None,
+    channel: str | None = None,
+    sender: str | None = None,
+    bootstrap: bool = True,
+    budget_ms: int | None = None,
+    workspace: str | Path | None = None,
+    json_output: bool = False,
+) -> int:
+    from clawmem.output import emit_json
+
+    try:
+        from clawmem.recall import recall
+        from clawmem.recall.render import context_block
+        from clawmem.workspace import Workspace
+
+        text = sys.stdin.read() if message == "-" else message
+        ws = Workspace.open(workspace)
+        result = recall(ws, text, session=session, channel=channel, sender=sender, include_bootstrap=bootstrap, budget_ms=budget_ms)
+    except Exception as err:  # recall must never cost the turn; say why and return nothing
+        reason = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
+        sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
+        if json_output:
+            emit_json({"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_keys": [], "project_block": []})
+        return 0
+    for reason in result.degraded:
+        sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
+    if json_output:
+        from clawmem.output import to_jsonable
+
+        payload = to_jsonable(result)
+        for f in payload["bootstrap"]:
+            f.pop("text_hashes", None)
+        for t in payload["triggers"]:
+            t.pop("text_hash", None)
+        payload["context"] = context_block(result)
+        emit_json(payload)
+    else:
+        block = context_block(result)
+        if block:
+            sys.stdout.write(block + "\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    from clawmem.recall.triggers import ABANDONED
+
+    if ABANDONED:  # a vector lane cut off by the budget may still be loading a model: do not wait
+        os._exit(0)
+    return 0
