@@ -34,7 +34,7 @@ def _target(ws: Workspace, origin: str, day: dt.date) -> Path:
     return ws.quarantine_note(day) if origin == "untrusted" else ws.daily_note(day)
 
 
-def _append_entries(ws: Workspace, path: Path, rendered: list[str], records: list[dict], taint: str | None = None) -> int:
+def append_entries(ws: Workspace, path: Path, rendered: list[str], records: list[dict], taint: str | None = None) -> int:
     """Append rendered entries under the file's lock, ledger first; return the first new line number."""
     with ws.lock_file(path):
         if taint is not None:
@@ -52,17 +52,18 @@ def _append_entries(ws: Workspace, path: Path, rendered: list[str], records: lis
 
 
 def recalled_echoes(ws: Workspace, hashes: list[str]) -> set[str]:
-    """Hashes of recalled content among ``hashes``; without a usable index nothing is known."""
+    """Hashes of recalled or forgotten content among ``hashes`` (``clawmem forget`` tombstones never come back)."""
+    forgotten = set(hashes) & ledger.tombstones(ws).hashes
     if not ws.index_path.exists():
-        return set()
+        return forgotten
     from clawmem.index.db import Index
     from clawmem.index.recalls import take_echoes
 
     try:
         with Index.open(ws) as index:
-            return take_echoes(index, hashes)
+            return take_echoes(index, [h for h in hashes if h not in forgotten]) | forgotten
     except IndexUnavailable:
-        return set()
+        return forgotten
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def add_note(
     record = ledger.entry_record(
         ws.rel(path), text_hash, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat()
     )
-    line = _append_entries(ws, path, [grammar.render_entry(text, meta)], [record])
+    line = append_entries(ws, path, [grammar.render_entry(text, meta)], [record])
     return NoteResult(line=line, written=True, **common)
 
 
@@ -171,7 +172,7 @@ def flush(
     lines: list[int] = []
     if kept:
         rendered = [grammar.render_entry(u) for u, _ in kept]
-        first = _append_entries(ws, path, rendered, records, taint=origin)
+        first = append_entries(ws, path, rendered, records, taint=origin)
         for r in rendered:
             lines.append(first)
             first += r.count("\n")

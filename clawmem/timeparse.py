@@ -27,3 +27,21 @@ def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, no
     if parsed is None:
         raise BadInput(f"cannot understand the time {text!r}", hint="try an ISO time (2026-11-29T09:00) or a phrase like 'friday 9am'")
     return parsed.replace(microsecond=0)
+
+
+def now() -> dt.datetime:
+    """The current time, timezone-aware; ``$CLAWMEM_NOW`` (an ISO time) pins it.
+
+    ``CLAWMEM_NOW`` is a testing and scripting aid (e.g. "what would fire on Friday?"); a
+    naive value is read as system local time. It is read here and nowhere else.
+    """
+    import os
+
+    pinned = os.environ.get("CLAWMEM_NOW", "").strip()
+    if not pinned:
+        return dt.datetime.now().astimezone()
+    try:
+        value = dt.datetime.fromisoformat(pinned)
+    except ValueError as err:
+        raise BadInput(f"CLAWMEM_NOW={pinned!r} is not an ISO time", hint="unset it, or use a time like 2026-11-27T09:00:00+00:00") from err
+    return value.astimezone()

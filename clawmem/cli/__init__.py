@@ -76,7 +76,7 @@ def root(
 
 
 def _register() -> None:
-    from clawmem.cli import get, index, ingest, init, note, search, status
+    from clawmem.cli import dream, get, index, ingest, init, intent, note, project, recall, search, status, user
 
     app.command("init")(init.init)
     app.add_typer(note.app, name="note")
@@ -85,6 +85,15 @@ def _register() -> None:
     app.command("status")(status.status)
     app.command("search")(search.search)
     app.command("get")(get.get)
+    app.command("recall")(recall.recall)
+    app.add_typer(project.app, name="project")
+    app.add_typer(intent.app, name="intent")
+    app.add_typer(user.app, name="user")
+    app.command("dream")(dream.dream)
+    from clawmem.cli import config as config_cmd, mcp
+
+    app.add_typer(config_cmd.app, name="config")
+    app.command("mcp")(mcp.mcp)
 
 
 _register()

@@ -164,3 +164,106 @@ def m002_vectors(index: Index) -> None:
         );
         """
     )
+
+
+@migration
+def m004_intents(index: Index) -> None:
+    # Standing intents (clawmem/intents/). Times are UTC 'YYYY-MM-DDTHH:MM:SSZ' text, so they
+    # compare as strings. Only owner or agent may create one: the CHECK enforces it again.
+    # Every creation, fire and cancel is also in the ledger, so a lost index loses no intent.
+    index.conn.execute(
+        """
+        CREATE TABLE intents (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('event', 'time')),
+            state TEXT NOT NULL CHECK (state IN ('pending', 'armed', 'fired', 'done', 'cancelled', 'expired')),
+            text TEXT NOT NULL CHECK (length(text) > 0),
+            keywords TEXT NOT NULL DEFAULT '[]',
+            channel TEXT,
+            sender TEXT,
+            origin TEXT NOT NULL CHECK (origin IN ('owner', 'agent')),
+            session TEXT,
+            created_at TEXT NOT NULL,
+            armed_at TEXT,
+            due_at TEXT,
+            expires_at TEXT NOT NULL,
+            cooldown_s INTEGER NOT NULL CHECK (cooldown_s >= 0),
+            budget INTEGER NOT NULL CHECK (budget >= 1),
+            fires INTEGER NOT NULL DEFAULT 0 CHECK (fires >= 0 AND fires <= budget),
+            last_fired_at TEXT,
+            ended_at TEXT,
+            CHECK ((kind = 'time' AND due_at IS NOT NULL) OR (kind = 'event' AND keywords != '[]'))
+        );
+        CREATE INDEX intents_live ON intents(kind, state, due_at);
+
+        -- trigger phrases of event intents (rowid = intents.id): the recall prefilter
+        CREATE VIRTUAL TABLE intents_fts USING fts5(keywords, tokenize = 'porter unicode61 remove_diacritics 2');
+        """
+    )
+
+
+@migration
+def m003_dream(index: Index) -> None:
+    # Dreaming (clawmem/dream/): staged candidates, their evidence, themes and sweeps. Only
+    # promotion-eligible evidence is ever staged; the CHECKs restate that precondition, so a
+    # bug upstream fails loudly instead of staging untrusted or cron content.
+    index.conn.execute(
+        """
+        -- episodic files as light last read them (content hash): only changed files are re-read
+        CREATE TABLE dream_files (path TEXT PRIMARY KEY, content_hash TEXT NOT NULL);
+
+        CREATE TABLE dream_candidates (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('staged', 'promoted')),
+            theme TEXT,
+            score REAL,
+            signals TEXT,
+            failed TEXT,
+            staged_at TEXT NOT NULL,
+            promoted_at TEXT
+        );
+
+        CREATE TABLE dream_evidence (
+            candidate_id INTEGER NOT NULL REFERENCES dream_candidates(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            line_start INTEGER NOT NULL,
+            line_end INTEGER NOT NULL,
+            entry_hash TEXT NOT NULL,
+            unit_hash TEXT NOT NULL,
+            text TEXT NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('owner', 'agent')),
+            session_kind TEXT NOT NULL CHECK (session_kind = 'interactive'),
+            session_id TEXT,
+            day TEXT NOT NULL,
+            observed_at TEXT,
+            similarity REAL NOT NULL,
+            importance INTEGER,
+            triggers TEXT,
+            supersession_key TEXT,
+            PRIMARY KEY (path, entry_hash, unit_hash)
+        );
+        CREATE INDEX dream_evidence_candidate ON dream_evidence(candidate_id);
+
+        CREATE TABLE dream_themes (
+            label TEXT PRIMARY KEY,
+            candidates TEXT NOT NULL,
+            contexts INTEGER NOT NULL,
+            days INTEGER NOT NULL,
+            sessions INTEGER NOT NULL,
+            reflection TEXT NOT NULL,
+            citations TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+
+        CREATE TABLE dream_sweeps (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            pid INTEGER NOT NULL,
+            phases TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('running', 'done', 'aborted')),
+            summary TEXT
+        );
+        """
+    )

@@ -42,8 +42,10 @@ def query_terms(query: str, *, drop_stopwords: bool = True) -> list[str]:
     Stopwords are dropped unless the query has nothing else.
     """
     terms: list[str] = []
+    seen: set[str] = set()
     for word in WORD.findall(fts_text(query)):
-        if word.casefold() not in (t.casefold() for t in terms):
+        if word.casefold() not in seen:
+            seen.add(word.casefold())
             terms.append(word)
     content = [t for t in terms if t.casefold() not in STOPWORDS]
     return content if drop_stopwords and content else terms

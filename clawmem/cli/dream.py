@@ -1,0 +1,100 @@
+"""``clawmem dream``: the consolidation sweep (run it from cron)."""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+from clawmem.cli.options import JsonOpt, WorkspaceOpt
+
+
+class Phase(str, enum.Enum):
+    light = "light"
+    rem = "rem"
+    deep = "deep"
+
+
+def dream(
+    phase: Annotated[Optional[list[Phase]], typer.Option("--phase", help="Run only this phase (repeatable) [default: all three].", show_default=False)] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Compute everything, write nothing (no file, no staging, no diary).")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show every candidate's signals and the gate it failed.")] = False,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Consolidate memory: stage, reflect, and promote what passes every gate into MEMORY.md.
+
+    Light stages eligible evidence from notes and transcripts changed since the last sweep,
+    REM groups it into themes, deep ranks candidates by recall and recurrence and promotes
+    those that pass every threshold. Untrusted, system and non-interactive content is never
+    a candidate. A rewrite of MEMORY.md is validated and applied only if nobody changed the
+    file meanwhile; otherwise the entries are appended. Every change is logged to DREAMS.md.
+
+    Exit status: 0 when the sweep ran, and also when another sweep was running (nothing done);
+    1 on an error (no workspace, unusable index or config); 2 on bad usage.
+
+    Examples:
+        clawmem dream
+        clawmem dream --dry-run --explain
+        clawmem dream --phase light --phase rem --json
+    """
+    from clawmem.dream import PHASES, run_sweep
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    phases = [p.value for p in phase] if phase else list(PHASES)
+    report = run_sweep(ws, phases=phases, dry_run=dry_run, explain=explain)
+    if json_output:
+        emit_json(report)
+        return
+    _print(report)
+
+
+def _print(report) -> None:
+    from clawmem.dream.text import excerpt
+    from clawmem.output import console
+
+    out = console()
+    if not report.ran:
+        out.print(f"Skipped: {report.skipped}.")
+        return
+    prefix = "Dry run (nothing written): " if report.dry_run else ""
+    out.print(
+        f"{prefix}{', '.join(report.phases)} in {report.seconds:.2f}s: staged {report.staged} new unit(s), "
+        f"{report.candidates} candidate(s) waiting, {report.themes} theme(s)."
+    )
+    if report.recovered_lock:
+        out.print(f"Recovered from an interrupted sweep (pid {report.recovered_lock.get('pid')}).")
+    for title, changes in (("Promoted", report.promoted), ("Merged", report.merged), ("Superseded", report.superseded)):
+        for c in changes:
+            out.print(f"{title}: {excerpt(c.text)}" + (f"  [{', '.join(c.sources)}]" if c.sources else ""), markup=False)
+    if report.fallback_used:
+        out.print(f"Rewrite not used: {report.fallback_reason}. Appended instead.", markup=False)
+    elif report.memory_changed:
+        out.print(f"MEMORY.md updated (pre-image {report.preimage}).", markup=False)
+    if report.rejected and not report.explain:
+        out.print(f"Rejected {len(report.rejected)}; see DREAMS.md or run with --explain.")
+    if report.explain:
+        _print_explain(out, report)
+
+
+def _print_explain(out, report) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from clawmem.dream.text import excerpt
+
+    table = Table(show_lines=False)
+    for column in ("id", "status", "score", "rec", "occ", "qry", "days", "age", "text", "gates failed"):
+        table.add_column(column, overflow="fold")
+    for e in report.explain:
+        s = e.signals
+        table.add_row(
+            str(e.candidate_id or "-"), e.status, f"{e.score:.2f}" if e.score is not None else "-",
+            str(s.get("recalls", "-")), str(s.get("occurrences", "-")), str(s.get("queries", "-")), str(s.get("days", "-")),
+            f"{s['age_days']:.0f}d" if "age_days" in s else "-",
+            Text(excerpt(e.text, 60) if e.text is not None else "[withheld: untrusted]"), Text("; ".join(e.failed) or "-"),
+        )
+    out.print(table)

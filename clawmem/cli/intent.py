@@ -1,0 +1,288 @@
+"""``clawmem intent add|list|cancel|due|cron``: standing intents (prospective memory)."""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+from clawmem.cli.options import JsonOpt, OriginOpt, SessionOpt, WorkspaceOpt, resolve_origin
+
+app = typer.Typer(
+    help="Standing intents: 'when X comes up, do Y', reminders at a time, and aspirations with a review date.",
+    no_args_is_help=True,
+)
+
+
+class StateFilter(str, enum.Enum):
+    active = "active"
+    all = "all"
+    pending = "pending"
+    armed = "armed"
+    fired = "fired"
+    done = "done"
+    cancelled = "cancelled"
+    expired = "expired"
+
+
+def _duration(seconds: int) -> str:
+    if seconds == 0:
+        return "none"
+    for unit, size in (("w", 604800), ("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds % size == 0 and (unit != "d" or seconds > 86400):
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def _zone_name(ws) -> str:
+    return ws.config.intents.timezone or "system time zone"
+
+
+@app.command("add")
+def add(
+    text: Annotated[str, typer.Argument(help="What to do or say, or - to read it from standard input.")],
+    when: Annotated[
+        Optional[list[str]], typer.Option("--when", help="Trigger phrase: fires when a message contains all its words (repeatable; ',' separates phrases).")
+    ] = None,
+    at: Annotated[Optional[str], typer.Option("--at", help="A time: 'friday 9am', 'in 2 hours', 2026-11-27T09:00. Alone: a reminder; with --when: when it arms.")] = None,
+    review: Annotated[Optional[str], typer.Option("--review", help="An aspiration (no trigger): written to today's note with this review date.")] = None,
+    channel: Annotated[Optional[str], typer.Option("--channel", help="Only for messages on this channel (reminders: where to deliver).")] = None,
+    sender: Annotated[Optional[str], typer.Option("--sender", help="Only for messages from this sender (reminders: whom to remind).")] = None,
+    expires: Annotated[Optional[str], typer.Option("--expires", help="Expiry: a duration (30d, 2w) or a time [default: intents.expiry_days after it arms].")] = None,
+    budget: Annotated[Optional[int], typer.Option("--budget", min=1, help="Most times it may fire [default: intents.budget, 3].")] = None,
+    cooldown: Annotated[Optional[str], typer.Option("--cooldown", help="Least time between fires: 30m, 24h, 2d [default: intents.cooldown_hours, 24h].")] = None,
+    origin: OriginOpt = None,
+    session: SessionOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Create a standing intent: an event trigger (--when), a reminder (--at) or an aspiration (--review).
+
+    Only owner or agent origin may create one; untrusted or system origin is refused whatever
+    the text says. Defaults: cooldown 24h, budget 3 fires, expiry 90 days, from clawmem.toml.
+
+    Examples:
+        clawmem intent add "Mention the changelog" --when release --origin agent
+        clawmem intent add "Send the weekly report" --at "friday 9am" --origin owner
+        clawmem intent add "Ask how the launch went" --when "launch" --channel telegram --sender alice --budget 1
+        clawmem intent add "Read the codebase before refactoring" --review "in 2 weeks" --origin owner
+    """
+    from clawmem.errors import BadInput
+    from clawmem.intents import schedule, store
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    if text == "-":
+        from clawmem.inputs import decode_input, read_source
+
+        text = decode_input(read_source("-", limit=ws.config.limits.max_note_bytes, what="intent"), limit=ws.config.limits.max_note_bytes, what="intent text")
+    who = resolve_origin(origin)
+    store.check_creator(who, "create an intent")
+    now = store.current_time()
+    if review is not None:
+        if when or at:
+            raise BadInput("--review makes an aspiration; it cannot be combined with --when or --at")
+        if any(v is not None for v in (channel, sender, expires, budget, cooldown)):
+            raise BadInput("an aspiration takes only --review (no --channel, --sender, --expires, --budget, --cooldown)")
+        from clawmem.aspirations import add_aspiration
+
+        day = schedule.resolve_time(ws, review, now=now)
+        result = add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=who, session=_session(session), now=now)
+        if json_output:
+            emit_json(result)
+        else:
+            print(f"Aspiration noted in {result.path}:{result.line}, review on {result.review.isoformat()}")
+        return
+    from clawmem.index.db import Index
+    from clawmem.intents import add_intent
+
+    at_time = schedule.resolve_time(ws, at, now=now) if at is not None else None
+    expiry = schedule.resolve_expiry(ws, expires, now=now) if expires is not None else None
+    cooldown_s = schedule.parse_duration(cooldown) if cooldown is not None else None
+    with Index.open(ws) as index:
+        intent = add_intent(
+            ws, index, text, origin=who, keywords=when or [], at=at_time, channel=channel, sender=sender,
+            expires=expiry, budget=budget, cooldown_s=cooldown_s, session=_session(session), now=now,
+        )
+    if json_output:
+        emit_json(intent)
+        return
+    show = lambda stamp: schedule.display(stamp, ws)  # noqa: E731
+    if intent.kind == "time":
+        print(f"Reminder #{intent.id} due {show(intent.due_at)} ({_zone_name(ws)}): {intent.text}")
+        print(f"  fires once through `clawmem intent due` (install it with `clawmem intent cron`); expires {show(intent.expires_at)}")
+        return
+    phrases = " | ".join(f"'{p}'" for p in intent.keywords)
+    arm = f"pending until {show(intent.due_at)}" if intent.state == "pending" else "armed"
+    print(f"Intent #{intent.id} {arm}: when a message mentions {phrases} -> {intent.text}")
+    scope = "".join(f", {name} {value}" for name, value in (("channel", intent.channel), ("sender", intent.sender)) if value)
+    print(f"  budget {intent.budget}, cooldown {_duration(intent.cooldown_s)}, expires {show(intent.expires_at)}{scope}")
+
+
+def _session(session: str | None) -> str | None:
+    if session is None:
+        return None
+    from clawmem.workspace import validate_session_id
+
+    return validate_session_id(session)
+
+
+@app.command("list")
+def list_(
+    state: Annotated[
+        Optional[list[StateFilter]], typer.Option("--state", help="Show intents in this state (repeatable): active (pending, armed, fired), all, or one state.")
+    ] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """List standing intents (by default the active ones: pending, armed, fired).
+
+    Examples:
+        clawmem intent list
+        clawmem intent list --state all --json
+        clawmem intent list --state done --state expired
+    """
+    from clawmem.index.db import Index
+    from clawmem.intents import LIVE_STATES, STATES, list_intents, schedule
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    chosen = [s.value for s in (state or [StateFilter.active])]
+    states: set[str] = set()
+    for value in chosen:
+        states |= set(LIVE_STATES) if value == "active" else set(STATES) if value == "all" else {value}
+    with Index.open(ws) as index:
+        intents = list_intents(ws, index, states=states)
+    if json_output:
+        emit_json(intents)
+        return
+    if not intents:
+        print(f"No intents ({', '.join(chosen)}). Add one with `clawmem intent add TEXT --when PHRASE` or `--at TIME`.")
+        return
+    from rich.table import Table  # deferred: only human output needs it
+
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("ID", "State", "Trigger", "Scope", "Fires", "Expires", "Text"):
+        table.add_column(column, overflow="fold")
+    for i in intents:
+        trigger = f"at {schedule.display(i.due_at, ws)}" if i.kind == "time" else " | ".join(i.keywords)
+        if i.kind == "event" and i.due_at:
+            trigger += f" (from {schedule.display(i.due_at, ws)})"
+        scope = ", ".join(f"{k}={v}" for k, v in (("channel", i.channel), ("sender", i.sender)) if v) or "-"
+        table.add_row(str(i.id), i.state, trigger, scope, f"{i.fires}/{i.budget}", schedule.display(i.expires_at, ws), i.text)
+    from clawmem.output import console
+
+    console().print(table)
+
+
+@app.command("cancel")
+def cancel(
+    intent_id: Annotated[int, typer.Argument(metavar="ID", help="The intent's id (see `clawmem intent list`).")],
+    origin: OriginOpt = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Cancel an intent explicitly (cancellation is never inferred from conversation).
+
+    Examples:
+        clawmem intent cancel 3 --origin owner
+    """
+    from clawmem.index.db import Index
+    from clawmem.intents import cancel_intent
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    with Index.open(ws) as index:
+        intent = cancel_intent(ws, index, intent_id, origin=resolve_origin(origin))
+    if json_output:
+        emit_json(intent)
+    else:
+        print(f"Cancelled intent #{intent.id}: {intent.text}")
+
+
+@app.command("match")
+def match(
+    message: Annotated[str, typer.Argument(help="The inbound message, or - to read it from standard input.")],
+    channel: Annotated[Optional[str], typer.Option("--channel", help="Channel the message arrived on.")] = None,
+    sender: Annotated[Optional[str], typer.Option("--sender", help="Who sent it.")] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Fire the event intents a message triggers: the intents part of `clawmem recall`, alone.
+
+    Deterministic (every word of one trigger phrase must appear), no model call; scope,
+    expiry, cooldown and budget are checked and each fire is counted. At most
+    intents.max_per_turn (3) fire per message.
+
+    Examples:
+        clawmem intent match "is the release out yet?"
+        echo "$MESSAGE" | clawmem intent match - --channel telegram --sender alice --json
+    """
+    from clawmem.index.db import Index
+    from clawmem.intents import match_for_recall
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    if message == "-":
+        from clawmem.inputs import decode_input, read_source
+
+        message = decode_input(read_source("-", limit=ws.config.limits.max_ingest_bytes, what="message"), limit=ws.config.limits.max_ingest_bytes, what="message")
+    with Index.open(ws) as index:
+        hits = match_for_recall(ws, index, message, channel=channel, sender=sender)
+    if json_output:
+        emit_json(hits)
+        return
+    for hit in hits:
+        print(f"Intent #{hit.id} (matched '{hit.matched}', fire {hit.fires}/{hit.budget}): {hit.text}")
+
+
+@app.command("due")
+def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
+    """Fire every reminder that is due, exactly once, and print it for the caller to deliver.
+
+    Run it from cron every minute (`clawmem intent cron` prints the line). Overlapping runs
+    never fire one reminder twice. Prints nothing when nothing is due (so cron mails nothing);
+    --json always prints an array.
+
+    Examples:
+        clawmem intent due
+        clawmem intent due --json | my-agent deliver
+    """
+    from clawmem.index.db import Index
+    from clawmem.intents import fire_due, schedule
+    from clawmem.output import emit_json
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    with Index.open(ws) as index:
+        fired = fire_due(ws, index)
+    if json_output:
+        emit_json(fired)
+        return
+    for item in fired:
+        to = "".join(f" [{name}: {value}]" for name, value in (("channel", item.channel), ("sender", item.sender)) if value)
+        print(f"Reminder #{item.id} (due {schedule.display(item.due_at, ws)}){to}: {item.text}")
+
+
+@app.command("cron")
+def cron(workspace: WorkspaceOpt = None) -> None:
+    """Print the crontab line that runs `clawmem intent due` every minute for this workspace.
+
+    Examples:
+        clawmem intent cron
+        (crontab -l 2>/dev/null; clawmem intent cron) | crontab -
+    """
+    import sys
+
+    from clawmem.intents import cron_line
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    print(cron_line(ws))
+    if sys.stdout.isatty():
+        sys.stderr.write("install it with: (crontab -l 2>/dev/null; clawmem intent cron) | crontab -\n")

@@ -1,0 +1,70 @@
+"""The dream diary: a readable summary of each sweep appended to ``DREAMS.md``.
+
+It says what was promoted, merged, superseded and rejected, each with its sources, and the
+reinforced themes that gained evidence, so what entered long-term memory and from where can
+be read after the fact. Text of untrusted or system content is never copied here; only its
+anchor. A sweep that found nothing new and changed nothing writes no section.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from clawmem import curated
+from clawmem.dream.store import Theme
+from clawmem.dream.text import excerpt
+from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:
+    from clawmem.dream import DreamReport
+
+MAX_LISTED = 20
+
+
+def _sources(sources: tuple[str, ...]) -> str:
+    return f" (sources: {', '.join(sources)})" if sources else ""
+
+
+def lines(report: DreamReport, themes: list[Theme]) -> list[str]:
+    out: list[str] = []
+    for title, changes in (("Promoted", report.promoted), ("Merged", report.merged), ("Superseded", report.superseded)):
+        if changes:
+            out.append(f"{title} ({len(changes)}):")
+            out += [f"- {excerpt(c.text, 160)}{' — ' + c.detail if c.detail else ''}{_sources(c.sources)}" for c in changes]
+    if report.rejected:
+        out.append(f"Rejected ({len(report.rejected)}):")
+        for r in report.rejected[:MAX_LISTED]:
+            what = excerpt(r.text, 100) if r.text is not None else "[untrusted or system content withheld]"
+            out.append(f"- {what} — {'; '.join(r.reasons)}{_sources(r.sources[:3])}")
+        if len(report.rejected) > MAX_LISTED:
+            out.append(f"- … and {len(report.rejected) - MAX_LISTED} more (run `clawmem dream --explain --dry-run`)")
+    if themes:
+        out.append(f"Themes ({len(themes)}):")
+        out += [f"- {t.reflection}" for t in sorted(themes, key=lambda t: (-t.contexts, t.label))[:MAX_LISTED]]
+    if report.fallback_used:
+        out.append(f"Rewrite not used ({report.fallback_reason}); appended {len(report.promoted)} entry(ies) instead.")
+    elif report.memory_changed:
+        out.append(f"MEMORY.md rewritten by the {report.consolidator} consolidator; pre-image {report.preimage}.")
+    if report.recovered_lock:
+        out.append(f"Recovered from an interrupted sweep (pid {report.recovered_lock.get('pid')}, started {report.recovered_lock.get('started')}).")
+    return out
+
+
+def append(ws: Workspace, report: DreamReport, themes: list[Theme]) -> None:
+    """Append the sweep's section, when there is something to tell."""
+    if not (report.promoted or report.merged or report.superseded or report.fallback_used or report.staged or report.recovered_lock):
+        return
+    body = lines(report, themes) or [f"Staged {report.staged} new unit(s) of evidence; nothing passed the gate."]
+    curated.append_diary(ws, "dream sweep", body)
+
+
+def summary(report: DreamReport) -> dict[str, Any]:
+    """The short record kept in ``dream_sweeps``."""
+    return {
+        "staged": report.staged,
+        "promoted": len(report.promoted),
+        "merged": len(report.merged),
+        "superseded": len(report.superseded),
+        "rejected": len(report.rejected),
+        "fallback": report.fallback_reason,
+    }

@@ -1,0 +1,101 @@
+"""An external consolidator: any model CLI behind ``dream.consolidator_command``.
+
+The command (split like a shell would, run without one, in the workspace) gets one JSON
+document on stdin and must print the complete revised ``MEMORY.md`` on stdout within
+``dream.consolidator_timeout_s``. It runs in its own process group, so a timeout kills
+whatever it started too (a wrapper script's ``sleep`` would otherwise hold the pipes open
+and hang the sweep). Whatever it prints goes through the same validation as the built-in
+consolidator's output; any failure means the sweep appends instead.
+
+stdin document (version 1)::
+
+    {"version": 1, "memory_md": "<current file>", "budget_chars": 20000, "max_loss_fraction": 0.25,
+     "rules": ["..."],
+     "candidates": [{"id": 3, "text": "...", "sources": ["transcripts/a.md#L7"], "evidence": [...],
+                     "importance": 7, "triggers": ["build fails"], "key": null, "score": 0.83,
+                     "line": "- ... <!-- source: ... -->\\n"}]}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
+
+from clawmem.config import DreamConfig
+from clawmem.dream.consolidate import Proposal
+
+RULES = (
+    "Print the complete revised MEMORY.md and nothing else.",
+    "Keep every existing line you do not deliberately merge or retire; keep headings and prose verbatim.",
+    "Merge duplicates into one line; retire an entry when a candidate has the same key.",
+    "Every new or rewritten line is one '- ' list item that keeps at least one <!-- source: ... --> anchor of its candidate.",
+    "Keep lines compact; never add facts that are not in the candidates.",
+)
+
+
+class ConsolidatorFailed(Exception):
+    """The external consolidator timed out, crashed, or printed something unusable."""
+
+
+def payload(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> dict:
+    candidates = []
+    for p in proposals:
+        item = asdict(p)
+        item["id"] = item.pop("candidate_id")
+        item.pop("origin")
+        item["line"] = p.line()
+        candidates.append(item)
+    return {
+        "version": 1,
+        "memory_md": memory_text,
+        "budget_chars": cfg.memory_chars,
+        "max_loss_fraction": cfg.max_loss_fraction,
+        "rules": list(RULES),
+        "candidates": candidates,
+    }
+
+
+def run(command: str, document: dict, *, timeout: float, cwd: Path) -> str:
+    """Run the command and return its stdout as text, or raise ``ConsolidatorFailed``."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise ConsolidatorFailed(f"cannot parse consolidator_command: {err}") from err
+    try:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True
+        )
+    except OSError as err:
+        raise ConsolidatorFailed(f"cannot start {argv[0]!r}: {err.strerror or err}") from err
+    data = json.dumps(document, ensure_ascii=False).encode()
+    try:
+        out, err = proc.communicate(data, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise ConsolidatorFailed(f"timed out after {timeout:g}s") from None
+    except BaseException:
+        _kill_group(proc)
+        raise
+    if proc.returncode != 0:
+        tail = err.decode("utf-8", errors="replace").strip().splitlines()[-1:] or ["no message"]
+        raise ConsolidatorFailed(f"exited with status {proc.returncode}: {tail[0][:200]}")
+    try:
+        text = out.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConsolidatorFailed(f"printed invalid UTF-8 (byte {exc.start})") from None
+    if not text.strip():
+        raise ConsolidatorFailed("printed nothing")
+    return text
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.communicate()

@@ -1,0 +1,172 @@
+"""Deep gate: preconditions first, then weighted signals, then every threshold must pass.
+
+Preconditions (not penalties): a candidate whose evidence is not promotion-eligible *now*
+(origin, session kind, file taint; ``provenance.promotion_eligibility``) or that a newer
+observation with the same supersession key contradicts is excluded before anything is
+ranked. Untrusted content is never staged in the first place, so no amount of recall can
+lift it.
+
+Signals, each 0-1, weighted by ``dream.weight_*``:
+
+- relevance: mean of the candidate's retrieval scores and of the similarity of each
+  independent re-occurrence (finding the fact again in another session or day is a
+  retrieval that hit);
+- frequency: encounters = recalls + independent occurrences, log-scaled (10 saturate);
+- query diversity: distinct queries + independent occurrences, log-scaled (5 saturate);
+- recency: half-life ``dream.recency_half_life_days`` on the newest evidence or recall;
+- multi-day recurrence: distinct days of the candidate's evidence and recalls, or of its
+  REM theme when that is larger; 1 day = 0, 2 = 0.5, 3 or more = 1;
+- conceptual richness: distinct content words, 8 saturate.
+
+**Recurrence counts as evidence.** An independent occurrence is a distinct (session, day)
+among a candidate's near-duplicate group (a session with no id counts per file). Each one
+counts towards the recall threshold (``min_recalls`` applies to encounters) and the
+diversity threshold (``min_diversity`` applies to distinct queries + occurrences), alongside
+real recalls. So a workaround met in three sessions on three days can pass with no search at
+all, while one note repeated in one session cannot.
+
+Thresholds: score >= ``min_score``, encounters >= ``min_recalls``, queries + occurrences >=
+``min_diversity``, age <= ``max_age_days``, and at most ``max_promotions`` per sweep by rank.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from clawmem import provenance
+from clawmem.config import DreamConfig
+from clawmem.dream import store
+from clawmem.dream.store import Candidate, Recall, Staging
+from clawmem.dream.text import content_words
+
+FREQUENCY_SATURATION = 10
+DIVERSITY_SATURATION = 5
+RECURRENCE_SATURATION_DAYS = 3
+RICHNESS_SATURATION = 8
+
+
+@dataclass(frozen=True)
+class Signals:
+    relevance: float
+    frequency: float
+    diversity: float
+    recency: float
+    recurrence: float
+    richness: float
+    recalls: int
+    occurrences: int
+    encounters: int
+    queries: int
+    days: int
+    age_days: float
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in vars(self).items()}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    candidate_id: int
+    score: float
+    signals: Signals
+    failed: tuple[str, ...]  # empty: passed every gate
+    excluded: bool  # failed a precondition, so it was never ranked
+    rank: int | None
+
+    @property
+    def passed(self) -> bool:
+        return not self.failed
+
+
+def _log_scale(count: int, saturation: int) -> float:
+    return min(1.0, math.log1p(count) / math.log1p(saturation))
+
+
+def signals(c: Candidate, events: list[Recall], theme_days: int, cfg: DreamConfig, now: dt.datetime) -> Signals:
+    by_context: dict[tuple[str, str], tuple[dt.datetime, float]] = {}
+    for e in c.evidence:
+        seen, sim = by_context.get(e.context, (e.seen, 0.0))
+        by_context[e.context] = (min(seen, e.seen), max(sim, e.similarity))
+    reoccurrences = [sim / 100 for _, sim in sorted(by_context.values())[1:]]
+    hits = [min(1.0, max(0.0, r.score)) for r in events] + reoccurrences
+    last = max([c.last_seen, *(store.when(r.at) or c.last_seen for r in events)])
+    age = max(0.0, (now - last).total_seconds() / 86400)
+    days = len({e.day for e in c.evidence} | {r.day for r in events})
+    queries = len({r.query_hash for r in events})
+    return Signals(
+        relevance=sum(hits) / len(hits) if hits else 0.0,
+        frequency=_log_scale(len(events) + len(by_context), FREQUENCY_SATURATION),
+        diversity=_log_scale(queries + len(by_context), DIVERSITY_SATURATION),
+        recency=0.5 ** (age / cfg.recency_half_life_days),
+        recurrence=min(1.0, (max(days, theme_days) - 1) / (RECURRENCE_SATURATION_DAYS - 1)),
+        richness=min(1.0, len(content_words(c.latest_text)) / RICHNESS_SATURATION),
+        recalls=len(events),
+        occurrences=len(by_context),
+        encounters=len(events) + len(by_context),
+        queries=queries,
+        days=days,
+        age_days=age,
+    )
+
+
+def weighted(s: Signals, cfg: DreamConfig) -> float:
+    return (
+        cfg.weight_relevance * s.relevance
+        + cfg.weight_frequency * s.frequency
+        + cfg.weight_diversity * s.diversity
+        + cfg.weight_recency * s.recency
+        + cfg.weight_recurrence * s.recurrence
+        + cfg.weight_richness * s.richness
+    )
+
+
+def preconditions(c: Candidate, staging: Staging, taint: dict[str, str]) -> list[str]:
+    """Reasons the candidate may not be ranked at all (empty when it may)."""
+    file_taint = min((taint[e.path] for e in c.evidence if e.path in taint), key=provenance.TRUST_RANK.__getitem__, default=None)
+    reasons = list(provenance.promotion_eligibility(origin=c.origin, session_kind="interactive", file_taint=file_taint).reasons)
+    if c.key:
+        newer = [
+            o for o in staging.candidates.values()
+            if o.id != c.id and o.key == c.key and (o.last_seen, o.id) > (c.last_seen, c.id)
+        ]
+        if newer:
+            reasons.append(f"a newer observation has the same key {c.key!r}")
+    return reasons
+
+
+def evaluate(
+    staging: Staging, recalls: dict[tuple[str, str], list[Recall]], taint: dict[str, str], cfg: DreamConfig, now: dt.datetime
+) -> dict[int, Verdict]:
+    """A verdict for every staged (not yet promoted) candidate; ranks among those that passed."""
+    theme_days = {c: t.days for t in staging.themes for c in t.candidates}
+    pending: list[tuple[Candidate, Signals, float, list[str], bool]] = []
+    for c in staging.candidates.values():
+        if c.status != "staged":
+            continue
+        keys = {(e.entry_hash, e.path) for e in c.evidence}
+        events = [r for k in sorted(keys) for r in recalls.get(k, ())]
+        s = signals(c, events, theme_days.get(c.id, 0), cfg, now)
+        score = weighted(s, cfg)
+        excluded = preconditions(c, staging, taint)
+        failed = list(excluded)
+        if not excluded:
+            if score < cfg.min_score:
+                failed.append(f"score {score:.2f} < {cfg.min_score:.2f}")
+            if s.encounters < cfg.min_recalls:
+                failed.append(f"encounters {s.encounters} < {cfg.min_recalls} (recalls + occurrences)")
+            if s.queries + s.occurrences < cfg.min_diversity:
+                failed.append(f"diversity {s.queries + s.occurrences} < {cfg.min_diversity} (distinct queries + occurrences)")
+            if s.age_days > cfg.max_age_days:
+                failed.append(f"age {s.age_days:.0f} days > {cfg.max_age_days}")
+        pending.append((c, s, score, failed, bool(excluded)))
+    verdicts: dict[int, Verdict] = {}
+    ranked = sorted((p for p in pending if not p[3]), key=lambda p: (-p[2], p[0].id))
+    rank_of = {p[0].id: i for i, p in enumerate(ranked, 1)}
+    for c, s, score, failed, excluded in pending:
+        rank = rank_of.get(c.id)
+        if rank is not None and rank > cfg.max_promotions:
+            failed = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
+        verdicts[c.id] = Verdict(c.id, score, s, tuple(failed), excluded, rank)
+    return verdicts

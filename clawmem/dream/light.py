@@ -1,0 +1,194 @@
+"""Light phase: stage eligible evidence from episodic files changed since the last sweep.
+
+Only files whose content hash differs from what the previous light phase read are opened
+(new daily notes, new transcripts, hand edits), so a nightly sweep reads one day of notes,
+not thirty. Each entry is checked before anything else: quarantine, prose, an ineligible
+origin or session kind, a tainted file, a recalled copy (``provenance.promotion_eligibility``,
+the one rule) and scaffolding (``scaffolding.reason``) are excluded and never staged. An
+eligible unit joins the candidate it near-duplicates (``text.similarity`` at
+``dream.dedupe_similarity``) or starts a new one. Evidence of lines that disappeared
+(edited, forgotten) is dropped, so a forgotten fact cannot be promoted later.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from clawmem import loopguard, provenance
+from clawmem.dream import scaffolding, store
+from clawmem.dream.store import Candidate, Evidence, Staging
+from clawmem.dream.text import STOPWORDS, similarity, units
+from clawmem.index.db import Index
+from clawmem.ledger import now_iso
+from clawmem.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class LightResult:
+    units_staged: int  # new evidence units
+    excluded: dict[str, int]  # reason -> units excluded among the files read
+    touched: frozenset[int]  # candidates that gained evidence
+
+
+class Matcher:
+    """Near-duplicate lookup with blocking: a duplicate must share most of a unit's words.
+
+    Two texts at least ``threshold`` alike share most content words, so probing the postings
+    of just over half of a unit's content words (the rarest first) finds every duplicate that
+    shares words, and only those sharing at least half of the smaller word set are scored,
+    without comparing against every candidate.
+    """
+
+    def __init__(self, candidates: dict[int, Candidate], threshold: float) -> None:
+        self.threshold = threshold
+        self.exact: dict[str, int] = {}
+        self.postings: dict[str, set[int]] = {}
+        self.norms: dict[int, str] = {}
+        self.keys: dict[int, set[str]] = {}
+        for c in candidates.values():
+            self.add(c.id, c.norm)
+
+    @staticmethod
+    def _keys(norm: str) -> set[str]:
+        tokens = set(norm.split())
+        return (tokens - STOPWORDS) or tokens
+
+    def add(self, cid: int, norm: str) -> None:
+        self.exact.setdefault(norm, cid)
+        self.norms[cid] = norm
+        self.keys[cid] = self._keys(norm)
+        for token in self.keys[cid]:
+            self.postings.setdefault(token, set()).add(cid)
+
+    def find(self, norm: str) -> tuple[int, float] | None:
+        if norm in self.exact:
+            return self.exact[norm], 100.0
+        mine = self._keys(norm)
+        keys = sorted(mine, key=lambda t: (len(self.postings.get(t, ())), t))
+        probe: set[int] = set()
+        for token in keys[: len(keys) // 2 + 1]:
+            probe |= self.postings.get(token, set())
+        best: tuple[int, float] | None = None
+        for cid in sorted(probe):
+            theirs = self.keys[cid]
+            if 2 * len(mine & theirs) < min(len(mine), len(theirs)):
+                continue
+            score = similarity(norm, self.norms[cid])
+            if score >= self.threshold and (best is None or score > best[1]):
+                best = (cid, score)
+        return best
+
+
+def entry_reasons(row: dict, taint: str | None, recalled_copy: bool) -> list[str]:
+    """Why a whole index entry can never be evidence (empty when it may be)."""
+    reasons = []
+    if row["kind"] == "quarantine":
+        reasons.append("in quarantine (derived from untrusted content)")
+    if row["block"] != "entry":
+        reasons.append("prose, not a list entry")
+    if row["status"] == "superseded":
+        reasons.append("marked superseded")
+    verdict = provenance.promotion_eligibility(
+        origin=row["origin"], session_kind=row["session_kind"], file_taint=taint, recalled_copy=recalled_copy
+    )
+    return reasons + list(verdict.reasons)
+
+
+def _day(row: dict, now: dt.datetime) -> tuple[str | None, str]:
+    """The unit's observed time (if recorded) and day: observed, else the daily note's date."""
+    seen = store.when(row["observed_at"])
+    if seen is not None:
+        return seen.isoformat(timespec="seconds"), seen.date().isoformat()
+    return None, row["file_date"] or now.date().isoformat()
+
+
+class _RecalledCopies:
+    """A line is a recalled copy when its text was handed out from elsewhere before it was written."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.first_at = {r["text_hash"]: r["first_at"] for r in index.query("SELECT text_hash, first_at FROM recalled")}
+
+    def __call__(self, row: dict) -> bool:
+        first = store.when(self.first_at.get(row["text_hash"]))
+        seen = store.when(row["observed_at"])
+        if first is None or seen is None or seen <= first:
+            return False
+        paths = {r["path"] for r in self.index.query("SELECT DISTINCT path FROM recall_events WHERE text_hash = ?", (row["text_hash"],))}
+        return row["path"] not in paths
+
+
+def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> LightResult:
+    cfg = ws.config.dream
+    oldest = now - dt.timedelta(days=cfg.max_age_days)
+    files = {
+        r["path"]: r
+        for r in index.query("SELECT path, kind, content_hash, file_date FROM files WHERE tier = 'episodic' ORDER BY file_date, path")
+    }
+    changed = [p for p, r in files.items() if staging.files.get(p) != r["content_hash"]]
+    stale = set(changed) | (set(staging.files) - set(files))
+    # Evidence of changed or vanished files is dropped and re-read: lines may have moved, been
+    # edited or forgotten, or the file may have been tainted since. A unit still there rejoins
+    # the candidate it belonged to.
+    owner: dict[tuple[str, str, str], tuple[Candidate, float]] = {}
+    for c in staging.candidates.values():
+        owner.update((e.ident, (c, e.similarity)) for e in c.evidence if e.path in stale)
+        c.evidence = [e for e in c.evidence if e.path not in stale]
+
+    taint = store.taints(index)
+    copies = _RecalledCopies(index)
+    matcher = Matcher(staging.candidates, cfg.dedupe_similarity)
+    excluded: Counter[str] = Counter()
+    touched: set[int] = set()
+    staged = 0
+    for path in changed:
+        for row in index.query(
+            """SELECT e.*, f.file_date FROM entries e JOIN files f ON f.path = e.path
+               WHERE e.path = ? ORDER BY e.line_start""",
+            (path,),
+        ):
+            reasons = entry_reasons(row, taint.get(path), copies(row))
+            observed, day = _day(row, now)
+            for unit in units(row["text"], transcript=row["kind"] == "transcript"):
+                why = reasons[0] if reasons else scaffolding.reason(unit)
+                seen = store.when(observed) or dt.datetime.combine(dt.date.fromisoformat(day), dt.time(12))
+                if why is None and seen < oldest:
+                    why = f"older than {cfg.max_age_days} days"
+                if why is not None:
+                    excluded[why] += 1
+                    continue
+                evidence = Evidence(
+                    path, row["line_start"], row["line_end"], row["text_hash"], loopguard.text_hash(unit), unit,
+                    row["origin"], row["session_id"], day, observed, 100.0, row["importance"],
+                    tuple(json.loads(row["triggers"] or "[]")), row["supersession_key"],
+                )
+                candidate, evidence.similarity = owner.get(evidence.ident, (None, 100.0))
+                if candidate is None:
+                    match = matcher.find(loopguard.normalise(unit))
+                    if match is None:
+                        candidate = Candidate(staging.new_id(), unit, "staged", now_iso())
+                        staging.candidates[candidate.id] = candidate
+                        matcher.add(candidate.id, candidate.norm)
+                    else:
+                        candidate = staging.candidates[match[0]]
+                        evidence.similarity = match[1]
+                if evidence.ident in {e.ident for e in candidate.evidence}:
+                    continue  # the same unit twice in one entry is one occurrence
+                if evidence.ident not in owner:
+                    staged += 1
+                    touched.add(candidate.id)
+                candidate.evidence.append(evidence)
+    for path in stale:
+        staging.files.pop(path, None)
+    staging.files.update({p: files[p]["content_hash"] for p in changed})
+    _prune(staging, oldest)
+    return LightResult(staged, dict(excluded), frozenset(touched & set(staging.candidates)))
+
+
+def _prune(staging: Staging, oldest: dt.datetime) -> None:
+    """Drop candidates left without evidence or not seen within the age window (bounded staging)."""
+    for cid in [c.id for c in staging.candidates.values() if not c.evidence or c.last_seen < oldest]:
+        del staging.candidates[cid]

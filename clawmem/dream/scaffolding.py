@@ -1,0 +1,54 @@
+"""What is never a memory: scaffolding, recall copies and non-facts, in one place.
+
+The known failure of always-on memory tools is promoting their own machinery: candidate
+lines with score metadata, transcript wrappers, cron and heartbeat reports, a dream diary
+quoted back, recalled blocks. Every evidence unit passes ``reason`` before it is staged, and
+the consolidation validator runs it again on every new ``MEMORY.md`` line, so junk is
+refused on the way in and on the way out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawmem.dream.text import content_words, words
+
+MAX_UNIT_CHARS = 400  # a longer unit is not a compact entry
+MIN_WORDS = 3
+MIN_CONTENT_WORDS = 2
+
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (reason, re.compile(pattern, re.IGNORECASE))
+    for reason, pattern in (
+        ("recalled copy (carries a recall or untrusted-content marker)", r"(?:<|&lt;)\s*/?\s*(?:clawmem-recall|untrusted-content)\b"),
+        ("role label without content", r"^\**(?:user|assistant|system|tool|developer|function)\**\s*:?\s*$"),
+        ("transcript wrapper", r"^(?:---|\.\.\.|#+\s*transcript\b.*|(?:session|session_kind|ingested_at|turns|turn|role|content|id|timestamp|speaker)\s*:\s*\S*)$"),
+        ("transcript wrapper", r"^\{\s*\"(?:role|content|type|session|session_id|speaker)\"\s*:"),
+        ("tool or system wrapper", r"^(?:<\s*/?\s*(?:tool_call|tool_result|function_calls?|system-reminder|system|invoke)\b|\[tool(?:_result|_call)?\s*[:\]]|```)"),
+        ("score metadata", r"\b(?:score|confidence|recalls?|relevance|frequency|diversity|recency|richness|recurrence|weight|importance)\s*[=:]\s*-?\d"),
+        ("candidate or dream output", r"^\[?(?:candidate|candidates|staged|promoted|merged|superseded|rejected|excluded|theme|reflection)\]?\s*(?:#?\d+\s*)?[:(\]]"),
+        ("candidate or dream output", r"\bsources?\s*:\s*\S+#L\d"),
+        ("candidate or dream output", r"\b(?:dream(?:ing)?\s+(?:sweep|phase|diary|report)|(?:light|rem|deep)\s+(?:phase|sleep)|consolidation\s+sweep)\b"),
+        ("cron or heartbeat report", r"\[(?:cron|heartbeat|scheduled|scheduler|system|automation)\]|\bheartbeat(?:_ok|\.md)\b|^(?:cron|heartbeat)\b|\bcron\s+(?:job|run|report|task)\b|\bno_reply\b|\[\[\s*reply_to"),
+        ("memory flush wrapper", r"^(?:pre-?compaction|memory flush|context (?:was )?compacted|conversation summary)\b"),
+    )
+)
+QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
+LETTER = re.compile(r"[^\W\d_]")
+
+
+def reason(text: str) -> str | None:
+    """Why ``text`` (a cleaned evidence unit or MEMORY.md body) is not a memory; ``None`` if it may be one."""
+    stripped = text.strip()
+    for why, pattern in PATTERNS:
+        if pattern.search(stripped):
+            return why
+    if not LETTER.search(stripped):
+        return "no words"
+    if QUESTION.search(stripped):
+        return "a question, not a fact"
+    if len(stripped) > MAX_UNIT_CHARS:
+        return f"longer than {MAX_UNIT_CHARS} characters (not a compact entry)"
+    if len(words(stripped)) < MIN_WORDS or len(content_words(stripped)) < MIN_CONTENT_WORDS:
+        return "too short to be a memory"
+    return None

@@ -1,0 +1,199 @@
+"""One sweep under the lock: sync, load staging, run the phases, write, save, log.
+
+Order matters for crash safety: ``MEMORY.md`` is written (ledger first) before the staging
+tables mark candidates promoted. A sweep killed in between leaves them staged; the next
+sweep promotes them again and the consolidator finds them already present (a merge, not a
+second line).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Any
+
+from clawmem import curated
+from clawmem.config import DreamConfig
+from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
+from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
+from clawmem.dream.store import Candidate, Staging
+from clawmem.dream.text import document_frequency, excerpt, key_phrases
+from clawmem.entries import grammar
+from clawmem.index.db import Index
+from clawmem.index.maintain import open_synced
+from clawmem.index.sync import sync
+from clawmem.ledger import now_iso
+from clawmem.provenance import TRUSTED_ORIGINS
+from clawmem.workspace import Workspace
+
+
+def derived_importance(score: float, cfg: DreamConfig) -> int:
+    """Importance for a line whose evidence named none: 6 at the gate's threshold up to 9 at 1.0."""
+    span = max(1e-9, 1.0 - cfg.min_score)
+    return max(1, min(10, 6 + round(3 * (score - cfg.min_score) / span)))
+
+
+def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg: DreamConfig) -> Proposal:
+    text = c.latest_text
+    named = [" ".join(grammar.clean_value(t).replace(",", " ").replace(";", " ").split()) for t in c.triggers]
+    triggers = tuple(t for t in named if t)[:MAX_TRIGGERS] or tuple(key_phrases(text, df, total, limit=MAX_TRIGGERS))
+    return Proposal(
+        candidate_id=c.id,
+        text=text,
+        sources=tuple(c.sources(MAX_SOURCES)),
+        evidence=tuple(c.sources()),
+        importance=c.importance or derived_importance(v.score, cfg),
+        triggers=triggers,
+        key=c.key,
+        origin=c.origin,
+        observed=c.last_seen.date().isoformat(),
+        score=round(v.score, 4),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class DeepResult:
+    consolidator: str | None
+    written: write.Written | None
+    rejected: tuple[Rejection, ...]
+
+
+def _consolidate(ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig) -> tuple[Outcome | None, list[str]]:
+    if cfg.consolidator_command:
+        try:
+            document = external.payload(snap.text, proposals, cfg)
+            text = external.run(cfg.consolidator_command, document, timeout=cfg.consolidator_timeout_s, cwd=ws.root)
+        except external.ConsolidatorFailed as err:
+            return None, [f"external consolidator {err}"]
+        outcome = consolidate.describe(snap.text, text, proposals, cfg)
+    else:
+        outcome = consolidate.builtin(snap.text, proposals, cfg)
+    if outcome.text == snap.text:
+        return outcome, []
+    return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg)]
+
+
+def deep(ws: Workspace, staging: Staging, verdicts: dict[int, gate.Verdict], *, dry_run: bool) -> DeepResult:
+    cfg = ws.config.dream
+    gated = sorted((v for v in verdicts.values() if v.passed), key=lambda v: v.rank or 0)
+    df, total = document_frequency(c.text for c in staging.candidates.values())
+    proposals = [proposal(staging.candidates[v.candidate_id], v, df, total, cfg) for v in gated]
+    snap = curated.snapshot(ws.memory_md)
+    testhook.pause("consolidate")
+    if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
+        return DeepResult(None, None, ())
+    outcome, problems = _consolidate(ws, snap, proposals, cfg)
+    if dry_run:
+        if outcome is not None and not problems:
+            written = write.Written(outcome, outcome.text != snap.text, None, None)
+        else:
+            written = write.Written(consolidate.fallback(snap.text, proposals, cfg), False, "; ".join(problems), None)
+    else:
+        written = write.apply(ws, snap, outcome, problems, proposals, cfg)
+        for cid in written.outcome.used:
+            staging.candidates[cid].status = "promoted"
+            staging.candidates[cid].promoted_at = now_iso()
+    by_id = {p.candidate_id: p for p in proposals}
+    rejected = tuple(
+        Rejection("consolidation", (reason,), by_id[cid].evidence, by_id[cid].text, cid, by_id[cid].score)
+        for cid, reason in written.outcome.rejected
+    )
+    return DeepResult("external" if cfg.consolidator_command else "built-in", written, rejected)
+
+
+def _fresh(staging: Staging, recalls: dict, touched: frozenset[int], last_dream: str | None) -> set[int]:
+    """Candidates that gained evidence or recalls since the last sweep."""
+    since = store.when(last_dream)
+    fresh = set(touched)
+    for c in staging.candidates.values():
+        events = (r for e in c.evidence for r in recalls.get((e.entry_hash, e.path), ()))
+        if since is None or any((store.when(r.at) or since) > since for r in events):
+            fresh.add(c.id)
+    return fresh
+
+
+def _ineligible_recalled(index: Index, since_day: str, taint: dict[str, str]) -> list[Rejection]:
+    """Recalled episodic entries that can never be promoted, with why (the poisoning case)."""
+    found = []
+    for row in store.recalled_entries(index, since_day):
+        reasons = light.entry_reasons(row, taint.get(row["path"]), False)
+        if reasons:
+            trusted = row["origin"] in TRUSTED_ORIGINS and row["kind"] != "quarantine"
+            found.append(
+                Rejection(
+                    "eligibility", (*reasons, f"recalled {row['recalls']} time(s)"),
+                    (f"{row['path']}#L{row['line_start']}",), excerpt(row["text"]) if trusted else None,
+                )
+            )
+    return found
+
+
+def _explain(staging: Staging, verdicts: dict[int, gate.Verdict], ineligible: list[Rejection]) -> tuple[Explained, ...]:
+    rows = []
+    for c in staging.candidates.values():
+        v = verdicts.get(c.id)
+        status = "promoted" if c.status == "promoted" else ("excluded" if v and v.excluded else ("passed" if v and v.passed else "failed"))
+        rows.append(
+            Explained(
+                c.id, status, c.latest_text, tuple(c.sources()), c.theme, round(v.score, 4) if v else None,
+                v.rank if v else None, v.signals.as_dict() if v else {}, v.failed if v else (),
+            )
+        )
+    rows.sort(key=lambda e: (e.status != "passed", -(e.score or 0), e.candidate_id or 0))
+    rows += [Explained(None, "excluded", r.text, r.sources, None, None, None, {}, r.reasons) for r in ineligible]
+    return tuple(rows)
+
+
+def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool, now: dt.datetime, recovered: dict[str, Any] | None) -> DreamReport:
+    cfg = ws.config.dream
+    index, _ = open_synced(ws)
+    with index:
+        last_dream = index.meta("last_dream")
+        sweep_id = None if dry_run else store.start_sweep(index, phases)
+        staging = store.load(index)
+        lit = light.run(ws, index, staging, now=now) if "light" in phases else None
+        if "rem" in phases:
+            staging.themes = rem.run(staging)
+        since_day = (now - dt.timedelta(days=cfg.max_age_days)).date().isoformat()
+        recalls = store.recalls(index, since_day)
+        taint = store.taints(index)
+        verdicts = gate.evaluate(staging, recalls, taint, cfg, now)
+        result = deep(ws, staging, verdicts, dry_run=dry_run) if "deep" in phases else DeepResult(None, None, ())
+        fresh = _fresh(staging, recalls, lit.touched if lit else frozenset(), last_dream)
+        ineligible = _ineligible_recalled(index, (store.when(last_dream) or now - dt.timedelta(days=cfg.max_age_days)).date().isoformat(), taint)
+        gate_rejected = [
+            Rejection("gate", v.failed, tuple(staging.candidates[cid].sources()), staging.candidates[cid].latest_text, cid, round(v.score, 4))
+            for cid, v in sorted(verdicts.items())
+            if v.failed and cid in fresh and v.signals.encounters >= 2
+        ]
+        outcome = result.written.outcome if result.written else None
+        report = DreamReport(
+            ran=True,
+            skipped=None,
+            phases=phases,
+            dry_run=dry_run,
+            staged=lit.units_staged if lit else 0,
+            candidates=sum(1 for c in staging.candidates.values() if c.status == "staged"),
+            themes=len(staging.themes),
+            excluded=lit.excluded if lit else {},
+            promoted=outcome.promoted if outcome else (),
+            merged=outcome.merged if outcome else (),
+            superseded=outcome.superseded if outcome else (),
+            rejected=(*ineligible, *gate_rejected, *result.rejected),
+            consolidator=result.consolidator,
+            fallback_used=bool(result.written and result.written.fallback_reason),
+            fallback_reason=result.written.fallback_reason if result.written else None,
+            memory_changed=bool(result.written and result.written.changed),
+            preimage=result.written.preimage if result.written else None,
+            recovered_lock=recovered,
+            explain=_explain(staging, verdicts, ineligible) if explain else (),
+        )
+        if dry_run:
+            return report
+        store.save(index, staging, verdicts)
+        touched_themes = [t for t in staging.themes if lit and set(t.candidates) & lit.touched]
+        diary.append(ws, report, touched_themes)
+        store.finish_sweep(index, sweep_id, diary.summary(report))
+        if report.memory_changed:
+            sync(ws, index)  # the next search sees the new curated lines (and their ledger provenance) at once
+    return report

@@ -1,0 +1,152 @@
+"""Text helpers of dreaming: evidence units, near-duplicate tests, key phrases and anchors.
+
+Everything here is deterministic and cheap, so a sweep over thousands of notes stays fast
+and two sweeps over the same files always agree.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable
+
+from rapidfuzz import fuzz
+
+from clawmem import loopguard
+from clawmem.entries.neutralise import neutralise
+
+# Words that carry no topic: they never start or end a trigger phrase and do not count
+# towards conceptual richness. Imperative filler ("run", "use") is here too, so a phrase
+# like "make clean" wins over "run make".
+STOPWORDS = frozenset(
+    """
+    a about after again against all also always am an and any are as at be because been before being below between both
+    but by can could did do does doing done down during each either else ever every few for from further get gets got
+    had has have having he her here hers him his how i if in into is it its just let me more most must my need needs
+    never new no nor not now of off often on once only or other our ours out over own please same she should so some
+    still such than that the their them then there these they this those through to too try under until up use used
+    using very via was we were what when where which while who whom why will with would yes yet you your yours run runs
+    running sure instead first next time times today yesterday tomorrow one two thing things way lot really
+    """.split()
+)
+WORD = re.compile(r"[^\W_]+(?:[.+#-][^\W_]+)*", re.UNICODE)
+PHRASE_BREAK = re.compile(r"[,;:!?()\[\]{}\"“”'`|/]|\.(?:\s|$)|\s[-–—]\s")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.S)
+TRANSCRIPT_LABEL = re.compile(r"^\s*\**[^:\n*]{1,40}\**\s*:\s+")
+LENGTH_RATIO = 0.6  # token-set ratio alone calls any subset a duplicate; this keeps lengths comparable
+DIGITS = re.compile(r"\d")
+
+
+def clean_unit(text: str) -> str:
+    """One line of evidence as it may appear in MEMORY.md: no role label, no comments, inert."""
+    text = loopguard.ROLE_PREFIX.sub("", COMMENT.sub(" ", text), count=1)
+    return neutralise(" ".join(text.split()))
+
+
+def units(body: str, *, transcript: bool) -> list[str]:
+    """Evidence units of an entry: a daily-note entry is one unit; a transcript turn is split into
+    sentences, so the same workaround said inside different answers still lines up."""
+    if not transcript:
+        return [u for u in [clean_unit(body)] if u]
+    lines = body.splitlines()
+    if lines:
+        lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
+    found = []
+    for line in lines:
+        for sentence in SENTENCE_END.split(line.strip()):
+            cleaned = clean_unit(sentence)
+            if cleaned:
+                found.append(cleaned)
+    return found
+
+
+def words(text: str) -> list[str]:
+    return [w.casefold() for w in WORD.findall(text)]
+
+
+def content_words(text: str) -> set[str]:
+    """Topic-bearing words: not stop words, at least two characters (numbers always count)."""
+    return {w for w in words(text) if w not in STOPWORDS and (len(w) > 2 or DIGITS.search(w))}
+
+
+def _numbers(tokens: list[str]) -> set[str]:
+    return {t for t in tokens if DIGITS.search(t)}
+
+
+def similarity(a_norm: str, b_norm: str) -> float:
+    """Near-duplicate score 0-100 of two ``loopguard.normalise``d texts.
+
+    Token-set ratio (word order and repetition do not matter), but 0 when the lengths differ
+    a lot (a subset is not a duplicate) or the numbers differ ("web-1" and "web-2" are
+    different servers, however alike the sentences are).
+    """
+    ta, tb = a_norm.split(), b_norm.split()
+    if not ta or not tb:
+        return 0.0
+    if min(len(ta), len(tb)) / max(len(ta), len(tb)) < LENGTH_RATIO:
+        return 0.0
+    if (DIGITS.search(a_norm) or DIGITS.search(b_norm)) and _numbers(ta) != _numbers(tb):
+        return 0.0
+    return fuzz.token_set_ratio(a_norm, b_norm)
+
+
+def covers(existing: str, candidate: str, threshold: float) -> bool:
+    """True when ``existing`` already says everything ``candidate`` says (safe to merge into it)."""
+    a, b = loopguard.normalise(existing), loopguard.normalise(candidate)
+    if a == b:
+        return True
+    return similarity(a, b) >= threshold and content_words(candidate) <= content_words(existing)
+
+
+def key_phrases(text: str, df: dict[str, int], total: int, *, limit: int = 3) -> list[str]:
+    """Up to ``limit`` distinctive 1-3 word phrases a person would type ("build fails", "make clean").
+
+    Phrases never cross punctuation or start/end on a stop word; each word scores its inverse
+    document frequency among staged candidates; two-word phrases are preferred; chosen phrases
+    share no word, so three triggers cover three aspects of the entry.
+    """
+    scored: list[tuple[float, int, str, frozenset[str]]] = []
+    position = 0
+    for run in PHRASE_BREAK.split(text):
+        tokens = words(run)
+        for size in (1, 2, 3):
+            for start in range(len(tokens) - size + 1):
+                gram = tokens[start : start + size]
+                position += 1
+                if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or any(len(w) < 2 for w in gram):
+                    continue
+                if size == 1 and (len(gram[0]) < 4 or gram[0].isdigit()):
+                    continue
+                idf = sum(math.log((1 + total) / (1 + df.get(w, 0))) + 1 for w in gram) / size
+                bonus = {1: 0.8, 2: 1.2, 3: 1.0}[size]
+                scored.append((idf * bonus, position, " ".join(gram), frozenset(gram)))
+    chosen: list[str] = []
+    used: set[str] = set()
+    for _, _, phrase, gram_words in sorted(scored, key=lambda s: (-s[0], s[1])):
+        if gram_words & used or phrase in chosen:
+            continue
+        chosen.append(phrase)
+        used |= gram_words
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
+def document_frequency(texts: Iterable[str]) -> tuple[dict[str, int], int]:
+    df: dict[str, int] = {}
+    total = 0
+    for text in texts:
+        total += 1
+        for word in set(words(text)):
+            df[word] = df.get(word, 0) + 1
+    return df, total
+
+
+def anchor(path: str, line_start: int, line_end: int) -> str:
+    """A citation in the form search uses: ``path#L12`` or ``path#L12-L14``."""
+    return f"{path}#L{line_start}" + (f"-L{line_end}" if line_end != line_start else "")
+
+
+def excerpt(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,66 @@
+"""Aspirations: uncompilable intentions kept in Markdown with a review date; ``overdue`` for dreaming."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from clawmem.aspirations import Aspiration, add_aspiration, aspirations, overdue
+from clawmem.errors import BadInput, Forbidden
+from clawmem.index.db import Index
+from clawmem.index.sync import sync
+
+NOW = dt.datetime(2026, 11, 25, 10, 0)
+
+
+def test_add_writes_a_daily_entry_with_review_and_provenance(ws):
+    result = add_aspiration(ws, "Read the codebase before refactoring", review=dt.date(2026, 12, 10), origin="agent", now=NOW)
+    path = ws.daily_note(dt.date(2026, 11, 25))
+    assert result.path == ws.rel(path) and result.line == 3
+    assert path.read_text().splitlines()[2] == "- Read the codebase before refactoring <!-- review: 2026-12-10 -->"
+    records = [json.loads(line) for line in ws.ledger_path.read_text().splitlines()[1:]]
+    assert [(r["t"], r["origin"], r["path"]) for r in records] == [("entry", "agent", result.path)]
+    with Index.open(ws) as index:
+        sync(ws, index)
+        row = index.query("SELECT origin, hand_written FROM entries WHERE path = ?", (result.path,))[0]
+    assert row == {"origin": "agent", "hand_written": 0}
+
+
+def test_overdue_lists_aspirations_whose_review_came(ws):
+    add_aspiration(ws, "Learn the release process", review=dt.date(2026, 12, 1), origin="owner", now=NOW)
+    add_aspiration(ws, "Write more tests first", review=dt.date(2026, 12, 20), origin="owner", now=NOW)
+    # a hand-written one in another note, one retired by hand, and one in quarantine
+    other = ws.daily_note(dt.date(2026, 11, 20))
+    other.write_text(
+        "# 2026-11-20\n\n- Try pairing on Fridays <!-- review: 2026-11-30 -->\n"
+        "- Old idea <!-- review: 2026-11-21 --> <!-- status: superseded -->\n- plain note\n"
+    )
+    (ws.quarantine_dir / "2026-11-20.md").write_text("- planted <!-- review: 2026-11-21 -->\n")
+
+    assert overdue(ws, dt.date(2026, 11, 29)) == []
+    assert overdue(ws, dt.date(2026, 12, 1)) == [
+        Aspiration("memory/2026-11-20.md", 3, "Try pairing on Fridays", dt.date(2026, 11, 30)),
+        Aspiration("memory/2026-11-25.md", 3, "Learn the release process", dt.date(2026, 12, 1)),
+    ]
+    assert [a.text for a in overdue(ws, dt.date(2027, 1, 1))][-1] == "Write more tests first"
+    assert len(aspirations(ws)) == 3
+
+
+def test_untrusted_and_past_reviews_are_refused(ws):
+    with pytest.raises(Forbidden):
+        add_aspiration(ws, "x", review=dt.date(2026, 12, 1), origin="untrusted", now=NOW)
+    with pytest.raises(Forbidden):
+        add_aspiration(ws, "x", review=dt.date(2026, 12, 1), origin="system", now=NOW)
+    with pytest.raises(BadInput):
+        add_aspiration(ws, "x", review=dt.date(2026, 11, 1), origin="owner", now=NOW)
+    assert not ws.daily_note(dt.date(2026, 11, 25)).exists()
+
+
+def test_agent_text_cannot_smuggle_metadata(ws):
+    add_aspiration(ws, "be kind <!-- importance: 10 -->", review=dt.date(2026, 12, 1), origin="agent", now=NOW)
+    [found] = aspirations(ws)
+    assert "<!--" not in found.text
+    text = ws.daily_note(dt.date(2026, 11, 25)).read_text()
+    assert "<!-- importance" not in text
