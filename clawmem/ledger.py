@@ -94,3 +94,36 @@ def read(ws: Workspace, offset: int = 0) -> LedgerRead:
             pass  # a damaged line gives no provenance; its lines fall back to conservative rules
         position = end + 1
     return LedgerRead(ledger_id, records, position)
+
+
+@dataclass(frozen=True)
+class Tombstones:
+    sessions: frozenset[str]
+    hashes: frozenset[str]
+
+
+def tombstones(ws: Workspace) -> Tombstones:
+    """Sessions and text hashes ``clawmem forget`` removed: writers never store them again.
+
+    Cheap when nothing was ever forgotten (one substring search over the ledger's bytes).
+    """
+    try:
+        data = ws.ledger_path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    sessions: set[str] = set()
+    hashes: set[str] = set()
+    if b'"tombstone"' in data:
+        for line in data.splitlines():
+            if b'"tombstone"' not in line:
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("t") == "tombstone":
+                if isinstance(record.get("session"), str):
+                    sessions.add(record["session"])
+                if isinstance(record.get("hash"), str):
+                    hashes.add(record["hash"])
+    return Tombstones(frozenset(sessions), frozenset(hashes))
