@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably, atomic_write, sha256_bytes
 
 
@@ -78,7 +79,7 @@ def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
 
 def append_diary(ws: Workspace, title: str, body_lines: list[str]) -> None:
     """Append a dated, human-readable section to DREAMS.md."""
-    stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    stamp = local_now().strftime("%Y-%m-%d %H:%M")
     section = [f"\n## {stamp} — {title}\n\n", *(line if line.endswith("\n") else line + "\n" for line in body_lines)]
     with ws.lock_file(ws.dreams_md):
         append_durably(ws.dreams_md, "".join(section).encode())

@@ -89,9 +89,9 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     sweep = run_sweep(ws)
     say(DemoStep("Dream: gated consolidation into MEMORY.md", "clawmem dream", [
         f"promoted {len(sweep.promoted)}, rejected {len(sweep.rejected)}; fallback used: {sweep.fallback_used}",
-        *(f"  + {p}" for p in sweep.promoted),
+        *(f"  + {p.text}  [{', '.join(p.sources)}]" for p in sweep.promoted),
     ]))
 
-    result = recall(ws, "ugh, the arm64 build is broken again", session="demo")
-    say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the arm64 build is broken again"', context_block(result).splitlines() or ["(nothing)"]))
+    result = recall(ws, "ugh, the build fails again on arm64", session="demo")
+    say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the build fails again on arm64"', context_block(result).splitlines() or ["(nothing)"]))
     return ws

@@ -18,6 +18,7 @@ from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Forbidden
 from clawmem.inputs import decode_input
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 MD_TURN = re.compile(r"^\s*(?:#{1,6}\s*)?\**\s*(user|assistant|system|tool|developer|function)\s*\**\s*:?\**\s*(.*)$", re.IGNORECASE)
@@ -153,7 +154,7 @@ def ingest(
     if _tombstoned(ws, session):
         raise Forbidden(f"session {session} was forgotten; it is not ingested again", hint="use a new session id")
     path = ws.transcript(session)
-    fallback = (at or dt.datetime.now()).replace(microsecond=0)
+    fallback = (at or local_now()).replace(microsecond=0)
 
     dropped_marked = 0
     cleaned: list[tuple[Turn, list[str]]] = []

@@ -17,6 +17,7 @@ from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import decode_input
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably
 
 def check_provenance(origin: str, session_kind: str) -> None:
@@ -27,7 +28,7 @@ def check_provenance(origin: str, session_kind: str) -> None:
 
 
 def _observed_at(at: dt.datetime | None) -> dt.datetime:
-    return (at or dt.datetime.now()).replace(microsecond=0)
+    return (at or local_now()).replace(microsecond=0)
 
 
 def _target(ws: Workspace, origin: str, day: dt.date) -> Path:

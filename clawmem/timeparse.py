@@ -45,3 +45,8 @@ def now() -> dt.datetime:
     except ValueError as err:
         raise BadInput(f"CLAWMEM_NOW={pinned!r} is not an ISO time", hint="unset it, or use a time like 2026-11-27T09:00:00+00:00") from err
     return value.astimezone()
+
+
+def local_now() -> dt.datetime:
+    """``now()`` as a naive local time (the form notes, search and dreaming compare against)."""
+    return now().astimezone().replace(tzinfo=None)

@@ -76,7 +76,7 @@ def root(
 
 
 def _register() -> None:
-    from clawmem.cli import dream, get, index, ingest, init, intent, note, project, recall, search, status, user
+    from clawmem.cli import demo, dream, get, index, ingest, init, intent, note, project, recall, search, status, user
 
     app.command("init")(init.init)
     app.add_typer(note.app, name="note")
@@ -90,6 +90,7 @@ def _register() -> None:
     app.add_typer(intent.app, name="intent")
     app.add_typer(user.app, name="user")
     app.command("dream")(dream.dream)
+    app.command("demo")(demo.demo)
     from clawmem.cli import config as config_cmd, mcp
 
     app.add_typer(config_cmd.app, name="config")

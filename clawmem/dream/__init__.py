@@ -22,6 +22,7 @@ from typing import Any, Iterable
 
 from clawmem.dream.consolidate import Change
 from clawmem.errors import BadInput
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
 PHASES = ("light", "rem", "deep")
@@ -103,5 +104,5 @@ def run_sweep(
             who = held.holder or {}
             reason = f"another sweep is running (pid {who.get('pid', '?')} on {who.get('host', '?')} since {who.get('started', '?')})"
             return DreamReport(ran=False, skipped=reason, phases=ordered, dry_run=dry_run, seconds=time.perf_counter() - started)
-        report = sweep.run(ws, phases=ordered, dry_run=dry_run, explain=explain, now=now or dt.datetime.now(), recovered=held.recovered)
+        report = sweep.run(ws, phases=ordered, dry_run=dry_run, explain=explain, now=now or local_now(), recovered=held.recovered)
     return dataclasses.replace(report, seconds=time.perf_counter() - started)

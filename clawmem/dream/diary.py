@@ -8,9 +8,10 @@ anchor. A sweep that found nothing new and changed nothing writes no section.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from clawmem import curated
+from clawmem import aspirations, curated
 from clawmem.dream.store import Theme
 from clawmem.dream.text import excerpt
 from clawmem.workspace import Workspace
@@ -50,12 +51,23 @@ def lines(report: DreamReport, themes: list[Theme]) -> list[str]:
     return out
 
 
-def append(ws: Workspace, report: DreamReport, themes: list[Theme]) -> None:
+def aspiration_lines(ws: Workspace, today: dt.date) -> list[str]:
+    """Aspirations (intents that could not be compiled) whose review date has come."""
+    due = aspirations.overdue(ws, today)
+    if not due:
+        return []
+    return [f"Aspirations past review ({len(due)}):"] + [
+        f"- {excerpt(a.text, 160)} — review was {a.review.isoformat()} ({a.path}#L{a.line})" for a in due[:MAX_LISTED]
+    ]
+
+
+def append(ws: Workspace, report: DreamReport, themes: list[Theme], *, today: dt.date) -> None:
     """Append the sweep's section, when there is something to tell."""
-    if not (report.promoted or report.merged or report.superseded or report.fallback_used or report.staged or report.recovered_lock):
+    due = aspiration_lines(ws, today)
+    if not (report.promoted or report.merged or report.superseded or report.fallback_used or report.staged or report.recovered_lock or due):
         return
     body = lines(report, themes) or [f"Staged {report.staged} new unit(s) of evidence; nothing passed the gate."]
-    curated.append_diary(ws, "dream sweep", body)
+    curated.append_diary(ws, "dream sweep", body + due)
 
 
 def summary(report: DreamReport) -> dict[str, Any]:

@@ -144,6 +144,18 @@ def _explain(staging: Staging, verdicts: dict[int, gate.Verdict], ineligible: li
     return tuple(rows)
 
 
+def _embed_triggers(ws: Workspace, index) -> None:
+    """Give new trigger phrases their vectors now, so the next recall's vector lane can use them."""
+    from clawmem.embeddings import EmbedderUnavailable, load_embedder
+    from clawmem.search.vectors import refresh_triggers
+
+    cfg = ws.config.embeddings
+    try:
+        refresh_triggers(index, load_embedder(cfg.backend, cfg.model_path or None))
+    except EmbedderUnavailable:
+        pass  # lexical trigger matching still works; `clawmem status` reports the missing model
+
+
 def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool, now: dt.datetime, recovered: dict[str, Any] | None) -> DreamReport:
     cfg = ws.config.dream
     index, _ = open_synced(ws)
@@ -192,8 +204,9 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
             return report
         store.save(index, staging, verdicts)
         touched_themes = [t for t in staging.themes if lit and set(t.candidates) & lit.touched]
-        diary.append(ws, report, touched_themes)
+        diary.append(ws, report, touched_themes, today=now.date())
         store.finish_sweep(index, sweep_id, diary.summary(report))
         if report.memory_changed:
             sync(ws, index)  # the next search sees the new curated lines (and their ledger provenance) at once
+            _embed_triggers(ws, index)
     return report

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from clawmem.index import tokens
 from clawmem.index.db import Index
 from clawmem.search import ranking
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
 TIERS = ("curated", "episodic", "all")
@@ -156,7 +157,7 @@ def search(
     cfg = ws.config.search
     limit = opts.limit or cfg.limit
     min_score = cfg.min_score if opts.min_score is None else opts.min_score
-    now = now or dt.datetime.now()
+    now = now or local_now()
     warnings: list[str] = []
     k = min(cfg.candidates_max, cfg.candidates_factor * limit)
 

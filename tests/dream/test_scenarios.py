@@ -108,3 +108,16 @@ def test_cron_and_heartbeat_sessions_never_produce_candidates(ws, clawmem, recal
     assert data["promoted"] == [] and data["candidates"] == 0
     assert data["excluded"].get("session kind is cron") == 2
     assert any("session kind is cron" in " ".join(e["failed"]) for e in data["explain"])
+
+
+def test_dream_lists_aspirations_past_review_in_the_diary(clawmem, tmp_path):
+    assert clawmem("init").returncode == 0
+    added = clawmem("intent", "add", "Learn enough Rust to review the parser", "--review", "2026-01-05", "--origin", "owner", env={"CLAWMEM_NOW": "2026-01-01T09:00:00+00:00"})
+    assert added.returncode == 0, added.stderr
+    not_yet = clawmem("dream", env={"CLAWMEM_NOW": "2026-01-02T09:00:00+00:00"})
+    assert not_yet.returncode == 0, not_yet.stderr
+    assert "Aspirations past review" not in (tmp_path / "ws" / "DREAMS.md").read_text()
+    due = clawmem("dream", env={"CLAWMEM_NOW": "2026-01-06T09:00:00+00:00"})
+    assert due.returncode == 0, due.stderr
+    diary = (tmp_path / "ws" / "DREAMS.md").read_text()
+    assert "Aspirations past review (1):" in diary and "Learn enough Rust to review the parser" in diary

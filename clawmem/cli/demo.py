@@ -1,0 +1,34 @@
+"""``clawmem demo``: a guided tour of every layer on a throwaway workspace."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+
+def demo(
+    workspace: Annotated[Optional[str], typer.Option("--workspace", "-w", help="Where to build the demo workspace (must not exist) [default: a new temporary directory].")] = None,
+) -> None:
+    """Run the guided demo: notes of every trust class, transcripts, index, search, dream, recall.
+
+    Examples:
+        clawmem demo
+        clawmem demo -w /tmp/clawmem-demo
+    """
+    import tempfile
+    from pathlib import Path
+
+    from clawmem.demo import run_demo
+    from clawmem.output import console
+
+    root = Path(workspace) if workspace else Path(tempfile.mkdtemp(prefix="clawmem-demo-")) / "workspace"
+    out = console()
+
+    def say(step) -> None:
+        out.print(f"\n[bold]{step.title}[/bold]\n[dim]$ {step.command}[/dim]")
+        for line in step.output:
+            out.print(f"  {line}", markup=False)
+
+    run_demo(root, say=say)
+    out.print(f"\nThe demo workspace is at {root}; explore it with `clawmem -h` and CLAWMEM_WORKSPACE={root}")
