@@ -91,10 +91,6 @@ def _register() -> None:
     app.add_typer(user.app, name="user")
     app.command("dream")(dream.dream)
     app.command("demo")(demo.demo)
-    from clawmem.cli import config as config_cmd, mcp
-
-    app.add_typer(config_cmd.app, name="config")
-    app.command("mcp")(mcp.mcp)
 
 
 _register()
