@@ -49,11 +49,3 @@ def query_terms(query: str, *, drop_stopwords: bool = True) -> list[str]:
             terms.append(word)
     content = [t for t in terms if t.casefold() not in STOPWORDS]
     return content if drop_stopwords and content else terms
-
-
-def match_expression(query: str) -> str | None:
-    """An FTS5 MATCH expression OR-ing the query's terms (each quoted, so input is inert)."""
-    terms = query_terms(query)
-    if not terms:
-        return None
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

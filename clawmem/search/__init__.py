@@ -86,11 +86,8 @@ def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
 
-def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
-    """(entry id, BM25) in BM25 order (any query term); SQLite's BM25 is negative, lower is better."""
-    expression = tokens.match_expression(query)
-    if expression is None:
-        return []
+def _fts(index: Index, expression: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
+    """(entry id, BM25) best first; SQLite's BM25 is negative, lower is better."""
     where, params = _filters(opts)
     rows = index.conn.execute(
         f"SELECT e.id, bm25(entries_fts) AS score FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
@@ -100,19 +97,21 @@ def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) ->
     return [(r[0], r[1]) for r in rows]
 
 
+def _quoted(terms: list[str]) -> list[str]:
+    """Each term as an FTS5 string literal, so query text is never read as FTS5 syntax."""
+    return ['"' + t.replace('"', '""') + '"' for t in terms]
+
+
+def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
+    """Entries containing any query term, in BM25 order."""
+    terms = tokens.query_terms(query)
+    return _fts(index, " OR ".join(_quoted(terms)), opts, k) if terms else []
+
+
 def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
     """Entries containing every query term: the lexical back-fill that is never dropped."""
     terms = tokens.query_terms(query)
-    if not terms:
-        return []
-    expression = " AND ".join('"' + t.replace('"', '""') + '"' for t in terms)
-    where, params = _filters(opts)
-    rows = index.conn.execute(
-        f"SELECT e.id FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
-        f"WHERE entries_fts MATCH ?{where} ORDER BY bm25(entries_fts) LIMIT ?",
-        [expression, *params, k],
-    ).fetchall()
-    return [r[0] for r in rows]
+    return [entry_id for entry_id, _ in _fts(index, " AND ".join(_quoted(terms)), opts, k)] if terms else []
 
 
 def _rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
