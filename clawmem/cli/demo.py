@@ -13,6 +13,8 @@ def demo(
     """Run the guided demo: notes of every trust class, transcripts, index, search, dream, recall.
 
     Examples:
+
+    \b
         clawmem demo
         clawmem demo -w /tmp/clawmem-demo
     """

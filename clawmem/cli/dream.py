@@ -35,6 +35,8 @@ def dream(
     1 on an error (no workspace, unusable index or config); 2 on bad usage.
 
     Examples:
+
+    \b
         clawmem dream
         clawmem dream --dry-run --explain
         clawmem dream --phase light --phase rem --json

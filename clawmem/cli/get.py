@@ -19,6 +19,8 @@ def get(
     """Print part of a memory file (bounded), e.g. the lines around a search hit.
 
     Examples:
+
+    \b
         clawmem get memory/2026-11-29.md#L3
         clawmem get transcripts/s-42.md#L10-L30 -C 5 --json
     """

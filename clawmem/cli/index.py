@@ -19,6 +19,8 @@ def index(
     """Sync memory files into the index: only files whose content changed are re-read.
 
     Examples:
+
+    \b
         clawmem index
         clawmem index --rebuild
     """

@@ -34,6 +34,8 @@ def ingest(
     system prompts are scaffolding. Re-ingesting a session replaces its transcript.
 
     Examples:
+
+    \b
         clawmem ingest session.jsonl --session s-42 --origin owner
         clawmem ingest chat.md --session standup-11-29 --origin owner --at 2026-11-29T09:00
     """

@@ -9,6 +9,8 @@ def init(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """Create a workspace: MEMORY.md, USER.md, DREAMS.md, memory/, transcripts/ and the index.
 
     Examples:
+
+    \b
         clawmem init
         clawmem init -w ~/agents/ada/memory
     """

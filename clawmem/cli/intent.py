@@ -63,6 +63,8 @@ def add(
     the text says. Defaults: cooldown 24h, budget 3 fires, expiry 90 days, from clawmem.toml.
 
     Examples:
+
+    \b
         clawmem intent add "Mention the changelog" --when release --origin agent
         clawmem intent add "Send the weekly report" --at "friday 9am" --origin owner
         clawmem intent add "Ask how the launch went" --when "launch" --channel telegram --sender alice --budget 1
@@ -140,6 +142,8 @@ def list_(
     """List standing intents (by default the active ones: pending, armed, fired).
 
     Examples:
+
+    \b
         clawmem intent list
         clawmem intent list --state all --json
         clawmem intent list --state done --state expired
@@ -188,6 +192,8 @@ def cancel(
     """Cancel an intent explicitly (cancellation is never inferred from conversation).
 
     Examples:
+
+    \b
         clawmem intent cancel 3 --origin owner
     """
     from clawmem.index.db import Index
@@ -219,6 +225,8 @@ def match(
     intents.max_per_turn (3) fire per message.
 
     Examples:
+
+    \b
         clawmem intent match "is the release out yet?"
         echo "$MESSAGE" | clawmem intent match - --channel telegram --sender alice --json
     """
@@ -250,6 +258,8 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     --json always prints an array.
 
     Examples:
+
+    \b
         clawmem intent due
         clawmem intent due --json | my-agent deliver
     """
@@ -274,6 +284,8 @@ def cron(workspace: WorkspaceOpt = None) -> None:
     """Print the crontab line that runs `clawmem intent due` every minute for this workspace.
 
     Examples:
+
+    \b
         clawmem intent cron
         (crontab -l 2>/dev/null; clawmem intent cron) | crontab -
     """

@@ -46,6 +46,8 @@ def add(
     """Append one entry to today's daily note (untrusted notes go to memory/quarantine/).
 
     Examples:
+
+    \b
         clawmem note add "Deploys now go to fly.io" --origin owner --importance 7 --trigger "deploy"
         echo "build needs make clean first" | clawmem note add - --origin agent --key build-fix
     """
@@ -113,6 +115,8 @@ def flush(
     tainted by untrusted or system content lose promotion eligibility.
 
     Examples:
+
+    \b
         clawmem note flush context.md --origin agent --session s-42
         my-agent dump-context | clawmem note flush - --origin agent
     """

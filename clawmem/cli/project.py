@@ -20,6 +20,8 @@ def show(
     """Show the current repository's project key (normalised origin remote, else its root path).
 
     Examples:
+
+    \b
         clawmem project
         clawmem project --path ~/src/app --json
     """
@@ -46,6 +48,8 @@ def prepare(
     """Move a repository's key to the front of the session's active set (at most 4 kept).
 
     Examples:
+
+    \b
         clawmem project prepare --session s-42
         clawmem project prepare ~/src/lib --session s-42
     """
@@ -73,6 +77,8 @@ def active(
     """List the session's active project keys, most recent first (empty for a new session).
 
     Examples:
+
+    \b
         clawmem project active --session s-42
     """
     from clawmem.output import emit_json

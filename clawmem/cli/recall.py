@@ -30,6 +30,8 @@ def recall(
     gives less context and one line on stderr, and the exit code is still 0.
 
     Examples:
+
+    \b
         clawmem recall "the build fails again on arm64" --session s-42
         echo "$MESSAGE" | clawmem recall - --session s-42 --channel slack --json
     """

@@ -32,6 +32,8 @@ def search(
     """Search memory: hybrid BM25 + vectors, x recency x importance x project, with citations.
 
     Examples:
+
+    \b
         clawmem search "where do we deploy"
         clawmem search "build fails on arm64" --tier episodic --explain
         clawmem search "curl install script" --include-untrusted --json

@@ -9,6 +9,8 @@ def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None
     """Show counts by tier, origin and session kind, index freshness, embeddings, and warnings.
 
     Examples:
+
+    \b
         clawmem status
         clawmem status --json | jq .by_origin
     """

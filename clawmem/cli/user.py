@@ -38,6 +38,8 @@ def set_(
     directive. Only owner or agent origin, in an interactive session, may set one.
 
     Examples:
+
+    \b
         clawmem user set "Always answer in British English" --key language --origin owner
         clawmem user set "Prefer short answers with code first" --key style --origin agent
     """
@@ -67,6 +69,8 @@ def list_(
     """List the directives in USER.md (active keyed ones unless --all).
 
     Examples:
+
+    \b
         clawmem user list
         clawmem user list --all --json
     """
@@ -106,6 +110,8 @@ def retire(
     """Retire a directive: its line leaves USER.md (the pre-image and DREAMS.md keep it).
 
     Examples:
+
+    \b
         clawmem user retire language --origin owner
     """
     from clawmem.output import emit_json
