@@ -8,6 +8,7 @@ completion and every other command go through the Typer app.
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -44,11 +45,17 @@ def _fast_recall(argv: list[str]) -> int | None:
 
 
 def main() -> None:
-    argv = sys.argv[1:]
-    if argv[:1] == ["recall"]:
-        code = _fast_recall(argv[1:])
-        if code is not None:
-            sys.exit(code)
-    from clawmem.cli import main as typer_main
+    try:
+        argv = sys.argv[1:]
+        if argv[:1] == ["recall"]:
+            code = _fast_recall(argv[1:])
+            if code is not None:
+                sys.exit(code)
+        from clawmem.cli import main as typer_main
 
-    typer_main()
+        typer_main()
+    except BrokenPipeError:
+        # the reader went away (``clawmem ... | head``): not an error; keep the interpreter from
+        # complaining again when it flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

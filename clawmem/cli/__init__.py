@@ -40,6 +40,8 @@ class ClawmemGroup(TyperGroup):
         except KeyboardInterrupt:
             sys.stderr.write("clawmem: interrupted\n")
             raise typer.Exit(ExitCode.INTERRUPTED) from None
+        except BrokenPipeError:
+            raise  # the reader went away; the launcher exits quietly
         except Exception as err:
             if type(err).__module__.startswith("typer") or ctx.meta.get("clawmem_debug"):
                 raise
@@ -91,6 +93,10 @@ def _register() -> None:
     app.add_typer(user.app, name="user")
     app.command("dream")(dream.dream)
     app.command("demo")(demo.demo)
+    from clawmem.cli import config as config_cmd, mcp
+
+    app.add_typer(config_cmd.app, name="config")
+    app.command("mcp")(mcp.mcp)
 
 
 _register()

@@ -1,0 +1,35 @@
+"""``examples/agent_loop.py`` runs end to end (so the integration guide's example works in CI)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "agent_loop.py"
+
+
+def turn(output: str, number: int) -> str:
+    match = re.search(rf"--- Turn {number} .*?(?=\n--- |\Z)", output, re.DOTALL)
+    assert match, f"turn {number} missing from the example's output"
+    return match.group(0)
+
+
+@pytest.mark.slow
+def test_the_scripted_conversation_runs_through_the_whole_loop(tmp_path):
+    workspace = tmp_path / "ws"
+    proc = subprocess.run([sys.executable, str(EXAMPLE), "-w", str(workspace)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = proc.stdout
+    assert "(quarantined: True)" in turn(out, 1)  # untrusted web text went to quarantine
+    assert "[before compaction] note flush" in out and "[session end] ingested" in out
+    assert "recall says: escalate" in turn(out, 2) and "memory/" in turn(out, 2)  # lane 2 found the day-1 note
+    assert "promoted to MEMORY.md" in out and "exit 0: no violations" in out
+    fifth = turn(out, 5)
+    assert "<clawmem-recall>" in fifth and "make clean" in fifth.split("AGENT:")[0]  # injected by its trigger
+    assert "update the changelog" in turn(out, 6).split("AGENT:")[0]  # the standing intent fired
+    memory = (workspace / "MEMORY.md").read_text()
+    assert "make clean" in memory and "curl" not in memory  # the workaround was promoted, the web page never
