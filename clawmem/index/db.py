@@ -87,9 +87,23 @@ class Index:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """A transaction (a savepoint when nested); rolled back on any exception."""
-        with self.conn:
+        """A write transaction (a savepoint when nested); rolled back on any exception.
+
+        The outermost one is ``BEGIN IMMEDIATE``: it takes the write lock up front (waiting up to
+        the busy timeout), so a transaction that reads and then writes can never fail midway
+        because another writer moved the WAL on under its read snapshot.
+        """
+        if self.conn.in_transaction:
+            with self.conn:
+                yield
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
             yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
 
     def meta(self, key: str, default: str | None = None) -> str | None:
         value = self.scalar("SELECT value FROM meta WHERE key = ?", (key,))
