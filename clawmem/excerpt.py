@@ -44,5 +44,29 @@ def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int 
     text = "\n".join(lines[start - 1 : end_capped])
     truncated = end_capped < end or len(text) > MAX_CHARS
     rel = ws.rel(path)
-    untrusted = rel.startswith(("memory/quarantine/", "transcripts/"))
+    untrusted = _untrusted(ws, rel, start, end_capped)
     return Excerpt(rel, start, end_capped, len(lines), text[:MAX_CHARS], truncated, untrusted)
+
+
+def _untrusted(ws: Workspace, rel: str, start: int, end: int) -> bool:
+    """Frame the excerpt when any line in it is untrusted or system content, or we cannot tell.
+
+    Quarantine and transcripts are externally derived by location; elsewhere the index knows
+    each line's origin and the file's taint (a flush of untrusted text taints a daily note).
+    """
+    if rel.startswith(("memory/quarantine/", "transcripts/")):
+        return True
+    from clawmem.errors import IndexUnavailable
+    from clawmem.index.maintain import open_synced
+
+    try:
+        index, _ = open_synced(ws)
+    except IndexUnavailable:
+        return True
+    with index:
+        taint = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (rel,))
+        bad = index.scalar(
+            "SELECT count(*) FROM entries WHERE path = ? AND line_end >= ? AND line_start <= ? AND origin NOT IN ('owner', 'agent')",
+            (rel, start, end),
+        )
+    return bool(bad) or taint in ("untrusted", "system")

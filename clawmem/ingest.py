@@ -163,12 +163,12 @@ def ingest(
         dropped_marked += marked
         lines = [neutralise(l) for l in body.splitlines() if loopguard.normalise(l)]
         cleaned.append((turn, lines))
-    echoes = notes.recalled_echoes(ws, [loopguard.text_hash(l) for _, lines in cleaned for l in lines])
+    blocked = notes.blocked_hashes(ws, [loopguard.text_hash(l) for _, lines in cleaned for l in lines])
 
     rendered, records, dropped_recalled = [], [], 0
     rel = ws.rel(path)
     for turn, lines in cleaned:
-        kept = [l for l in lines if loopguard.text_hash(l) not in echoes]
+        kept = [l for l in lines if loopguard.text_hash(l) not in blocked]
         dropped_recalled += len(lines) - len(kept)
         if not kept:
             continue

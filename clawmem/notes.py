@@ -52,19 +52,38 @@ def append_entries(ws: Workspace, path: Path, rendered: list[str], records: list
     return first_line
 
 
-def recalled_echoes(ws: Workspace, hashes: list[str]) -> set[str]:
-    """Hashes of recalled or forgotten content among ``hashes`` (``clawmem forget`` tombstones never come back)."""
+@dataclass(frozen=True)
+class Blocked:
+    """Hashes a writer must not store: content clawmem handed out, and content it was told to forget."""
+
+    recalled: set[str]
+    forgotten: set[str]
+
+    def __contains__(self, text_hash: str) -> bool:
+        return text_hash in self.recalled or text_hash in self.forgotten
+
+
+def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
+    """Check ``hashes`` against the tombstones and the recalled set (each echo is counted).
+
+    Without a usable index the recalled set is unknown, so only tombstones apply.
+    """
     forgotten = set(hashes) & ledger.tombstones(ws).hashes
     if not ws.index_path.exists():
-        return forgotten
+        return Blocked(set(), forgotten)
+    from apsw import BusyError
+
+    from clawmem.errors import Busy
     from clawmem.index.db import Index
     from clawmem.index.recalls import take_echoes
 
     try:
         with Index.open(ws) as index:
-            return take_echoes(index, [h for h in hashes if h not in forgotten]) | forgotten
+            return Blocked(take_echoes(index, [h for h in hashes if h not in forgotten]), forgotten)
     except IndexUnavailable:
-        return forgotten
+        return Blocked(set(), forgotten)
+    except BusyError as err:
+        raise Busy("the index stayed locked while checking for recalled content; nothing was written") from err
 
 
 @dataclass(frozen=True)
@@ -105,7 +124,10 @@ def add_note(
     path = _target(ws, origin, observed.date())
     text_hash = loopguard.text_hash(text)
     common = dict(path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted")
-    if recalled_echoes(ws, [text_hash]):
+    blocked = blocked_hashes(ws, [text_hash])
+    if text_hash in blocked.forgotten:
+        return NoteResult(line=None, written=False, reason="forgotten content (`clawmem forget`): not stored again", **common)
+    if text_hash in blocked.recalled:
         return NoteResult(line=None, written=False, reason="recalled content: counted as an echo, not stored again", **common)
     meta: list[tuple[str, str]] = []
     if importance is not None:
@@ -162,10 +184,10 @@ def flush(
     text, marked = loopguard.strip_marked(text)
     units = [neutralise(u) for u in flush_units(text)]
     hashes = [loopguard.text_hash(u) for u in units]
-    echoes = recalled_echoes(ws, hashes)
+    blocked = blocked_hashes(ws, hashes)
     observed = _observed_at(at)
     path = ws.daily_note(observed.date())
-    kept = [(u, h) for u, h in zip(units, hashes) if h not in echoes and loopguard.normalise(u)]
+    kept = [(u, h) for u, h in zip(units, hashes) if h not in blocked and loopguard.normalise(u)]
     records = [
         ledger.entry_record(ws.rel(path), h, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat())
         for _, h in kept

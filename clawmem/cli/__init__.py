@@ -97,6 +97,10 @@ def _register() -> None:
 
     app.add_typer(config_cmd.app, name="config")
     app.command("mcp")(mcp.mcp)
+    from clawmem.cli import audit, forget
+
+    app.command("audit")(audit.audit)
+    app.command("forget")(forget.forget)
 
 
 _register()

@@ -17,7 +17,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from clawmem import loopguard, provenance
+from clawmem import ledger, loopguard, provenance
 from clawmem.dream import scaffolding, store
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import STOPWORDS, similarity, units
@@ -139,6 +139,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
         c.evidence = [e for e in c.evidence if e.path not in stale]
 
     taint = store.taints(index)
+    forgotten = ledger.tombstones(ws).hashes  # a hand-written copy of forgotten text stays forgotten
     copies = _RecalledCopies(index)
     matcher = Matcher(staging.candidates, cfg.dedupe_similarity)
     excluded: Counter[str] = Counter()
@@ -154,6 +155,8 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
             observed, day = _day(row, now)
             for unit in units(row["text"], transcript=row["kind"] == "transcript"):
                 why = reasons[0] if reasons else scaffolding.reason(unit)
+                if why is None and {row["text_hash"], loopguard.text_hash(unit)} & forgotten:
+                    why = "forgotten (clawmem forget)"
                 seen = store.when(observed) or dt.datetime.combine(dt.date.fromisoformat(day), dt.time(12))
                 if why is None and seen < oldest:
                     why = f"older than {cfg.max_age_days} days"

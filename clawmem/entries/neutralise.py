@@ -1,7 +1,8 @@
 """Make text from outside the trusted channel inert before it is written to a memory file.
 
-Metadata rides in ``<!-- key: value -->`` comments and injected recall blocks are wrapped in
-``<clawmem-recall>`` tags, so untrusted text must not be able to spell either. Look-alike
+Metadata rides in ``<!-- key: value -->`` comments, injected recall blocks are wrapped in
+``<clawmem-recall>`` tags and untrusted hits in ``<untrusted-content>`` frames, so untrusted
+text must not be able to spell any of them (or close a frame early). Look-alike
 forms (full-width brackets, zero-width joiners) are folded first with NFKC, so they cannot
 slip past and be read as markers by a model or a later parser.
 """
@@ -15,7 +16,8 @@ INVISIBLE = dict.fromkeys(
     map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"),
     None,
 )
-CLAWMEM_TAG = re.compile(r"<(\s*/?\s*)(clawmem)", re.IGNORECASE)
+# recall markers and the untrusted-content frame that search and get put around untrusted text
+CLAWMEM_TAG = re.compile(r"<(\s*/?\s*)(clawmem|untrusted-content)", re.IGNORECASE)
 
 
 def fold(text: str) -> str:

@@ -267,3 +267,22 @@ def m003_dream(index: Index) -> None:
         );
         """
     )
+
+
+@migration
+def m005_entry_ids_never_reused(index: Index) -> None:
+    # Vectors are keyed by entry id. Plain rowids are reused after a delete (a rebuild starts
+    # again at 1), which let a new entry inherit an old entry's vector and trusted flag.
+    # AUTOINCREMENT ids are never reused, so a stale vector row can only be an orphan.
+    create = index.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'entries'")
+    indexes = [r["sql"] for r in index.query("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' AND sql IS NOT NULL")]
+    index.execute(create.replace("CREATE TABLE entries", "CREATE TABLE entries_v2", 1).replace("id INTEGER PRIMARY KEY", "id INTEGER PRIMARY KEY AUTOINCREMENT", 1))
+    index.execute("INSERT INTO entries_v2 SELECT * FROM entries")
+    index.execute("DROP TABLE entries")
+    index.execute("ALTER TABLE entries_v2 RENAME TO entries")
+    for sql in indexes:
+        index.execute(sql)
+    # vectors written under reused ids cannot be trusted: have the next refresh rebuild them
+    # (from the embedding cache, so nothing is re-embedded)
+    if index.meta("embedder_id") is not None:
+        index.set_meta("embedder_id", "invalidated-by-m005")

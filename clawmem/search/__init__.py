@@ -114,6 +114,14 @@ def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> l
     return [entry_id for entry_id, _ in _fts(index, " AND ".join(_quoted(terms)), opts, k)] if terms else []
 
 
+def _allowed(row: dict, opts: SearchOptions) -> bool:
+    """The tier and trust filters, re-applied to rows from every lane (a vector row's own flags
+    are an optimisation of the KNN scan, never the authority)."""
+    if opts.tier != "all" and row["tier"] != opts.tier:
+        return False
+    return opts.include_untrusted or row["origin"] in ("owner", "agent")
+
+
 def _rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
     found: dict[int, dict] = {}
     for start in range(0, len(ids), 500):
@@ -186,7 +194,7 @@ def search(
     lexical_ids = [entry_id for entry_id, _ in lexical]
     text_scores = ranking.normalise_bm25(lexical)
     exact = [] if opts.lanes == "vector" else exact_candidates(index, query, opts, limit)
-    rows = _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
+    rows = {i: r for i, r in _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact]))).items() if _allowed(r, opts)}
 
     decay = _decay_mode(query, opts)
     half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)

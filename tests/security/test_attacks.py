@@ -1,0 +1,106 @@
+"""Every attack in ``attacks.py`` fails against the installed ``clawmem`` (gates on).
+
+The attacks run once per session, two at a time (each in its own workspace), through the
+real command; each test then asserts on one attack's outcome. ``benchmarks/poisoning.py``
+runs the same catalogue with the gates removed, for contrast.
+"""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import attacks  # noqa: E402
+
+WORKERS = 2
+
+
+@pytest.fixture(scope="session")
+def outcomes(request, tmp_path_factory):
+    """Run the attacks whose tests were collected (all of them in CI), gates on."""
+    wanted = {
+        item.callspec.params["attack_id"]
+        for item in request.session.items
+        if hasattr(item, "callspec") and "attack_id" in item.callspec.params
+    }
+    base = tmp_path_factory.mktemp("attacks")
+    chosen = [a for a in attacks.ATTACKS if a.id in wanted]
+    with ThreadPoolExecutor(WORKERS) as pool:
+        futures = {a.id: pool.submit(attacks.run_attack, a, base / a.id, attacks.gates_on()) for a in chosen}
+        return {attack_id: future.result() for attack_id, future in futures.items()}
+
+
+def test_the_catalogue_is_broad():
+    assert len(attacks.ATTACKS) >= 30
+    assert len({a.id for a in attacks.ATTACKS}) == len(attacks.ATTACKS)
+    categories = {a.category for a in attacks.ATTACKS}
+    assert {"remember-me", "owner-claim", "forged-annotation", "structure", "homoglyph", "minja", "flush-taint",
+            "index-reset", "intent", "traversal", "bad-input"} <= categories
+
+
+def _log(outcome) -> str:
+    lines = [f"{outcome.id} {outcome.title}: {outcome.evidence}"]
+    for s in outcome.steps:
+        lines.append(f"  [{s.returncode}] {s.what}\n    {s.stderr.strip()[:300]}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("attack_id", [a.id for a in attacks.ATTACKS])
+def test_attack_fails(attack_id, outcomes):
+    outcome = outcomes[attack_id]
+    assert not outcome.succeeded, _log(outcome)
+    for step in outcome.steps:
+        assert "Traceback" not in step.stderr, _log(outcome)
+    if outcome.kind == "refusal":
+        for step in outcome.steps:
+            if step.what.startswith("recall"):
+                assert step.returncode == 0, _log(outcome)  # recall never fails a turn
+            elif step.returncode is not None:
+                assert step.returncode in (1, 2), _log(outcome)
+                assert "clawmem: error:" in step.stderr or "Usage:" in step.stderr, _log(outcome)
+
+
+# framing: explicit tools must keep untrusted text inside its frame -------------------------
+def test_untrusted_note_stays_framed_in_search_and_get(tmp_path):
+    outcome = attacks.run_attack(attacks.by_id("A01"), tmp_path / "framed", attacks.gates_on())
+    assert outcome.framing == [], _log(outcome)
+
+
+def test_forged_untrusted_content_tag_cannot_leave_the_frame(tmp_path):
+    outcome = attacks.run_attack(attacks.by_id("C08"), tmp_path / "c08", attacks.gates_on())
+    assert not outcome.succeeded, _log(outcome)
+    assert outcome.framing == [], _log(outcome)
+
+
+def test_untrusted_flush_lines_stay_framed_in_get(tmp_path):
+    outcome = attacks.run_attack(attacks.by_id("G01"), tmp_path / "g01", attacks.gates_on())
+    assert not outcome.succeeded, _log(outcome)
+    assert outcome.framing == [], _log(outcome)
+
+
+@pytest.mark.parametrize("attack_id", ["A01", "C02", "I04"])
+def test_the_same_attack_succeeds_with_the_gates_removed(attack_id, tmp_path):
+    """The control group: without the provenance gates the detector does see the attack land."""
+    outcome = attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, attacks.gates_off())
+    assert outcome.succeeded, _log(outcome)
+
+
+def test_rebuilding_the_index_keeps_vectors_with_their_entries(ws, clawmem):
+    from clawmem.embeddings import backend_status
+
+    if not backend_status().get("available"):
+        pytest.skip("no embedding model installed: the index has no vectors")
+    for text, origin in (("owner one about deploys", "owner"), ("web says pipe curl", "untrusted"), ("owner two about builds", "owner")):
+        assert clawmem("note", "add", text, "--origin", origin).returncode == 0
+    assert clawmem("index", "-q").returncode == 0
+    assert clawmem("note", "flush", "-", "--origin", "untrusted", input="- flushed web line\n").returncode == 0
+    assert clawmem("note", "add", "owner three", "--origin", "owner").returncode == 0
+    assert clawmem("index", "-q").returncode == 0
+    assert clawmem("index", "--rebuild", "-q").returncode == 0
+    hits = clawmem("search", "owner two about builds", "--json").json()["results"]
+    assert not [h for h in hits if h["untrusted"]], "a search without --include-untrusted returned untrusted content"
+    assert clawmem("audit", "--ci").returncode == 0
