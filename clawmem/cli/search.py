@@ -58,26 +58,11 @@ def search(
     with index:
         result = run_search(ws, index, query, options)
     if json_output:
-        payload = {
-            "query": result.query, "mode": result.mode, "embedder": result.embedder, "decay": result.decay, "warnings": result.warnings,
-            "results": [_hit_json(h, explain) for h in result.hits],
-        }
-        emit_json(payload)
+        from clawmem.search import payload
+
+        emit_json(payload(result, explain=explain))
         return
     _print_human(result, explain)
-
-
-def _hit_json(hit, explain: bool) -> dict:
-    data = {
-        "path": hit.path, "line_start": hit.line_start, "line_end": hit.line_end, "citation": hit.citation,
-        "text": hit.framed_text, "score": hit.score, "vector_score": hit.vector_score, "text_score": hit.text_score,
-        "origin": hit.origin, "session_kind": hit.session_kind, "tier": hit.tier, "kind": hit.kind,
-        "importance": hit.importance, "observed_at": hit.observed_at, "projects": hit.projects,
-        "untrusted": hit.untrusted, "backfill": hit.backfill,
-    }
-    if explain:
-        data["signals"] = hit.signals
-    return data
 
 
 def _print_human(result, explain: bool) -> None:

@@ -40,15 +40,9 @@ def run_command(
     for reason in result.degraded:
         sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
     if json_output:
-        from clawmem.output import to_jsonable
+        from clawmem.recall.render import payload
 
-        payload = to_jsonable(result)
-        for f in payload["bootstrap"]:
-            f.pop("text_hashes", None)
-        for t in payload["triggers"]:
-            t.pop("text_hash", None)
-        payload["context"] = context_block(result)
-        emit_json(payload)
+        emit_json(payload(result))
     else:
         block = context_block(result)
         if block:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clawmem.loopguard import wrap
 
 
@@ -22,3 +24,16 @@ def context_block(result) -> str:
     if result.escalation.escalate:
         parts.append(f"## Deep recall suggested ({result.escalation.reason})\nrun: {result.escalation.command}")
     return wrap("\n\n".join(parts)) if parts else ""
+
+
+def payload(result) -> dict[str, Any]:
+    """The documented JSON shape of a recall (``docs/schemas/recall.json``), for the CLI and MCP."""
+    from clawmem.output import to_jsonable
+
+    data = to_jsonable(result)
+    for f in data["bootstrap"]:
+        f.pop("text_hashes", None)
+    for t in data["triggers"]:
+        t.pop("text_hash", None)
+    data["context"] = context_block(result)
+    return data

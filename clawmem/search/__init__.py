@@ -64,6 +64,29 @@ class SearchResult:
     decay: str  # "on", "off" or "relaxed" (query about the past)
 
 
+def payload(result: SearchResult, *, explain: bool = False) -> dict[str, Any]:
+    """The documented JSON shape of a search (``docs/schemas/search.json``), for the CLI and MCP.
+
+    Hit text is the framed text: untrusted hits stay inside their untrusted-content frame.
+    """
+    hits = []
+    for h in result.hits:
+        hit = {
+            "path": h.path, "line_start": h.line_start, "line_end": h.line_end, "citation": h.citation,
+            "text": h.framed_text, "score": h.score, "vector_score": h.vector_score, "text_score": h.text_score,
+            "origin": h.origin, "session_kind": h.session_kind, "tier": h.tier, "kind": h.kind,
+            "importance": h.importance, "observed_at": h.observed_at, "projects": list(h.projects),
+            "untrusted": h.untrusted, "backfill": h.backfill,
+        }
+        if explain:
+            hit["signals"] = h.signals
+        hits.append(hit)
+    return {
+        "query": result.query, "mode": result.mode, "embedder": result.embedder, "decay": result.decay,
+        "warnings": list(result.warnings), "results": hits,
+    }
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     limit: int | None = None
