@@ -175,14 +175,14 @@ def build_server(workspace: str | Path | None = None):
         context and a reason in `degraded`. When `escalation.escalate` is true, call memory_search.
         """
         from clawmem.recall import recall as run_recall
+        from clawmem.recall.render import degraded_payload
+        from clawmem.recall.render import payload as recall_payload
 
         try:
             result = run_recall(open_ws(), message, session=session, channel=channel, sender=sender, include_bootstrap=bootstrap)
         except Exception as err:  # recall must never cost the turn (same rule as the command)
             reason = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
-            return {"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_keys": [], "project_block": []}
-        from clawmem.recall.render import payload as recall_payload
-
+            return degraded_payload(reason)
         return recall_payload(result)
 
     @server.tool(name="intent_add", annotations=writes)

@@ -35,7 +35,9 @@ def run_command(
         reason = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
         sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
         if json_output:
-            emit_json({"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_keys": [], "project_block": []})
+            from clawmem.recall.render import degraded_payload
+
+            emit_json(degraded_payload(reason))
         return 0
     for reason in result.degraded:
         sys.stderr.write(f"clawmem: recall degraded: {reason}\n")

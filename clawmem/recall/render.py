@@ -37,3 +37,8 @@ def payload(result) -> dict[str, Any]:
         t.pop("text_hash", None)
     data["context"] = context_block(result)
     return data
+
+
+def degraded_payload(reason: str) -> dict[str, Any]:
+    """The recall JSON shape when nothing could be recalled at all (recall never fails the turn)."""
+    return {"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_keys": [], "project_block": []}
