@@ -20,6 +20,7 @@ def dream(
     phase: Annotated[Optional[list[Phase]], typer.Option("--phase", help="Run only this phase (repeatable) [default: all three].", show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Compute everything, write nothing (no file, no staging, no diary).")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show every candidate's signals and the gate it failed.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something changed MEMORY.md (for cron mail).")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -50,6 +51,8 @@ def dream(
     report = run_sweep(ws, phases=phases, dry_run=dry_run, explain=explain)
     if json_output:
         emit_json(report)
+        return
+    if quiet and not (report.promoted or report.merged or report.superseded or report.recovered_lock):
         return
     _print(report)
 

@@ -8,7 +8,7 @@ import typer
 
 from clawmem.cli.options import JsonOpt
 
-app = typer.Typer(help="Repository identity and each session's active project set.", invoke_without_command=True)
+app = typer.Typer(invoke_without_command=True)
 
 
 @app.callback()

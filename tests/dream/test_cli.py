@@ -31,3 +31,11 @@ def test_phase_option_and_usage_errors(ws, clawmem):
 def test_missing_workspace_is_an_error(tmp_path, clawmem):
     result = clawmem("dream", "-w", str(tmp_path / "nowhere"))
     assert result.returncode == 1 and "clawmem init" in result.stderr
+
+
+def test_quiet_prints_nothing_when_nothing_changed(clawmem):
+    assert clawmem("init").returncode == 0
+    quiet = clawmem("dream", "--quiet")
+    assert quiet.returncode == 0 and quiet.stdout == ""
+    loud = clawmem("dream")
+    assert loud.returncode == 0 and loud.stdout.strip()
