@@ -10,6 +10,7 @@ turn, and phrase vectors were computed at index time, so recall embeds one text 
 from __future__ import annotations
 
 import json
+import os
 import threading
 from dataclasses import dataclass
 
@@ -91,6 +92,10 @@ class VectorLane:
         self._thread.start()
 
     def _run(self, ws: Workspace, message: str) -> None:
+        # One short text: extra BLAS threads only add hand-off latency (and stall badly when
+        # the other core is busy). Must be set before numpy loads; recall loads it only here.
+        for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(var, "1")
         try:
             from clawmem.embeddings import load_embedder
 
