@@ -64,6 +64,15 @@ class SearchResult:
     decay: str  # "on", "off" or "relaxed" (query about the past)
 
 
+SNIPPET_CHARS = 240
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """One line of at most ``limit`` characters: enough to judge a hit before reading it whole."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
 def payload(result: SearchResult, *, explain: bool = False) -> dict[str, Any]:
     """The documented JSON shape of a search (``docs/schemas/search.json``), for the CLI and MCP.
 
@@ -73,7 +82,7 @@ def payload(result: SearchResult, *, explain: bool = False) -> dict[str, Any]:
     for h in result.hits:
         hit = {
             "path": h.path, "line_start": h.line_start, "line_end": h.line_end, "citation": h.citation,
-            "text": h.framed_text, "score": h.score, "vector_score": h.vector_score, "text_score": h.text_score,
+            "text": h.framed_text, "snippet": snippet(h.framed_text), "score": h.score, "vector_score": h.vector_score, "text_score": h.text_score,
             "origin": h.origin, "session_kind": h.session_kind, "tier": h.tier, "kind": h.kind,
             "importance": h.importance, "observed_at": h.observed_at, "projects": list(h.projects),
             "untrusted": h.untrusted, "backfill": h.backfill,

@@ -23,6 +23,7 @@ def test_search_json_shape_and_explain(clawmem, workspace):
     assert hit["citation"] == f"{hit['path']}#L{hit['line_start']}"
     assert set(hit["signals"]) == {"hybrid", "recency", "age_days", "importance", "project"}
     assert hit["importance"] == 6 and hit["origin"] == "owner"
+    assert hit["snippet"] == hit["text"]  # short texts are their own snippet
 
 
 def test_lexical_only_when_no_model_is_available(clawmem, workspace):
