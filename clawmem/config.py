@@ -7,7 +7,6 @@ config table and ``clawmem config show`` are generated from these definitions.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -177,6 +176,8 @@ def load(workspace_root: Path) -> Config:
         return Config()
     except OSError as err:
         raise ConfigError(f"cannot read {path}: {err.strerror}") from err
+    import tomllib  # deferred: most workspaces have no clawmem.toml
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:

@@ -1,4 +1,4 @@
-"""The console-script entry point: ``clawmem recall`` takes a fast lane, everything else Typer.
+"""The console-script entry point: ``clawmem recall`` and ``--version`` take a fast lane, the rest Typer.
 
 ``recall`` runs on every agent turn. Importing Typer and validating options through it costs
 more than the recall work itself, so plain ``recall`` invocations are parsed here with
@@ -47,6 +47,11 @@ def _fast_recall(argv: list[str]) -> int | None:
 def main() -> None:
     try:
         argv = sys.argv[1:]
+        if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string
+            from clawmem import __version__
+
+            sys.stdout.write(f"clawmem {__version__}\n")
+            return
         if argv[:1] == ["recall"]:
             code = _fast_recall(argv[1:])
             if code is not None:

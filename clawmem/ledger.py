@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -28,6 +27,8 @@ def create(ws: Workspace) -> None:
     """Start a new ledger with a header naming it (so a replaced ledger is detected)."""
     if ws.ledger_path.exists():
         return
+    import uuid  # deferred: only a new workspace needs an id
+
     header = {"t": "init", "id": uuid.uuid4().hex, "at": now_iso()}
     with ws.lock(LEDGER_LOCK):
         append_durably(ws.ledger_path, (json.dumps(header) + "\n").encode())

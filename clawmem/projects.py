@@ -9,11 +9,9 @@ kept outside the workspace, per session: a new session starts empty.
 
 from __future__ import annotations
 
-import configparser
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -65,6 +63,8 @@ def _common_dir(git_dir: Path) -> Path:
 
 
 def _origin_url(common: Path) -> str | None:
+    import configparser  # deferred: only read when a repository is found
+
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read(common / "config", encoding="utf-8")
@@ -94,6 +94,8 @@ def current(cwd: str | None = None) -> Repository | None:
 
 # the session's active set ----------------------------------------------------------------
 def _state_dir() -> Path:
+    import tempfile  # deferred: only without $XDG_RUNTIME_DIR
+
     base = os.environ.get("XDG_RUNTIME_DIR") or os.path.join(tempfile.gettempdir(), f"clawmem-{os.getuid()}")
     return Path(base) / "clawmem" / "active-projects"
 

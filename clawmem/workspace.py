@@ -10,7 +10,6 @@ import datetime as dt
 import hashlib
 import os
 import re
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -188,6 +187,8 @@ class Workspace:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so readers see the old file or the new one, never half."""
+    import tempfile  # deferred: tempfile pulls shutil and random, and reads never need it
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
