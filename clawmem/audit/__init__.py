@@ -1,0 +1,134 @@
+"""``clawmem audit``: what entered long-term memory, from where, and whether the rules held.
+
+For every entry of ``MEMORY.md`` and ``USER.md`` the audit reads back, from the index, the
+provenance ledger and ``DREAMS.md``: the entry's origin and session kind, when clawmem
+recorded it, its source anchors with the origin and session kind of the evidence each one
+points at, and the dream sweep (or user-model change) that put it there.
+
+With ``--ci`` four checks decide the exit status (3 when any fails), one line per violation:
+
+    clawmem: violation: <check>: <path>#L<n>: <what>
+
+``#L0`` means the whole file. The checks, precisely:
+
+provenance
+    A curated entry whose own provenance (the index, replayed from the ledger) is untrusted
+    or system, or comes from a non-interactive session; a curated file with an untrusted or
+    system taint record; a source anchor whose evidence (the indexed unit at the anchor that
+    still says the same thing, or the one it moved to) is untrusted or system, sits in
+    quarantine, comes from a non-interactive session, or sits in a file tainted by untrusted
+    or system content no later than the curated line was recorded.
+preimage
+    Nothing a rewrite drops may be lost. ``.clawmem/audit/baseline.json`` keeps each curated
+    file as it was at the last audit that found it in order. Every entry that was in the file
+    then and is gone now (removed or changed) must be recoverable: its text in a stored
+    pre-image (``.clawmem/preimages/``: dreaming, ``user`` and ``forget`` write one before
+    every rewrite) or tombstoned by ``clawmem forget``. Anything else - a hand edit, a tool
+    writing the file directly - is a violation at the entry's old line. Entries *added* by
+    hand (no ledger record) are inside the operator trust boundary: a warning only. The
+    baseline advances past a file only when it has no violation; ``--accept`` first stores
+    the previous version as a pre-image (so the owner's edit is recoverable), then advances.
+    The first audit, or one after ``.clawmem/audit/`` was removed, establishes the baseline.
+annotation
+    A curated entry with a malformed annotation (``Entry.problems``: importance outside
+    1-10, a project key with an unescaped ``;``, an unknown status, an unreadable date, an
+    empty trigger, no text), conflicting repeated importance values, a ``source`` that is not
+    a workspace anchor (``path#L12``, inside the workspace), or a raw recall or
+    untrusted-content marker in its text.
+index
+    After a sync, the index must agree with the files and the ledger: no file still pending;
+    every indexed unit (lines, text, hash, origin, session kind, metadata) equal to what a
+    fresh rebuild from the files and the ledger produces; equal file taint; one full-text row
+    per entry; vector rows flagged trusted exactly for owner and agent entries. A stale,
+    half-written or tampered index (an edited origin column) fails here, and ``clawmem index
+    --rebuild`` repairs it without upgrading anything.
+
+``since`` limits the listing and the entry-level findings (provenance, annotation) to entries
+that entered since then; file-level findings always count. An entry's time is its first
+ledger record, else when an audit first saw it (hand-written lines).
+
+Layout: the checks are ``index_check.py``, ``preimages.py`` (with the baseline) and
+``entry_checks.py`` (provenance, annotation); ``sources.py`` traces anchors, ``diary.py``
+finds sweeps in ``DREAMS.md``, ``ledger_view.py`` reads the ledger once; ``results.py``
+holds what ``run_audit`` returns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from clawmem import loopguard
+from clawmem.audit.diary import _sweeps, diary_items
+from clawmem.audit.entry_checks import _entry_findings, _problems
+from clawmem.audit.index_check import check_index
+from clawmem.audit.ledger_view import UNTRUSTED, _Ledger, _when
+from clawmem.audit.preimages import check_preimages, save_baseline
+from clawmem.audit.results import AuditEntry, AuditReport, Finding, SourceTrace, SweepRef
+from clawmem.audit.sources import _trace
+from clawmem.entries import grammar
+from clawmem.workspace import Workspace
+
+CHECKS = ("provenance", "preimage", "annotation", "index")
+AUDIT_LOCK = "audit"
+__all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "run_audit"]
+
+
+def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False) -> AuditReport:
+    """Audit the curated files: provenance of every entry, and the four ``--ci`` checks."""
+    from clawmem.index.db import Index
+
+    with ws.lock(AUDIT_LOCK):
+        with Index.open(ws) as index:
+            index_findings = check_index(ws, index)
+            led = _Ledger.read(ws)
+            outcome = check_preimages(ws, led, accept=accept)
+            taints = {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")}
+            items = diary_items(ws)
+            entries: list[AuditEntry] = []
+            violations: list[Finding] = []
+            warnings: list[Finding] = list(outcome.warnings)
+            for path in (ws.memory_md, ws.user_md):
+                rel = ws.rel(path)
+                if not path.exists():
+                    continue
+                first_seen = (outcome.files.get(rel) or {}).get("first_seen") or {}
+                rows = {r["line_start"]: r for r in index.query("SELECT * FROM entries WHERE path = ? AND block = 'entry'", (rel,))}
+                file_taint = taints.get(rel)
+                if file_taint in UNTRUSTED:
+                    violations.append(Finding("provenance", rel, 0, f"the file is tainted by {file_taint} content (a flush or writer recorded it)"))
+                doc = grammar.parse(path.read_text(encoding="utf-8", errors="replace"))
+                for entry in doc.entries:
+                    row = rows.get(entry.line_start)
+                    text_hash = loopguard.text_hash(entry.body)
+                    entered = led.first_at.get((rel, text_hash)) or first_seen.get(text_hash)
+                    if since is not None and (_when(entered) or since) < since:
+                        continue
+                    audited = AuditEntry(
+                        path=rel, line_start=entry.line_start, line_end=entry.line_end, text=entry.body, text_hash=text_hash,
+                        origin=row["origin"] if row else None, session_kind=row["session_kind"] if row else None,
+                        session_id=row["session_id"] if row else None, hand_written=bool(row["hand_written"]) if row else None,
+                        untrusted=bool(row and row["origin"] in UNTRUSTED), entered_at=entered,
+                        importance=entry.importance, triggers=entry.triggers, projects=entry.projects, key=entry.key,
+                        status=entry.status, sources=[_trace(ws, index, s, entry.body, taints) for s in entry.sources],
+                        sweeps=_sweeps(entry.body, items), problems=_problems(ws, entry),
+                    )
+                    entries.append(audited)
+                    bad, notes = _entry_findings(audited, led, rel)
+                    violations += bad
+                    warnings += notes
+        if not led.intact:
+            warnings.append(Finding("ledger", ".clawmem/provenance.jsonl", 0, "the provenance ledger is missing or has no header: unrecorded episodic lines count as untrusted"))
+        violations = index_findings + outcome.violations + violations
+        try:
+            save_baseline(ws, outcome.files)
+        except OSError as err:
+            warnings.append(Finding("baseline", ".clawmem/audit/baseline.json", 0, f"cannot store the audit baseline: {err.strerror}"))
+    return AuditReport(
+        workspace=str(ws.root),
+        since=since.isoformat(timespec="seconds") if since else None,
+        checks=list(CHECKS),
+        entries=entries,
+        violations=violations,
+        warnings=warnings,
+        baseline=outcome.states,
+    )

@@ -1,0 +1,57 @@
+"""The entry-level checks: ``provenance`` of each curated entry and its sources, and ``annotation``."""
+
+from __future__ import annotations
+
+import re
+
+from clawmem.audit.ledger_view import UNTRUSTED, _Ledger
+from clawmem.audit.results import AuditEntry, Finding
+from clawmem.audit.sources import parse_anchor
+from clawmem.entries import grammar
+from clawmem.workspace import Workspace
+
+MARKER = re.compile(r"<\s*/?\s*(?:clawmem-recall|untrusted-content)\b", re.IGNORECASE)
+
+
+def _entry_findings(e: AuditEntry, led: _Ledger, rel: str) -> tuple[list[Finding], list[Finding]]:
+    violations, warnings = [], []
+    where = (rel, e.line_start)
+    if e.origin in UNTRUSTED:
+        violations.append(Finding("provenance", *where, f"entry traces to {e.origin} content"))
+    if e.session_kind is not None and e.session_kind != "interactive":
+        violations.append(Finding("provenance", *where, f"entry comes from a {e.session_kind} session"))
+    for s in e.sources:
+        if s.state in ("stale", "missing"):
+            warnings.append(Finding("stale-source", *where, f"source {s.anchor} no longer holds this text ({s.state}: edited, moved away or forgotten)"))
+            continue
+        if s.state == "invalid":
+            continue  # an annotation violation
+        reasons = []
+        if s.kind == "quarantine":
+            reasons.append("is in quarantine")
+        if s.origin in UNTRUSTED:
+            reasons.append(f"is {s.origin} content")
+        if s.session_kind != "interactive":
+            reasons.append(f"comes from a {s.session_kind} session")
+        tainted = led.tainted_before(s.path, e.entered_at)
+        if tainted:
+            reasons.append(f"sits in a file tainted by {tainted} content")
+        if reasons:
+            moved = f" (now at {s.path}#L{s.line_start})" if s.state == "moved" else ""
+            violations.append(Finding("provenance", *where, f"source {s.anchor}{moved} {' and '.join(reasons)}"))
+    for problem in e.problems:
+        violations.append(Finding("annotation", *where, problem))
+    return violations, warnings
+
+
+def _problems(ws: Workspace, entry: grammar.Entry) -> list[str]:
+    found = list(entry.problems())
+    values = {v.strip() for v in entry.values("importance")}
+    if len(values) > 1:
+        found.append(f"importance given {len(entry.values('importance'))} times with different values ({', '.join(sorted(values))})")
+    for source in entry.sources:
+        if parse_anchor(ws, source) is None:
+            found.append(f"source {source!r} is not a workspace anchor like memory/2026-11-29.md#L12")
+    if MARKER.search(entry.body):
+        found.append("entry text carries a recall or untrusted-content marker (injected context pasted back)")
+    return found

@@ -1,0 +1,53 @@
+"""The provenance ledger read once per audit: when each entry was first recorded, taints, tombstones."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from clawmem import ledger, provenance
+from clawmem.workspace import Workspace
+
+UNTRUSTED = ("untrusted", "system")
+
+
+def _when(value: str | None) -> dt.datetime | None:
+    """An ISO time or date as a naive local datetime (aware values converted)."""
+    if not value:
+        return None
+    try:
+        parsed = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
+
+
+@dataclass
+class _Ledger:
+    intact: bool
+    first_at: dict[tuple[str, str], str] = field(default_factory=dict)  # (path, hash) -> first record time
+    taints: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # path -> [(origin, at)]
+    tombstoned: set[str] = field(default_factory=set)
+
+    @classmethod
+    def read(cls, ws: Workspace) -> _Ledger:
+        read = ledger.read(ws)
+        found = cls(read.ledger_id is not None)
+        for r in read.records:
+            kind = r.get("t")
+            if kind == "entry" and isinstance(r.get("path"), str) and isinstance(r.get("hash"), str):
+                found.first_at.setdefault((r["path"], r["hash"]), r.get("at"))
+            elif kind == "taint" and isinstance(r.get("path"), str):
+                found.taints.setdefault(r["path"], []).append((r.get("origin"), r.get("at")))
+            elif kind == "tombstone" and isinstance(r.get("hash"), str):
+                found.tombstoned.add(r["hash"])
+        return found
+
+    def tainted_before(self, path: str, moment: str | None) -> str | None:
+        """The least trusted untrusted/system taint of ``path`` recorded no later than ``moment`` (any, if None)."""
+        limit = _when(moment)
+        bad = [
+            origin for origin, at in self.taints.get(path, ())
+            if origin in UNTRUSTED and (limit is None or (_when(at) or dt.datetime.min) <= limit)
+        ]
+        return provenance.least_trusted(*bad) if bad else None

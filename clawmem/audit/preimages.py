@@ -1,0 +1,150 @@
+"""The ``preimage`` check and its baseline: nothing a rewrite of a curated file drops may be lost."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clawmem import ledger, loopguard
+from clawmem.audit.ledger_view import _Ledger
+from clawmem.audit.results import Finding
+from clawmem.entries import grammar
+from clawmem.workspace import Workspace, atomic_write, sha256_bytes
+
+BASELINE_VERSION = 1
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    from clawmem.entries.neutralise import neutralise
+
+    flat = " ".join(neutralise(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def baseline_path(ws: Workspace) -> Path:
+    return ws.state_dir / "audit" / "baseline.json"
+
+
+def load_baseline(ws: Workspace) -> dict[str, Any]:
+    try:
+        data = json.loads(baseline_path(ws).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return files if isinstance(files, dict) else {}
+
+
+def save_baseline(ws: Workspace, files: dict[str, Any]) -> None:
+    payload = {"version": BASELINE_VERSION, "files": files}
+    atomic_write(baseline_path(ws), json.dumps(payload, ensure_ascii=False, indent=1).encode())
+
+
+def _hashes(text: str) -> dict[str, grammar.Entry]:
+    return {loopguard.text_hash(e.body): e for e in grammar.parse(text).entries if e.body.strip()}
+
+
+def _preimage_hashes(ws: Workspace, path: Path, wanted: set[str]) -> set[str]:
+    """Which of ``wanted`` some stored pre-image of ``path`` holds (newest first, stops when all found)."""
+    from clawmem.curated import preimages
+
+    found: set[str] = set()
+    for image in reversed(preimages(ws, path)):
+        if found >= wanted:
+            break
+        try:
+            found |= wanted & set(_hashes(image.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            continue
+    return found
+
+
+@dataclass
+class _PreimageOutcome:
+    violations: list[Finding]
+    warnings: list[Finding]
+    files: dict[str, Any]
+    states: dict[str, str]
+
+
+def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOutcome:
+    from clawmem import curated
+
+    files = load_baseline(ws)
+    out = _PreimageOutcome([], [], dict(files), {})
+    now = ledger.now_iso()
+    for path in (ws.memory_md, ws.user_md):
+        rel = ws.rel(path)
+        data = path.read_bytes() if path.exists() else b""
+        text = data.decode("utf-8", errors="replace")
+        sha = sha256_bytes(data)
+        current = _hashes(text)
+        base = files.get(rel) if isinstance(files.get(rel), dict) else None
+        if base is None or not isinstance(base.get("text"), str):
+            out.warnings.append(Finding("baseline", rel, 0, "no audit baseline yet: established now; later changes are checked against it"))
+            state, advance = "established", True
+            first_seen: dict[str, str] = {}
+        elif base.get("sha256") == sha:
+            state, advance = "unchanged", True
+            first_seen = dict(base.get("first_seen") or {})
+        else:
+            first_seen = dict(base.get("first_seen") or {})
+            old = _hashes(base["text"])
+            gone = {h: e for h, e in old.items() if h not in current}
+            explained = (set(gone) & led.tombstoned) | _preimage_hashes(ws, path, set(gone) - led.tombstoned)
+            lost = [(h, e) for h, e in gone.items() if h not in explained]
+            for h, e in current.items():
+                if h not in old and (rel, h) not in led.first_at:
+                    out.warnings.append(Finding("hand-edit", rel, e.line_start, "entry added by hand (no ledger record); inside the operator trust boundary"))
+            if lost and accept:
+                snap = curated.Snapshot(path, base["text"].encode(), sha256_bytes(base["text"].encode()))
+                image = curated.store_preimage(ws, snap, reason="audit-accept")
+                curated.append_diary(
+                    ws, f"audit: accepted an edit of {rel}",
+                    [f"- {len(lost)} entr{'y' if len(lost) == 1 else 'ies'} removed or changed outside clawmem since the audit of "
+                     f"{base.get('audited_at')}; the previous version is kept as {ws.rel(image)}."],
+                )
+                for h, e in lost:
+                    out.warnings.append(Finding("preimage", rel, e.line_start, f"accepted: entry removed without a pre-image, now kept in {ws.rel(image)}"))
+                state, advance = "accepted", True
+            elif lost:
+                for h, e in sorted(lost, key=lambda p: p[1].line_start):
+                    out.violations.append(
+                        Finding(
+                            "preimage", rel, e.line_start,
+                            f"entry removed or changed without a pre-image since the audit of {base.get('audited_at')}: "
+                            f"\"{_excerpt(e.body)}\" (was line {e.line_start}; if the edit was yours, run `clawmem audit --accept`)",
+                        )
+                    )
+                state, advance = "held", False
+            else:
+                state, advance = "advanced", True
+        for h in current:
+            first_seen.setdefault(h, led.first_at.get((rel, h)) or now)
+        if advance:
+            out.files[rel] = {"sha256": sha, "text": text, "audited_at": now, "first_seen": {h: first_seen[h] for h in current}}
+        else:
+            out.files[rel] = {**base, "first_seen": first_seen}
+        out.states[rel] = state
+    return out
+
+
+def redact_baseline(ws: Workspace, hashes: set[str]) -> int:
+    """Drop entries with these text hashes from the stored baseline (``clawmem forget``); return how many."""
+    files = load_baseline(ws)
+    removed = 0
+    for rel, base in files.items():
+        if not isinstance(base, dict) or not isinstance(base.get("text"), str):
+            continue
+        doc = grammar.parse(base["text"])
+        doomed = {e.line_start for e in doc.entries if loopguard.text_hash(e.body) in hashes}
+        if not doomed:
+            continue
+        text = "".join(b.raw for b in doc.blocks if b.line_start not in doomed or not isinstance(b, grammar.Entry))
+        removed += len(doomed)
+        seen = {h: v for h, v in (base.get("first_seen") or {}).items() if h not in hashes}
+        files[rel] = {**base, "text": text, "sha256": sha256_bytes(text.encode()), "first_seen": seen}
+    if removed:
+        save_baseline(ws, files)
+    return removed

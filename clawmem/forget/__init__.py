@@ -1,0 +1,166 @@
+"""``clawmem forget``: remove an entry, every entry that says a text, or everything from a session.
+
+Tombstones first. Before any file changes, the provenance ledger gets a tombstone for the
+session (``ingest`` refuses it again) and for the normalised hash of every forgotten entry
+and of each of its lines (``note add``, ``note flush`` and ``ingest`` drop them, so the text
+does not come back from an agent's context). In session mode only lines of three or more
+words are tombstoned one by one, so forgetting a chat does not block every future "thanks".
+
+Then the files:
+
+- episodic files (daily notes, quarantine, transcripts): a forgotten entry's lines are
+  blanked, not deleted, so every other line keeps its number and the source anchors that
+  ``MEMORY.md`` cites stay true; a forgotten session's transcript file is deleted;
+- curated files (``MEMORY.md``, ``USER.md``): the entry's lines are removed by the same
+  optimistic rewrite dreaming uses (hash re-check, pre-image, atomic rename);
+- history: lines of ``DREAMS.md``, stored pre-images and the audit baseline that quote
+  forgotten text are redacted; the removal itself is recorded in ``DREAMS.md`` by anchor,
+  provenance and hash, never by text;
+- the index: a sync drops the entries; staged dream evidence, recall events, cached vectors
+  of forgotten text and vectors of re-numbered entries go too.
+
+What else goes, and what is only reported:
+
+- the target is a text, whatever file holds it: forgetting one entry forgets every entry
+  with the same normalised text;
+- a curated entry that is a verbatim copy of forgotten text, or all of whose source anchors
+  point at forgotten lines, is removed with it;
+- a curated entry that also cites other evidence (already merged with it), or that is a
+  near-duplicate of forgotten text, is left in place and reported for manual review;
+- when a curated entry is the target, evidence it cites that says something more than the
+  entry (a transcript turn, say) is reported for review: a later dream could promote it again.
+
+Layout: ``plan.py`` decides what goes and what is reviewed, ``apply.py`` changes the files,
+history and index, ``report.py`` builds the result and the ``DREAMS.md`` record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from clawmem import ledger, loopguard
+from clawmem.errors import BadInput, IndexUnavailable
+from clawmem.forget.apply import _blank_episodic, _clean_index, _redact_diary, _redact_preimages, _rewrite_curated
+from clawmem.forget.plan import (
+    _by_anchor,
+    _by_session,
+    _by_text,
+    _excerpt,
+    _Files,
+    _follow_curated,
+    _follow_evidence,
+    _surviving,
+    _Target,
+    _texts,
+    _tombstone_hashes,
+)
+from clawmem.forget.report import _diary_lines, _provenance_rows, _record
+from clawmem.forget.results import ForgetResult, Removed, Review
+from clawmem.workspace import Workspace, validate_session_id
+
+FORGET_LOCK = "forget"
+__all__ = ["ForgetResult", "Removed", "Review", "forget"]
+
+
+def forget(
+    ws: Workspace,
+    *,
+    anchor: str | None = None,
+    text: str | None = None,
+    session: str | None = None,
+    dry_run: bool = False,
+) -> ForgetResult:
+    """Forget one entry (``anchor``), every entry saying ``text``, or everything from ``session``."""
+    given = [(m, v) for m, v in (("entry", anchor), ("text", text), ("session", session)) if v is not None]
+    if len(given) != 1:
+        raise BadInput("say what to forget: an entry anchor, --text TEXT or --session ID (exactly one)")
+    mode, target = given[0]
+    if mode == "session":
+        target = validate_session_id(target)
+    with ws.lock(FORGET_LOCK):
+        files = _Files(ws)
+        deleted: list[str] = []
+        if mode == "entry":
+            targets = _by_anchor(ws, files, target)
+        elif mode == "text":
+            targets = _by_text(files, target)
+        else:
+            targets, deleted = _by_session(ws, files, target)
+        review: list[Review] = []
+        more, reviewed = _follow_evidence(ws, files, targets)
+        targets += more
+        review += reviewed
+        more, reviewed = _follow_curated(ws, files, targets, deleted)
+        targets += more
+        review += reviewed
+        unique: dict[tuple[str, int], _Target] = {}
+        for t in targets:
+            unique.setdefault(t.key, t)
+        targets = sorted(unique.values(), key=lambda t: (t.rel, t.line_start))
+        review = [r for r in review if (r.path, r.line) not in unique]
+        surviving = _surviving(files, targets)
+        tombs = _tombstone_hashes(targets, surviving, every_line=mode != "session")
+        rows = _provenance_rows(ws)
+        result = ForgetResult(
+            mode, target, dry_run, [_record(t, rows) for t in targets], deleted, review,
+            target if mode == "session" else None, len(tombs),
+        )
+        if dry_run:
+            return result
+        stamp = ledger.now_iso()
+        records = [{"t": "tombstone", "session": target, "at": stamp}] if mode == "session" else []
+        records += [{"t": "tombstone", "hash": h, "path": rel, "at": stamp} for h, rel in sorted(tombs.items())]
+        ledger.append(ws, records)
+
+        missed: list[_Target] = []
+        changed: set[str] = set()
+        preimages: list[str] = []
+        by_file: dict[str, list[_Target]] = {}
+        for t in targets:
+            by_file.setdefault(t.rel, []).append(t)
+        for rel, group in by_file.items():
+            path = files.files[rel].path
+            if rel in deleted:
+                with ws.lock_file(path):
+                    path.unlink(missing_ok=True)
+            elif files.kind(rel) in ("memory", "user"):
+                image = _rewrite_curated(ws, path, {t.hash for t in group})
+                if image:
+                    preimages.append(image)
+            else:
+                missed += _blank_episodic(ws, path, group)
+            changed.add(rel)
+        for rel in deleted:
+            if rel not in changed:
+                with ws.lock_file(files.files[rel].path):
+                    files.files[rel].path.unlink(missing_ok=True)
+                changed.add(rel)
+        review += [Review(t.rel, t.line_start, _excerpt(t.body), "changed while it was being forgotten: not removed") for t in missed]
+        # what is gone for good: forgotten texts that no surviving entry still says
+        kept = [t for t in targets if t not in missed]
+        norms = {loopguard.normalise(x) for t in kept for x in _texts(t.body, t.kind)} - surviving - {""}
+        hashes = set(tombs) | {loopguard.text_hash(t.body) for t in kept if loopguard.normalise(t.body) in norms}
+        if mode == "text":
+            norms.add(loopguard.normalise(target))
+        # a short forgotten line ("ok") must not redact every diary line that contains the word
+        norms = {n for n in norms if len(n) >= 12 or len(n.split()) >= 3}
+        from clawmem.audit.preimages import redact_baseline
+
+        redacted = {
+            "dreams": _redact_diary(ws, norms, dt.date.today().isoformat()),
+            "preimages": _redact_preimages(ws, hashes),
+            "baseline": redact_baseline(ws, hashes),
+        }
+        try:
+            _clean_index(ws, hashes, changed, {(t.rel, t.line_start) for t in kept})
+        except IndexUnavailable:
+            pass  # a damaged index is rebuilt from the files, which no longer hold the text
+
+        result = ForgetResult(
+            mode, target, False, [r for r in result.removed if (r.path, r.line_start) not in {t.key for t in missed}],
+            deleted, review, result.session_tombstoned, len(tombs), redacted,
+        )
+        from clawmem import curated
+
+        curated.append_diary(ws, f"forget {mode}", _diary_lines(result, preimages))
+    return result

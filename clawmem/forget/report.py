@@ -1,0 +1,57 @@
+"""What forget reports: each removed entry with its indexed provenance, and the ``DREAMS.md`` record (never the text)."""
+
+from __future__ import annotations
+
+from clawmem.errors import IndexUnavailable
+from clawmem.forget.plan import _excerpt, _Target
+from clawmem.forget.results import ForgetResult, Removed
+from clawmem.workspace import Workspace
+
+UNTRUSTED = ("untrusted", "system")
+
+
+def _record(t: _Target, rows: dict[tuple[str, int], dict]) -> Removed:
+    row = rows.get(t.key) or {}
+    origin = row.get("origin")
+    return Removed(
+        t.rel, t.line_start, t.line_end, _excerpt(t.body), t.hash, origin, row.get("session_kind"), row.get("session_id"),
+        t.why, origin in UNTRUSTED or t.kind == "quarantine",
+    )
+
+
+def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
+    out = [f"Forgot ({result.mode}): {len(result.removed)} entr{'y' if len(result.removed) == 1 else 'ies'}; the text is not repeated here."]
+    for r in result.removed[:50]:
+        prov = f"{r.origin or '?'}/{r.session_kind or '?'}" + (f", session {r.session_id}" if r.session_id else "")
+        out.append(f"- {r.path}#L{r.line_start} ({prov}; hash {r.text_hash[:10]}) — {r.why}")
+    if len(result.removed) > 50:
+        out.append(f"- … and {len(result.removed) - 50} more")
+    out += [f"- deleted {p}" for p in result.deleted_files]
+    if result.session_tombstoned:
+        out.append(f"- session {result.session_tombstoned} tombstoned: it is never ingested again")
+    out.append(f"- {result.hashes_tombstoned} text hash(es) tombstoned: note, flush and ingest will not store them again")
+    redacted = result.redacted
+    if redacted.get("dreams") or redacted.get("preimages") or redacted.get("baseline"):
+        out.append(
+            f"- redacted {redacted.get('dreams', 0)} earlier line(s) of DREAMS.md, {redacted.get('preimages', 0)} pre-image(s) "
+            f"and {redacted.get('baseline', 0)} audit baseline entr(y/ies)"
+        )
+    out += [f"- curated pre-image (redacted): {p}" for p in preimages]
+    for r in result.review:
+        out.append(f"- needs manual review: {r.path}#L{r.line} — {r.reason}")
+    return out
+
+
+def _provenance_rows(ws: Workspace) -> dict[tuple[str, int], dict]:
+    """Index provenance of every entry, for the report (empty when the index is unusable)."""
+    from clawmem.index.maintain import open_synced
+
+    try:
+        index, _ = open_synced(ws)
+    except IndexUnavailable:
+        return {}
+    with index:
+        return {
+            (r["path"], r["line_start"]): r
+            for r in index.query("SELECT path, line_start, origin, session_kind, session_id FROM entries")
+        }
