@@ -154,6 +154,32 @@ def _allowed(row: dict, opts: SearchOptions) -> bool:
     return opts.include_untrusted or row["origin"] in ("owner", "agent")
 
 
+def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, list[int]]:
+    """Transcript entry id -> the turns just before and after it in the same transcript.
+
+    A dialogue turn is often relevant only together with its neighbour (the question with its
+    answer); on the LoCoMo benchmark letting a turn share in its neighbour's relevance gained
+    several points of recall@5 (benchmarks/README.md). Daily-note lines are independent facts,
+    so they keep their own relevance.
+    """
+    wanted = [i for i, r in rows.items() if r["kind"] == "transcript"]
+    paths = sorted({rows[i]["path"] for i in wanted})
+    if not wanted:
+        return {}
+    trust = " AND origin IN ('owner', 'agent')" if trusted_only else ""
+    found: dict[int, list[int]] = {}
+    for start in range(0, len(paths), 400):
+        part = paths[start : start + 400]
+        sql = (
+            "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
+            f"WHERE path IN ({','.join('?' * len(part))}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
+            f"WHERE id IN ({','.join('?' * len(wanted))})"
+        )
+        for entry_id, before, after in index.conn.execute(sql, [*part, *wanted]).fetchall():
+            found[entry_id] = [n for n in (before, after) if n is not None]
+    return found
+
+
 def _rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
     found: dict[int, dict] = {}
     for start in range(0, len(ids), 500):
@@ -228,24 +254,38 @@ def search(
     exact = [] if opts.lanes == "vector" else exact_candidates(index, query, opts, limit)
     rows = {i: r for i, r in _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact]))).items() if _allowed(r, opts)}
 
+    def relevance(entry_id: int) -> float:
+        text_score, vector_score = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
+        return vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on)
+
+    adjacent = neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
+    if vectors_on and adjacent:
+        from clawmem.search import vectors
+
+        missing = sorted({n for around in adjacent.values() for n in around} - set(vector_scores))
+        vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in vectors.cached_vectors(index, embedder.id, missing).items()})
+
     decay = _decay_mode(query, opts)
     half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)
     scored: dict[int, ranking.Signals] = {}
+    passes: dict[int, bool] = {}  # min_score is judged on the better of own and context relevance
     for entry_id, row in rows.items():
-        text_score = text_scores.get(entry_id, 0.0)
-        vector_score = vector_scores.get(entry_id, 0.0)
+        own = relevance(entry_id)
+        context = max((relevance(n) for n in adjacent.get(entry_id, ())), default=0.0)
         rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life)
         scored[entry_id] = ranking.Signals(
-            text_score=text_score,
-            vector_score=vector_score,
-            hybrid=vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on),
+            text_score=text_scores.get(entry_id, 0.0),
+            vector_score=vector_scores.get(entry_id, 0.0),
+            hybrid=ranking.with_context(own, context, cfg.context_weight) if entry_id in adjacent else own,
             recency=rec,
             importance=ranking.importance(row["importance"], cfg),
             project=ranking.project_factor(row["projects"], opts.active_projects, cfg),
             age_days=age,
         )
-    ordered = sorted(((i, s.score) for i, s in scored.items() if s.score >= min_score), key=lambda p: -p[1])
-    similarity = _similarity(index, [i for i, _ in ordered[: limit * 4]], rows, vectors_on)
+        factors = rec * scored[entry_id].importance * scored[entry_id].project
+        passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
+    ordered = sorted(((i, s.score) for i, s in scored.items() if passes[i]), key=lambda p: -p[1])
+    similarity = _similarity(index, [i for i, _ in ordered[: limit * 4]], rows, embedder.id if vectors_on else None)
     chosen = ranking.mmr(ordered[: limit * 4], similarity, lam=cfg.mmr_lambda, limit=limit)
     backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
 
@@ -259,11 +299,11 @@ def search(
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(embedder, "id", None), hits, warnings, decay)
 
 
-def _similarity(index: Index, ids: list[int], rows: dict[int, dict], vectors_on: bool):
-    if vectors_on:
-        from clawmem.search.vectors import vectors_for
+def _similarity(index: Index, ids: list[int], rows: dict[int, dict], embedder_id: str | None):
+    if embedder_id is not None:
+        from clawmem.search.vectors import cached_vectors
 
-        stored = vectors_for(index, ids)
+        stored = cached_vectors(index, embedder_id, ids)
         if stored:
             return lambda a, b: float(stored[a] @ stored[b]) if a in stored and b in stored else 0.0
     words = {i: set(tokens.query_terms(rows[i]["text"].casefold())) for i in ids}

@@ -52,6 +52,15 @@ def hybrid(text_score: float, vector_score: float, cfg: SearchConfig, *, vectors
     return (cfg.vector_weight * vector_score + cfg.text_weight * text_score) / total
 
 
+def with_context(own: float, context: float, weight: float) -> float:
+    """Relevance that shares in the best neighbour's: (own + weight x context) / (1 + weight).
+
+    It ranks; the minimum-score gate looks at the larger of this and ``own``, so irrelevant
+    neighbours can lower a turn's rank but never drop it from the results.
+    """
+    return (own + weight * context) / (1 + weight)
+
+
 def recency(observed_at: str | None, tier: str, now: dt.datetime, cfg: SearchConfig, *, half_life_days: float | None = None) -> tuple[float, float | None]:
     """Exponential decay on dated episodic entries only; curated and undated entries do not decay."""
     if tier != "episodic" or not observed_at:

@@ -6,7 +6,9 @@ import datetime as dt
 
 import pytest
 
-from clawmem import notes
+import json
+
+from clawmem import ingest, notes
 from clawmem.embeddings import backend_status
 from clawmem.index.maintain import open_synced
 from clawmem.search import SearchOptions, search
@@ -65,6 +67,7 @@ def test_untrusted_hits_are_hidden_by_default_and_framed_when_asked(ws):
 
 
 def test_recency_decays_episodic_but_not_curated(ws):
+    (ws.root / "clawmem.toml").write_text("[search]\nrecency_floor = 0.0\n")  # the pure exponential
     old = NOW - dt.timedelta(days=60)
     notes.add_note(ws, "deploy target is render", origin="owner", at=old)
     notes.add_note(ws, "deploy target is flyio", origin="owner", at=NOW)
@@ -76,6 +79,30 @@ def test_recency_decays_episodic_but_not_curated(ws):
     assert by_text["deploy target notes live in the wiki"]["recency"] == 1.0
     off = lexical(ws, "deploy target", min_score=0.0, decay="off")
     assert all(h.signals["recency"] == 1.0 for h in off.hits)
+
+
+def test_default_recency_floor_keeps_old_facts_findable(ws):
+    notes.add_note(ws, "the wifi password is taped under the router", origin="owner", at=NOW - dt.timedelta(days=400))
+    result = lexical(ws, "wifi password", min_score=0.0, decay="on")
+    assert result.hits[0].signals["recency"] == pytest.approx(ws.config.search.recency_floor) == pytest.approx(0.9)
+
+
+def test_adjacent_context_lifts_the_answer_next_to_a_matching_question(ws):
+    data = "\n".join(
+        json.dumps({"role": role, "content": text, "timestamp": "2026-11-20T10:00:00"})
+        for role, text in [
+            ("user", "what should we name the new cat?"),
+            ("assistant", "Pick something short, like Miso."),
+            ("user", "unrelated: the oven timer is broken"),
+            ("assistant", "Pick a new oven from the catalogue."),
+        ]
+    )
+    ingest.ingest(ws, data, session="naming", origin="owner")
+    result = lexical(ws, "pick name cat", min_score=0.0, decay="off", limit=4)
+    by_text = {h.text: h for h in result.hits}
+    answer, other = by_text["assistant: Pick something short, like Miso."], by_text["assistant: Pick a new oven from the catalogue."]
+    assert answer.text_score == pytest.approx(other.text_score, rel=0.3)
+    assert answer.score > other.score  # its neighbour asked about naming the cat
 
 
 def test_questions_about_the_past_relax_decay(ws):
