@@ -1,0 +1,883 @@
+"""LoCoMo retrieval benchmark: turn-level recall@K of ``clawmem search`` on long conversations.
+
+Each conversation of the LoCoMo file goes into its own fresh workspace through clawmem's own
+``ingest`` path (one transcript per session, every turn with its session's real date and its
+``dia_id``), is indexed and embedded once, and then every question with evidence is run
+through ``search`` the way a user meets it: "now" is the day after the last session, so the
+30-day recency decay is in force unless a variant turns it off.
+
+Metric (turn-level recall@K): a question gets a budget of K turns; its hits are walked in rank
+order and each costs the number of transcript turns it covers (at least 1), so a hit that
+covers several turns uses up that many of the budget; recall@K is the fraction of the
+question's evidence turns covered within the budget. Each K is a separate search with
+``limit=K`` (what a caller asking for K results gets); the prefix of the limit=50 list is
+compared with it and the disagreement reported, because MMR and the lexical back-fill depend
+on the limit. "Dialog recall@K" (the LoCoMo paper's figure) is the mean, over every question of
+categories 1-5, of the fraction of evidence ids among the first K retrieved units, with
+empty-evidence questions counted as 1.0 as the paper's evaluation code does.
+
+Run: ``python benchmarks/locomo.py /work/shared/data/locomo-dev.json [--out DIR]
+[--limit-questions N] [--conversations conv-26] [--experiments] [--workdir DIR --reuse]``.
+Data: LoCoMo (Maharana et al., ACL 2024), CC BY-NC 4.0; see the data directory's README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import json
+import math
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from clawmem import config as config_module  # noqa: E402
+from clawmem.entries import grammar  # noqa: E402
+from clawmem.workspace import Workspace  # noqa: E402
+
+KS = (5, 10, 25, 50)
+CHEAP_KS = (5, 10)  # experiment variants: the DRAGON comparison points (large-K MMR is the slow part)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+MAIN_CATEGORIES = (1, 2, 3, 4)
+DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
+DIA_ID = re.compile(r"^D(\d+):(\d+)$")
+DRAGON = {5: 58.8, 10: 67.5}  # LoCoMo paper, DRAGON retriever, dialog units
+
+
+# data -----------------------------------------------------------------------------------
+def parse_session_date(text: str) -> dt.datetime:
+    """LoCoMo's session timestamp, e.g. ``"1:56 pm on 8 May, 2023"``."""
+    return dt.datetime.strptime(text.strip(), DATE_FORMAT)
+
+
+def sessions(conversation: dict) -> list[tuple[int, dt.datetime, list[dict]]]:
+    """(number, start time, turns) of every session that has turns; stray date keys are ignored."""
+    found = []
+    for key, value in conversation.items():
+        match = re.fullmatch(r"session_(\d+)", key)
+        if match and isinstance(value, list) and value:
+            number = int(match.group(1))
+            found.append((number, parse_session_date(conversation[f"session_{number}_date_time"]), value))
+    return sorted(found)
+
+
+def turn_text(turn: dict) -> str:
+    text = turn["text"]
+    if turn.get("blip_caption"):
+        text += f" [shares a photo: {turn['blip_caption']}]"
+    return text
+
+
+def clean_evidence(raw: list, known: set[str]) -> tuple[list[str], list[str]]:
+    """Valid evidence ids (``"D8:6; D9:17"`` split, brackets dropped) and the ids thrown away."""
+    valid, dropped = [], []
+    for item in raw:
+        for part in re.split(r"[;,\s]+", str(item).replace("(", " ").replace(")", " ")):
+            if not part:
+                continue
+            if DIA_ID.match(part) and part in known:
+                if part not in valid:
+                    valid.append(part)
+            else:
+                dropped.append(part)
+    return valid, dropped
+
+
+@dataclass(frozen=True)
+class Question:
+    sample_id: str
+    number: int
+    text: str
+    category: int
+    evidence: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+def questions(sample: dict, known: set[str]) -> list[Question]:
+    found = []
+    for number, qa in enumerate(sample["qa"]):
+        evidence, dropped = clean_evidence(qa.get("evidence", []), known)
+        found.append(Question(sample["sample_id"], number, qa["question"], int(qa["category"]), tuple(evidence), tuple(dropped)))
+    return found
+
+
+def transcript_jsonl(turns: list[dict], when: dt.datetime) -> str:
+    records = [
+        {"role": "user", "speaker": t["speaker"], "content": turn_text(t), "timestamp": when.isoformat(), "id": t["dia_id"]}
+        for t in turns
+    ]
+    return "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n"
+
+
+# workspace ------------------------------------------------------------------------------
+class QueryCache:
+    """The real embedder, remembering query vectors so 30 variants embed each question once."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.id, self.model, self.backend, self.dimension = inner.id, inner.model, inner.backend, inner.dimension
+        self._vectors: dict[str, Any] = {}
+
+    def embed(self, texts: list[str], batch_size: int = 64):
+        if len(texts) == 1 and texts[0] in self._vectors:
+            return self._vectors[texts[0]][None, :]
+        vectors = self.inner.embed(texts, batch_size=batch_size)
+        if len(texts) == 1:
+            self._vectors[texts[0]] = vectors[0]
+        return vectors
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    root: Path
+    now: dt.datetime
+    questions: list[Question]
+    turn_lines: dict[str, list[tuple[int, int, str]]]  # path -> (line_start, line_end, dia_id)
+    turns: int
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _progress_bar(label: str) -> Callable[[int, int, str], None]:
+    def show(done: int, total: int, _what: str) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        sys.stderr.write(f"\r  {label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversation:
+    """Ingest every session of ``sample`` into a workspace at ``root``, index and embed it."""
+    from clawmem.index.db import Index
+    from clawmem.index.maintain import run_index
+    from clawmem.ingest import ingest
+    from clawmem.search import vectors
+
+    conversation = sample["conversation"]
+    all_sessions = sessions(conversation)
+    known = {t["dia_id"] for _, _, turns in all_sessions for t in turns}
+    timings: dict[str, float] = {}
+    if reuse and (root / ".clawmem" / "index.db").is_file():
+        ws = Workspace(root)
+        timings["reused"] = 1.0
+    else:
+        if root.exists():
+            shutil.rmtree(root)
+        ws = Workspace.init(root)
+        started = time.perf_counter()
+        for number, when, turns in all_sessions:
+            ingest(ws, transcript_jsonl(turns, when), session=f"{sample['sample_id']}-s{number}", origin="owner")
+        timings["ingest"] = time.perf_counter() - started
+        started = time.perf_counter()
+        run_index(ws, embed=False)  # embedding is timed on its own below
+        timings["index"] = time.perf_counter() - started
+    if embedder is not None:
+        started = time.perf_counter()
+        with Index.open(ws) as index:
+            vectors.refresh(index, embedder, progress=_progress_bar(f"{sample['sample_id']} embedding"))
+        timings["embed"] = time.perf_counter() - started
+    turn_lines: dict[str, list[tuple[int, int, str]]] = {}
+    for path in sorted(ws.transcripts_dir.glob("*.md")):
+        doc = grammar.parse(path.read_text(encoding="utf-8"))
+        turn_lines[ws.rel(path)] = [(e.line_start, e.line_end, e.first("turn")) for e in doc.entries if e.first("turn")]
+    now = all_sessions[-1][1] + dt.timedelta(days=1)
+    return Conversation(sample["sample_id"], root, now, questions(sample, known), turn_lines, len(known), timings)
+
+
+def hit_turns(conv: Conversation, path: str, line_start: int, line_end: int) -> list[str]:
+    """The dia_ids of the transcript turns a hit's line range overlaps."""
+    return [dia for start, end, dia in conv.turn_lines.get(path, ()) if start <= line_end and end >= line_start]
+
+
+# metric ---------------------------------------------------------------------------------
+def budget_recall(hits: list[list[str]], evidence: tuple[str, ...], budget: int) -> float:
+    """Fraction of evidence covered by hits taken in order while their turn cost fits ``budget``."""
+    covered: set[str] = set()
+    spent = 0
+    for turns in hits:
+        cost = max(1, len(turns))
+        if spent + cost > budget:
+            break
+        spent += cost
+        covered.update(turns)
+    return sum(1 for e in evidence if e in covered) / len(evidence)
+
+
+def unit_recall(hits: list[list[str]], evidence: tuple[str, ...], k: int) -> float:
+    """The paper's dialog recall: evidence among the first ``k`` retrieved units, whatever their size."""
+    covered = {t for turns in hits[:k] for t in turns}
+    return sum(1 for e in evidence if e in covered) / len(evidence)
+
+
+# variants -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    lanes: str = "hybrid"
+    decay: str = "on"
+    search: tuple[tuple[str, Any], ...] = ()  # [search] overrides written to clawmem.toml
+    min_score: float | None = 0.0
+    patch: str | None = None  # a prototype treatment, applied in this process only (see ``patched``)
+    proto: Proto | None = None  # run ``proto_search`` (a switchable copy of the pipeline) instead of ``search``
+    group: str = "main"
+    note: str = ""
+
+
+def main_variants() -> list[Variant]:
+    return [Variant(f"{lanes} decay={decay}", lanes, decay) for lanes in ("lexical", "vector", "hybrid") for decay in ("on", "off", "auto")]
+
+
+def experiment_variants() -> list[Variant]:
+    """Config-only alternatives (through clawmem.toml) and prototypes, all hybrid, K = 5 and 10."""
+    v: list[Variant] = []
+    add = v.append
+    for floor in (0.5, 0.7, 0.8, 0.9):
+        add(Variant(f"floor {floor} (on)", search=(("recency_floor", floor),), group="recency"))
+    for half_life in (90.0, 365.0):
+        add(Variant(f"half-life {half_life:g} d (on)", search=(("half_life_days", half_life),), group="recency"))
+    add(Variant("soft floor 0.8 (on)", search=(("recency_floor", 0.8),), patch="soft-floor", group="recency",
+                note="recency = floor + (1 - floor) x 0.5^(age/half-life): keeps the order among old entries"))
+    add(Variant("floor 0.8 (auto)", decay="auto", search=(("recency_floor", 0.8),), group="recency"))
+    add(Variant("intent-v2 (auto)", decay="auto", patch="intent-v2", group="recency",
+                note="auto, with any past-tense question (did/was/were/had/-ed) counted as recall intent"))
+    for lam in (1.0, 0.9, 0.8, 0.5):
+        add(Variant(f"mmr_lambda {lam} (off)", decay="off", search=(("mmr_lambda", lam),), group="mmr"))
+    for vector, text in ((0.85, 0.15), (0.5, 0.5), (0.3, 0.7)):
+        add(Variant(f"weights v{vector}/t{text} (off)", decay="off", search=(("vector_weight", vector), ("text_weight", text)), group="weights"))
+    for decay in ("on", "off", "auto"):
+        add(Variant(f"min_score default ({decay})", decay=decay, min_score=None, group="min_score",
+                    note="search.min_score = 0.35 (the default) instead of 0"))
+    return v + prototype_variants()
+
+
+def prototype_variants() -> list[Variant]:
+    """Ranking-code changes, measured through ``proto_search``; "proposed" runs every K."""
+    v: list[Variant] = []
+    add = v.append
+    floor9 = (("recency_floor", 0.9),)
+    half = (("vector_weight", 0.5), ("text_weight", 0.5))
+    complete = Proto(complete=True)
+    add(Variant("complete (off)", decay="off", proto=complete, group="prototype",
+                note="every candidate scored on both lanes (missing lane filled in, not 0)"))
+    add(Variant("complete, v0.5/t0.5 (off)", decay="off", proto=complete, search=half, group="prototype"))
+    add(Variant("context 0.3 (off)", decay="off", proto=Proto(context=0.3), group="prototype",
+                note="relevance = (own + 0.3 x best adjacent entry of the same file) / 1.3"))
+    for beta in (0.2, 0.3, 0.5):
+        add(Variant(f"complete + context {beta} (off)", decay="off", proto=Proto(complete=True, context=beta), group="prototype"))
+    add(Variant("complete + context 0.3, v0.5/t0.5 (off)", decay="off", proto=Proto(complete=True, context=0.3), search=half, group="prototype"))
+    add(Variant("complete + context 0.3 + lex^2 (off)", decay="off", proto=Proto(complete=True, context=0.3, lex_power=2.0), group="prototype",
+                note="BM25 ratio squared before blending"))
+    add(Variant("complete + context 0.3 + session 0.2 (off)", decay="off", proto=Proto(complete=True, context=0.3, session=0.2), group="prototype",
+                note="relevance also blends the mean of the 3 best entries of the same file (gamma 0.2)"))
+    best = Proto(complete=True, context=0.3)
+    for floor in (0.8, 0.9):
+        add(Variant(f"C+C0.3 + floor {floor} (on)", decay="on", proto=best, search=(("recency_floor", floor),), group="prototype"))
+        add(Variant(f"C+C0.3 + floor {floor} (auto)", decay="auto", proto=best, search=(("recency_floor", floor),), group="prototype"))
+    add(Variant("C+C0.3 + floor 0.9 (auto, relaxed = off)", decay="auto", proto=best, search=floor9, patch="relaxed-off", group="prototype",
+                note="questions with recall intent get no decay at all instead of a 360-day half-life"))
+    add(Variant("C+C0.3 + floor 0.9 + min_score 0.35 on score (auto)", decay="auto", proto=best, search=floor9, min_score=None, group="prototype"))
+    add(Variant("C+C0.3 + floor 0.9 + min_score 0.35 on relevance (auto)", decay="auto", search=floor9, min_score=None,
+                proto=Proto(complete=True, context=0.3, min_on_relevance=True), group="prototype",
+                note="min_score compared with the hybrid relevance, before the recency/importance/project factors"))
+    for lam in (1.0, 0.85):
+        add(Variant(f"C+C0.3 + floor 0.9, mmr {lam} (auto)", decay="auto", proto=best, search=(*floor9, ("mmr_lambda", lam)), group="prototype"))
+    add(Variant("C+C0.3 + floor 0.9, v0.6/t0.4 (auto)", decay="auto", proto=best, search=(*floor9, ("vector_weight", 0.6), ("text_weight", 0.4)),
+                group="prototype"))
+    wide = (("candidates_factor", 40),)  # k = min(200, 40 x limit) = 200 from limit 5 up
+    add(Variant("k=200 (off)", decay="off", search=wide, group="prototype",
+                note="config only: candidates_factor 40, so every limit >= 5 fetches 200 candidates per lane"))
+    add(Variant("k=200 + floor 0.9 + mmr 0.85 (auto)", decay="auto", search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype",
+                note="config only, current ranking code"))
+    add(Variant("k=200 + context 0.3 + floor 0.9 + mmr 0.85 (auto)", decay="auto", proto=Proto(context=0.3),
+                search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype"))
+    for beta in (0.3, 0.5):
+        add(Variant(f"k=200 + lift-only context {beta} + floor 0.9 + mmr 0.85 (auto)", decay="auto",
+                    proto=Proto(context=beta, context_lift=True), search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype",
+                    note="relevance = max(own, (own + beta x best neighbour) / (1 + beta)): weak neighbours never lower an entry"))
+    for pool in (50, 100):
+        add(Variant(f"k=200 + context 0.3 (best {pool} only) + floor 0.9 + mmr 0.85 (auto)", decay="auto",
+                    proto=Proto(context=0.3, context_pool=pool), search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype",
+                    note=f"context computed for the {pool} best candidates by own relevance (cheaper on big indexes)"))
+    proposed = (*wide, *floor9, ("mmr_lambda", 0.85))
+    note = "candidates_factor 40 (k = 200) + recency_floor 0.9 + mmr_lambda 0.85 + adjacent context 0.3; weights 0.7/0.3; min_score 0"
+    context = Proto(context=0.3)
+    for lanes in ("lexical", "vector", "hybrid"):
+        for decay in ("auto", "off"):
+            add(Variant(f"proposed {lanes} ({decay})", lanes=lanes, decay=decay, proto=context, search=proposed, group="proposed", note=note))
+    add(Variant("proposed hybrid (on)", decay="on", proto=context, search=proposed, group="proposed"))
+    add(Variant("proposed hybrid (auto), min_score 0.35 on relevance", decay="auto", search=proposed, min_score=None,
+                proto=Proto(context=0.3, min_on_relevance=True), group="proposed",
+                note="the proposal with the default min_score, compared with relevance before the recency factor"))
+    add(Variant("proposed hybrid (auto), min_score 0.35 on score", decay="auto", search=proposed, min_score=None, proto=context, group="proposed",
+                note="the proposal with the default min_score as today (after the recency factor)"))
+    add(Variant("proposed, config only (auto)", decay="auto", search=proposed, group="proposed",
+                note="the config part alone (k = 200, floor 0.9, mmr 0.85) on today's ranking code"))
+    return v
+
+
+def _soft_recency(original: Callable) -> Callable:
+    def recency(observed_at, tier, now, cfg, *, half_life_days=None):
+        import dataclasses
+
+        value, age = original(observed_at, tier, now, dataclasses.replace(cfg, recency_floor=0.0), half_life_days=half_life_days)
+        if age is None:
+            return value, age
+        return cfg.recency_floor + (1.0 - cfg.recency_floor) * value, age
+
+    return recency
+
+
+PAST_QUESTION = re.compile(r"\b(did|was|were|had|used to|has been|have been|\w{3,}ed)\b", re.IGNORECASE)
+
+
+def _intent_v2(original: Callable) -> Callable:
+    def decay_mode(query, opts):
+        if opts.decay == "auto" and PAST_QUESTION.search(query.strip()):
+            return "relaxed"
+        return original(query, opts)
+
+    return decay_mode
+
+
+def incremental_mmr(candidates, similarity, *, lam, limit):
+    """``ranking.mmr`` with each candidate's redundancy updated once per pick: same picks, O(limit x n) not O(limit^2 x n)."""
+    remaining = list(candidates)
+    redundancy = [-math.inf] * len(remaining)
+    chosen: list[int] = []
+    while remaining and len(chosen) < limit:
+        best_index, best_value = 0, -math.inf
+        for position, (_, score) in enumerate(remaining):
+            value = lam * score - (1 - lam) * (redundancy[position] if chosen else 0.0)
+            if value > best_value:
+                best_index, best_value = position, value
+        picked = remaining.pop(best_index)[0]
+        redundancy.pop(best_index)
+        chosen.append(picked)
+        for position, (entry_id, _) in enumerate(remaining):
+            redundancy[position] = max(redundancy[position], similarity(entry_id, picked))
+    return chosen
+
+
+@contextlib.contextmanager
+def fast_mmr(enabled: bool) -> Iterator[None]:
+    """Swap in ``incremental_mmr`` for the run (the benchmark checks it picks exactly what ``ranking.mmr`` picks)."""
+    from clawmem.search import ranking
+
+    if not enabled:
+        yield
+        return
+    saved, ranking.mmr = ranking.mmr, incremental_mmr
+    try:
+        yield
+    finally:
+        ranking.mmr = saved
+
+
+def self_check(conv: Conversation, embedder: Any, count: int) -> dict[str, tuple[int, int]]:
+    """Hit ids of ``count`` limit=50 searches: incremental vs clawmem MMR, and ``proto_search`` (switches off) vs ``search``."""
+    from clawmem.index.db import Index
+    from clawmem.search import SearchOptions, search
+
+    ws = workspace_for(conv, Variant("defaults"))
+    checks = {"incremental MMR": [0, 0], "proto_search": [0, 0]}
+    chosen = [q for q in conv.questions if q.evidence][:count]
+    with Index.open(ws) as index:
+        for n, q in enumerate(chosen):
+            lanes = ("hybrid", "lexical", "vector")[n % 3]
+            opts = SearchOptions(limit=50, min_score=0.0, lanes=lanes, decay="on", log_recall=False)
+            chosen_embedder = None if lanes == "lexical" else embedder
+            ids = {}
+            for name, enabled in (("exact", False), ("fast", True)):
+                with fast_mmr(enabled):
+                    ids[name] = [h.id for h in search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder).hits]
+            with fast_mmr(True):
+                ids["proto"] = [h.id for h in proto_search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder, proto=Proto()).hits]
+            checks["incremental MMR"][0] += ids["exact"] == ids["fast"]
+            checks["proto_search"][0] += ids["exact"] == ids["proto"]
+            checks["incremental MMR"][1] += 1
+            checks["proto_search"][1] += 1
+    return {name: (same, total) for name, (same, total) in checks.items()}
+
+
+# prototype ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Proto:
+    """Ranking changes measured here before anyone changes ``clawmem.search`` (a copy of its pipeline + switches).
+
+    complete: score every candidate on both lanes (stored vector . query; BM25 restricted to the
+        candidate rowids), so a candidate found by one lane is not scored 0 on the other; this
+        makes the ranking independent of how many candidates each lane fetched (4 x limit).
+    context: beta; an episodic entry's relevance becomes (own + beta x best adjacent entry of the
+        same file) / (1 + beta) -- a dialogue turn is often only relevant together with its neighbour.
+        A neighbour's vector score is exact (stored vector . query); its text score is its BM25 if it
+        is among the lexical candidates, else 0 (unless ``complete``).
+    lex_power: the BM25 ratio (best hit = 1) is raised to this power before blending.
+    session: gamma; relevance becomes (own + gamma x mean of the 3 best scored entries of the same
+        episodic file) / (1 + gamma) -- a turn in a conversation about the topic ranks above a stray mention.
+    min_on_relevance: apply ``min_score`` to the hybrid relevance, not to the score after recency,
+        importance and project factors (so an old but relevant entry is not cut by the decay).
+    """
+
+    complete: bool = False
+    context: float = 0.0
+    lex_power: float = 1.0
+    session: float = 0.0
+    min_on_relevance: bool = False
+    context_pool: int = 0  # context only for the best N candidates by own relevance (0 = all); the rest count a neighbour of 0
+    context_lift: bool = False  # relevance = max(own, blended): neighbours can lift an entry, never lower it
+
+
+def _bm25_for(index: Any, query: str, ids: list[int]) -> dict[int, float]:
+    from clawmem.index import tokens
+
+    terms = tokens.query_terms(query)  # the same OR expression lexical_candidates uses
+    expression = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    found: dict[int, float] = {}
+    if not terms:
+        return found
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        rows = index.conn.execute(
+            f"SELECT rowid, bm25(entries_fts) FROM entries_fts WHERE entries_fts MATCH ? AND rowid IN ({marks})", [expression, *part]
+        ).fetchall()
+        found.update({int(r[0]): float(r[1]) for r in rows})
+    return found
+
+
+def _cached_vectors(index: Any, embedder_id: str, ids: list[int]) -> dict[int, Any]:
+    """Stored vectors of some entries, from ``embedding_cache`` by text hash."""
+    import numpy as np
+
+    found: dict[int, Any] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        hashes = {r["id"]: r["text_hash"] for r in index.query(f"SELECT id, text_hash FROM entries WHERE id IN ({marks})", part)}
+        if not hashes:
+            continue
+        marks = ",".join("?" * len(hashes))
+        blobs = {r["text_hash"]: r["vector"] for r in index.query(
+            f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder_id, *hashes.values()])}
+        found.update({i: np.frombuffer(blobs[h], dtype=np.float32) for i, h in hashes.items() if h in blobs})
+    return found
+
+
+def _adjacent(index: Any, rows: dict[int, dict], trusted_only: bool) -> dict[int, list[int]]:
+    """Entry id -> ids of the entries just before and after it in the same episodic file (one SQL query)."""
+    paths = sorted({r["path"] for r in rows.values() if r["tier"] == "episodic"})
+    wanted = [i for i, r in rows.items() if r["tier"] == "episodic"]
+    if not paths:
+        return {}
+    trust = " AND origin IN ('owner', 'agent')" if trusted_only else ""
+    adjacent: dict[int, list[int]] = {}
+    for start in range(0, len(paths), 400):
+        part = paths[start : start + 400]
+        sql = (
+            "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
+            f"WHERE path IN ({','.join('?' * len(part))}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
+            f"WHERE id IN ({','.join('?' * len(wanted))})"
+        )
+        for entry_id, prev, following in index.conn.execute(sql, [*part, *wanted]).fetchall():
+            adjacent[entry_id] = [n for n in (prev, following) if n is not None]
+    return adjacent
+
+
+def proto_search(ws: Workspace, index: Any, query: str, opts: Any, *, now: dt.datetime, embedder: Any, proto: Proto):
+    """``clawmem.search.search`` (as of this benchmark's writing) with the ``Proto`` switches; no recall logging."""
+    import clawmem.search as S
+    from clawmem.search import ranking, vectors
+
+    cfg = ws.config.search
+    limit = opts.limit or cfg.limit
+    min_score = cfg.min_score if opts.min_score is None else opts.min_score
+    k = min(cfg.candidates_max, cfg.candidates_factor * limit)
+    vectors_on = embedder is not None and opts.lanes != "lexical"
+    vector_scores: dict[int, float] = {}
+    query_vector = None
+    if vectors_on:
+        query_vector = embedder.embed([query])[0]
+        tier = None if opts.tier == "all" else opts.tier
+        vector_scores = dict(vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted))
+    lexical = [] if opts.lanes == "vector" else S.lexical_candidates(index, query, opts, k)
+    exact = [] if opts.lanes == "vector" else S.exact_candidates(index, query, opts, limit)
+    rows = S._rows(index, list(dict.fromkeys([*(i for i, _ in lexical), *vector_scores, *exact])))
+
+    pool = rows
+    if proto.context and proto.context_pool:  # rank by own relevance first (lexical-only text scores at this point)
+        first = ranking.normalise_bm25(lexical)
+        own = {i: ranking.hybrid(first.get(i, 0.0), vector_scores.get(i, 0.0), cfg, vectors_on=vectors_on) for i in rows}
+        pool = {i: rows[i] for i in sorted(rows, key=lambda i: -own[i])[: proto.context_pool]}
+    adjacent = _adjacent(index, pool, not opts.include_untrusted) if proto.context else {}
+    neighbours = {n for around in adjacent.values() for n in around}
+    to_embed = (set(rows) if proto.complete else set()) | neighbours
+    bm25 = dict(lexical)
+    if to_embed and vectors_on:  # stored vectors, read from the embedding cache by content hash (fast; vec0 rowid lookups are not)
+        missing = [i for i in to_embed if i not in vector_scores]
+        vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in _cached_vectors(index, embedder.id, missing).items()})
+    if proto.complete and opts.lanes != "vector":  # exact BM25 of vector-only candidates (slow on big indexes: MATCH + rowid IN)
+        bm25.update(_bm25_for(index, query, [i for i in rows if i not in bm25]))
+    # a neighbour outside the lexical candidates keeps text score 0 unless ``complete`` computed it
+    text_scores = ranking.normalise_bm25(sorted(bm25.items(), key=lambda p: p[1]))
+    if proto.lex_power != 1.0:
+        text_scores = {i: v**proto.lex_power for i, v in text_scores.items()}
+
+    def relevance(entry_id: int) -> float:
+        t, v = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
+        return v if opts.lanes == "vector" else ranking.hybrid(t, v, cfg, vectors_on=vectors_on)
+
+    session_score: dict[str, float] = {}
+    if proto.session:
+        by_path: dict[str, list[float]] = {}
+        for entry_id, row in rows.items():
+            if row["tier"] == "episodic":
+                by_path.setdefault(row["path"], []).append(relevance(entry_id))
+        session_score = {path: statistics.fmean(sorted(values, reverse=True)[:3]) for path, values in by_path.items()}
+
+    decay = S._decay_mode(query, opts)
+    half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)
+    scored: dict[int, Any] = {}
+    for entry_id, row in rows.items():
+        own = relevance(entry_id)
+        if proto.context and row["tier"] == "episodic":
+            around = adjacent.get(entry_id)
+            blended = (own + proto.context * (max(relevance(n) for n in around) if around else 0.0)) / (1 + proto.context)
+            own = max(own, blended) if proto.context_lift else blended
+        if proto.session and row["path"] in session_score:
+            own = (own + proto.session * session_score[row["path"]]) / (1 + proto.session)
+        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life)
+        scored[entry_id] = ranking.Signals(
+            text_score=text_scores.get(entry_id, 0.0), vector_score=vector_scores.get(entry_id, 0.0), hybrid=own, recency=rec,
+            importance=ranking.importance(row["importance"], cfg),
+            project=ranking.project_factor(row["projects"], opts.active_projects, cfg), age_days=age,
+        )
+    gate = (lambda s: s.hybrid) if proto.min_on_relevance else (lambda s: s.score)
+    ordered = sorted(((i, s.score) for i, s in scored.items() if gate(s) >= min_score), key=lambda p: -p[1])
+    similarity = S._similarity(index, [i for i, _ in ordered[: limit * 4]], rows, vectors_on)
+    chosen = ranking.mmr(ordered[: limit * 4], similarity, lam=cfg.mmr_lambda, limit=limit)
+    backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
+    hits = [S._hit(rows[i], scored[i], backfill=i in backfilled) for i in [*chosen, *backfilled]]
+    return S.SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(embedder, "id", None), hits, [], decay)
+
+
+@contextlib.contextmanager
+def patched(name: str | None) -> Iterator[None]:
+    """Prototype treatments measured here before anyone changes clawmem (never written to clawmem/)."""
+    import clawmem.search as search_module
+    from clawmem.search import ranking
+
+    if name is None:
+        yield
+        return
+    if name == "soft-floor":
+        saved, ranking.recency = ranking.recency, _soft_recency(ranking.recency)
+        try:
+            yield
+        finally:
+            ranking.recency = saved
+    elif name == "relaxed-off":
+        original = search_module._decay_mode
+        saved, search_module._decay_mode = original, lambda query, opts: "off" if original(query, opts) == "relaxed" else original(query, opts)
+        try:
+            yield
+        finally:
+            search_module._decay_mode = saved
+    elif name == "intent-v2":
+        saved, search_module._decay_mode = search_module._decay_mode, _intent_v2(search_module._decay_mode)
+        try:
+            yield
+        finally:
+            search_module._decay_mode = saved
+    else:
+        raise ValueError(f"unknown patch {name}")
+
+
+def workspace_for(conv: Conversation, variant: Variant) -> Workspace:
+    """A Workspace whose config is the defaults plus the variant's ``[search]`` overrides (via clawmem.toml)."""
+    path = conv.root / config_module.CONFIG_FILE
+    if variant.search:
+        lines = ["[search]"] + [f"{key} = {value!r}" for key, value in variant.search]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    elif path.exists():
+        path.unlink()
+    return Workspace(conv.root)  # a new object: Workspace.config is read once per object
+
+
+# running --------------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    """Per question: recall at each K (budgeted), dialog recall, and the prefix check."""
+
+    budget: dict[int, float]
+    unit: dict[int, float]
+    prefix: dict[int, float]
+    decay: str
+
+
+def run_variant(conv: Conversation, variant: Variant, embedder: Any, ks: tuple[int, ...], limit_questions: int | None) -> dict[int, Outcome]:
+    from clawmem.index.db import Index
+    from clawmem.search import SearchOptions, search
+
+    ws = workspace_for(conv, variant)
+    outcomes: dict[int, Outcome] = {}
+    chosen = [q for q in conv.questions if q.evidence][:limit_questions]
+    with Index.open(ws) as index, patched(variant.patch):
+        for q in chosen:
+            lists: dict[int, list[list[str]]] = {}
+            decay = ""
+            for k in ks:
+                opts = SearchOptions(limit=k, min_score=variant.min_score, lanes=variant.lanes, decay=variant.decay, log_recall=False)
+                chosen_embedder = embedder if variant.lanes != "lexical" else None
+                if variant.proto is None:
+                    result = search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder)
+                else:
+                    result = proto_search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder, proto=variant.proto)
+                lists[k] = [hit_turns(conv, h.path, h.line_start, h.line_end) for h in result.hits]
+                decay = result.decay
+            largest = lists[max(ks)]
+            outcomes[q.number] = Outcome(
+                budget={k: budget_recall(lists[k], q.evidence, k) for k in ks},
+                unit={k: unit_recall(lists[k], q.evidence, k) for k in ks},
+                prefix={k: budget_recall(largest, q.evidence, k) for k in ks},
+                decay=decay,
+            )
+    workspace_for(conv, Variant("defaults"))  # leave the workspace on the defaults
+    return outcomes
+
+
+def summarise(convs: list[Conversation], results: dict[str, dict[int, Outcome]], ks: tuple[int, ...]) -> dict[str, Any]:
+    """Mean recall per category (1-4 overall, 5 apart), dialog recall, prefix disagreement, decay modes."""
+    per_cat: dict[int, list[Outcome]] = {c: [] for c in CATEGORIES}
+    paper: list[dict[int, float]] = []
+    for conv in convs:
+        outcomes = results[conv.sample_id]
+        for q in conv.questions:
+            if q.number in outcomes:
+                per_cat[q.category].append(outcomes[q.number])
+                paper.append(outcomes[q.number].unit)
+            elif not q.evidence and not q.dropped and q.category in CATEGORIES:
+                paper.append({k: 1.0 for k in ks})  # the paper counts empty-evidence questions as recalled
+
+    def mean(values: list[float]) -> float | None:
+        return round(100 * statistics.fmean(values), 1) if values else None
+
+    summary: dict[str, Any] = {"by_category": {}, "counts": {}}
+    for cat, outcomes in per_cat.items():
+        summary["by_category"][str(cat)] = {k: mean([o.budget[k] for o in outcomes]) for k in ks}
+        summary["counts"][str(cat)] = len(outcomes)
+    main = [o for c in MAIN_CATEGORIES for o in per_cat[c]]
+    summary["overall_1_4"] = {k: mean([o.budget[k] for o in main]) for k in ks}
+    summary["counts"]["overall_1_4"] = len(main)
+    summary["dialog_recall_paper"] = {k: mean([p[k] for p in paper]) for k in ks}
+    summary["prefix_of_50_overall_1_4"] = {k: mean([o.prefix[k] for o in main]) for k in ks}
+    summary["prefix_disagreements_1_4"] = {k: sum(1 for o in main if o.prefix[k] != o.budget[k]) for k in ks}
+    summary["decay_modes"] = {m: sum(1 for o in main if o.decay == m) for m in ("on", "off", "relaxed")}
+    return summary
+
+
+# output ---------------------------------------------------------------------------------
+def code_fingerprint() -> str:
+    """Short hashes of the ranking code measured (the tree changes; figures belong to a version)."""
+    import hashlib
+
+    parts = []
+    for rel in ("clawmem/search/__init__.py", "clawmem/search/ranking.py", "clawmem/index/tokens.py", "clawmem/recall_intent.py"):
+        path = ROOT / rel
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8] if path.is_file() else "missing"
+        parts.append(f"{Path(rel).name}={digest}")
+    return " ".join(parts)
+
+
+def fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def overall_table(rows: list[tuple[Variant, dict]], ks: tuple[int, ...]) -> str:
+    head = "| variant | " + " | ".join(f"R@{k}" for k in ks) + " | dialog R@5 | dialog R@10 | cat 5 R@10 | relaxed |"
+    lines = [head, "|" + "---|" * (len(ks) + 5)]
+    for variant, s in rows:
+        cells = [fmt(s["overall_1_4"][k]) for k in ks]
+        relaxed = s["decay_modes"]["relaxed"]
+        lines.append(
+            f"| {variant.name} | " + " | ".join(cells)
+            + f" | {fmt(s['dialog_recall_paper'][5])} | {fmt(s['dialog_recall_paper'][10])} | {fmt(s['by_category']['5'][10])} | {relaxed} |"
+        )
+    return "\n".join(lines)
+
+
+def category_table(rows: list[tuple[Variant, dict]], k: int) -> str:
+    cats = [*MAIN_CATEGORIES, 5]
+    lines = [
+        f"| variant (R@{k}) | " + " | ".join(f"{c} {CATEGORIES[c]}" for c in cats[:-1]) + " | **1-4** | 5 adversarial |",
+        "|" + "---|" * (len(cats) + 2),
+    ]
+    for variant, s in rows:
+        cells = [fmt(s["by_category"][str(c)][k]) for c in MAIN_CATEGORIES]
+        lines.append(f"| {variant.name} | " + " | ".join(cells) + f" | **{fmt(s['overall_1_4'][k])}** | {fmt(s['by_category']['5'][k])} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, help="locomo JSON file (e.g. /work/shared/data/locomo-dev.json)")
+    parser.add_argument("--out", type=Path, default=None, help="directory for results JSON")
+    parser.add_argument("--limit-questions", type=int, default=None, help="first N questions with evidence per conversation")
+    parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
+    parser.add_argument("--experiments", action="store_true", help="also run the recency / weights / min_score / MMR grid (K=5,10)")
+    parser.add_argument("--only-experiments", action="store_true", help="skip the main 3x3 grid")
+    parser.add_argument("--variants", default="", help="run only variants whose name contains one of these comma-separated strings")
+    parser.add_argument("--workdir", type=Path, default=None, help="where the workspaces go (default: a temp dir, removed)")
+    parser.add_argument("--reuse", action="store_true", help="reuse workspaces already built in --workdir")
+    parser.add_argument("--exact-mmr", action="store_true", help="use clawmem's own MMR (slow at K=50) instead of the checked incremental one")
+    args = parser.parse_args(argv)
+
+    from clawmem.embeddings import load_embedder
+
+    started_all = time.perf_counter()
+    data = json.loads(args.data.read_text(encoding="utf-8"))
+    wanted = {s for s in args.conversations.split(",") if s}
+    samples = [s for s in data if not wanted or s["sample_id"] in wanted]
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="clawmem-locomo-"))
+    temporary = args.workdir is None
+    workdir.mkdir(parents=True, exist_ok=True)
+
+    stage: dict[str, float] = {}
+    t = time.perf_counter()
+    embedder = QueryCache(load_embedder("numpy"))
+    embedder.embed(["warm up"])
+    stage["load embedder"] = time.perf_counter() - t
+
+    convs = []
+    for sample in samples:
+        print(f"building {sample['sample_id']} ...", file=sys.stderr)
+        conv = build(sample, workdir / sample["sample_id"], embedder, reuse=args.reuse)
+        for key, seconds in conv.timings.items():
+            if key != "reused":
+                stage[key] = stage.get(key, 0.0) + seconds
+        convs.append(conv)
+    turns = sum(c.turns for c in convs)
+
+    variants = [] if args.only_experiments else main_variants()
+    if args.experiments or args.only_experiments:
+        variants += experiment_variants()
+    if args.variants:
+        needles = [n for n in args.variants.split(",") if n]
+        variants = [v for v in variants if any(n in v.name for n in needles)]
+
+    use_fast = not args.exact_mmr
+    checks: dict[str, tuple[int, int]] = {}
+    if convs:
+        t = time.perf_counter()
+        checks = self_check(convs[0], embedder, 21)
+        stage["self-check"] = time.perf_counter() - t
+        if checks["incremental MMR"][0] != checks["incremental MMR"][1]:
+            print(f"incremental MMR differs ({checks['incremental MMR']}): using clawmem's own", file=sys.stderr)
+            use_fast = False
+        if checks["proto_search"][0] != checks["proto_search"][1]:
+            print(f"WARNING proto_search no longer matches clawmem.search ({checks['proto_search']}): prototype rows are stale", file=sys.stderr)
+
+    rows: list[tuple[Variant, dict]] = []
+    per_question: dict[str, Any] = {}
+    mmr_context = fast_mmr(use_fast)
+    mmr_context.__enter__()
+    for variant in variants:
+        ks = KS if variant.group in ("main", "proposed") else CHEAP_KS
+        t = time.perf_counter()
+        results = {c.sample_id: run_variant(c, variant, embedder, ks, args.limit_questions) for c in convs}
+        seconds = time.perf_counter() - t
+        stage[f"query: {variant.name}"] = seconds
+        summary = summarise(convs, results, ks)
+        if ks != KS:  # fill the K columns it did not run
+            for block in ("overall_1_4", "dialog_recall_paper", "prefix_of_50_overall_1_4"):
+                summary[block] = {k: summary[block].get(k) for k in KS}
+            summary["by_category"] = {c: {k: v.get(k) for k in KS} for c, v in summary["by_category"].items()}
+        summary["seconds"] = round(seconds, 1)
+        rows.append((variant, summary))
+        per_question[variant.name] = {
+            sid: {n: [o.budget[k] for k in ks] for n, o in outcomes.items()} for sid, outcomes in results.items()
+        }
+        print(f"  {variant.name:36s} R@5 {fmt(summary['overall_1_4'][5])}  R@10 {fmt(summary['overall_1_4'][10])}"
+              f"  R@50 {fmt(summary['overall_1_4'][50])}  ({seconds:.0f} s)", file=sys.stderr)
+
+    mmr_context.__exit__(None, None, None)
+    q_total = sum(len(c.questions) for c in convs)
+    q_used = sum(summary["counts"]["overall_1_4"] + summary["counts"]["5"] for _, summary in rows[:1])
+    dropped = [(c.sample_id, q.number, q.dropped) for c in convs for q in c.questions if q.dropped]
+    skipped = sum(1 for c in convs for q in c.questions if not q.evidence)
+    print(f"# LoCoMo retrieval: {', '.join(c.sample_id for c in convs)} — {turns} turns, {q_total} questions "
+          f"({q_used} with evidence scored, {skipped} without evidence skipped)\n")
+    print(f"now = the day after each conversation's last session; DRAGON (paper, dialog): R@5 {DRAGON[5]}, R@10 {DRAGON[10]}")
+    print("R@K = turn-level recall, categories 1-4: hits in rank order, each costing the turns it covers, within a budget of K turns.")
+    print("dialog R@K = the paper's definition: evidence among the first K retrieved units, mean over categories 1-5, "
+          "empty evidence counted as 1.0 (one transcript entry = one turn here, so the unit is the same).")
+    if checks:
+        print("self-checks (identical hit lists / searches): " + ", ".join(f"{name} {a}/{b}" for name, (a, b) in checks.items())
+              + f"; MMR used: {'incremental' if use_fast else 'ranking.mmr'}")
+    print(f"code measured: {code_fingerprint()}\n")
+    for group in dict.fromkeys(v.group for v, _ in rows):
+        chosen = [(v, s) for v, s in rows if v.group == group]
+        print(f"## {group}: turn-level recall, categories 1-4 (%)\n")
+        print(overall_table(chosen, KS))
+        print()
+        if group in ("main", "proposed"):
+            print(f"### {group}: does the top of a limit=50 search equal a limit=K search? (R@K, cats 1-4)\n")
+            print("| variant | " + " | ".join(f"R@{k} per-K / prefix of 50 (questions that differ)" for k in (5, 10, 25)) + " |")
+            print("|---|---|---|---|")
+            for variant, s in chosen:
+                print(f"| {variant.name} | " + " | ".join(
+                    f"{fmt(s['overall_1_4'][k])} / {fmt(s['prefix_of_50_overall_1_4'][k])} ({s['prefix_disagreements_1_4'][k]})" for k in (5, 10, 25)) + " |")
+            print()
+        for k in ((5, 10) if group not in ("main", "proposed") else (5, 10, 50)):
+            print(f"### {group} by category, R@{k}\n")
+            print(category_table(chosen, k))
+            print()
+    notes = [(v.name, v.note) for v, _ in rows if v.note]
+    if notes:
+        print("notes:\n" + "\n".join(f"- {name}: {note}" for name, note in notes) + "\n")
+    if dropped:
+        print("evidence ids dropped (not a turn of the conversation): " + "; ".join(f"{s} q{n}: {', '.join(d)}" for s, n, d in dropped) + "\n")
+    stage["total"] = time.perf_counter() - started_all
+    print("## wall time per stage (s)\n")
+    print("| stage | seconds |\n|---|---|")
+    for name, seconds in stage.items():
+        print(f"| {name} | {seconds:.1f} |")
+
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "data": str(args.data),
+            "conversations": [{"sample_id": c.sample_id, "turns": c.turns, "now": c.now.isoformat(), "timings": c.timings} for c in convs],
+            "limit_questions": args.limit_questions,
+            "metric": "turn-level recall@K: hits walked in rank order, each costs the turns it covers (min 1), budget K",
+            "dragon_dialog_recall": DRAGON,
+            "variants": [{**{k: v for k, v in vars(variant).items()}, **summary} for variant, summary in rows],
+            "dropped_evidence": dropped,
+            "stage_seconds": {k: round(v, 2) for k, v in stage.items()},
+            "mmr": "incremental" if use_fast else "ranking.mmr",
+            "self_checks": checks,
+            "code": code_fingerprint(),
+        }
+        (args.out / "locomo-results.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
+        (args.out / "locomo-per-question.json").write_text(json.dumps(per_question), encoding="utf-8")
+        print(f"\nresults written to {args.out}", file=sys.stderr)
+    if temporary:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
