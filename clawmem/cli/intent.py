@@ -91,7 +91,7 @@ def add(
         from clawmem.aspirations import add_aspiration
 
         day = schedule.resolve_time(ws, review, now=now)
-        result = add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=who, session=_session(session), now=now)
+        result = add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=who, session=session, now=now)
         if json_output:
             emit_json(result)
         else:
@@ -106,7 +106,7 @@ def add(
     with Index.open(ws) as index:
         intent = add_intent(
             ws, index, text, origin=who, keywords=when or [], at=at_time, channel=channel, sender=sender,
-            expires=expiry, budget=budget, cooldown_s=cooldown_s, session=_session(session), now=now,
+            expires=expiry, budget=budget, cooldown_s=cooldown_s, session=session, now=now,
         )
     if json_output:
         emit_json(intent)
@@ -122,13 +122,6 @@ def add(
     scope = "".join(f", {name} {value}" for name, value in (("channel", intent.channel), ("sender", intent.sender)) if value)
     print(f"  budget {intent.budget}, cooldown {_duration(intent.cooldown_s)}, expires {show(intent.expires_at)}{scope}")
 
-
-def _session(session: str | None) -> str | None:
-    if session is None:
-        return None
-    from clawmem.workspace import validate_session_id
-
-    return validate_session_id(session)
 
 
 @app.command("list")

@@ -67,7 +67,7 @@ def add(
         data,
         origin=resolve_origin(origin),
         session_kind=session_kind.value,
-        session=_session(session),
+        session=session,
         importance=importance,
         triggers=trigger or [],
         projects=project or ([] if no_project else _current_project()),
@@ -90,13 +90,6 @@ def _current_project() -> list[str]:
     repo = current()
     return [repo.key] if repo else []
 
-
-def _session(session: str | None) -> str | None:
-    if session is None:
-        return None
-    from clawmem.workspace import validate_session_id
-
-    return validate_session_id(session)
 
 
 @app.command("flush")
@@ -128,7 +121,7 @@ def flush(
     ws = Workspace.open(workspace)
     data = read_source(source, limit=ws.config.limits.max_ingest_bytes, what="flush")
     result = flush_core(
-        ws, data, origin=resolve_origin(origin), session_kind=session_kind.value, session=_session(session), at=_when(ws, at)
+        ws, data, origin=resolve_origin(origin), session_kind=session_kind.value, session=session, at=_when(ws, at)
     )
     if json_output:
         emit_json(result)

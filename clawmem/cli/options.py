@@ -40,7 +40,16 @@ OriginOpt = Annotated[
     typer.Option("--origin", help="Who the content comes from [default: owner at a terminal, else untrusted].", show_default=False),
 ]
 SessionKindOpt = Annotated[SessionKind, typer.Option("--session-kind", help="Kind of session that produced it.")]
-SessionOpt = Annotated[Optional[str], typer.Option("--session", help="Session id (letters, digits, . _ : -).")]
+def _valid_session(value: str | None) -> str | None:
+    """Refuse session ids that could name a path (they key transcripts and the ledger)."""
+    if value is None:
+        return None
+    from clawmem.workspace import validate_session_id
+
+    return validate_session_id(value)
+
+
+SessionOpt = Annotated[Optional[str], typer.Option("--session", help="Session id (letters, digits, . _ : -).", callback=_valid_session)]
 AtOpt = Annotated[Optional[str], typer.Option("--at", help="When it was observed: ISO time or a phrase like 'yesterday 3pm'.")]
 
 

@@ -13,13 +13,6 @@ app = typer.Typer(help="The user model: imperative directives in USER.md, supers
 KeyOpt = Annotated[str, typer.Option("--key", help="Supersession key: setting it again rewrites that line in place.")]
 
 
-def _session(session: str | None) -> str | None:
-    if session is None:
-        return None
-    from clawmem.workspace import validate_session_id
-
-    return validate_session_id(session)
-
 
 @app.command("set")
 def set_(
@@ -48,7 +41,7 @@ def set_(
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    result = set_directive(ws, directive, key=key, origin=resolve_origin(origin), session_kind=session_kind.value, session=_session(session))
+    result = set_directive(ws, directive, key=key, origin=resolve_origin(origin), session_kind=session_kind.value, session=session)
     if json_output:
         emit_json(result)
     elif result.action == "changed":
@@ -119,7 +112,7 @@ def retire(
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    result = retire_core(ws, key, origin=resolve_origin(origin), session_kind=session_kind.value, session=_session(session))
+    result = retire_core(ws, key, origin=resolve_origin(origin), session_kind=session_kind.value, session=session)
     if json_output:
         emit_json(result)
     else:
