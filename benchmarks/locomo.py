@@ -232,7 +232,6 @@ class Variant:
     search: tuple[tuple[str, Any], ...] = ()  # [search] overrides written to clawmem.toml
     min_score: float | None = 0.0
     patch: str | None = None  # a prototype treatment, applied in this process only (see ``patched``)
-    proto: Proto | None = None  # run ``proto_search`` (a switchable copy of the pipeline) instead of ``search``
     group: str = "main"
     note: str = ""
 
@@ -241,91 +240,47 @@ def main_variants() -> list[Variant]:
     return [Variant(f"{lanes} decay={decay}", lanes, decay) for lanes in ("lexical", "vector", "hybrid") for decay in ("on", "off", "auto")]
 
 
+# The ranking defaults before this benchmark (issue 3): 4 x limit candidates per lane, a pure
+# exponential decay, MMR 0.7, no transcript context. Kept measurable so the gain stays visible.
+BEFORE = (("candidates_factor", 4), ("recency_floor", 0.0), ("mmr_lambda", 0.7), ("context_weight", 0.0))
+
+
+def before_variants() -> list[Variant]:
+    return [
+        Variant(f"before: {lanes} decay={decay}", lanes, decay, search=BEFORE, group="before", note="the pre-issue-3 ranking defaults")
+        for lanes in ("lexical", "vector", "hybrid")
+        for decay in ("on", "off", "auto")
+    ]
+
+
 def experiment_variants() -> list[Variant]:
-    """Config-only alternatives (through clawmem.toml) and prototypes, all hybrid, K = 5 and 10."""
+    """One setting at a time moved away from today's defaults (through clawmem.toml), hybrid, decay auto unless named; K = 5, 10."""
     v: list[Variant] = []
     add = v.append
-    for floor in (0.5, 0.7, 0.8, 0.9):
-        add(Variant(f"floor {floor} (on)", search=(("recency_floor", floor),), group="recency"))
+    for floor in (0.0, 0.5, 0.8):
+        add(Variant(f"recency_floor {floor} (on)", search=(("recency_floor", floor),), group="recency"))
+    add(Variant("recency_floor 0.9 (on) [default]", group="recency"))
     for half_life in (90.0, 365.0):
-        add(Variant(f"half-life {half_life:g} d (on)", search=(("half_life_days", half_life),), group="recency"))
-    add(Variant("soft floor 0.8 (on)", search=(("recency_floor", 0.8),), patch="soft-floor", group="recency",
-                note="recency = floor + (1 - floor) x 0.5^(age/half-life): keeps the order among old entries"))
-    add(Variant("floor 0.8 (auto)", decay="auto", search=(("recency_floor", 0.8),), group="recency"))
-    add(Variant("intent-v2 (auto)", decay="auto", patch="intent-v2", group="recency",
+        add(Variant(f"half_life_days {half_life:g}, floor 0 (on)", search=(("half_life_days", half_life), ("recency_floor", 0.0)), group="recency"))
+    add(Variant("soft floor 0.9 (on)", patch="soft-floor", group="recency",
+                note="recency = floor + (1 - floor) x 0.5^(age/half-life) instead of max(floor, ...): keeps the order among old entries"))
+    add(Variant("floor 0 (auto)", decay="auto", search=(("recency_floor", 0.0),), group="recency"))
+    add(Variant("floor 0, intent-v2 (auto)", decay="auto", search=(("recency_floor", 0.0),), patch="intent-v2", group="recency",
                 note="auto, with any past-tense question (did/was/were/had/-ed) counted as recall intent"))
-    for lam in (1.0, 0.9, 0.8, 0.5):
-        add(Variant(f"mmr_lambda {lam} (off)", decay="off", search=(("mmr_lambda", lam),), group="mmr"))
+    add(Variant("relaxed = off (auto)", decay="auto", patch="relaxed-off", group="recency",
+                note="questions with recall intent get no decay at all instead of a 360-day half-life"))
+    for factor in (4, 10, 20):
+        add(Variant(f"candidates_factor {factor} (auto)", decay="auto", search=(("candidates_factor", factor),), group="candidates",
+                    note="candidates per lane = min(200, factor x limit); 40 (default) means 200 from limit 5 up"))
+    for weight in (0.0, 0.2, 0.5):
+        add(Variant(f"context_weight {weight} (auto)", decay="auto", search=(("context_weight", weight),), group="context"))
+    for lam in (0.7, 1.0):
+        add(Variant(f"mmr_lambda {lam} (auto)", decay="auto", search=(("mmr_lambda", lam),), group="mmr"))
     for vector, text in ((0.85, 0.15), (0.5, 0.5), (0.3, 0.7)):
-        add(Variant(f"weights v{vector}/t{text} (off)", decay="off", search=(("vector_weight", vector), ("text_weight", text)), group="weights"))
+        add(Variant(f"weights v{vector}/t{text} (auto)", decay="auto", search=(("vector_weight", vector), ("text_weight", text)), group="weights"))
     for decay in ("on", "off", "auto"):
         add(Variant(f"min_score default ({decay})", decay=decay, min_score=None, group="min_score",
-                    note="search.min_score = 0.35 (the default) instead of 0"))
-    return v + prototype_variants()
-
-
-def prototype_variants() -> list[Variant]:
-    """Ranking-code changes, measured through ``proto_search``; "proposed" runs every K."""
-    v: list[Variant] = []
-    add = v.append
-    floor9 = (("recency_floor", 0.9),)
-    half = (("vector_weight", 0.5), ("text_weight", 0.5))
-    complete = Proto(complete=True)
-    add(Variant("complete (off)", decay="off", proto=complete, group="prototype",
-                note="every candidate scored on both lanes (missing lane filled in, not 0)"))
-    add(Variant("complete, v0.5/t0.5 (off)", decay="off", proto=complete, search=half, group="prototype"))
-    add(Variant("context 0.3 (off)", decay="off", proto=Proto(context=0.3), group="prototype",
-                note="relevance = (own + 0.3 x best adjacent entry of the same file) / 1.3"))
-    for beta in (0.2, 0.3, 0.5):
-        add(Variant(f"complete + context {beta} (off)", decay="off", proto=Proto(complete=True, context=beta), group="prototype"))
-    add(Variant("complete + context 0.3, v0.5/t0.5 (off)", decay="off", proto=Proto(complete=True, context=0.3), search=half, group="prototype"))
-    add(Variant("complete + context 0.3 + lex^2 (off)", decay="off", proto=Proto(complete=True, context=0.3, lex_power=2.0), group="prototype",
-                note="BM25 ratio squared before blending"))
-    add(Variant("complete + context 0.3 + session 0.2 (off)", decay="off", proto=Proto(complete=True, context=0.3, session=0.2), group="prototype",
-                note="relevance also blends the mean of the 3 best entries of the same file (gamma 0.2)"))
-    best = Proto(complete=True, context=0.3)
-    for floor in (0.8, 0.9):
-        add(Variant(f"C+C0.3 + floor {floor} (on)", decay="on", proto=best, search=(("recency_floor", floor),), group="prototype"))
-        add(Variant(f"C+C0.3 + floor {floor} (auto)", decay="auto", proto=best, search=(("recency_floor", floor),), group="prototype"))
-    add(Variant("C+C0.3 + floor 0.9 (auto, relaxed = off)", decay="auto", proto=best, search=floor9, patch="relaxed-off", group="prototype",
-                note="questions with recall intent get no decay at all instead of a 360-day half-life"))
-    add(Variant("C+C0.3 + floor 0.9 + min_score 0.35 on score (auto)", decay="auto", proto=best, search=floor9, min_score=None, group="prototype"))
-    add(Variant("C+C0.3 + floor 0.9 + min_score 0.35 on relevance (auto)", decay="auto", search=floor9, min_score=None,
-                proto=Proto(complete=True, context=0.3, min_on_relevance=True), group="prototype",
-                note="min_score compared with the hybrid relevance, before the recency/importance/project factors"))
-    for lam in (1.0, 0.85):
-        add(Variant(f"C+C0.3 + floor 0.9, mmr {lam} (auto)", decay="auto", proto=best, search=(*floor9, ("mmr_lambda", lam)), group="prototype"))
-    add(Variant("C+C0.3 + floor 0.9, v0.6/t0.4 (auto)", decay="auto", proto=best, search=(*floor9, ("vector_weight", 0.6), ("text_weight", 0.4)),
-                group="prototype"))
-    wide = (("candidates_factor", 40),)  # k = min(200, 40 x limit) = 200 from limit 5 up
-    add(Variant("k=200 (off)", decay="off", search=wide, group="prototype",
-                note="config only: candidates_factor 40, so every limit >= 5 fetches 200 candidates per lane"))
-    add(Variant("k=200 + floor 0.9 + mmr 0.85 (auto)", decay="auto", search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype",
-                note="config only, current ranking code"))
-    add(Variant("k=200 + context 0.3 + floor 0.9 + mmr 0.85 (auto)", decay="auto", proto=Proto(context=0.3),
-                search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype"))
-    for beta in (0.3, 0.5):
-        add(Variant(f"k=200 + lift-only context {beta} + floor 0.9 + mmr 0.85 (auto)", decay="auto",
-                    proto=Proto(context=beta, context_lift=True), search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype",
-                    note="relevance = max(own, (own + beta x best neighbour) / (1 + beta)): weak neighbours never lower an entry"))
-    for pool in (50, 100):
-        add(Variant(f"k=200 + context 0.3 (best {pool} only) + floor 0.9 + mmr 0.85 (auto)", decay="auto",
-                    proto=Proto(context=0.3, context_pool=pool), search=(*wide, *floor9, ("mmr_lambda", 0.85)), group="prototype",
-                    note=f"context computed for the {pool} best candidates by own relevance (cheaper on big indexes)"))
-    proposed = (*wide, *floor9, ("mmr_lambda", 0.85))
-    note = "candidates_factor 40 (k = 200) + recency_floor 0.9 + mmr_lambda 0.85 + adjacent context 0.3; weights 0.7/0.3; min_score 0"
-    context = Proto(context=0.3)
-    for lanes in ("lexical", "vector", "hybrid"):
-        for decay in ("auto", "off"):
-            add(Variant(f"proposed {lanes} ({decay})", lanes=lanes, decay=decay, proto=context, search=proposed, group="proposed", note=note))
-    add(Variant("proposed hybrid (on)", decay="on", proto=context, search=proposed, group="proposed"))
-    add(Variant("proposed hybrid (auto), min_score 0.35 on relevance", decay="auto", search=proposed, min_score=None,
-                proto=Proto(context=0.3, min_on_relevance=True), group="proposed",
-                note="the proposal with the default min_score, compared with relevance before the recency factor"))
-    add(Variant("proposed hybrid (auto), min_score 0.35 on score", decay="auto", search=proposed, min_score=None, proto=context, group="proposed",
-                note="the proposal with the default min_score as today (after the recency factor)"))
-    add(Variant("proposed, config only (auto)", decay="auto", search=proposed, group="proposed",
-                note="the config part alone (k = 200, floor 0.9, mmr 0.85) on today's ranking code"))
+                    note="search.min_score (0.35) instead of 0: what a default `clawmem search` returns"))
     return v
 
 
@@ -388,190 +343,24 @@ def fast_mmr(enabled: bool) -> Iterator[None]:
 
 
 def self_check(conv: Conversation, embedder: Any, count: int) -> dict[str, tuple[int, int]]:
-    """Hit ids of ``count`` limit=50 searches: incremental vs clawmem MMR, and ``proto_search`` (switches off) vs ``search``."""
+    """Hit ids of ``count`` limit=50 searches (hybrid, lexical, vector in turn) with the incremental and with clawmem's MMR."""
     from clawmem.index.db import Index
     from clawmem.search import SearchOptions, search
 
     ws = workspace_for(conv, Variant("defaults"))
-    checks = {"incremental MMR": [0, 0], "proto_search": [0, 0]}
+    same = 0
     chosen = [q for q in conv.questions if q.evidence][:count]
     with Index.open(ws) as index:
         for n, q in enumerate(chosen):
             lanes = ("hybrid", "lexical", "vector")[n % 3]
             opts = SearchOptions(limit=50, min_score=0.0, lanes=lanes, decay="on", log_recall=False)
             chosen_embedder = None if lanes == "lexical" else embedder
-            ids = {}
-            for name, enabled in (("exact", False), ("fast", True)):
+            ids = []
+            for enabled in (False, True):
                 with fast_mmr(enabled):
-                    ids[name] = [h.id for h in search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder).hits]
-            with fast_mmr(True):
-                ids["proto"] = [h.id for h in proto_search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder, proto=Proto()).hits]
-            checks["incremental MMR"][0] += ids["exact"] == ids["fast"]
-            checks["proto_search"][0] += ids["exact"] == ids["proto"]
-            checks["incremental MMR"][1] += 1
-            checks["proto_search"][1] += 1
-    return {name: (same, total) for name, (same, total) in checks.items()}
-
-
-# prototype ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Proto:
-    """Ranking changes measured here before anyone changes ``clawmem.search`` (a copy of its pipeline + switches).
-
-    complete: score every candidate on both lanes (stored vector . query; BM25 restricted to the
-        candidate rowids), so a candidate found by one lane is not scored 0 on the other; this
-        makes the ranking independent of how many candidates each lane fetched (4 x limit).
-    context: beta; an episodic entry's relevance becomes (own + beta x best adjacent entry of the
-        same file) / (1 + beta) -- a dialogue turn is often only relevant together with its neighbour.
-        A neighbour's vector score is exact (stored vector . query); its text score is its BM25 if it
-        is among the lexical candidates, else 0 (unless ``complete``).
-    lex_power: the BM25 ratio (best hit = 1) is raised to this power before blending.
-    session: gamma; relevance becomes (own + gamma x mean of the 3 best scored entries of the same
-        episodic file) / (1 + gamma) -- a turn in a conversation about the topic ranks above a stray mention.
-    min_on_relevance: apply ``min_score`` to the hybrid relevance, not to the score after recency,
-        importance and project factors (so an old but relevant entry is not cut by the decay).
-    """
-
-    complete: bool = False
-    context: float = 0.0
-    lex_power: float = 1.0
-    session: float = 0.0
-    min_on_relevance: bool = False
-    context_pool: int = 0  # context only for the best N candidates by own relevance (0 = all); the rest count a neighbour of 0
-    context_lift: bool = False  # relevance = max(own, blended): neighbours can lift an entry, never lower it
-
-
-def _bm25_for(index: Any, query: str, ids: list[int]) -> dict[int, float]:
-    from clawmem.index import tokens
-
-    terms = tokens.query_terms(query)  # the same OR expression lexical_candidates uses
-    expression = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-    found: dict[int, float] = {}
-    if not terms:
-        return found
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
-        marks = ",".join("?" * len(part))
-        rows = index.conn.execute(
-            f"SELECT rowid, bm25(entries_fts) FROM entries_fts WHERE entries_fts MATCH ? AND rowid IN ({marks})", [expression, *part]
-        ).fetchall()
-        found.update({int(r[0]): float(r[1]) for r in rows})
-    return found
-
-
-def _cached_vectors(index: Any, embedder_id: str, ids: list[int]) -> dict[int, Any]:
-    """Stored vectors of some entries, from ``embedding_cache`` by text hash."""
-    import numpy as np
-
-    found: dict[int, Any] = {}
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
-        marks = ",".join("?" * len(part))
-        hashes = {r["id"]: r["text_hash"] for r in index.query(f"SELECT id, text_hash FROM entries WHERE id IN ({marks})", part)}
-        if not hashes:
-            continue
-        marks = ",".join("?" * len(hashes))
-        blobs = {r["text_hash"]: r["vector"] for r in index.query(
-            f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder_id, *hashes.values()])}
-        found.update({i: np.frombuffer(blobs[h], dtype=np.float32) for i, h in hashes.items() if h in blobs})
-    return found
-
-
-def _adjacent(index: Any, rows: dict[int, dict], trusted_only: bool) -> dict[int, list[int]]:
-    """Entry id -> ids of the entries just before and after it in the same episodic file (one SQL query)."""
-    paths = sorted({r["path"] for r in rows.values() if r["tier"] == "episodic"})
-    wanted = [i for i, r in rows.items() if r["tier"] == "episodic"]
-    if not paths:
-        return {}
-    trust = " AND origin IN ('owner', 'agent')" if trusted_only else ""
-    adjacent: dict[int, list[int]] = {}
-    for start in range(0, len(paths), 400):
-        part = paths[start : start + 400]
-        sql = (
-            "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
-            f"WHERE path IN ({','.join('?' * len(part))}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
-            f"WHERE id IN ({','.join('?' * len(wanted))})"
-        )
-        for entry_id, prev, following in index.conn.execute(sql, [*part, *wanted]).fetchall():
-            adjacent[entry_id] = [n for n in (prev, following) if n is not None]
-    return adjacent
-
-
-def proto_search(ws: Workspace, index: Any, query: str, opts: Any, *, now: dt.datetime, embedder: Any, proto: Proto):
-    """``clawmem.search.search`` (as of this benchmark's writing) with the ``Proto`` switches; no recall logging."""
-    import clawmem.search as S
-    from clawmem.search import ranking, vectors
-
-    cfg = ws.config.search
-    limit = opts.limit or cfg.limit
-    min_score = cfg.min_score if opts.min_score is None else opts.min_score
-    k = min(cfg.candidates_max, cfg.candidates_factor * limit)
-    vectors_on = embedder is not None and opts.lanes != "lexical"
-    vector_scores: dict[int, float] = {}
-    query_vector = None
-    if vectors_on:
-        query_vector = embedder.embed([query])[0]
-        tier = None if opts.tier == "all" else opts.tier
-        vector_scores = dict(vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted))
-    lexical = [] if opts.lanes == "vector" else S.lexical_candidates(index, query, opts, k)
-    exact = [] if opts.lanes == "vector" else S.exact_candidates(index, query, opts, limit)
-    rows = S._rows(index, list(dict.fromkeys([*(i for i, _ in lexical), *vector_scores, *exact])))
-
-    pool = rows
-    if proto.context and proto.context_pool:  # rank by own relevance first (lexical-only text scores at this point)
-        first = ranking.normalise_bm25(lexical)
-        own = {i: ranking.hybrid(first.get(i, 0.0), vector_scores.get(i, 0.0), cfg, vectors_on=vectors_on) for i in rows}
-        pool = {i: rows[i] for i in sorted(rows, key=lambda i: -own[i])[: proto.context_pool]}
-    adjacent = _adjacent(index, pool, not opts.include_untrusted) if proto.context else {}
-    neighbours = {n for around in adjacent.values() for n in around}
-    to_embed = (set(rows) if proto.complete else set()) | neighbours
-    bm25 = dict(lexical)
-    if to_embed and vectors_on:  # stored vectors, read from the embedding cache by content hash (fast; vec0 rowid lookups are not)
-        missing = [i for i in to_embed if i not in vector_scores]
-        vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in _cached_vectors(index, embedder.id, missing).items()})
-    if proto.complete and opts.lanes != "vector":  # exact BM25 of vector-only candidates (slow on big indexes: MATCH + rowid IN)
-        bm25.update(_bm25_for(index, query, [i for i in rows if i not in bm25]))
-    # a neighbour outside the lexical candidates keeps text score 0 unless ``complete`` computed it
-    text_scores = ranking.normalise_bm25(sorted(bm25.items(), key=lambda p: p[1]))
-    if proto.lex_power != 1.0:
-        text_scores = {i: v**proto.lex_power for i, v in text_scores.items()}
-
-    def relevance(entry_id: int) -> float:
-        t, v = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
-        return v if opts.lanes == "vector" else ranking.hybrid(t, v, cfg, vectors_on=vectors_on)
-
-    session_score: dict[str, float] = {}
-    if proto.session:
-        by_path: dict[str, list[float]] = {}
-        for entry_id, row in rows.items():
-            if row["tier"] == "episodic":
-                by_path.setdefault(row["path"], []).append(relevance(entry_id))
-        session_score = {path: statistics.fmean(sorted(values, reverse=True)[:3]) for path, values in by_path.items()}
-
-    decay = S._decay_mode(query, opts)
-    half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)
-    scored: dict[int, Any] = {}
-    for entry_id, row in rows.items():
-        own = relevance(entry_id)
-        if proto.context and row["tier"] == "episodic":
-            around = adjacent.get(entry_id)
-            blended = (own + proto.context * (max(relevance(n) for n in around) if around else 0.0)) / (1 + proto.context)
-            own = max(own, blended) if proto.context_lift else blended
-        if proto.session and row["path"] in session_score:
-            own = (own + proto.session * session_score[row["path"]]) / (1 + proto.session)
-        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life)
-        scored[entry_id] = ranking.Signals(
-            text_score=text_scores.get(entry_id, 0.0), vector_score=vector_scores.get(entry_id, 0.0), hybrid=own, recency=rec,
-            importance=ranking.importance(row["importance"], cfg),
-            project=ranking.project_factor(row["projects"], opts.active_projects, cfg), age_days=age,
-        )
-    gate = (lambda s: s.hybrid) if proto.min_on_relevance else (lambda s: s.score)
-    ordered = sorted(((i, s.score) for i, s in scored.items() if gate(s) >= min_score), key=lambda p: -p[1])
-    similarity = S._similarity(index, [i for i, _ in ordered[: limit * 4]], rows, vectors_on)
-    chosen = ranking.mmr(ordered[: limit * 4], similarity, lam=cfg.mmr_lambda, limit=limit)
-    backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
-    hits = [S._hit(rows[i], scored[i], backfill=i in backfilled) for i in [*chosen, *backfilled]]
-    return S.SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(embedder, "id", None), hits, [], decay)
+                    ids.append([h.id for h in search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder).hits])
+            same += ids[0] == ids[1]
+    return {"incremental MMR": (same, len(chosen))}
 
 
 @contextlib.contextmanager
@@ -642,10 +431,7 @@ def run_variant(conv: Conversation, variant: Variant, embedder: Any, ks: tuple[i
             for k in ks:
                 opts = SearchOptions(limit=k, min_score=variant.min_score, lanes=variant.lanes, decay=variant.decay, log_recall=False)
                 chosen_embedder = embedder if variant.lanes != "lexical" else None
-                if variant.proto is None:
-                    result = search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder)
-                else:
-                    result = proto_search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder, proto=variant.proto)
+                result = search(ws, index, q.text, opts, now=conv.now, embedder=chosen_embedder)
                 lists[k] = [hit_turns(conv, h.path, h.line_start, h.line_end) for h in result.hits]
                 decay = result.decay
             largest = lists[max(ks)]
@@ -737,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="directory for results JSON")
     parser.add_argument("--limit-questions", type=int, default=None, help="first N questions with evidence per conversation")
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
-    parser.add_argument("--experiments", action="store_true", help="also run the recency / weights / min_score / MMR grid (K=5,10)")
+    parser.add_argument("--experiments", action="store_true", help="also run the pre-issue-3 defaults and the one-setting-at-a-time grid")
     parser.add_argument("--only-experiments", action="store_true", help="skip the main 3x3 grid")
     parser.add_argument("--variants", default="", help="run only variants whose name contains one of these comma-separated strings")
     parser.add_argument("--workdir", type=Path, default=None, help="where the workspaces go (default: a temp dir, removed)")
@@ -773,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
 
     variants = [] if args.only_experiments else main_variants()
     if args.experiments or args.only_experiments:
-        variants += experiment_variants()
+        variants += before_variants() + experiment_variants()
     if args.variants:
         needles = [n for n in args.variants.split(",") if n]
         variants = [v for v in variants if any(n in v.name for n in needles)]
@@ -787,15 +573,13 @@ def main(argv: list[str] | None = None) -> int:
         if checks["incremental MMR"][0] != checks["incremental MMR"][1]:
             print(f"incremental MMR differs ({checks['incremental MMR']}): using clawmem's own", file=sys.stderr)
             use_fast = False
-        if checks["proto_search"][0] != checks["proto_search"][1]:
-            print(f"WARNING proto_search no longer matches clawmem.search ({checks['proto_search']}): prototype rows are stale", file=sys.stderr)
 
     rows: list[tuple[Variant, dict]] = []
     per_question: dict[str, Any] = {}
     mmr_context = fast_mmr(use_fast)
     mmr_context.__enter__()
     for variant in variants:
-        ks = KS if variant.group in ("main", "proposed") else CHEAP_KS
+        ks = KS if variant.group in ("main", "before") else CHEAP_KS
         t = time.perf_counter()
         results = {c.sample_id: run_variant(c, variant, embedder, ks, args.limit_questions) for c in convs}
         seconds = time.perf_counter() - t
@@ -833,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"## {group}: turn-level recall, categories 1-4 (%)\n")
         print(overall_table(chosen, KS))
         print()
-        if group in ("main", "proposed"):
+        if group in ("main", "before"):
             print(f"### {group}: does the top of a limit=50 search equal a limit=K search? (R@K, cats 1-4)\n")
             print("| variant | " + " | ".join(f"R@{k} per-K / prefix of 50 (questions that differ)" for k in (5, 10, 25)) + " |")
             print("|---|---|---|---|")
@@ -841,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {variant.name} | " + " | ".join(
                     f"{fmt(s['overall_1_4'][k])} / {fmt(s['prefix_of_50_overall_1_4'][k])} ({s['prefix_disagreements_1_4'][k]})" for k in (5, 10, 25)) + " |")
             print()
-        for k in ((5, 10) if group not in ("main", "proposed") else (5, 10, 50)):
+        for k in ((5, 10) if group not in ("main", "before") else (5, 10, 50)):
             print(f"### {group} by category, R@{k}\n")
             print(category_table(chosen, k))
             print()

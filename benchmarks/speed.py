@@ -114,8 +114,12 @@ def sentence(rng: random.Random, vocab: Vocabulary) -> str:
     return " ".join(words).capitalize() + "."
 
 
-def generate(root: Path, entries: int, seed: int = 0) -> tuple[Workspace, int]:
-    """A fresh workspace with ``entries`` entries: MEMORY.md plus daily notes ending today; returns (ws, days)."""
+def generate(root: Path, entries: int, seed: int = 0, transcripts: float = 0.0) -> tuple[Workspace, int]:
+    """A fresh workspace with ``entries`` entries: MEMORY.md, daily notes ending today and, for a
+    ``transcripts`` share, session transcripts in the ingest format (ledger records included, so
+    their turns are trusted as ``clawmem ingest`` would make them); returns (ws, days)."""
+    from clawmem import ledger, loopguard
+
     rng = random.Random(seed)
     vocab = Vocabulary.build(rng)
     if root.exists():
@@ -123,7 +127,8 @@ def generate(root: Path, entries: int, seed: int = 0) -> tuple[Workspace, int]:
     ws = Workspace.init(root)
     memory = [f"- {sentence(rng, vocab)} <!-- importance: {rng.randint(5, 9)} -->\n" for _ in range(MEMORY_ENTRIES)]
     ws.memory_md.write_text(ws.memory_md.read_text(encoding="utf-8") + "".join(memory), encoding="utf-8")
-    daily = entries - MEMORY_ENTRIES
+    turns = int((entries - MEMORY_ENTRIES) * transcripts)
+    daily = entries - MEMORY_ENTRIES - turns
     days = max(1, min(daily // 25, 1500))
     today = dt.date.today()
     per_day = [daily // days + (1 if d < daily % days else 0) for d in range(days)]
@@ -131,6 +136,24 @@ def generate(root: Path, entries: int, seed: int = 0) -> tuple[Workspace, int]:
         day = today - dt.timedelta(days=days - 1 - offset)
         lines = "".join(f"- {sentence(rng, vocab)}\n" for _ in range(count))
         ws.daily_note(day).write_text(f"# {day.isoformat()}\n\n{lines}", encoding="utf-8")
+    records = []
+    session = 0
+    while turns > 0:
+        size = min(turns, rng.randint(20, 60))
+        turns -= size
+        session += 1
+        name = f"s{session:05d}"
+        at = dt.datetime.combine(today - dt.timedelta(days=rng.randint(0, days)), dt.time(rng.randint(8, 20))).isoformat()
+        path = ws.transcript(name)
+        body = []
+        for n in range(size):
+            text = f"{('user', 'assistant')[n % 2]}: {sentence(rng, vocab)}"
+            body.append(f"- {text} <!-- observed: {at} --> <!-- turn: {n + 1} -->\n")
+            records.append(ledger.entry_record(ws.rel(path), loopguard.text_hash(text), origin="owner" if n % 2 == 0 else "agent",
+                                               session_kind="interactive", session=name, observed=at))
+        head = f"---\nsession: {name}\nsession_kind: interactive\nturns: {size}\n---\n\n# Transcript {name}\n\n"
+        path.write_text(head + "".join(body), encoding="utf-8")
+    ledger.append(ws, records)
     return ws, days
 
 
@@ -249,14 +272,14 @@ class SizeResult:
     profile: dict[str, Any] = field(default_factory=dict)
 
 
-def build(result: SizeResult, root: Path, *, embed: bool, embed_max: int, sample: int) -> Workspace:
+def build(result: SizeResult, root: Path, *, embed: bool, embed_max: int, sample: int, transcripts: float) -> Workspace:
     from clawmem.embeddings import load_embedder
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.search import vectors
 
     t = time.perf_counter()
-    ws, result.days = generate(root, result.entries)
+    ws, result.days = generate(root, result.entries, transcripts=transcripts)
     result.seconds["generate"] = time.perf_counter() - t
     t = time.perf_counter()
     report = run_index(ws, embed=False)
@@ -394,10 +417,21 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
             lex = timed("FTS5 any-term BM25", lambda: S.lexical_candidates(index, q, opts, k))
             exact = timed("FTS5 all-terms back-fill", lambda: S.exact_candidates(index, q, opts, limit))
             rows = timed("fetch rows", lambda: S._rows(index, list(dict.fromkeys([*(i for i, _ in lex), *vec, *exact]))))
+            if cfg.context_weight and hasattr(S, "neighbours"):
+
+                def context():
+                    adjacent = S.neighbours(index, rows, trusted_only=True)
+                    missing = sorted({n for around in adjacent.values() for n in around} - set(vec))
+                    return vectors.cached_vectors(index, embedder.id, missing) if missing else {}
+
+                timed("transcript context (neighbours + their vectors)", context)
             ids = list(rows)[: limit * 4]
 
             def rank():
-                sim = S._similarity(index, ids, rows, True)
+                try:
+                    sim = S._similarity(index, ids, rows, embedder.id)  # today: vectors from the embedding cache
+                except TypeError:
+                    sim = S._similarity(index, ids, rows, True)
                 return ranking.mmr([(i, 1.0 / (n + 1)) for n, i in enumerate(ids)], sim, lam=cfg.mmr_lambda, limit=limit)
 
             timed("score + MMR", rank)
@@ -524,7 +558,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
 
             alternatives[f"vec0 bit KNN k={pool_size} + exact rescoring"] = over_queries(bit_then_rescore)
             agreement[f"bit top-{pool_size} rescored"] = round(100 * statistics.fmean(hits), 1)
-        alternatives.update(proposed_ranking_cost(ws, index, embedder, qs[:20]))
+        alternatives.update(ranking_cost(ws, index, embedder, qs[:20]))
         agreement.update(_quantised_recall(index, embedder, qs[:20], k, vectors.VEC_TABLE, pools=("int8",)))
     alternatives.update(query_embed_threads(qs[:30]))
     stage_ms = {name: round(1000 * statistics.median(v), 2) for name, v in stages.items()}
@@ -535,7 +569,6 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         - stage_ms["embed query"] + p50("embed one query (OPENBLAS_NUM_THREADS=1)")
         - stage_ms[f"vec0 KNN k={k}"] + p50(f"numpy brute force top-{k}, np.memmap")
         - stage_ms["FTS5 any-term BM25"] + p50("FTS5 any-term without the join")
-        - p50("MMR vectors: vectors_for()") + p50("MMR vectors: embedding_cache")
     )
     return {
         "stages_ms_p50": stage_ms,
@@ -548,20 +581,18 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
     }
 
 
-def proposed_ranking_cost(ws: Workspace, index: Any, embedder: Any, qs: list[str]) -> dict[str, Any]:
-    """Ranking as today vs the LoCoMo proposal (k = 200 per lane + adjacent-entry context), both through
-    ``locomo.proto_search`` (no vector-refresh check, no recall logging), so only the ranking differs."""
-    from locomo import Proto, proto_search
+BEFORE_ISSUE_3 = "[search]\ncandidates_factor = 4\nrecency_floor = 0.0\nmmr_lambda = 0.7\ncontext_weight = 0.0\n"
 
+
+def ranking_cost(ws: Workspace, index: Any, embedder: Any, qs: list[str]) -> dict[str, Any]:
+    """``search`` (recall logging off) with today's defaults vs the pre-issue-3 ranking settings
+    (4 x limit candidates, no transcript context, MMR 0.7): what the LoCoMo gains cost in time."""
     from clawmem.config import CONFIG_FILE
-    from clawmem.search import SearchOptions
+    from clawmem.search import SearchOptions, search
 
     found: dict[str, Any] = {}
     toml = ws.root / CONFIG_FILE
-    for label, settings, proto in (
-        ("ranking as today (proto_search, switches off)", "", Proto()),
-        ("proposed ranking: k = 200 per lane + adjacent context 0.3", "[search]\ncandidates_factor = 40\n", Proto(context=0.3)),
-    ):
+    for label, settings in (("search(), ranking defaults before issue 3", BEFORE_ISSUE_3), ("search(), today's defaults", "")):
         if settings:
             toml.write_text(settings, encoding="utf-8")
         try:
@@ -569,7 +600,7 @@ def proposed_ranking_cost(ws: Workspace, index: Any, embedder: Any, qs: list[str
             times = []
             for q in qs:
                 t = time.perf_counter()
-                proto_search(current, index, q, SearchOptions(), now=dt.datetime.now(), embedder=embedder, proto=proto)
+                search(current, index, q, SearchOptions(log_recall=False), embedder=embedder)
                 times.append(time.perf_counter() - t)
             found[label] = summary_ms(times)
         finally:
@@ -698,7 +729,7 @@ def print_tables(results: list[SizeResult], embed: bool) -> None:
             b = r.profile["breakdown"]
             print(f"| **sum** | **{b['stages_sum_ms']}** |")
             print(f"\nprojected p50 with (1) an O(1) 'all embedded?' check, (2) the query embedded with one BLAS thread, (3) a numpy "
-                  f"memmap scan instead of vec0, (4) FTS without the join, (5) MMR vectors read from embedding_cache: "
+                  f"memmap scan instead of vec0, (4) FTS without the join: "
                   f"**{b['projected_ms']} ms** (the stage sum with each replacement's measured p50 swapped in)")
             print("\n| alternative (same index) | p50 ms | p95 ms |\n|---|---|---|")
             for name, value in r.profile["breakdown"]["alternatives"].items():
@@ -719,6 +750,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embed-max", type=int, default=10_000, help="embed every entry up to this size; above it, a sample")
     parser.add_argument("--sample", type=int, default=2_000, help="entries embedded for real above --embed-max")
     parser.add_argument("--queries", type=int, default=60, help="in-process queries per lane")
+    parser.add_argument("--transcripts", type=float, default=0.3, help="share of entries that are transcript turns (0 = daily notes only)")
     parser.add_argument("--cli-runs", type=int, default=10, help="CLI runs per lane")
     parser.add_argument("--profile", choices=("auto", "always", "never"), default="auto", help="per-stage breakdown (auto: when hybrid p50 >= 50 ms)")
     parser.add_argument("--blas-threads", default=None, help="set OPENBLAS/OMP/MKL_NUM_THREADS for this run and its subprocesses")
@@ -736,7 +768,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in sizes:
         print(f"{size:,} entries ...", file=sys.stderr)
         result = SizeResult(size)
-        ws = build(result, workdir / f"ws-{size}", embed=embed, embed_max=args.embed_max, sample=args.sample)
+        ws = build(result, workdir / f"ws-{size}", embed=embed, embed_max=args.embed_max, sample=args.sample, transcripts=args.transcripts)
         lanes = ["lexical", "hybrid"] if embed else ["lexical"]
         for lane in lanes:
             t = time.perf_counter()
