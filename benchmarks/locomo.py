@@ -629,9 +629,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"### {group} by category, R@{k}\n")
             print(category_table(chosen, k))
             print()
-    notes = [(v.name, v.note) for v, _ in rows if v.note]
+    notes: dict[str, list[str]] = {}
+    for v, _ in rows:
+        if v.note:
+            notes.setdefault(v.note, []).append(v.name)
     if notes:
-        print("notes:\n" + "\n".join(f"- {name}: {note}" for name, note in notes) + "\n")
+        print("notes:\n" + "\n".join(f"- {', '.join(names)}: {note}" for note, names in notes.items()) + "\n")
     if dropped:
         print("evidence ids dropped (not a turn of the conversation): " + "; ".join(f"{s} q{n}: {', '.join(d)}" for s, n, d in dropped) + "\n")
     stage["total"] = time.perf_counter() - started_all
