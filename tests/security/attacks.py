@@ -139,6 +139,11 @@ class Attack:
     allowed_meta: tuple[str, ...] = ()  # metadata the runtime passed by flag (not forged)
     escape: tuple[str, ...] = ()  # workspace-relative paths a traversal would create
     dreams: int = 1
+    hole: int | None = None  # the issue-11 hole class it probes (1-11); None for the original catalogue
+    # an extra detector, given the attack's directory (workspace at ``workdir / "ws"``): evidence of success
+    check: Callable[[Path], list[str]] | None = None
+    # why the gates-off control cannot observe this attack (None: the control must see it succeed)
+    unobservable: str | None = None
 
     @property
     def marker(self) -> str:
@@ -521,8 +526,21 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
                     framing.append(f"get {rel} printed it outside untrusted framing")
         if _trusted_copy(ws, token):
             framing = []  # owner or agent content (by design, e.g. an agent note from a cron run) needs no frame
+    if a.check is not None:
+        evidence += a.check(workdir)
     return Outcome(a.id, a.category, a.title, a.kind, bool(evidence), evidence, framing, steps, time.perf_counter() - started)
 
 
 def by_id(attack_id: str) -> Attack:
     return next(a for a in ATTACKS if a.id == attack_id)
+
+
+def _load_catalogue_modules() -> None:
+    """Attacks kept in ``attacks_<class>.py`` beside this file register themselves via ``attack``."""
+    import importlib
+
+    for path in sorted(HERE.glob("attacks_*.py")):
+        importlib.import_module(path.stem)
+
+
+_load_catalogue_modules()
