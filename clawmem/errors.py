@@ -46,6 +46,14 @@ class BadInput(ClawmemError):
     code = "bad_input"
 
 
+class BadValue(BadInput):
+    """A value clawmem cannot represent (invalid UTF-8, a lone surrogate, a time out of range,
+    JSON nested too deep): a usage error, refused before anything is written."""
+
+    code = "bad_value"
+    exit_code = ExitCode.USAGE
+
+
 class UnsafePath(BadInput):
     """A path-like argument tried to leave the workspace or name a hidden file."""
 

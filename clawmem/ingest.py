@@ -13,15 +13,27 @@ import json
 import re
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, notes
+from clawmem import ledger, loopguard, notes, provenance
 from clawmem.entries import grammar
+from clawmem.entries import lines as line_model
 from clawmem.entries.neutralise import neutralise
-from clawmem.errors import BadInput, Forbidden
-from clawmem.inputs import decode_input
-from clawmem.timeparse import local_now
+from clawmem.errors import BadInput, BadValue, Forbidden
+from clawmem.inputs import clean_text, decode_input
+from clawmem.timeparse import TIME_RANGE_HINT, check_time_range, local_now
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
-MD_TURN = re.compile(r"^\s*(?:#{1,6}\s*)?\**\s*(user|assistant|system|tool|developer|function)\s*\**\s*:?\**\s*(.*)$", re.IGNORECASE)
+ROLES = ("user", "assistant", "system", "tool", "developer", "function")
+_ROLE = "|".join(ROLES)
+# The strict turn grammar of Markdown transcripts: a turn opens only at column 0, with a role
+# as a whole word and a colon straight after it, optionally in bold (`user: …`,
+# `**assistant:** …`, `**tool**: …`). Headings, indented lines, "username: …" or "Users …"
+# open nothing, and inside a ``` or ~~~ fence (where hosts put tool output) no line does.
+MD_TURN = re.compile(
+    rf"^(?:(?P<plain>{_ROLE}):|\*\*(?P<bold>{_ROLE})\*\*:|\*\*(?P<boldcolon>{_ROLE}):\*\*)(?:[ \t]+(?P<text>.*))?$",
+    re.IGNORECASE,
+)
+FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+MAX_JSON_DEPTH = 64  # deeper nesting is refused before parsing (json would recurse until it crashes)
 TIME_KEYS = ("timestamp", "time", "ts", "created_at", "date")
 ID_KEYS = ("id", "turn_id", "dia_id", "turn")
 
@@ -52,59 +64,106 @@ def _content(value: object) -> str:
         return value
     if isinstance(value, list):
         parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in value]
-        return "\n".join(p for p in parts if p)
+        return "\n".join(p for p in parts if isinstance(p, str) and p)
     return "" if value is None else str(value)
 
 
-def _when(value: object) -> dt.datetime | None:
-    if isinstance(value, (int, float)):
-        return dt.datetime.fromtimestamp(value)
-    if isinstance(value, str):
-        return grammar.parse_when(value.replace("Z", "+00:00"))
-    return None
+def _when(value: object, number: int) -> dt.datetime | None:
+    """A record's time: epoch seconds or ISO text, within the range clawmem accepts."""
+    when = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            when = dt.datetime.fromtimestamp(value)
+        except (OverflowError, OSError, ValueError) as err:
+            raise BadValue(f"transcript record {number}: timestamp {value!r} is out of range", hint=TIME_RANGE_HINT) from err
+    elif isinstance(value, str):
+        when = grammar.parse_when(value.replace("Z", "+00:00"))
+    return check_time_range(when, f"transcript record {number}: time") if when is not None else None
 
 
-def parse_jsonl(text: str) -> tuple[list[Turn], str | None]:
-    """Turns and the session id named in the records (if any)."""
+def _check_depth(line: str, number: int) -> None:
+    """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` before ``json`` recurses into it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in line:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    if deepest > MAX_JSON_DEPTH:
+        raise BadValue(f"transcript record {number} is nested {deepest} levels deep; the limit is {MAX_JSON_DEPTH}",
+                       hint="one flat JSON object per turn with role and content")
+
+
+def _records(text: str) -> list[object]:
     stripped = text.lstrip()
-    try:
-        records = json.loads(stripped) if stripped.startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
-    except ValueError as err:
-        raise BadInput(f"transcript is not valid JSONL: {err}", hint="one JSON object per line with role and content") from err
-    turns, session = [], None
-    for number, record in enumerate(records, 1):
+    chunks = [stripped] if stripped.startswith("[") else [l for l in line_model.split(text) if l.strip()]
+    records: list[object] = []
+    for number, chunk in enumerate(chunks, 1):
+        _check_depth(chunk, number)
+        try:
+            value = json.loads(chunk)
+        except ValueError as err:
+            raise BadInput(f"transcript is not valid JSONL (record {number}): {err}", hint="one JSON object per line with role and content") from err
+        records.extend(value if stripped.startswith("[") and isinstance(value, list) else [value])
+    return records
+
+
+def parse_jsonl(text: str) -> list[Turn]:
+    """Turns of a JSONL (or JSON array) transcript; a session id inside the records is ignored.
+
+    The caller decides the session, never the content: a ``session_id`` field in tool or
+    untrusted output must not choose (or replace) a transcript.
+    """
+    turns = []
+    for number, record in enumerate(_records(text), 1):
         if not isinstance(record, dict) or "role" not in record:
             raise BadInput(f"transcript record {number} has no role", hint="each line needs {\"role\": ..., \"content\": ...}")
-        session = session or record.get("session_id") or record.get("session")
+        speaker = record.get("speaker") or record.get("name")
+        turn_id = next((record[k] for k in ID_KEYS if record.get(k) is not None), None)
         turns.append(
             Turn(
                 role=str(record["role"]).lower(),
-                content=_content(record.get("content")),
-                speaker=record.get("speaker") or record.get("name"),
-                at=next((_when(record[k]) for k in TIME_KEYS if k in record), None),
-                turn_id=next((str(record[k]) for k in ID_KEYS if record.get(k) is not None), None),
+                content=clean_text(_content(record.get("content")), f"transcript record {number}"),
+                speaker=clean_text(str(speaker), f"transcript record {number} speaker") if speaker else None,
+                at=next((_when(record[k], number) for k in TIME_KEYS if k in record), None),
+                turn_id=clean_text(str(turn_id), f"transcript record {number} turn id") if turn_id is not None else None,
             )
         )
-    return turns, session
+    return turns
 
 
 def parse_markdown(text: str) -> list[Turn]:
-    """``user: …`` / ``**assistant:** …`` / ``## tool`` turns; following lines continue a turn."""
+    """Turns under the strict turn grammar (``MD_TURN``); other lines continue the open turn."""
     turns: list[Turn] = []
-    role, lines = None, []
-    for line in text.splitlines():
-        match = MD_TURN.match(line)
-        if match:
-            if role:
-                turns.append(Turn(role, "\n".join(lines).strip()))
-            role, lines = match.group(1).lower(), [match.group(2)]
-        elif role:
+    role, lines, fence = None, [], None
+    for line in line_model.split(text):
+        opened = FENCE.match(line)
+        if fence is not None:
+            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) and not line[opened.end():].strip():
+                fence = None
+        elif opened:
+            fence = opened["fence"]
+        else:
+            match = MD_TURN.match(line)
+            if match:
+                if role:
+                    turns.append(Turn(role, "\n".join(lines).strip()))
+                role = (match["plain"] or match["bold"] or match["boldcolon"]).lower()
+                lines = [match["text"] or ""]
+                continue
+        if role:
             lines.append(line)
     if role:
         turns.append(Turn(role, "\n".join(lines).strip()))
     if not turns:
-        raise BadInput("no turns found in the Markdown transcript", hint="start each turn with 'user:' or 'assistant:'")
-    return turns
+        raise BadInput("no turns found in the Markdown transcript", hint="start each turn with 'user:' or 'assistant:' at the start of a line")
+    return [Turn(t.role, clean_text(t.content, "transcript")) for t in turns]
 
 
 def detect_format(text: str) -> str:
@@ -122,8 +181,31 @@ class IngestResult:
     replaced: bool
 
 
-def _tombstoned(ws: Workspace, session: str) -> bool:
-    return any(r.get("t") == "tombstone" and r.get("session") == session for r in ledger.read(ws).records)
+def transcript_record(path: str, origin: str, session_kind: str) -> dict:
+    """The ledger record of who sent a whole transcript (checked when it is replaced)."""
+    return {"t": "transcript", "path": path, "origin": origin, "kind": session_kind, "at": ledger.now_iso()}
+
+
+def check_replaceable(records: list[dict], session: str, rel: str, origin: str) -> None:
+    """Refuse a forgotten session, and replacing a transcript another origin class sent.
+
+    Transcripts ingested before the sender was recorded are judged by their entries: one
+    holding content more trusted than the new sender could produce is not replaced.
+    """
+    if any(r.get("t") == "tombstone" and r.get("session") == session for r in records):
+        raise Forbidden(f"session {session} was forgotten; it is not ingested again", hint="use a new session id")
+    senders = {r.get("origin") for r in records if r.get("t") == "transcript" and r.get("path") == rel}
+    if senders:
+        if senders != {origin}:
+            raise Forbidden(
+                f"transcript {rel} was sent by {'/'.join(sorted(map(str, senders)))}; a {origin} caller cannot replace it",
+                hint="ingest it under a new session id",
+            )
+        return
+    reach = max(provenance.TRUST_RANK[role_origin(role, origin)] for role in ROLES)
+    held = [r.get("origin") for r in records if r.get("t") == "entry" and r.get("path") == rel]
+    if any(provenance.TRUST_RANK.get(str(o), 0) > reach for o in held):
+        raise Forbidden(f"transcript {rel} holds content more trusted than a {origin} caller", hint="ingest it under a new session id")
 
 
 def ingest(
@@ -142,18 +224,17 @@ def ingest(
     text = decode_input(data, limit=ws.config.limits.max_ingest_bytes, what="transcript")
     fmt = detect_format(text) if fmt == "auto" else fmt
     if fmt == "jsonl":
-        turns, named = parse_jsonl(text)
+        turns = parse_jsonl(text)
     elif fmt == "markdown":
-        turns, named = parse_markdown(text), None
+        turns = parse_markdown(text)
     else:
         raise BadInput(f"unknown transcript format {fmt!r}", hint="use jsonl, markdown or auto")
-    session = session or named or fallback_session
+    session = session or fallback_session
     if not session:
-        raise BadInput("the transcript names no session id", hint="pass --session ID")
+        raise BadInput("no session id: the caller names the session, never the transcript", hint="pass --session ID")
     session = validate_session_id(session)
-    if _tombstoned(ws, session):
-        raise Forbidden(f"session {session} was forgotten; it is not ingested again", hint="use a new session id")
     path = ws.transcript(session)
+    check_replaceable(ledger.read(ws).records, session, ws.rel(path), origin)
     fallback = (at or local_now()).replace(microsecond=0)
 
     dropped_marked = 0
@@ -161,7 +242,7 @@ def ingest(
     for turn in turns:
         body, marked = loopguard.strip_marked(turn.content)
         dropped_marked += marked
-        lines = [neutralise(l) for l in body.splitlines() if loopguard.normalise(l)]
+        lines = [neutralise(l) for l in line_model.split(body) if loopguard.normalise(l)]
         cleaned.append((turn, lines))
     blocked = notes.blocked_hashes(ws, [loopguard.text_hash(l) for _, lines in cleaned for l in lines])
 
@@ -189,8 +270,10 @@ def ingest(
 
     header = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
     document = frontmatter.dumps(frontmatter.Post(f"# Transcript {session}\n\n" + "".join(rendered), **header)) + "\n"
+    encoded = document.encode()  # before the ledger: nothing is recorded for a file that cannot be written
     with ws.lock_file(path):
+        check_replaceable(ledger.read(ws).records, session, rel, origin)  # again, under the lock
         replaced = path.exists()
-        ledger.append(ws, records)
-        atomic_write(path, document.encode())
+        ledger.append(ws, [transcript_record(rel, origin, session_kind), *records])
+        atomic_write(path, encoded)
     return IngestResult(session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced)

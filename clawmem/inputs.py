@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
-from clawmem.errors import BadInput
+from clawmem.entries.lines import flatten_breaks
+from clawmem.errors import BadInput, BadValue
 
 CONTROL = {chr(c) for c in range(32)} - {"\n", "\r", "\t"}
+# Terminal escape sequences (CSI and OSC) as tools print them: colour codes, titles, cursor moves.
+TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]")
+# C0 and C1 controls a file must not carry (tab and newline are text); shown as U+FFFD instead.
+STRAY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def check_encodable(value: str, what: str) -> str:
+    """Refuse text that cannot be written as UTF-8 (a lone surrogate, e.g. from invalid bytes in argv or a JSON escape)."""
+    found = SURROGATE.search(value)
+    if found:
+        raise BadValue(f"{what} is not valid Unicode (lone surrogate U+{ord(found.group()):04X} at character {found.start()})",
+                       hint="pass valid UTF-8 text")
+    return value
+
+
+def clean_text(value: str, what: str) -> str:
+    """Text decoded from structured input (a JSON string): writable, one line model, no terminal escapes.
+
+    JSON escapes can spell what raw input may not contain: lone surrogates are refused,
+    terminal escape sequences dropped, other control characters shown as U+FFFD, and
+    line-break look-alikes flattened so they cannot open a line for any reader.
+    """
+    check_encodable(value, what)
+    return STRAY_CONTROL.sub("\ufffd", TERMINAL_ESCAPE.sub("", flatten_breaks(value)))
 
 
 def decode_input(data: bytes | str, *, limit: int, what: str = "input") -> str:

@@ -44,9 +44,32 @@ def _fast_recall(argv: list[str]) -> int | None:
     return run_command(**vars(args))
 
 
+def _checked_argv(argv: list[str]) -> list[str]:
+    """Arguments that are valid text, validated before any command runs (so before any write).
+
+    Python hands invalid UTF-8 in argv over as lone surrogates; written to a file or the
+    ledger they would crash mid-write. Any command refuses them with a usage error, except
+    ``recall``, which must never cost a turn: it reads them as U+FFFD and says so.
+    """
+    from clawmem.inputs import SURROGATE
+
+    bad = [i for i, arg in enumerate(argv) if SURROGATE.search(arg)]
+    if not bad:
+        return argv
+    if argv[:1] == ["recall"]:
+        sys.stderr.write("clawmem: recall: invalid UTF-8 in the arguments was read as U+FFFD\n")
+        return [SURROGATE.sub("\ufffd", arg) for arg in argv]
+    from clawmem.errors import BadValue
+    from clawmem.output import report_error
+
+    report_error(BadValue(f"argument {bad[0] + 1} is not valid UTF-8", hint="pass arguments as UTF-8 text"), as_json="--json" in argv)
+    sys.exit(BadValue.exit_code)
+
+
 def main() -> None:
     try:
-        argv = sys.argv[1:]
+        argv = _checked_argv(sys.argv[1:])
+        sys.argv[1:] = argv
         if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string
             from clawmem import __version__
 

@@ -16,7 +16,7 @@ from clawmem import ledger, loopguard, provenance
 from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, IndexUnavailable
-from clawmem.inputs import decode_input
+from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably
 
@@ -114,6 +114,8 @@ def add_note(
     check_provenance(origin, session_kind)
     if importance is not None and not 1 <= importance <= 10:
         raise BadInput(f"importance {importance} is outside 1-10")
+    for what, value in [("trigger", t) for t in triggers] + [("project", p) for p in projects] + [("key", key or ""), ("session", session or "")]:
+        check_encodable(value, what)
     text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="note text")
     text, _ = loopguard.strip_marked(text)
     if origin != "owner":

@@ -6,7 +6,10 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clawmem.errors import ClawmemError
 
 
 def to_jsonable(value: Any) -> Any:
@@ -41,3 +44,12 @@ def console(*, stderr: bool = False):
 def warn(message: str) -> None:
     """One line on stderr, prefixed like every clawmem diagnostic."""
     sys.stderr.write(f"clawmem: {message}\n")
+
+
+def report_error(err: ClawmemError, *, as_json: bool) -> None:
+    """``clawmem: error: …`` and ``hint: …`` on stderr; under ``--json`` also a JSON object on stdout."""
+    if as_json:
+        emit_json({"error": err.code, "message": err.message, "hint": err.hint or None})
+    sys.stderr.write(f"clawmem: error: {err.message}\n")
+    if err.hint:
+        sys.stderr.write(f"hint: {err.hint}\n")

@@ -23,9 +23,25 @@ SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>(?!//).+)$")
 URL_LIKE = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?/(?P<path>.+)$", re.IGNORECASE)
 
 
+USERINFO = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<userinfo>[^@/]*)@", re.IGNORECASE)
+
+
+def redact_remote(url: str) -> str:
+    """The remote without credentials: a password or token in a URL never reaches output or keys.
+
+    ``https://user:token@host/…`` and ``https://token@host/…`` lose their user part; an ssh
+    login name without a password (``ssh://git@host/…``) is not a secret and stays.
+    """
+    match = USERINFO.match(url.strip())
+    if not match:
+        return url.strip()
+    secret = ":" in match["userinfo"] or not match["scheme"].lower().startswith("ssh")
+    return match["scheme"] + ("" if secret else match["userinfo"] + "@") + url.strip()[match.end():]
+
+
 def normalise_remote(url: str) -> str:
     """``git@github.com:a/b.git``, ``https://github.com/a/b`` and ``ssh://git@github.com/a/b`` -> ``github.com/a/b``."""
-    url = url.strip()
+    url = redact_remote(url)
     match = URL_LIKE.match(url) or SCP_LIKE.match(url)
     if not match:
         return url.rstrip("/")
@@ -84,7 +100,7 @@ def identify(start: str) -> Repository | None:
             continue
         url = _origin_url(_common_dir(git_dir))
         key = normalise_remote(url) if url else str(candidate)
-        return Repository(candidate, escape_project(key), url)
+        return Repository(candidate, escape_project(key), redact_remote(url) if url else None)
     return None
 
 

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import datetime as dt
 
-from clawmem.errors import BadInput
+from clawmem.errors import BadInput, BadValue
+
+# Times outside these years are refused: they overflow conversions (epoch seconds, time
+# zones, recency arithmetic) somewhere downstream, and no memory is observed there.
+EARLIEST = dt.datetime(1900, 1, 1)
+LATEST = dt.datetime(2999, 12, 31, 23, 59, 59)
+TIME_RANGE_HINT = f"use a time between {EARLIEST.year} and {LATEST.year}"
+
+
+def check_time_range(when: dt.datetime, what: str) -> dt.datetime:
+    """Return ``when`` if it lies within EARLIEST..LATEST (compared as local wall time), else refuse."""
+    naive = when.replace(tzinfo=None)
+    if not EARLIEST <= naive <= LATEST:
+        raise BadValue(f"{what} {when.isoformat()} is out of range", hint=TIME_RANGE_HINT)
+    return when
 
 
 def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, now: dt.datetime | None = None) -> dt.datetime:
@@ -12,9 +26,11 @@ def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, no
     value = text.strip()
     try:
         parsed = dt.datetime.fromisoformat(value)
-        return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
     except ValueError:
         pass
+    else:
+        check_time_range(parsed, "time")
+        return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
     import dateparser  # deferred: ~0.3 s import, only needed for natural-language times
 
     settings = {"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future" if prefer_future else "past"}
@@ -26,7 +42,7 @@ def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, no
     parsed = dateparser.parse(value, settings=settings)
     if parsed is None:
         raise BadInput(f"cannot understand the time {text!r}", hint="try an ISO time (2026-11-29T09:00) or a phrase like 'friday 9am'")
-    return parsed.replace(microsecond=0)
+    return check_time_range(parsed, "time").replace(microsecond=0)
 
 
 def now() -> dt.datetime:

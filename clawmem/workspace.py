@@ -43,7 +43,7 @@ def resolve_root(option: str | os.PathLike[str] | None = None) -> Path:
 
 def validate_session_id(session: str) -> str:
     """Reject session ids that could name a path outside ``transcripts/``."""
-    if not SESSION_ID.match(session) or ".." in session:
+    if not SESSION_ID.fullmatch(session) or ".." in session:
         raise UnsafePath(
             f"invalid session id {session!r}",
             hint="use letters, digits, '.', '_', ':' or '-' (at most 128, no '..', no '/')",

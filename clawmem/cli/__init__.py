@@ -15,17 +15,7 @@ from typer.core import TyperGroup
 from clawmem import __version__
 from clawmem.cli.options import JSON_FLAG
 from clawmem.errors import ClawmemError, ExitCode
-
-
-def report_error(err: ClawmemError, *, as_json: bool) -> None:
-    """``clawmem: error: …`` and ``hint: …`` on stderr; under ``--json`` also a JSON object on stdout."""
-    if as_json:
-        from clawmem.output import emit_json
-
-        emit_json({"error": err.code, "message": err.message, "hint": err.hint or None})
-    sys.stderr.write(f"clawmem: error: {err.message}\n")
-    if err.hint:
-        sys.stderr.write(f"hint: {err.hint}\n")
+from clawmem.output import report_error
 
 
 class ClawmemGroup(TyperGroup):

@@ -54,14 +54,18 @@ AtOpt = Annotated[Optional[str], typer.Option("--at", help="When it was observed
 
 
 def resolve_origin(origin: Origin | None) -> str:
-    """The caller's origin, or the conservative default (owner only for a person at a terminal)."""
+    """The caller's origin, or the default: owner when a person types at a terminal, else untrusted.
+
+    Only standard input decides (a person at a keyboard): piping stdout or asking for
+    ``--json`` never changes the class of what is written.
+    """
     import sys
 
     from clawmem.provenance import default_origin
 
     if origin is not None:
         return origin.value
-    chosen = default_origin(from_terminal=sys.stdin.isatty() and sys.stdout.isatty())
+    chosen = default_origin(from_terminal=sys.stdin.isatty())
     if chosen != "owner":
         sys.stderr.write("clawmem: no --origin given and not at a terminal: recording as untrusted\n")
     return chosen

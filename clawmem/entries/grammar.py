@@ -12,6 +12,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from clawmem.entries import lines as line_model
+
 KNOWN_KEYS = ("trigger", "importance", "project", "source", "key", "observed", "status", "review")
 STATUSES = ("active", "superseded")
 
@@ -155,11 +157,11 @@ def _split_comments(content: str) -> tuple[str, list[str]]:
 
 
 def _entry(lines: list[str], start: int) -> Entry:
-    first = lines[0].rstrip("\r\n")
+    first = line_model.strip_break(lines[0])
     match = LIST_ITEM.match(first)
     assert match
     parts = [first[match.end():]]
-    parts.extend(line.rstrip("\r\n").strip() for line in lines[1:])
+    parts.extend(line_model.strip_break(line).strip() for line in lines[1:])
     body, comments = _split_comments("\n".join(parts))
     return Entry("entry", start, lines, marker=match["marker"], body=body.strip(), comments=comments)
 
@@ -170,12 +172,12 @@ def _is_blank(line: str) -> bool:
 
 def parse(text: str) -> Document:
     """Split a Markdown memory file into blocks; never fails, whatever the input."""
-    lines = text.splitlines(keepends=True)
+    lines = line_model.split(text, keepends=True)
     blocks: list[Block] = []
     i = 0
-    if lines and lines[0].rstrip("\r\n") == "---":
+    if lines and line_model.strip_break(lines[0]) == "---":
         for j in range(1, len(lines)):
-            if lines[j].rstrip("\r\n") in ("---", "..."):
+            if line_model.strip_break(lines[j]) in ("---", "..."):
                 blocks.append(Block("frontmatter", 1, lines[: j + 1]))
                 i = j + 1
                 break
@@ -212,8 +214,11 @@ def escape_project(key: str) -> str:
 
 
 def render_entry(body: str, meta: list[tuple[str, str]] = (), *, marker: str = "-") -> str:
-    """Render one entry; extra lines of ``body`` become indented continuation lines."""
-    lines = [line.strip() for line in body.strip().splitlines() if line.strip()]
+    """Render one entry; extra lines of ``body`` become indented continuation lines.
+
+    Line-break look-alikes are flattened first, so the file has exactly the lines written.
+    """
+    lines = [line.strip() for line in line_model.split(line_model.flatten_breaks(body.strip())) if line.strip()]
     text = "\n  ".join(lines)
     comments = "".join(f" <!-- {key}: {clean_value(value)} -->" for key, value in meta if clean_value(value))
     return f"{marker} {text}{comments}\n"
