@@ -19,7 +19,7 @@ from clawmem.entries import lines as line_model
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, BadValue, Forbidden
 from clawmem.inputs import clean_text, decode_input
-from clawmem.timeparse import TIME_RANGE_HINT, check_time_range, local_now
+from clawmem.timeparse import check_time_range, from_epoch, local_now
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 ROLES = ("user", "assistant", "system", "tool", "developer", "function")
@@ -70,14 +70,9 @@ def _content(value: object) -> str:
 
 def _when(value: object, number: int) -> dt.datetime | None:
     """A record's time: epoch seconds or ISO text, within the range clawmem accepts."""
-    when = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            when = dt.datetime.fromtimestamp(value)
-        except (OverflowError, OSError, ValueError) as err:
-            raise BadValue(f"transcript record {number}: timestamp {value!r} is out of range", hint=TIME_RANGE_HINT) from err
-    elif isinstance(value, str):
-        when = grammar.parse_when(value.replace("Z", "+00:00"))
+        return from_epoch(value, f"transcript record {number}: timestamp")
+    when = grammar.parse_when(value.replace("Z", "+00:00")) if isinstance(value, str) else None
     return check_time_range(when, f"transcript record {number}: time") if when is not None else None
 
 

@@ -21,6 +21,15 @@ def check_time_range(when: dt.datetime, what: str) -> dt.datetime:
     return when
 
 
+def from_epoch(seconds: float, what: str) -> dt.datetime:
+    """Epoch seconds as a local time, refused when the platform or the range cannot hold them."""
+    try:
+        when = dt.datetime.fromtimestamp(seconds)
+    except (OverflowError, OSError, ValueError) as err:
+        raise BadValue(f"{what} {seconds!r} is out of range", hint=TIME_RANGE_HINT) from err
+    return check_time_range(when, what)
+
+
 def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, now: dt.datetime | None = None) -> dt.datetime:
     """Parse ``2026-11-29``, ``2026-11-29T10:00``, ``friday 9am`` or ``in 2 hours`` into a local time."""
     value = text.strip()

@@ -31,7 +31,10 @@ def ingest(
 
     --origin is the class of the session's sender: user turns take it, assistant turns
     inherit it (agent when the sender is trusted), tool output is always untrusted and
-    system prompts are scaffolding. Re-ingesting a session replaces its transcript.
+    system prompts are scaffolding. The session is --session, else the file's name (never
+    a session id inside the records). Re-ingesting a session replaces its transcript, but
+    only for a caller of the same origin class. Markdown turns open only with 'role:' at
+    the start of a line (not inside ``` fences); JSONL is the robust format.
 
     Examples:
 

@@ -142,6 +142,7 @@ class Attack:
     hole: int | None = None  # the issue-11 hole class it probes (1-11); None for the original catalogue
     # an extra detector, given the attack's directory (workspace at ``workdir / "ws"``): evidence of success
     check: Callable[[Path], list[str]] | None = None
+    secrets: tuple[str, ...] = ()  # strings no command may print (a credential the attack plants)
     # why the gates-off control cannot observe this attack (None: the control must see it succeed)
     unobservable: str | None = None
 
@@ -406,20 +407,6 @@ def _recall_texts(payload: dict) -> list[str]:
     return texts
 
 
-def _trusted_copy(ws: Path, token: str) -> bool:
-    """True when an indexed entry holding the marker is owner or agent content (no frame expected)."""
-    from clawmem.index.db import Index
-    from clawmem.workspace import Workspace
-
-    try:
-        with Index.open(Workspace(ws)) as index:
-            return bool(index.scalar(
-                "SELECT count(*) FROM entries WHERE instr(lower(text), ?) > 0 AND origin IN ('owner', 'agent')", (token,)
-            ))
-    except Exception:
-        return False
-
-
 def _index_evidence(ws: Path, token: str, allowed: tuple[str, ...]) -> list[str]:
     from clawmem.index.db import Index
     from clawmem.workspace import Workspace
@@ -474,10 +461,11 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
     evidence: list[str] = []
     framing: list[str] = []
     for s in steps:
-        if "Traceback (most recent call last)" in s.stderr:
-            evidence.append(f"crashed with a traceback: {s.what}")
+        if "Traceback (most recent call last)" in s.stderr or "clawmem: error: unexpected" in s.stderr:
+            evidence.append(f"crashed: {s.what}")
         if secret in s.stdout:
             evidence.append(f"printed a file outside the workspace: {s.what}")
+        evidence += [f"printed a secret: {s.what}" for planted in a.secrets if planted in s.stdout + s.stderr]
     for rel in a.escape:
         if (ws / rel).resolve().exists():
             evidence.append(f"created {(ws / rel).resolve()} outside the workspace")
@@ -524,11 +512,26 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
                 steps.append(shown)
                 if _unframed(shown.stdout.casefold(), token):
                     framing.append(f"get {rel} printed it outside untrusted framing")
-        if _trusted_copy(ws, token):
+        if trusted_entries(ws, token):
             framing = []  # owner or agent content (by design, e.g. an agent note from a cron run) needs no frame
     if a.check is not None:
         evidence += a.check(workdir)
     return Outcome(a.id, a.category, a.title, a.kind, bool(evidence), evidence, framing, steps, time.perf_counter() - started)
+
+
+def trusted_entries(ws: Path, token: str) -> list[str]:
+    """Index entries holding ``token`` that are classified owner or agent (trust the attacker should never get)."""
+    from clawmem.index.db import Index
+    from clawmem.workspace import Workspace
+
+    try:
+        with Index.open(Workspace(ws)) as index:
+            rows = index.query(
+                "SELECT path, line_start, origin FROM entries WHERE instr(lower(text), ?) > 0 AND origin IN ('owner', 'agent')", (token,)
+            )
+    except Exception:
+        return []
+    return [f"{r['path']}#L{r['line_start']} is indexed as {r['origin']}" for r in rows]
 
 
 def by_id(attack_id: str) -> Attack:

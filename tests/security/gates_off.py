@@ -14,10 +14,16 @@ Removed here, and nothing else:
 2. the promotion-eligibility rule (everything is eligible) and the location floor;
 3. neutralisation: comment and recall markers in text reach the files as written;
 4. recall-loop prevention: marked blocks are kept and echoes are not dropped;
-5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject.
+5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject;
+6. the line model and the strict turn grammar: readers split at every Unicode line boundary
+   and a turn label may be indented, a heading, or a word that starts with a role;
+7. the caller choosing the session: a ``session_id`` inside the records picks the transcript,
+   and any caller may replace any transcript;
+8. value validation before writing: arguments with invalid UTF-8, lone surrogates, times out
+   of range, deep JSON, and control characters decoded from JSON escapes pass through.
 
-Input validation (UTF-8, size, control characters, path checks) is not a provenance gate and
-stays on. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
+Raw-input validation (UTF-8 of text input, size, binary input, path checks) is not switched
+off. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ def disable_gates() -> None:
     ingest.role_origin = lambda role, sender_origin: "owner"
     notes.blocked_hashes = lambda ws, hashes: notes.Blocked(set(), set())
 
+    disable_input_gates()
+
     from clawmem.recall import triggers
 
     def any_tier_candidates(index, active_keys):
@@ -66,6 +74,48 @@ def disable_gates() -> None:
         return rows
 
     triggers.candidates = any_tier_candidates
+
+
+LOOSE_TURN = r"^\s*(?:#{1,6}\s*)?\**\s*(?P<plain>user|assistant|system|tool|developer|function)\s*\**\s*:?\**\s*(?P<text>.*)$(?P<bold>(?!))?(?P<boldcolon>(?!))?"
+
+
+def disable_input_gates() -> None:
+    import datetime as dt
+    import re
+    import types
+
+    from clawmem import ingest, inputs, launcher, notes, projects, timeparse, workspace
+    from clawmem.entries import lines
+
+    lines.split = lambda text, keepends=False: text.splitlines(keepends=keepends)  # every Unicode boundary
+    lines.flatten_breaks = lambda text: text
+    ingest.MD_TURN = re.compile(LOOSE_TURN, re.IGNORECASE)
+    ingest.FENCE = re.compile(r"(?!)")  # fences suspend nothing
+
+    real_ingest = ingest.ingest
+
+    def content_picks_session(ws, data, *, session=None, fallback_session=None, **kw):
+        raw = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        for line in raw.splitlines():
+            try:
+                named = json.loads(line).get("session_id")
+            except (ValueError, AttributeError):
+                continue
+            if named:
+                session = session or named
+        return real_ingest(ws, data, session=session, fallback_session=fallback_session, **kw)
+
+    ingest.ingest = content_picks_session
+    ingest.check_replaceable = lambda records, session, rel, origin: None
+
+    launcher._checked_argv = lambda argv: argv
+    inputs.check_encodable = notes.check_encodable = lambda value, what: value
+    ingest.clean_text = lambda value, what: value
+    ingest._check_depth = lambda line, number: None
+    timeparse.check_time_range = ingest.check_time_range = lambda when, what: when
+    ingest.from_epoch = lambda seconds, what: dt.datetime.fromtimestamp(seconds)
+    workspace.SESSION_ID = types.SimpleNamespace(fullmatch=re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$").match)  # "$" admits a final newline
+    projects.redact_remote = lambda url: url.strip()
 
 
 def main() -> None:

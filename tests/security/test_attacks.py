@@ -19,24 +19,31 @@ import attacks  # noqa: E402
 WORKERS = 2
 
 
-@pytest.fixture(scope="session")
-def outcomes(request, tmp_path_factory):
-    """Run the attacks whose tests were collected (all of them in CI), gates on."""
-    wanted = {
-        item.callspec.params["attack_id"]
-        for item in request.session.items
-        if hasattr(item, "callspec") and "attack_id" in item.callspec.params
-    }
-    base = tmp_path_factory.mktemp("attacks")
+def _run_collected(request, base: Path, param: str, command: list[str]) -> dict:
+    """Run the attacks whose tests (parametrised by ``param``) were collected: all of them in CI."""
+    wanted = {item.callspec.params[param] for item in request.session.items if hasattr(item, "callspec") and param in item.callspec.params}
     chosen = [a for a in attacks.ATTACKS if a.id in wanted]
     with ThreadPoolExecutor(WORKERS) as pool:
-        futures = {a.id: pool.submit(attacks.run_attack, a, base / a.id, attacks.gates_on()) for a in chosen}
+        futures = {a.id: pool.submit(attacks.run_attack, a, base / a.id, command) for a in chosen}
         return {attack_id: future.result() for attack_id, future in futures.items()}
 
 
+@pytest.fixture(scope="session")
+def outcomes(request, tmp_path_factory):
+    """Every collected attack against the installed ``clawmem``, gates on."""
+    return _run_collected(request, tmp_path_factory.mktemp("attacks"), "attack_id", attacks.gates_on())
+
+
+@pytest.fixture(scope="session")
+def controls(request, tmp_path_factory):
+    """The same attacks with the gates removed (``gates_off.py``): the control group."""
+    return _run_collected(request, tmp_path_factory.mktemp("controls"), "control_id", attacks.gates_off())
+
+
 def test_the_catalogue_is_broad():
-    assert len(attacks.ATTACKS) >= 30
+    assert len(attacks.ATTACKS) >= 110
     assert len({a.id for a in attacks.ATTACKS}) == len(attacks.ATTACKS)
+    assert {a.hole for a in attacks.ATTACKS if a.hole} >= {1, 4, 7, 10, 11}
     categories = {a.category for a in attacks.ATTACKS}
     assert {"remember-me", "owner-claim", "forged-annotation", "structure", "homoglyph", "minja", "flush-taint",
             "index-reset", "intent", "traversal", "bad-input"} <= categories
@@ -82,11 +89,16 @@ def test_untrusted_flush_lines_stay_framed_in_get(tmp_path):
     assert outcome.framing == [], _log(outcome)
 
 
-@pytest.mark.parametrize("attack_id", ["A01", "C02", "I04"])
-def test_the_same_attack_succeeds_with_the_gates_removed(attack_id, tmp_path):
-    """The control group: without the provenance gates the detector does see the attack land."""
-    outcome = attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, attacks.gates_off())
+@pytest.mark.parametrize("control_id", [a.id for a in attacks.ATTACKS if a.unobservable is None])
+def test_the_attack_succeeds_with_the_gates_removed(control_id, controls):
+    """The control group: without the gates the detector does see every attack land, so a pass above means something."""
+    outcome = controls[control_id]
     assert outcome.succeeded, _log(outcome)
+
+
+def test_every_attack_without_a_control_says_why():
+    for a in attacks.ATTACKS:
+        assert a.unobservable is None or len(a.unobservable.split()) >= 6, f"{a.id}: say why the control cannot observe it"
 
 
 def test_rebuilding_the_index_keeps_vectors_with_their_entries(ws, clawmem):
