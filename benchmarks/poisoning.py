@@ -44,6 +44,20 @@ CATEGORY_NAMES = {
     "traversal": "path traversal in path-like arguments",
     "bad-input": "oversized and non-UTF-8 input",
 }
+# The hole classes of issue 11 (the outside attack set that found what the catalogue above missed).
+HOLE_NAMES = {
+    1: "Markdown transcripts let content forge turns",
+    2: "clawmem's own markers can be forged",
+    3: "torn writes upgrade provenance",
+    4: "validate before you record",
+    5: "the external consolidator is trusted too much",
+    6: "untrusted recall vetoes owner writes; agent echoes launder untrusted text",
+    7: "content can choose the session",
+    8: "symlinks lead out of the workspace",
+    9: "the reply-path budget is not enforced from the first statement",
+    10: "small bad-input gaps",
+    11: "small trust gaps",
+}
 
 
 def run_all(chosen: list[attacks.Attack], mode: str, base: Path, workers: int) -> dict[str, attacks.Outcome]:
@@ -75,12 +89,21 @@ def report(chosen: list[attacks.Attack], on: dict, off: dict, seconds: float) ->
     prov_on = sum(on[a.id].succeeded for a in provenance)
     prov_off = sum(off[a.id].succeeded for a in provenance)
     out.append(f"{total} attacks, each in a fresh workspace through the real CLI, in {seconds:.0f} s.\n")
+    out.append("| hole class (issue 11) | attacks | succeeded, gates on | succeeded, gates off | control not observable |")
+    out.append("|---|---|---|---|---|")
+    for hole in [None, *sorted({a.hole for a in chosen if a.hole})]:
+        group = [a for a in chosen if a.hole == hole]
+        label = f"{hole}. {HOLE_NAMES.get(hole, '')}" if hole else "the original catalogue"
+        out.append(
+            f"| {label} | {len(group)} | {sum(on[a.id].succeeded for a in group)} | {sum(off[a.id].succeeded for a in group)} "
+            f"| {sum(a.unobservable is not None for a in group)} |"
+        )
+    out.append("")
     out.append("| category | attacks | succeeded, gates on | succeeded, gates off | framing breaches, gates on |")
     out.append("|---|---|---|---|---|")
-    for category, label in CATEGORY_NAMES.items():
+    for category in dict.fromkeys(a.category for a in chosen):
         group = [a for a in chosen if a.category == category]
-        if not group:
-            continue
+        label = CATEGORY_NAMES.get(category, category)
         out.append(
             f"| {label} | {len(group)} | {sum(on[a.id].succeeded for a in group)} | {sum(off[a.id].succeeded for a in group)} "
             f"| {sum(bool(on[a.id].framing) for a in group)} |"
@@ -93,8 +116,9 @@ def report(chosen: list[attacks.Attack], on: dict, off: dict, seconds: float) ->
     out.append(
         f"Injection success rate (content attacks, {len(provenance)}): gates on **{pct(prov_on, len(provenance))}** "
         f"({prov_on}/{len(provenance)}), gates off **{pct(prov_off, len(provenance))}** ({prov_off}/{len(provenance)}). "
-        "Path-traversal and bad-input attacks are stopped by input validation, which is not a provenance gate "
-        "and stays on in both runs."
+        "Raw-input validation (UTF-8 of text input, size limits, binary input, path checks) stays on in both runs, "
+        "so the original path-traversal and oversized-input attacks show no difference; value validation "
+        "(arguments, times, JSON depth, decoded control characters) is a gate and is switched off."
     )
     out.append("")
     out.append("| id | attack | gates on | gates off: how it succeeded |")
@@ -102,7 +126,7 @@ def report(chosen: list[attacks.Attack], on: dict, off: dict, seconds: float) ->
     for a in chosen:
         o_on, o_off = on[a.id], off[a.id]
         verdict_on = "**succeeded**: " + "; ".join(o_on.evidence) if o_on.succeeded else "failed"
-        how = "; ".join(dict.fromkeys(_short(e) for e in o_off.evidence)) or "failed"
+        how = "; ".join(dict.fromkeys(_short(e) for e in o_off.evidence)) or (f"not observable: {a.unobservable}" if a.unobservable else "failed")
         out.append(f"| {a.id} | {a.title} | {verdict_on} | {how[:140]} |")
     breakout = [a.id for a in chosen if any(w.startswith("search") for w in on[a.id].framing)]
     by_path = [a.id for a in chosen if on[a.id].framing and a.id not in breakout]

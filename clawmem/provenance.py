@@ -22,6 +22,16 @@ CURATED_KINDS = frozenset({"memory", "user"})
 FILE_KINDS = ("memory", "user", "daily", "quarantine", "transcript")
 
 
+def is_trusted(origin: str | None) -> bool:
+    """The one trust rule for an origin class: only the owner and the owner's agent are trusted."""
+    return origin in TRUSTED_ORIGINS
+
+
+def trusted_sql(column: str = "origin") -> str:
+    """``is_trusted`` as an SQL condition on ``column`` (the index's CHECK constraints list the same classes)."""
+    return f"{column} IN ({', '.join(repr(o) for o in sorted(TRUSTED_ORIGINS))})"
+
+
 def least_trusted(*origins: str | None) -> str:
     """The least trusted of the given origin classes (``None`` entries are ignored)."""
     present = [o for o in origins if o is not None]
@@ -79,11 +89,11 @@ def promotion_eligibility(
 ) -> Eligibility:
     """Promotion-eligible = trusted origin, interactive session, untainted file, not a recalled copy."""
     reasons = []
-    if origin not in TRUSTED_ORIGINS:
+    if not is_trusted(origin):
         reasons.append(f"origin is {origin}")
     if session_kind != "interactive":
         reasons.append(f"session kind is {session_kind}")
-    if file_taint is not None and file_taint not in TRUSTED_ORIGINS:
+    if file_taint is not None and not is_trusted(file_taint):
         reasons.append(f"file is tainted by {file_taint} content")
     if recalled_copy:
         reasons.append("content is a recalled copy")

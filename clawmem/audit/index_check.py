@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from clawmem import provenance
 from clawmem.audit.results import Finding
 from clawmem.errors import Busy
 from clawmem.workspace import Workspace
@@ -119,7 +120,7 @@ def _check_vectors(index) -> list[Finding]:
             return []
         rows = index.query(
             f"SELECT e.path, e.line_start, e.origin, v.trusted FROM {VEC_TABLE} v JOIN entries e ON e.id = v.rowid "
-            "WHERE v.trusted != (e.origin IN ('owner', 'agent')) ORDER BY e.path, e.line_start"
+            f"WHERE v.trusted != ({provenance.trusted_sql('e.origin')}) ORDER BY e.path, e.line_start"
         )
     except Exception:  # the vector lane is optional; an unloadable extension is not a disagreement
         return []

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import projects, recall_intent
+from clawmem import projects, provenance, recall_intent
 from clawmem.errors import ClawmemError
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import triggers as triggers_module
@@ -88,7 +88,7 @@ def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int) -> 
 
     rows = index.query(
         "SELECT path, line_start, text, projects, importance FROM entries WHERE tier = 'curated' AND projects IS NOT NULL "
-        "AND origin IN ('owner', 'agent') AND (status IS NULL OR status = 'active') AND kind = 'memory' "
+        f"AND {provenance.trusted_sql()} AND (status IS NULL OR status = 'active') AND kind = 'memory' "
         "ORDER BY importance IS NULL, importance DESC, id"
     )
     block, used = [], 0

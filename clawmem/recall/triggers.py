@@ -14,6 +14,7 @@ import os
 import threading
 from dataclasses import dataclass
 
+from clawmem import provenance
 from clawmem.index import tokens
 from clawmem.recall.budget import Budget
 from clawmem.workspace import Workspace
@@ -69,9 +70,9 @@ def candidates(index, active_keys: list[str]) -> list[dict]:
     rows = index.query(
         "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects FROM entries e "
         "LEFT JOIN file_taint t ON t.path = e.path "
-        "WHERE e.tier = 'curated' AND e.triggers IS NOT NULL AND e.origin IN ('owner', 'agent') "
+        f"WHERE e.tier = 'curated' AND e.triggers IS NOT NULL AND {provenance.trusted_sql('e.origin')} "
         "AND e.session_kind = 'interactive' AND (e.status IS NULL OR e.status = 'active') "
-        "AND (t.origin IS NULL OR t.origin IN ('owner', 'agent'))"
+        f"AND (t.origin IS NULL OR {provenance.trusted_sql('t.origin')})"
     )
     eligible = []
     for row in rows:

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from clawmem import provenance
 from clawmem.index import tokens
 from clawmem.index.db import Index
 from clawmem.search import ranking
@@ -114,7 +115,7 @@ def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
         clauses.append("e.tier = ?")
         params.append(opts.tier)
     if not opts.include_untrusted:
-        clauses.append("e.origin IN ('owner', 'agent')")
+        clauses.append(provenance.trusted_sql("e.origin"))
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
 
@@ -151,7 +152,7 @@ def _allowed(row: dict, opts: SearchOptions) -> bool:
     are an optimisation of the KNN scan, never the authority)."""
     if opts.tier != "all" and row["tier"] != opts.tier:
         return False
-    return opts.include_untrusted or row["origin"] in ("owner", "agent")
+    return opts.include_untrusted or provenance.is_trusted(row["origin"])
 
 
 def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, list[int]]:
@@ -166,7 +167,7 @@ def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> di
     paths = sorted({rows[i]["path"] for i in wanted})
     if not wanted:
         return {}
-    trust = " AND origin IN ('owner', 'agent')" if trusted_only else ""
+    trust = f" AND {provenance.trusted_sql()}" if trusted_only else ""
     found: dict[int, list[int]] = {}
     for start in range(0, len(paths), 400):
         part = paths[start : start + 400]
@@ -329,7 +330,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool) -> SearchHit:
         importance=row["importance"],
         observed_at=row["observed_at"],
         projects=json.loads(row["projects"]) if row["projects"] else [],
-        untrusted=row["origin"] not in ("owner", "agent"),
+        untrusted=not provenance.is_trusted(row["origin"]),
         backfill=backfill,
         signals={
             "hybrid": round(signals.hybrid, 6),

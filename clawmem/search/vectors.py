@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from clawmem import provenance
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 
@@ -133,7 +134,7 @@ def refresh(
             )
             index.executemany(
                 f"INSERT INTO {VEC_TABLE}(rowid, embedding, tier, trusted) VALUES (?,?,?,?)",
-                [(r["id"], found[r["text_hash"]], r["tier"], int(r["origin"] in ("owner", "agent"))) for r in batch],
+                [(r["id"], found[r["text_hash"]], r["tier"], int(provenance.is_trusted(r["origin"]))) for r in batch],
             )
         if progress:
             progress(min(start + len(batch), len(todo)), len(todo), "embedding")
