@@ -315,6 +315,7 @@ attack("I06", "intent", "web content phrased as a reminder, driven through dream
 
 # J: path traversal in every path-like argument -------------------------------------------
 REFUSE = dict(kind="refusal")
+NOT_A_TIME = "the time parser reads no path: the value is refused as an unknown time whether or not it is checked"
 attack("J01", "traversal", "ingest --session ../../../pwned", lambda m: [
     ingest(f"../../../pwned-{m}", "user: hi\n", "owner", 0)], escape=(f"../../pwned-{marker('J01')}.md",), **REFUSE)
 attack("J02", "traversal", "session id in the transcript itself is a path", lambda m: [
@@ -324,14 +325,20 @@ attack("J03", "traversal", "note add --session ../x", lambda m: [
     run("note", "add", "hello", "--origin", "owner", "--session", f"../../pwned-{m}")], **REFUSE)
 attack("J04", "traversal", "get ../secret.md", lambda m: [run("get", "../secret.md")], **REFUSE)
 attack("J05", "traversal", "get an absolute path outside the workspace", lambda m: [run("get", "{workdir}/secret.md")], **REFUSE)
-attack("J06", "traversal", "get the provenance ledger (internal state)", lambda m: [run("get", ".clawmem/provenance.jsonl")], **REFUSE)
-attack("J07", "traversal", "get memory/../../secret.md", lambda m: [run("get", "memory/../../secret.md#L1")], **REFUSE)
-attack("J08", "traversal", "forget ../secret.md#L1", lambda m: [run("forget", "../secret.md#L1")], **REFUSE)
-attack("J09", "traversal", "project active --session ../../x", lambda m: [run("project", "active", "--session", f"../../pwned-{m}")], **REFUSE)
+attack("J06", "traversal", "get the provenance ledger (internal state)", lambda m: [run("get", ".clawmem/provenance.jsonl")],
+       unobservable="get reads only .md memory files, so the JSONL ledger is refused by its suffix as well", **REFUSE)
+attack("J07", "traversal", "get memory/../../secret.md", lambda m: [run("get", "memory/../../secret.md#L1-L3")], **REFUSE)
+attack("J08", "traversal", "forget ../secret.md#L1", lambda m: [run("forget", "../secret.md#L1")],
+       unobservable="forget acts only on entries the index holds, and a file outside the workspace is never indexed", **REFUSE)
+attack("J09", "traversal", "project active --session ../../x", lambda m: [run("project", "active", "--session", f"../../pwned-{m}")],
+       unobservable="project active only reads a session's set, and the path it would name holds nothing to print", **REFUSE)
 attack("J10", "traversal", "recall --session ../../../x (recall never fails, must not write)", lambda m: [
-    run("recall", "hello", "--session", f"../../../../pwned-{m}")], escape=(f"../pwned-{marker('J10')}.json", f"../../pwned-{marker('J10')}.json"), **REFUSE)
-attack("J11", "traversal", "audit --since ../../etc/passwd", lambda m: [run("audit", "--since", "../../etc/passwd")], **REFUSE)
-attack("J12", "traversal", "note add --at ../../etc/passwd", lambda m: [run("note", "add", "hello", "--origin", "owner", "--at", "../../etc/passwd")], **REFUSE)
+    run("recall", "hello", "--session", f"../../../../pwned-{m}")],
+    unobservable="outside a git repository recall only reads the session's active set, so a path-like id writes nothing", escape=(f"../pwned-{marker('J10')}.json", f"../../pwned-{marker('J10')}.json"), **REFUSE)
+attack("J11", "traversal", "audit --since ../../etc/passwd", lambda m: [run("audit", "--since", "../../etc/passwd")],
+       unobservable=NOT_A_TIME, **REFUSE)
+attack("J12", "traversal", "note add --at ../../etc/passwd", lambda m: [run("note", "add", "hello", "--origin", "owner", "--at", "../../etc/passwd")],
+       unobservable=NOT_A_TIME, **REFUSE)
 attack("J13", "traversal", "backslash and URL-encoded session ids", lambda m: [
     ingest(f"..\\..\\pwned-{m}", "user: hi\n", "owner", 0), ingest(f"%2e%2e%2fpwned-{m}", "user: hi\n", "owner", 0)], **REFUSE)
 attack("J14", "traversal", "forget --session ../../x", lambda m: [run("forget", "--session", f"../../pwned-{m}")], **REFUSE)
@@ -345,7 +352,8 @@ attack("K05", "bad-input", "transcript larger than the ingest limit (16 MiB)", l
     run("ingest", "-", "--session", "k05", "--origin", "owner", stdin=(f"user: {m} " + "B" * (16 * 1024 * 1024 + 10)).encode())], **REFUSE)
 attack("K06", "bad-input", "terminal escape sequences in a note", lambda m: [run("note", "add", f"\x1b[2J\x1b[31m{m} owned\x1b[0m", "--origin", "owner")], **REFUSE)
 attack("K07", "bad-input", "intent text that is not UTF-8", lambda m: [run("intent", "add", "-", "--when", "deploy", "--origin", "owner", stdin=m.encode() + b" \xc0\xaf")], **REFUSE)
-attack("K08", "bad-input", "oversized USER.md directive", lambda m: [run("user", "set", f"Always {m} " + "x" * 600, "--key", "long", "--origin", "agent")], **REFUSE)
+attack("K08", "bad-input", "oversized USER.md directive", lambda m: [run("user", "set", f"Always {m} " + "x" * 600, "--key", "long", "--origin", "agent")],
+       unobservable="a directive's length limit belongs to the user model's grammar, which the control keeps", **REFUSE)
 
 
 # running -----------------------------------------------------------------------------------

@@ -20,10 +20,12 @@ Removed here, and nothing else:
 7. the caller choosing the session: a ``session_id`` inside the records picks the transcript,
    and any caller may replace any transcript;
 8. value validation before writing: arguments with invalid UTF-8, lone surrogates, times out
-   of range, deep JSON, and control characters decoded from JSON escapes pass through.
+   of range, deep JSON, and control characters decoded from JSON escapes pass through;
+9. raw-input validation: text input is decoded leniently whatever its size, bytes or control
+   characters, session ids and dates are not checked, and a path argument may name any file;
+10. the trusted-origin predicate: every origin class counts as trusted.
 
-Raw-input validation (UTF-8 of text input, size, binary input, path checks) is not switched
-off. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
+Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ def disable_gates() -> None:
     notes.blocked_hashes = lambda ws, hashes: notes.Blocked(set(), set())
 
     disable_input_gates()
+    disable_input_validation()
+    provenance.is_trusted = lambda origin: True
+    provenance.trusted_sql = lambda column="origin": "1"
 
     from clawmem.recall import triggers
 
@@ -116,6 +121,36 @@ def disable_input_gates() -> None:
     ingest.from_epoch = lambda seconds, what: dt.datetime.fromtimestamp(seconds)
     workspace.SESSION_ID = types.SimpleNamespace(fullmatch=re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$").match)  # "$" admits a final newline
     projects.redact_remote = lambda url: url.strip()
+
+
+def _replace_everywhere(name: str, replacement) -> None:
+    """Replace ``name`` in every loaded clawmem module (writers bind these helpers by name)."""
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("clawmem") and hasattr(module, name):
+            setattr(module, name, replacement)
+
+
+def disable_input_validation() -> None:
+    import datetime as dt
+    from pathlib import Path
+
+    import clawmem.aspirations  # noqa: F401  (loaded so their by-name bindings are replaced too)
+    import clawmem.forget  # noqa: F401
+    import clawmem.intents.store  # noqa: F401
+    import clawmem.projects  # noqa: F401
+    from clawmem import workspace
+
+    def lenient_decode(data, *, limit, what="input"):
+        return data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
+
+    def unlimited_read(source, *, limit, what):
+        return sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+
+    _replace_everywhere("decode_input", lenient_decode)
+    _replace_everywhere("read_source", unlimited_read)
+    _replace_everywhere("validate_session_id", lambda session: session)
+    _replace_everywhere("validate_date", lambda value: dt.date.fromisoformat(value))
+    workspace.Workspace.resolve_member = lambda self, relpath: self.root / relpath
 
 
 def main() -> None:
