@@ -265,10 +265,15 @@ def append_durably(path: Path, data: bytes) -> None:
                 view = view[os.write(fd, view):]
             os.fsync(fd)
         except OSError:
-            os.ftruncate(fd, size)
+            cut_back(fd, size)
             raise
     finally:
         os.close(fd)
+
+
+def cut_back(fd: int, size: int) -> None:
+    """Truncate a failed append back to ``size``: a half-written line must not stay behind."""
+    os.ftruncate(fd, size)
 
 
 def torn_tail(path: Path) -> bytes:

@@ -14,9 +14,12 @@ Removed here, and nothing else:
 2. the promotion-eligibility rule (everything is eligible) and the location floor;
 3. neutralisation: comment and recall markers in text reach the files as written;
 4. recall-loop prevention: marked blocks are kept and echoes are not dropped;
-5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject.
+5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject;
+6. storage integrity: a failed append is not cut back, a torn last line or record is not
+   repaired or recorded before the next append, links are followed, and the reply path's
+   index statements wait the full busy timeout.
 
-Input validation (UTF-8, size, control characters, path checks) is not a provenance gate and
+Input validation (UTF-8, size, control characters, `..` and absolute paths) is not a gate and
 stays on. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
 
@@ -43,8 +46,16 @@ def disable_gates() -> None:
     ledger.taint_record = lambda path, origin: {"t": "taint", "path": path, "origin": "owner", "at": ledger.now_iso()}
     provenance.location_floor = lambda kind: None
     provenance.promotion_eligibility = lambda **kw: provenance.Eligibility(True, ())
-    provenance.classify_unrecorded = lambda kind, *, ledger_intact: provenance.Classification("owner", "interactive", True)
+    provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
     loopguard.strip_marked = lambda text: (text, 0)
+
+    from clawmem import workspace
+    from clawmem.index import db
+
+    workspace.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
+    workspace.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
+    workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
+    db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
     import clawmem.cli  # registers every command module, each binding resolve_origin by name
 
