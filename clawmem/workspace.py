@@ -225,7 +225,6 @@ class Workspace:
     @contextmanager
     def lock_file(self, path: Path, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold ``path``'s lock; refuses a path that leads through a link (every writer comes here)."""
-        self.require_member(path)
         with self.lock(self.rel(path), timeout=timeout):
             self.require_member(path)
             yield
