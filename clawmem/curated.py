@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from clawmem import ledger
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably, atomic_write, sha256_bytes
 
@@ -72,6 +73,7 @@ def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
     if not lines:
         return
     with ws.lock_file(path):
+        ledger.append(ws, ledger.tail_records(ws, path))  # a torn last line stays untrusted once terminated
         existing = path.read_bytes() if path.exists() else b""
         prefix = b"" if not existing or existing.endswith(b"\n") else b"\n"
         append_durably(path, prefix + "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode())

@@ -10,13 +10,19 @@ JSON-escaped hash input.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable
 
+from clawmem import workspace
 from clawmem.workspace import Workspace, append_durably
 
 LEDGER_LOCK = "ledger"
+# The ``path`` values a damaged (unparseable) record still shows: the files it could concern.
+DAMAGED_PATH = re.compile(rb'"path":\s*"([^"\\]{1,500})"')
 
 
 def now_iso() -> str:
@@ -53,12 +59,45 @@ def taint_record(path: str, origin: str) -> dict[str, Any]:
     return {"t": "taint", "path": path, "origin": origin, "at": now_iso()}
 
 
+def line_key(line: str) -> str:
+    """A stable key for one source line (its stripped text), used to mark torn lines."""
+    return "line:" + hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def torn_record(path: str, torn: bytes) -> dict[str, Any]:
+    """Record that ``path`` ended in an unterminated line: its lines are never trusted again."""
+    from clawmem.entries import grammar  # deferred: only a repair needs the parser
+
+    lines = [line for block in grammar.parse(torn.decode("utf-8", errors="replace")).blocks for line in block.lines]
+    return {"t": "torn", "path": path, "lines": [line_key(line) for line in lines if line.strip()], "bytes": len(torn), "at": now_iso()}
+
+
+def tail_records(ws: Workspace, path: Path) -> list[dict[str, Any]]:
+    """A torn-line record for ``path`` if its last line is unterminated, to append before writing.
+
+    The caller holds the file's lock and then terminates the line; recording it first means a
+    crash in between can only leave a record of a line that is not yet in the file.
+    """
+    torn = workspace.torn_tail(path)
+    return [torn_record(ws.rel(path), torn)] if torn else []
+
+
 def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
-    """Append records atomically with respect to other clawmem writers."""
+    """Append records atomically with respect to other clawmem writers.
+
+    A torn last record (a crash mid-append) is terminated first and the repair recorded, so the
+    new records are never glued onto it and lost with it.
+    """
     data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode()
     if not data:
         return
     with ws.lock(LEDGER_LOCK):
+        ws.require_member(ws.ledger_path)
+        torn = workspace.torn_tail(ws.ledger_path)
+        if torn:
+            paths = sorted({m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(torn)})
+            repair = {"t": "repair", "torn_bytes": len(torn), "paths": paths, "at": now_iso()}
+            data = b"\n" + (json.dumps(repair, ensure_ascii=False) + "\n").encode() + data
         append_durably(ws.ledger_path, data)
 
 
@@ -67,6 +106,8 @@ class LedgerRead:
     ledger_id: str | None  # None: the ledger is missing or its header is damaged
     records: list[dict[str, Any]]
     offset: int  # byte offset just past the last complete record read
+    # one entry per damaged (unparseable) record: the paths it names; empty when it names none
+    damaged: tuple[frozenset[str], ...] = ()
 
 
 def read(ws: Workspace, offset: int = 0) -> LedgerRead:
@@ -82,19 +123,23 @@ def read(ws: Workspace, offset: int = 0) -> LedgerRead:
         header = {}
     ledger_id = header.get("id") if header.get("t") == "init" else None
     records = []
+    damaged: list[frozenset[str]] = []
     position = max(offset, header_end + 1 if header_end >= 0 else 0)
     while position < len(data):
         end = data.find(b"\n", position)
         if end < 0:
             break
+        line = data[position:end]
         try:
-            record = json.loads(data[position:end])
-            if isinstance(record, dict):
-                records.append(record)
+            record = json.loads(line)
         except ValueError:
-            pass  # a damaged line gives no provenance; its lines fall back to conservative rules
+            record = None
+        if isinstance(record, dict):
+            records.append(record)
+        elif line.strip():  # a damaged record: the lines it covered can no longer be accounted for
+            damaged.append(frozenset(m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(line)))
         position = end + 1
-    return LedgerRead(ledger_id, records, position)
+    return LedgerRead(ledger_id, records, position, tuple(damaged))
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,15 @@ def _target(ws: Workspace, origin: str, day: dt.date) -> Path:
 
 
 def append_entries(ws: Workspace, path: Path, rendered: list[str], records: list[dict], taint: str | None = None) -> int:
-    """Append rendered entries under the file's lock, ledger first; return the first new line number."""
+    """Append rendered entries under the file's lock, ledger first; return the first new line number.
+
+    A torn last line (a crash or a full disk mid-append) is recorded as such before the newline
+    that terminates it, so it can never pass for a hand-written owner line afterwards.
+    """
     with ws.lock_file(path):
         if taint is not None:
             records = [ledger.taint_record(ws.rel(path), taint), *records]
-        ledger.append(ws, records)
+        ledger.append(ws, [*ledger.tail_records(ws, path), *records])
         existing = path.read_bytes() if path.exists() else b""
         prefix = b""
         if not existing:

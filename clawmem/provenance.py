@@ -64,16 +64,18 @@ class Classification:
     hand_written: bool
 
 
-def classify_unrecorded(kind: str, *, ledger_intact: bool) -> Classification:
-    """Classify a line the provenance ledger has no record of.
+def classify_unrecorded(kind: str, *, ledger_intact: bool, damaged: bool = False, torn: bool = False) -> Classification:
+    """Classify a line the provenance ledger cannot account for.
 
     Curated files and daily notes sit inside the operator trust boundary, so a line typed
     there by hand is the owner's, but only while the ledger is intact: once it is lost we
     cannot tell a hand-written line from one clawmem wrote for a less trusted caller, and
-    a lost ledger must never upgrade anything. Transcripts and quarantine are externally
+    a lost ledger must never upgrade anything. The same holds, for any file, when a damaged
+    ledger record names the file (``damaged``) or the line is torn: unterminated, or recorded
+    as torn when a writer terminated it (``torn``). Transcripts and quarantine are externally
     derived, so unknown lines there are untrusted.
     """
-    if kind in CURATED_KINDS or (kind == "daily" and ledger_intact):
+    if not (damaged or torn) and (kind in CURATED_KINDS or (kind == "daily" and ledger_intact)):
         return Classification("owner", "interactive", True)
     return Classification("untrusted", "interactive", True)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from clawmem.index import migrations
 from clawmem.index.db import Index
-from clawmem.index.sync import memory_files, pending_changes
+from clawmem.index.sync import index_warnings, memory_files, pending_changes
 from clawmem.workspace import Workspace
 
 
@@ -56,6 +56,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
         warnings.append("nothing is indexed yet; run `clawmem index`")
     if not ledger_intact:
         warnings.append("the provenance ledger was lost or replaced: unrecorded episodic lines are treated as untrusted")
+    warnings += index_warnings(ws, index)
     if not embeddings.get("available"):
         warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")
     return Status(

@@ -10,6 +10,7 @@ import datetime as dt
 import hashlib
 import os
 import re
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -63,6 +64,35 @@ def validate_date(value: str) -> dt.date:
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def inside_workspace(root: Path, path: Path) -> bool:
+    """True when ``path`` lies inside ``root`` without passing through a link.
+
+    The one rule every writer, the indexer and ``get`` use. A symbolic link anywhere between
+    the root and the file (the file itself, ``memory/``, ``memory/quarantine/``,
+    ``transcripts/``) could lead outside the workspace or onto another memory file of a
+    different trust tier, and a hard-linked file is shared with some other name; neither is
+    followed. Components that do not exist yet are fine: the writer creates them inside.
+    The root itself may be a link (``~/notes -> /data/notes``): it is where the user put it.
+    """
+    base = Path(os.path.abspath(root))
+    target = Path(os.path.abspath(path))
+    if not target.is_relative_to(base):
+        return False
+    current = base
+    info = None
+    for part in target.relative_to(base).parts:
+        current = current / part
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        if stat.S_ISLNK(info.st_mode):
+            return False
+    return info is None or not (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
 
 
 @dataclass(frozen=True)
@@ -160,13 +190,26 @@ class Workspace:
 
     def resolve_member(self, relpath: str) -> Path:
         """Map a user-supplied workspace-relative path to a file inside the workspace, or refuse."""
-        candidate = (self.root / relpath).resolve()
-        root = self.root.resolve()
+        root = Path(os.path.abspath(self.root))
+        candidate = Path(os.path.abspath(root / relpath))
         if relpath.startswith(("/", "\\")) or not candidate.is_relative_to(root):
             raise UnsafePath(f"{relpath!r} is outside the workspace")
         if candidate.is_relative_to(root / STATE_DIR):
             raise UnsafePath(f"{relpath!r} names clawmem's internal state, not a memory file")
-        return candidate
+        return self.require_member(candidate, what=repr(relpath))
+
+    def contains(self, path: Path) -> bool:
+        """``path`` is a workspace file reached without a link (see ``inside_workspace``)."""
+        return inside_workspace(self.root, path)
+
+    def require_member(self, path: Path, *, what: str | None = None) -> Path:
+        """Return ``path`` if it is safely inside the workspace; otherwise refuse with a clear error."""
+        if not self.contains(path):
+            raise UnsafePath(
+                f"{what or path} leads through a symbolic or hard link, or outside the workspace; clawmem does not follow it",
+                hint="replace the link with the file itself (clawmem reads and writes only regular files inside the workspace)",
+            )
+        return path
 
     # locking ----------------------------------------------------------------------------
     @contextmanager
@@ -181,7 +224,9 @@ class Workspace:
 
     @contextmanager
     def lock_file(self, path: Path, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+        """Hold ``path``'s lock; refuses a path that leads through a link (every writer comes here)."""
         with self.lock(self.rel(path), timeout=timeout):
+            self.require_member(path)
             yield
 
 
@@ -203,17 +248,54 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def append_durably(path: Path, data: bytes) -> None:
-    """Append and fsync; on failure (disk full) cut the file back so no half line remains.
+    """Append and fsync; on failure (disk full, file too large) cut the file back to its old size.
 
-    Callers hold the file's lock.
+    Unbuffered on purpose: a buffered file flushes again before it truncates, so on a full disk
+    the cut itself failed and the torn half line stayed. A crash (``kill -9``) can still leave
+    one; ``torn_tail`` finds it before the next append. Callers hold the file's lock.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "ab") as handle:
-        size = handle.tell()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    try:
+        size = os.fstat(fd).st_size
         try:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
         except OSError:
-            handle.truncate(size)
+            cut_back(fd, size)
             raise
+    finally:
+        os.close(fd)
+
+
+def cut_back(fd: int, size: int) -> None:
+    """Truncate a failed append back to ``size``: a half-written line must not stay behind."""
+    os.ftruncate(fd, size)
+
+
+def torn_tail(path: Path) -> bytes:
+    """The unterminated last line of ``path`` (what a crash or a full disk left), or ``b""``.
+
+    Appending after it would glue the next record or entry onto the torn one, so writers call
+    this under the file's lock, record what they found, and terminate it before appending.
+    """
+    try:
+        with open(path, "rb") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            if end == 0:
+                return b""
+            handle.seek(end - 1)
+            if handle.read(1) == b"\n":
+                return b""
+            start = max(0, end - 65536)
+            while True:
+                handle.seek(start)
+                chunk = handle.read(end - start)
+                cut = chunk.rfind(b"\n")
+                if cut >= 0 or start == 0:
+                    return chunk[cut + 1 :]
+                start = max(0, start - 65536)
+    except FileNotFoundError:
+        return b""

@@ -49,5 +49,8 @@ def test_unrecorded_lines_are_classified_conservatively():
     assert p.classify_unrecorded("transcript", ledger_intact=True).origin == "untrusted"
     assert p.classify_unrecorded("quarantine", ledger_intact=True).origin == "untrusted"
     assert p.classify_unrecorded("memory", ledger_intact=False).origin == "owner"
+    for kind in ("daily", "memory", "user"):  # a line the ledger cannot account for is never the owner's
+        assert p.classify_unrecorded(kind, ledger_intact=True, torn=True).origin == "untrusted"
+        assert p.classify_unrecorded(kind, ledger_intact=True, damaged=True).origin == "untrusted"
     assert p.location_floor("quarantine") == "untrusted"
     assert p.location_floor("daily") is None

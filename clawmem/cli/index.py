@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -34,7 +35,10 @@ def index(
         report = run_index(ws, rebuild=rebuild, embed=not no_embed, progress=progress)
     if json_output:
         emit_json(report)
-    elif not quiet:
+        return
+    for warning in report.sync.warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    if not quiet:
         s = report.sync
         print(
             f"Indexed {s.files_changed} changed of {s.files_seen} files ({s.entries_indexed} entries,"

@@ -7,9 +7,10 @@ sqlite-vec would not load through it; apsw ships its own SQLite and works everyw
 from __future__ import annotations
 
 import importlib.util
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from clawmem.errors import IndexUnavailable
 from clawmem.workspace import Workspace
@@ -27,10 +28,34 @@ def _dict_row(cursor: Any, row: tuple) -> dict[str, Any]:
     return dict(zip((d[0] for d in cursor.get_description()), row))
 
 
+class IndexLocked(IndexUnavailable):
+    """Another process (a backup, VACUUM, ``BEGIN EXCLUSIVE``) held the index past the wait allowed."""
+
+
+def bounded_wait(deadline: float | None) -> Callable[[int], bool] | None:
+    """A busy handler that retries a locked index only until ``deadline`` (``time.monotonic()``).
+
+    A busy timeout restarts at every statement, so a reply path that opens, sets PRAGMAs,
+    migrates and queries under a foreign lock would wait it out at each step; this handler
+    makes every statement share one deadline, from the first one on. ``None``: no deadline.
+    """
+    if deadline is None:
+        return None
+
+    def handler(attempt: int) -> bool:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(left, 0.001 * 2 ** min(attempt, 5)))
+        return True
+
+    return handler
+
+
 class Index:
     """One open connection to ``.clawmem/index.db`` with helpers that return dict rows."""
 
-    def __init__(self, path: Path, *, create: bool = True) -> None:
+    def __init__(self, path: Path, *, create: bool = True, deadline: float | None = None) -> None:
         apsw = _apsw()
         self.path = path
         if not create and not path.exists():
@@ -38,28 +63,50 @@ class Index:
         flags = apsw.SQLITE_OPEN_READWRITE | (apsw.SQLITE_OPEN_CREATE if create else 0)
         try:
             self.conn = apsw.Connection(str(path), flags=flags)
-            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        except apsw.Error as err:
+            raise IndexUnavailable(f"the index {path} cannot be opened: {err}") from err
+        try:
+            self.wait_until(deadline)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        except apsw.BusyError as err:
+            self.conn.close()
+            raise IndexLocked(f"the index {path} is locked by another process: {err}") from err
         except apsw.Error as err:
+            self.conn.close()
             raise IndexUnavailable(f"the index {path} cannot be opened: {err}") from err
         self._vec_loaded = False
 
     @classmethod
-    def open(cls, ws: Workspace, *, migrate: bool = True) -> Index:
-        """Open (creating if needed) and bring the schema up to date."""
-        index = cls(ws.index_path)
+    def open(cls, ws: Workspace, *, migrate: bool = True, deadline: float | None = None) -> Index:
+        """Open (creating if needed) and bring the schema up to date.
+
+        With a ``deadline`` (``time.monotonic()`` seconds) no statement, from the first PRAGMA
+        on, waits for a lock past it: the reply path's budget holds whatever locks the index.
+        """
+        index = cls(ws.index_path, deadline=deadline)
         if migrate:
             from clawmem.index import migrations
 
             try:
                 migrations.apply(index)
+            except _apsw().BusyError as err:
+                index.close()
+                raise IndexLocked(f"the index {ws.index_path} is locked by another process: {err}") from err
             except _apsw().Error as err:
                 index.close()
                 raise IndexUnavailable(f"the index {ws.index_path} is damaged: {err}") from err
         return index
+
+    def wait_until(self, deadline: float | None) -> None:
+        """Wait for another process's lock at most until ``deadline``; without one, the busy timeout."""
+        handler = bounded_wait(deadline)
+        if handler is None:
+            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        else:
+            self.conn.set_busy_handler(handler)
 
     def close(self) -> None:
         self.conn.close()

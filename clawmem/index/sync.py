@@ -35,6 +35,12 @@ class SyncReport:
     ledger_intact: bool
     seconds: float
     changed_paths: tuple[str, ...] = ()
+    skipped_links: tuple[str, ...] = ()  # memory files not read: they lead through a link
+    ledger_damaged: int = 0  # damaged (torn, unparseable) ledger records
+
+    @property
+    def warnings(self) -> list[str]:
+        return storage_warnings(self.skipped_links, self.ledger_damaged)
 
 
 @dataclass(frozen=True)
@@ -49,16 +55,46 @@ class MemoryFile:
         return match.group(1) if match and self.kind in ("daily", "quarantine") else None
 
 
-def memory_files(ws: Workspace) -> Iterator[MemoryFile]:
-    """Every file the index covers, with its kind (DESIGN.md section 2)."""
-    for path, kind in ((ws.memory_md, "memory"), (ws.user_md, "user")):
-        if path.is_file():
-            yield MemoryFile(path, ws.rel(path), kind)
+def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
+    """Every file the index covers, with its kind (DESIGN.md section 2).
+
+    A file reached through a link (``ws.contains``) is never read: it could be any file on the
+    machine, served as the owner's. Its path goes to ``skipped`` so ``index`` and ``status`` warn.
+    """
+    candidates = [(p, k) for p, k in ((ws.memory_md, "memory"), (ws.user_md, "user")) if p.is_symlink() or p.is_file()]
     for folder, kind in ((ws.daily_dir, "daily"), (ws.quarantine_dir, "quarantine"), (ws.transcripts_dir, "transcript")):
         if folder.is_dir():
-            for path in sorted(folder.glob("*.md")):
-                if not path.name.startswith(".") and path.is_file():
-                    yield MemoryFile(path, ws.rel(path), kind)
+            candidates += [(p, kind) for p in sorted(folder.glob("*.md")) if not p.name.startswith(".")]
+    for path, kind in candidates:
+        if not ws.contains(path):
+            if skipped is not None:
+                skipped.append(ws.rel(path))
+        elif path.is_file():
+            yield MemoryFile(path, ws.rel(path), kind)
+
+
+def storage_warnings(skipped_links: tuple[str, ...] | list[str], ledger_damaged: int) -> list[str]:
+    """What ``index`` and ``status`` tell the user about links skipped and a damaged ledger."""
+    warnings = []
+    if skipped_links:
+        warnings.append(
+            f"not indexed, because they lead through a symbolic or hard link: {', '.join(skipped_links)}"
+            " (replace each link with the file itself)"
+        )
+    if ledger_damaged:
+        warnings.append(
+            f"the provenance ledger has {ledger_damaged} damaged record(s) (a torn write): unrecorded lines in the"
+            " files they concern are treated as untrusted"
+        )
+    return warnings
+
+
+def index_warnings(ws: Workspace, index: Index) -> list[str]:
+    """Storage warnings from the files as they are now and the ledger damage the index recorded."""
+    skipped: list[str] = []
+    for _ in memory_files(ws, skipped):
+        pass
+    return storage_warnings(skipped, int(index.meta("ledger_damage_count", "0") or 0))
 
 
 def pending_changes(ws: Workspace, index: Index) -> list[str]:
@@ -84,31 +120,47 @@ def needs_sync(ws: Workspace, index: Index) -> bool:
 
 
 # ledger replay ---------------------------------------------------------------------------
-def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> tuple[int, bool, set[str] | None]:
-    """Import new ledger records; return (records, ledger intact, paths to re-read or None for all).
+@dataclass(frozen=True)
+class Replay:
+    records: int
+    intact: bool
+    touched: set[str] | None  # paths to re-read, or None for all
+    damaged_paths: frozenset[str]  # files a damaged ledger record names
+    damage_count: int
+
+
+def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
+    """Import new ledger records and note damaged ones.
 
     A ledger that is missing, headless or replaced by another means provenance history was
     lost: the index remembers that (sticky), and unrecorded lines are then classified as
-    untrusted instead of as hand-written owner lines.
+    untrusted instead of as hand-written owner lines. A damaged record (a torn write) loses
+    history the same way: for the files it names, or for every file when it names none.
     """
     stored_id = index.meta("ledger_id")
     was_intact = index.meta("ledger_intact", "1") != "0"
     read = ledger.read(ws, 0 if rebuild else int(index.meta("ledger_offset", "0") or 0))
     replaced = stored_id is not None and read.ledger_id != stored_id
-    intact = was_intact and read.ledger_id is not None and not replaced
-    if rebuild or replaced:
+    fresh = rebuild or replaced
+    if fresh:
         index.execute("DELETE FROM ledger")
         index.execute("DELETE FROM file_taint")
         if replaced and read.ledger_id is not None:
             read = ledger.read(ws, 0)
+    old_paths = frozenset() if fresh else frozenset(json.loads(index.meta("ledger_damage", "[]") or "[]"))
+    old_count = 0 if fresh else int(index.meta("ledger_damage_count", "0") or 0)
+    new_paths = frozenset(p for paths in read.damaged for p in paths)
+    intact = was_intact and read.ledger_id is not None and not replaced and all(read.damaged)
     for record in read.records:
         _apply_record(index, record)
+    damaged_paths = old_paths | new_paths
     index.set_meta("ledger_id", read.ledger_id)
     index.set_meta("ledger_offset", str(read.offset))
     index.set_meta("ledger_intact", "1" if intact else "0")
-    if rebuild or replaced or intact != was_intact:
-        return len(read.records), intact, None
-    return len(read.records), intact, {str(r.get("path")) for r in read.records}
+    index.set_meta("ledger_damage", json.dumps(sorted(damaged_paths), ensure_ascii=False))
+    index.set_meta("ledger_damage_count", str(old_count + len(read.damaged)))
+    touched = None if fresh or intact != was_intact else {str(r.get("path")) for r in read.records} | new_paths
+    return Replay(len(read.records), intact, touched, damaged_paths, old_count + len(read.damaged))
 
 
 def _valid(value: object, allowed: tuple[str, ...]) -> bool:
@@ -121,6 +173,11 @@ def _apply_record(index: Index, record: dict) -> None:
         index.execute(
             "INSERT INTO ledger(path, text_hash, origin, session_kind, session_id, observed_at, recorded_at) VALUES (?,?,?,?,?,?,?)",
             (record.get("path"), record.get("hash"), record["origin"], record["kind"], record.get("session"), record.get("observed"), record.get("at")),
+        )
+    elif kind == "torn" and isinstance(record.get("lines"), list):
+        index.executemany(
+            "INSERT INTO ledger(path, text_hash, origin, session_kind, recorded_at) VALUES (?, ?, 'untrusted', 'interactive', ?)",
+            [(record.get("path"), key, record.get("at")) for key in record["lines"] if isinstance(key, str)],
         )
     elif kind == "taint" and _valid(record.get("origin"), provenance.ORIGINS):
         current = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (record.get("path"),))
@@ -199,21 +256,38 @@ def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str 
     return None
 
 
-def _index_file(index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger_intact: bool) -> int:
+def torn_lines(index: Index, rel: str, doc: grammar.Document, data: bytes) -> set[int]:
+    """Line numbers nobody can vouch for: the unterminated tail, and lines recorded as torn."""
+    lines = [line for block in doc.blocks for line in block.lines]
+    torn = set()
+    if data and not data.endswith(b"\n"):
+        tail = data[data.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")
+        count = sum(len(block.lines) for block in grammar.parse(tail).blocks)
+        torn.update(range(len(lines) - count + 1, len(lines) + 1))
+    keys = {r["text_hash"] for r in index.query("SELECT text_hash FROM ledger WHERE path = ? AND text_hash LIKE 'line:%'", (rel,))}
+    if keys:
+        torn.update(number for number, line in enumerate(lines, 1) if line.strip() and ledger.line_key(line) in keys)
+    return torn
+
+
+def _index_file(index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger_intact: bool, damaged: bool = False) -> int:
     text = data.decode("utf-8", errors="replace")
     doc = grammar.parse(text)
     cfg = ws.config.chunking
     tier = provenance.tier_of(mf.kind)
     floor = provenance.location_floor(mf.kind)
+    unaccounted = torn_lines(index, mf.rel, doc, data)
     count = 0
     for chunk in chunks(doc, tokens=cfg.tokens, overlap=cfg.overlap, prose=tier == "episodic"):
         text_hash = loopguard.text_hash(chunk.text)
         recorded = _ledger_provenance(index, mf.rel, text_hash)
-        if recorded:
+        torn = any(n in unaccounted for n in range(chunk.line_start, chunk.line_end + 1))
+        if recorded and not torn:
             origin, session_kind, hand = recorded["origin"], recorded["session_kind"], False
         else:
-            c = provenance.classify_unrecorded(mf.kind, ledger_intact=ledger_intact)
+            c = provenance.classify_unrecorded(mf.kind, ledger_intact=ledger_intact, damaged=damaged, torn=torn)
             origin, session_kind, hand = c.origin, c.session_kind, True
+            recorded = None
         origin = provenance.least_trusted(origin, floor)
         e = chunk.entry
         index.execute(
@@ -259,9 +333,11 @@ def sync(
             index.execute("DELETE FROM entries_fts")
             index.execute("DELETE FROM entries")
             index.execute("DELETE FROM files")
-        records, intact, touched = _replay_ledger(ws, index, rebuild)
+        replay = _replay_ledger(ws, index, rebuild)
+        touched = replay.touched
         known = {r["path"]: r for r in index.query("SELECT path, size, mtime_ns, content_hash FROM files")}
-        files = list(memory_files(ws))
+        skipped: list[str] = []
+        files = list(memory_files(ws, skipped))
         changed, entries = [], 0
         for position, mf in enumerate(files, 1):
             if progress:
@@ -282,7 +358,7 @@ def sync(
                 "INSERT INTO files(path, kind, tier, content_hash, size, mtime_ns, file_date, indexed_at) VALUES (?,?,?,?,?,?,?,?)",
                 (mf.rel, mf.kind, provenance.tier_of(mf.kind), digest, st.st_size, st.st_mtime_ns, mf.file_date, ledger.now_iso()),
             )
-            entries += _index_file(index, ws, mf, data, intact)
+            entries += _index_file(index, ws, mf, data, replay.intact, mf.rel in replay.damaged_paths)
             changed.append(mf.rel)
         for rel in known:
             _remove_file(index, rel)
@@ -292,8 +368,10 @@ def sync(
         files_changed=len(changed),
         files_removed=len(known),
         entries_indexed=entries,
-        ledger_records=records,
-        ledger_intact=intact,
+        ledger_records=replay.records,
+        ledger_intact=replay.intact,
         seconds=time.perf_counter() - started,
         changed_paths=tuple(changed),
+        skipped_links=tuple(skipped),
+        ledger_damaged=replay.damage_count,
     )

@@ -54,16 +54,22 @@ class RecallResult:
 
 
 def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
-    """Open and sync the index without waiting longer than the budget allows."""
-    from clawmem.index.db import Index
+    """Open and sync the index without waiting longer than the budget allows.
+
+    The budget's deadline governs every statement from the first PRAGMA on (not a per-statement
+    busy timeout), so a backup or ``BEGIN EXCLUSIVE`` elsewhere costs at most the budget.
+    """
+    from clawmem.index.db import Index, IndexLocked
     from clawmem.index.sync import needs_sync, sync
 
     if not ws.index_path.exists():
         degraded.append("index missing: run `clawmem index --rebuild`")
         return None
     try:
-        index = Index.open(ws)
-        index.conn.set_busy_timeout(budget.remaining_ms(floor=10))
+        index = Index.open(ws, deadline=time.monotonic() + budget.remaining_s(floor=0.01))
+    except IndexLocked as err:
+        degraded.append(f"index skipped ({err.message}): lane 1 ran without it")
+        return None
     except ClawmemError as err:
         degraded.append(f"index unavailable ({err.message}): run `clawmem index --rebuild`")
         return None

@@ -68,6 +68,8 @@ def _entries(ws: Workspace, index, path: Path) -> list[tuple[str, str]] | None:
 
 def _load_file(ws: Workspace, index, path: Path, limit: int) -> BootstrapFile:
     rel = ws.rel(path)
+    if not ws.contains(path):
+        return BootstrapFile(rel, False, "it leads through a symbolic or hard link, which clawmem does not follow", "", 0, 0)
     found = _entries(ws, index, path)
     if found is None:
         return BootstrapFile(rel, False, "missing", "", 0, 0)

@@ -124,3 +124,52 @@ def test_schema_is_versioned(ws):
         assert migrations.pending(index) == []
         assert migrations.schema_version(index) == len(migrations.MIGRATIONS)
         assert "m001_initial" in migrations.applied(index)
+
+
+# torn writes: a line or record nobody can vouch for only ever loses trust ------------------------
+def test_an_unterminated_last_line_is_untrusted_and_stays_so_once_terminated(ws):
+    notes.add_note(ws, "owner fact", origin="owner", at=dt.datetime(2026, 1, 1, 9))
+    daily = ws.daily_note(dt.date(2026, 1, 1))
+    with open(daily, "ab") as handle:
+        handle.write(b"- half a line a crash left beh")
+    assert {r["text"]: r["origin"] for r in rows(ws, "path LIKE 'memory/2026%'")} == {"owner fact": "owner", "half a line a crash left beh": "untrusted"}
+    notes.add_note(ws, "later owner fact", origin="owner", at=dt.datetime(2026, 1, 1, 10))
+    assert daily.read_bytes().count(b"beh\n- later owner fact") == 1
+    origins = {r["text"]: r["origin"] for r in rows(ws, "path LIKE 'memory/2026%'")}
+    assert origins == {"owner fact": "owner", "half a line a crash left beh": "untrusted", "later owner fact": "owner"}
+
+
+def test_a_torn_ledger_record_is_terminated_before_the_next_append(ws):
+    from clawmem import ledger
+
+    with open(ws.ledger_path, "ab") as handle:
+        handle.write(b'{"t": "entry", "path": "memory/2026-01-01.md", "hash": "ab')
+    notes.add_note(ws, "system notice", origin="system", at=dt.datetime(2026, 1, 1, 9))
+    read = ledger.read(ws)
+    assert read.damaged == (frozenset({"memory/2026-01-01.md"}),)
+    assert [r["t"] for r in read.records] == ["repair", "entry"]
+    assert [r["origin"] for r in rows(ws, "text = 'system notice'")] == ["system"]
+
+
+def test_a_damaged_ledger_record_makes_the_files_it_names_untrusted(ws):
+    for day in (1, 2):
+        (ws.daily_dir / f"2026-01-0{day}.md").write_text(f"# 2026-01-0{day}\n\n- hand-written on day {day}\n")
+    with open(ws.ledger_path, "ab") as handle:
+        handle.write(b'{"t": "entry", "path": "memory/2026-01-01.md", "ha\n')
+    origins = {r["text"]: r["origin"] for r in rows(ws, "path LIKE 'memory/2026%'")}
+    assert origins == {"hand-written on day 1": "untrusted", "hand-written on day 2": "owner"}
+    with open(ws.ledger_path, "ab") as handle:
+        handle.write(b'{"t": "ent\n')  # names no file: it could concern any of them
+    origins = {r["text"]: r["origin"] for r in rows(ws, "path LIKE 'memory/2026%'")}
+    assert origins == {"hand-written on day 1": "untrusted", "hand-written on day 2": "untrusted"}
+
+
+def test_a_linked_memory_file_is_skipped_and_reported(ws, tmp_path):
+    foreign = tmp_path / "foreign.md"
+    foreign.write_text("# foreign\n\n- someone else's text\n")
+    (ws.daily_dir / "2026-01-01.md").symlink_to(foreign)
+    with Index.open(ws) as index:
+        report = sync(ws, index)
+    assert report.skipped_links == ("memory/2026-01-01.md",)
+    assert "memory/2026-01-01.md" in report.warnings[0]
+    assert rows(ws, "path = 'memory/2026-01-01.md'") == []

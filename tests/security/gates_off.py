@@ -23,7 +23,10 @@ Removed here, and nothing else:
    of range, deep JSON, and control characters decoded from JSON escapes pass through;
 9. raw-input validation: text input is decoded leniently whatever its size, bytes or control
    characters, session ids and dates are not checked, and a path argument may name any file;
-10. the trusted-origin predicate: every origin class counts as trusted.
+10. the trusted-origin predicate: every origin class counts as trusted;
+11. storage integrity: a failed append is not cut back, a torn last line or record is not
+   repaired or recorded before the next append, links are followed, and the reply path's
+   index statements wait the full busy timeout.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -51,8 +54,16 @@ def disable_gates() -> None:
     ledger.taint_record = lambda path, origin: {"t": "taint", "path": path, "origin": "owner", "at": ledger.now_iso()}
     provenance.location_floor = lambda kind: None
     provenance.promotion_eligibility = lambda **kw: provenance.Eligibility(True, ())
-    provenance.classify_unrecorded = lambda kind, *, ledger_intact: provenance.Classification("owner", "interactive", True)
+    provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
     loopguard.strip_marked = lambda text: (text, 0)
+
+    from clawmem import workspace
+    from clawmem.index import db
+
+    workspace.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
+    workspace.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
+    workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
+    db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
     import clawmem.cli  # registers every command module, each binding resolve_origin by name
 
