@@ -42,7 +42,7 @@ COMMAND_WORDS = frozenset(
     """.split()
 )
 SHELL_OPERATORS = ("|", "&&", "$(", "`", ">", "<", "\\")
-NAME_CHARS = re.compile(r"[/\\@:.=$~%?&+#]|\d")  # a token with these is a name, a path, an address or a number
+NAME_CHARS = re.compile(r"[/\\@:.=$~%?&+#]|\d|\w[-_]\w")  # a name, a path, an address or a number
 EDGE = "\"'()[]{}<>,;:!?.*_`"
 
 
@@ -79,12 +79,12 @@ def ungrounded(text: str, evidence: Iterable[str], threshold: float) -> str | No
         new = sorted((mine & vocabulary) - have_words)
         if new:
             return f"adds the {label} word(s) {', '.join(new)} that its evidence does not say"
-    new_names = sorted(_names(text) - _tokens(joined))
-    if new_names:
-        return f"adds {', '.join(new_names[:3])} (a name, address, path or number its evidence does not contain)"
     new_ops = [op for op in SHELL_OPERATORS if op in loopguard.COMMENT.sub(" ", text) and op not in joined]
     if new_ops:
         return f"adds the shell operator(s) {' '.join(new_ops)} that its evidence does not contain"
+    new_names = sorted(_names(text) - _tokens(joined))
+    if new_names:
+        return f"adds {', '.join(new_names[:3])} (a name, address, path or number its evidence does not contain)"
     score = coverage(text, sorted(have_words))
     if score < threshold:
         return f"its words match its evidence only {score:.0f}% (at least {threshold:g}% needed)"
