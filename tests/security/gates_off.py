@@ -14,7 +14,9 @@ Removed here, and nothing else:
 2. the promotion-eligibility rule (everything is eligible) and the location floor;
 3. neutralisation: comment and recall markers in text reach the files as written;
 4. recall-loop prevention: marked blocks are kept and echoes are not dropped;
-5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject.
+5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject;
+6. the external consolidator's leash (hole 5): any wording, structure, metadata or retirement
+   citing a gated anchor is accepted, and the command runs in the workspace with its environment.
 
 Input validation (UTF-8, size, control characters, path checks) is not a provenance gate and
 stays on. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
@@ -22,8 +24,11 @@ stays on. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+from pathlib import Path
 
 
 def disable_gates() -> None:
@@ -66,6 +71,14 @@ def disable_gates() -> None:
         return rows
 
     triggers.candidates = any_tier_candidates
+
+    from clawmem.dream import consolidate, external, grounding
+
+    grounding.ungrounded = lambda text, evidence, threshold: None  # a line need not say what its evidence says
+    consolidate.structure_problems = lambda old_doc, new_doc: []  # headings, prose, nested items may be added
+    consolidate.retirement_problems = lambda old_doc, new_doc, proposals: []  # supersede without a gated key
+    consolidate.metadata_problems = lambda e, before, cited, anchors: []  # invented triggers, keys, anchors
+    external.isolated = lambda data: contextlib.nullcontext((Path(os.environ["CLAWMEM_WORKSPACE"]), dict(os.environ)))  # runs in the workspace
 
 
 def main() -> None:
