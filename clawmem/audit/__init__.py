@@ -36,12 +36,13 @@ annotation
     a workspace anchor (``path#L12``, inside the workspace), or a raw recall or
     untrusted-content marker in its text.
 grounding
-    A curated entry with ``source`` anchors whose text says something the evidence at those
-    anchors (or where it moved to) does not: the rule dream validation applies to every line a
-    consolidator adds (``clawmem.dream.grounding.ungrounded``, ``dream.grounding_similarity``):
-    its words must match the evidence's, and no instruction, negation, command, URL, name or
-    number may be new. Entries without sources (written by hand) are not judged, nor anchors
-    whose lines hold nothing any more (forgotten: a ``stale-source`` warning).
+    A curated entry clawmem wrote (it has a ledger record) whose text says something the
+    evidence at its ``source`` anchors (or where it moved to) does not: the rule dream
+    validation applies to every line a consolidator adds (``clawmem.dream.grounding.ungrounded``,
+    ``dream.grounding_similarity``): its words must match the evidence's, and no instruction,
+    negation, command, URL, name or number may be new. Hand-written entries are not judged
+    (with or without anchors), nor anchors whose lines hold nothing any more (forgotten: a
+    ``stale-source`` warning).
 index
     After a sync, the index must agree with the files and the ledger: no file still pending;
     every indexed unit (lines, text, hash, origin, session kind, metadata) equal to what a

@@ -60,9 +60,12 @@ def _problems(ws: Workspace, entry: grammar.Entry) -> list[str]:
 
 
 def _grounding(ws: Workspace, index, e: AuditEntry, rel: str) -> list[Finding]:
-    """A curated entry must say what the evidence at its ``source`` anchors says (the rule dream
-    validation applies, ``grounding.ungrounded``). Entries without sources (hand-written) and
-    anchors with nothing there any more (forgotten: a stale-source warning) are not judged."""
+    """An entry clawmem wrote must say what the evidence at its ``source`` anchors says (the rule
+    dream validation applies, ``grounding.ungrounded``). Hand-written entries are inside the
+    operator trust boundary and not judged, even after a merge gave them anchors to evidence
+    that says less; nor are anchors with nothing there any more (forgotten: a stale-source warning)."""
+    if e.hand_written is not False:
+        return []
     anchors = [s.anchor for s in e.sources] + [f"{s.path}#L{s.line_start}-L{s.line_end}" for s in e.sources if s.state == "moved"]
     evidence = [u for a in anchors for u in anchored_units(ws, index, a)]
     if not evidence:

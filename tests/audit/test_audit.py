@@ -274,7 +274,8 @@ def owner_anchor(ws, clawmem):
     ],
 )
 def test_ci_flags_a_curated_line_that_says_more_than_its_source(ws, clawmem, owner_anchor, text, why):
-    line = append_line(ws.memory_md, f"- {text} <!-- source: {owner_anchor} -->\n")
+    """What an external consolidator without the grounding gate wrote: recorded, then appended."""
+    line = record_curated(ws, ws.memory_md, text, origin="agent", line=f"- {text} <!-- source: {owner_anchor} -->\n")
     result = ci(clawmem)
     assert result.returncode == 3, result.stdout + result.stderr
     found = [v for v in violations(result) if v[0] == "grounding"]
@@ -283,8 +284,23 @@ def test_ci_flags_a_curated_line_that_says_more_than_its_source(ws, clawmem, own
 
 
 def test_grounded_lines_and_hand_written_lines_pass_grounding(ws, clawmem, owner_anchor):
-    append_line(ws.memory_md, f"- Deploy to fly.io (app clawmem-prod, region ams). <!-- source: {owner_anchor} -->\n")
+    compact = "Deploy to fly.io (app clawmem-prod, region ams)."
+    record_curated(ws, ws.memory_md, compact, origin="agent", line=f"- {compact} <!-- source: {owner_anchor} -->\n")
     append_line(ws.memory_md, "- The owner wrote this by hand, with a link to https://example.org and no source.\n")
+    result = ci(clawmem)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_hand_written_line_that_gained_anchors_in_a_merge_is_not_judged(ws, clawmem):
+    """The built-in merge adds a shorter candidate's anchors to the owner's longer line."""
+    longer = "Deploys go to fly.io app clawmem-prod in the ams region, behind the shared load balancer."
+    append_line(ws.memory_md, f"- {longer}\n")
+    for n in (3, 2, 1):
+        assert clawmem("note", "add", "Deploys go to fly.io app clawmem-prod in the ams region.", "--origin", "owner", "--at", days_ago(n)).returncode == 0
+    data = clawmem("dream", "--json").json()
+    assert data["merged"] and not data["promoted"], data
+    [entry] = grammar.parse(ws.memory_md.read_text()).entries
+    assert entry.body == longer and entry.sources
     result = ci(clawmem)
     assert result.returncode == 0, result.stdout + result.stderr
 
