@@ -226,8 +226,11 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
             promoted.append(Change(e.body, tuple(e.sources), cited[0].candidate_id if cited else None))
             new_bodies.append((e.body, origin, observed))
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new if e.key and e.status != "superseded"}
+    marked = {loopguard.text_hash(e.body) for e in new if e.status == "superseded"}
     for e in old:
         if loopguard.text_hash(e.body) in new_hashes:
+            if e.status != "superseded" and loopguard.text_hash(e.body) in marked:
+                superseded.append(Change(e.body, tuple(e.sources), None, f"marked superseded (key {e.key!r})"))
             continue
         if e.key and e.key in retire:
             superseded.append(Change(e.body, tuple(e.sources), None, f"retired by the entry with key {e.key!r}"))
@@ -345,7 +348,7 @@ def _line_problems(
 ) -> list[str]:
     """What is wrong with one new or changed line (``before``: the old line with the same text)."""
     problems = []
-    if not cited:
+    if not cited and not (before is not None and e.status == "superseded"):  # a retirement: ``retirement_problems``
         problems.append(f"line {e.line_start} cites no gated evidence")
     if before is None:
         why = scaffolding.reason(e.body)

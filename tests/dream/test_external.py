@@ -76,3 +76,23 @@ def test_a_key_the_file_already_holds_twice_may_be_retired_without_a_candidate(w
     entries = grammar.parse(ws.memory_md.read_text()).entries
     assert [e.body for e in entries if e.key == "oncall"] == ["On-call is Bob now."]
     assert [c.text for c in report.superseded] == ["On-call is Alice."]
+
+
+def test_marking_an_entry_superseded_by_a_gated_key_is_accepted(ws, clawmem, configure, tmp_path, days_ago):
+    from clawmem.notes import add_note
+
+    ws.memory_md.write_text("- The staging host is stage-1.internal <!-- key: staging-host -->\n- Lunch orders go in the #food channel.\n")
+    for n in (3, 2, 1):
+        add_note(ws, "The staging host is now stage-2.internal", origin="agent", session=f"k{n}", key="staging-host", at=days_ago(n))
+    command = script(tmp_path, """\
+        c = d["candidates"][0]
+        old = "".join(l.rstrip("\\n") + " <!-- status: superseded -->\\n" if "key: staging-host" in l else l for l in d["memory_md"].splitlines(True))
+        sys.stdout.write(old + c["line"])
+    """)
+    configure(consolidator_command=command)
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert [c["text"] for c in data["superseded"]] == ["The staging host is stage-1.internal"]
+    entries = grammar.parse(ws.memory_md.read_text()).entries
+    assert [(e.body, e.status) for e in entries if e.key == "staging-host"] == [
+        ("The staging host is stage-1.internal", "superseded"), ("The staging host is now stage-2.internal", None)]
