@@ -83,6 +83,7 @@ class DreamConfig:
     max_loss_fraction: float = setting(0.25, "consolidation rejected when it loses more of the existing entries")
     memory_chars: int = setting(20_000, "MEMORY.md budget, in characters")
     dedupe_similarity: float = setting(90.0, "rapidfuzz token-set ratio at which two notes are duplicates")
+    grounding_similarity: float = setting(90.0, "how closely (0-100) a curated line's words must match the evidence it cites")
     consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
     consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
 

@@ -57,14 +57,15 @@ class RewriteResult:
     reason: str | None = None
 
 
-def replace_if_unchanged(ws: Workspace, snap: Snapshot, new_text: str, *, reason: str) -> RewriteResult:
-    """Atomically replace the file with ``new_text`` unless it changed since ``snap`` was taken."""
+def replace_if_unchanged(ws: Workspace, snap: Snapshot, new_text: str | bytes, *, reason: str) -> RewriteResult:
+    """Atomically replace the file with ``new_text`` unless it changed since ``snap`` was taken
+    (bytes are written as given: dreaming passes hand-written lines back byte for byte)."""
     with ws.lock_file(snap.path):
         current = snapshot(snap.path)
         if current.digest != snap.digest:
             return RewriteResult(False, None, "the file changed since the input was built")
         preimage = store_preimage(ws, current, reason=reason)
-        atomic_write(snap.path, new_text.encode())
+        atomic_write(snap.path, new_text if isinstance(new_text, bytes) else new_text.encode())
     return RewriteResult(True, preimage)
 
 

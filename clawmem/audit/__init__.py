@@ -5,7 +5,7 @@ provenance ledger and ``DREAMS.md``: the entry's origin and session kind, when c
 recorded it, its source anchors with the origin and session kind of the evidence each one
 points at, and the dream sweep (or user-model change) that put it there.
 
-With ``--ci`` four checks decide the exit status (3 when any fails), one line per violation:
+With ``--ci`` five checks decide the exit status (3 when any fails), one line per violation:
 
     clawmem: violation: <check>: <path>#L<n>: <what>
 
@@ -35,6 +35,14 @@ annotation
     empty trigger, no text), conflicting repeated importance values, a ``source`` that is not
     a workspace anchor (``path#L12``, inside the workspace), or a raw recall or
     untrusted-content marker in its text.
+grounding
+    A curated entry clawmem wrote (it has a ledger record) whose text says something the
+    evidence at its ``source`` anchors (or where it moved to) does not: the rule dream
+    validation applies to every line a consolidator adds (``clawmem.dream.grounding.ungrounded``,
+    ``dream.grounding_similarity``): its words must match the evidence's, and no instruction,
+    negation, command, URL, name or number may be new. Hand-written entries are not judged
+    (with or without anchors), nor anchors whose lines hold nothing any more (forgotten: a
+    ``stale-source`` warning).
 index
     After a sync, the index must agree with the files and the ledger: no file still pending;
     every indexed unit (lines, text, hash, origin, session kind, metadata) equal to what a
@@ -59,7 +67,7 @@ import datetime as dt
 
 from clawmem import loopguard
 from clawmem.audit.diary import _sweeps, diary_items
-from clawmem.audit.entry_checks import _entry_findings, _problems
+from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
 from clawmem.audit.index_check import check_index
 from clawmem.audit.ledger_view import UNTRUSTED, _Ledger, _when
 from clawmem.audit.preimages import check_preimages, save_baseline
@@ -68,7 +76,7 @@ from clawmem.audit.sources import _trace
 from clawmem.entries import grammar
 from clawmem.workspace import Workspace
 
-CHECKS = ("provenance", "preimage", "annotation", "index")
+CHECKS = ("provenance", "preimage", "annotation", "grounding", "index")
 AUDIT_LOCK = "audit"
 __all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "run_audit"]
 
@@ -114,7 +122,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                     )
                     entries.append(audited)
                     bad, notes = _entry_findings(audited, led, rel)
-                    violations += bad
+                    violations += bad + _grounding(ws, index, audited, rel)
                     warnings += notes
         if not led.intact:
             warnings.append(Finding("ledger", ".clawmem/provenance.jsonl", 0, "the provenance ledger is missing or has no header: unrecorded episodic lines count as untrusted"))

@@ -1,4 +1,5 @@
-"""The entry-level checks: ``provenance`` of each curated entry and its sources, and ``annotation``."""
+"""The entry-level checks: ``provenance`` of each curated entry and its sources, ``annotation``
+and ``grounding``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import re
 
 from clawmem.audit.ledger_view import UNTRUSTED, _Ledger
 from clawmem.audit.results import AuditEntry, Finding
-from clawmem.audit.sources import parse_anchor
+from clawmem.audit.sources import anchored_units, parse_anchor
+from clawmem.dream import grounding
 from clawmem.entries import grammar
 from clawmem.workspace import Workspace
 
@@ -55,3 +57,21 @@ def _problems(ws: Workspace, entry: grammar.Entry) -> list[str]:
     if MARKER.search(entry.body):
         found.append("entry text carries a recall or untrusted-content marker (injected context pasted back)")
     return found
+
+
+def _grounding(ws: Workspace, index, e: AuditEntry, rel: str) -> list[Finding]:
+    """An entry clawmem wrote must say what the evidence at its ``source`` anchors says (the rule
+    dream validation applies, ``grounding.ungrounded``). Hand-written entries are inside the
+    operator trust boundary and not judged, even after a merge gave them anchors to evidence
+    that says less; nor are anchors with nothing there any more (forgotten: a stale-source warning)."""
+    if e.hand_written is not False:
+        return []
+    anchors = [s.anchor for s in e.sources] + [f"{s.path}#L{s.line_start}-L{s.line_end}" for s in e.sources if s.state == "moved"]
+    evidence = [u for a in anchors for u in anchored_units(ws, index, a)]
+    if not evidence:
+        return []
+    why = grounding.ungrounded(e.text, evidence, ws.config.dream.grounding_similarity)
+    if why is None:
+        return []
+    cited = ", ".join(s.anchor for s in e.sources)
+    return [Finding("grounding", rel, e.line_start, f"text does not match its sources ({cited}): {why}")]

@@ -65,3 +65,16 @@ def _trace(ws: Workspace, index, anchor: str, body: str, taints: dict[str, str])
         anchor, state, rel, row["line_start"], row["line_end"], row["kind"], row["origin"], row["session_kind"],
         row["session_id"], taints.get(rel),
     )
+
+
+def anchored_units(ws: Workspace, index, anchor: str) -> list[str]:
+    """What the lines of an anchor say now, as dreaming reads evidence (units of each indexed
+    entry there); empty when nothing is there (a forgotten or blanked line)."""
+    from clawmem.dream.text import units
+
+    parsed = parse_anchor(ws, anchor)
+    if parsed is None:
+        return []
+    rel, start, end = parsed
+    rows = index.query("SELECT text, kind FROM entries WHERE path = ? AND line_start <= ? AND line_end >= ?", (rel, end, start))
+    return [u for r in rows for u in (units(r["text"], transcript=r["kind"] == "transcript") or [r["text"]])]

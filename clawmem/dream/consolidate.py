@@ -11,11 +11,13 @@ back by ``describe``. Either output must pass ``validate``, else the sweep appen
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from clawmem import loopguard, provenance
 from clawmem.config import DreamConfig
-from clawmem.dream import scaffolding
+from clawmem.dream import grounding, scaffolding, verbatim
 from clawmem.dream.text import covers, excerpt
 from clawmem.entries import grammar
 
@@ -37,6 +39,11 @@ class Proposal:
     origin: str
     observed: str  # ISO date of the newest evidence
     score: float
+    wordings: tuple[str, ...] = ()  # every distinct wording of the evidence: what a line citing it may say
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        return self.wordings or (self.text,)
 
     def line(self) -> str:
         meta = [("source", s) for s in self.sources] + [("importance", str(self.importance))]
@@ -190,10 +197,22 @@ def fallback(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> O
     return Outcome(text, tuple(promoted), tuple(merged), (), tuple(rejected), tuple(used), tuple(new_bodies), tuple(lines))
 
 
+def _kept(block: grammar.Block) -> tuple[str, ...]:
+    """A block as far as meaning goes (line endings, trailing spaces, BOM and NFC aside)."""
+    return tuple(verbatim.loose(line) for line in block.lines)
+
+
+def _retire_keys(old_doc: grammar.Document, proposals: list[Proposal]) -> set[str]:
+    """Keys whose older entries a rewrite may retire: a gated candidate's, or one the file
+    already gives two active entries (an earlier append fallback, a hand edit)."""
+    active = Counter(e.key for e in old_doc.entries if e.key and e.status != "superseded")
+    return {p.key for p in proposals if p.key} | {k for k, n in active.items() if n > 1}
+
+
 def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: DreamConfig) -> Outcome:
     """Read an external consolidator's file back as changes (new lines, retired and merged ones)."""
-    old = _entries(memory_text)
-    new = _entries(new_text)
+    old_doc = grammar.parse(memory_text)
+    old, new = old_doc.entries, _entries(new_text)
     old_hashes = {loopguard.text_hash(e.body) for e in old}
     new_hashes = {loopguard.text_hash(e.body) for e in new}
     by_anchor = {a: p for p in proposals for a in p.evidence}
@@ -206,57 +225,141 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
             observed = max((p.observed for p in cited), default=None)
             promoted.append(Change(e.body, tuple(e.sources), cited[0].candidate_id if cited else None))
             new_bodies.append((e.body, origin, observed))
-    new_keys = {e.key for e in new if e.key}
+    retire = _retire_keys(old_doc, proposals) & {e.key for e in new if e.key and e.status != "superseded"}
+    marked = {loopguard.text_hash(e.body) for e in new if e.status == "superseded"}
     for e in old:
         if loopguard.text_hash(e.body) in new_hashes:
+            if e.status != "superseded" and loopguard.text_hash(e.body) in marked:
+                superseded.append(Change(e.body, tuple(e.sources), None, f"marked superseded (key {e.key!r})"))
             continue
-        if e.key and e.key in new_keys:
+        if e.key and e.key in retire:
             superseded.append(Change(e.body, tuple(e.sources), None, f"retired by the entry with key {e.key!r}"))
         elif any(covers(n.body, e.body, cfg.dedupe_similarity) for n in new):
             merged.append(Change(e.body, tuple(e.sources), None, "merged into another entry"))
     return Outcome(new_text, tuple(promoted), tuple(merged), tuple(superseded), (), tuple(used), tuple(new_bodies))
 
 
+def structure_problems(old_doc: grammar.Document, new_doc: grammar.Document) -> list[str]:
+    """Only entry lines may change: headings, prose and front matter stay as they were, in
+    order, and every new or changed entry is a single line (no nested structure)."""
+    problems = []
+    pending = [_kept(b) for b in old_doc.blocks if b.kind not in ("entry", "blank")]
+    for block in (b for b in new_doc.blocks if b.kind not in ("entry", "blank")):
+        if pending and pending[0] == _kept(block):
+            pending.pop(0)
+        else:
+            problems.append(f"line {block.line_start} is neither an entry nor text kept from MEMORY.md (a new or moved {block.kind})")
+    if pending:
+        problems.append(f"it drops {len(pending)} heading(s) or text block(s) of MEMORY.md")
+    old_entries = {_kept(e) for e in old_doc.entries}
+    problems += [
+        f"line {e.line_start}: a new or changed entry must be one line"
+        for e in new_doc.entries
+        if _kept(e) not in old_entries and len(e.lines) > 1
+    ]
+    return problems
+
+
+def retirement_problems(old_doc: grammar.Document, new_doc: grammar.Document, proposals: list[Proposal]) -> list[str]:
+    """Supersession needs a key a gated candidate carries (``_retire_keys``): no entry is marked
+    superseded, or dropped for another entry with its key, on the consolidator's word alone."""
+    allowed = _retire_keys(old_doc, proposals)
+    active_old = {loopguard.text_hash(e.body): e for e in old_doc.entries if e.status != "superseded"}
+    new_hashes = {loopguard.text_hash(e.body) for e in new_doc.entries}
+    new_keys = {e.key for e in new_doc.entries if e.key and e.status != "superseded"}
+    problems = []
+    for e in new_doc.entries:
+        before = active_old.get(loopguard.text_hash(e.body))
+        if e.status == "superseded" and before is not None and not (before.key and before.key in allowed):
+            problems.append(f"line {e.line_start} marks an entry superseded that no gated candidate's key retires")
+    for h, e in active_old.items():
+        if h not in new_hashes and e.key and e.key in new_keys and e.key not in allowed:
+            problems.append(f"it retires the entry at line {e.line_start} by key {e.key!r}, which no gated candidate carries")
+    return problems
+
+
+def metadata_problems(e: grammar.Entry, before: grammar.Entry | None, cited: list[Proposal], anchors: set[str]) -> list[str]:
+    """A new or changed line carries only metadata its cited candidates (or its own old line) had:
+    no invented trigger, importance, key, project, date or status, no anchor outside the gated evidence."""
+    old_meta = set(before.meta) if before else set()
+    allowed = {
+        "source": anchors,
+        "key": {p.key for p in cited if p.key},
+        "importance": {str(p.importance) for p in cited},
+        "observed": {p.observed for p in cited},
+        "trigger": {t.casefold() for p in cited for t in p.triggers},
+        "status": {"active", "superseded"} if before else {"active"},
+    }
+    problems = []
+    for key, value in e.meta:
+        if (key, value) in old_meta:
+            continue
+        values = [t.strip().casefold() for t in re.split(r"[,;]", value) if t.strip()] if key == "trigger" else [value.strip()]
+        if key not in allowed or not set(values) <= allowed[key]:
+            problems.append(f"line {e.line_start} adds <!-- {key}: {excerpt(value, 40)} --> that no cited candidate carries")
+    return problems
+
+
 def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: DreamConfig) -> list[str]:
     """Why a rewrite must not replace ``MEMORY.md`` (empty when it may).
 
-    It must parse as entries (any other text must be kept from the old file), fit the budget,
-    lose at most ``max_loss_fraction`` of the existing entries (retired by a key or merged into
-    a line that covers them does not count as lost), and every new line must be a memory
-    citing gated evidence: nothing invented, no scaffolding, no metadata smuggled into text.
+    It must fit the budget, change only entry lines (``structure_problems``), lose at most
+    ``max_loss_fraction`` of the existing entries (retired by a gated key or merged into a
+    line that covers them does not count as lost), retire nothing by key without a gated
+    candidate carrying the key (``retirement_problems``), and every new or changed line must
+    be a memory citing gated evidence, saying only what that evidence says
+    (``grounding.ungrounded``) with only its metadata (``metadata_problems``): nothing
+    invented, no scaffolding, no markup smuggled into text.
     """
     problems = []
     if len(new_text) > cfg.memory_chars:
         problems.append(f"{len(new_text)} characters exceed the MEMORY.md budget of {cfg.memory_chars}")
     old_doc, new_doc = grammar.parse(memory_text), grammar.parse(new_text)
-    kept_raw = {b.raw for b in old_doc.blocks}
-    for block in new_doc.blocks:
-        if block.kind in ("text", "frontmatter") and block.raw not in kept_raw:
-            problems.append(f"line {block.line_start} is neither an entry nor text kept from MEMORY.md")
-    old_hashes = {loopguard.text_hash(e.body) for e in old_doc.entries}
-    allowed = {a for p in proposals for a in p.evidence}
+    problems += structure_problems(old_doc, new_doc)
+    problems += retirement_problems(old_doc, new_doc, proposals)
+    kept = {_kept(e) for e in old_doc.entries}
+    by_hash = {loopguard.text_hash(e.body): e for e in old_doc.entries}
+    new_hashes = {loopguard.text_hash(e.body) for e in new_doc.entries}
+    dropped = [e.body for h, e in by_hash.items() if h not in new_hashes]
+    by_anchor = {a: p for p in proposals for a in p.evidence}
     for e in new_doc.entries:
-        if loopguard.text_hash(e.body) in old_hashes:
+        if _kept(e) in kept:
             continue
-        why = scaffolding.reason(e.body)
-        if why:
-            problems.append(f"line {e.line_start} is not a memory ({why})")
-        if any(marker in e.body.casefold() for marker in ("<!--", "-->", "<clawmem")):
-            problems.append(f"line {e.line_start} carries markup in its text")
-        if not set(e.sources) & allowed:
-            problems.append(f"line {e.line_start} cites no gated evidence")
-        problems += [f"line {e.line_start}: {p}" for p in e.problems()]
+        before = by_hash.get(loopguard.text_hash(e.body))
+        cited = list({id(p): p for p in (by_anchor[s] for s in e.sources if s in by_anchor)}.values())
+        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg)
     new_entries = new_doc.entries
-    new_hashes = {loopguard.text_hash(e.body) for e in new_entries}
-    new_keys = {e.key for e in new_entries if e.key}
+    retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
     lost = [
         e for e in old_doc.entries
         if loopguard.text_hash(e.body) not in new_hashes
-        and not (e.key and e.key in new_keys)
+        and not (e.key and e.key in retire)
         and not any(covers(n.body, e.body, cfg.dedupe_similarity) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:
         problems.append(
             f"it loses {len(lost)} of {len(old_doc.entries)} existing entries (more than {cfg.max_loss_fraction:.0%})"
         )
+    return problems
+
+
+def _line_problems(
+    e: grammar.Entry, before: grammar.Entry | None, cited: list[Proposal], anchors: set[str], dropped: list[str], cfg: DreamConfig
+) -> list[str]:
+    """What is wrong with one new or changed line (``before``: the old line with the same text)."""
+    problems = []
+    if not cited and not (before is not None and e.status == "superseded"):  # a retirement: ``retirement_problems``
+        problems.append(f"line {e.line_start} cites no gated evidence")
+    if before is None:
+        why = scaffolding.reason(e.body)
+        if why:
+            problems.append(f"line {e.line_start} is not a memory ({why})")
+        if any(marker in e.body.casefold() for marker in ("<!--", "-->", "<clawmem")):
+            problems.append(f"line {e.line_start} carries markup in its text")
+        if cited:
+            why = grounding.ungrounded(e.body, [w for p in cited for w in p.said] + dropped, cfg.grounding_similarity)
+            if why:
+                problems.append(f"line {e.line_start} is not grounded in the candidates it cites: {why}")
+    problems += metadata_problems(e, before, cited, anchors)
+    problems += [f"line {e.line_start}: {p}" for p in e.problems()]
     return problems

@@ -1,11 +1,15 @@
 """An external consolidator: any model CLI behind ``dream.consolidator_command``.
 
-The command (split like a shell would, run without one, in the workspace) gets one JSON
-document on stdin and must print the complete revised ``MEMORY.md`` on stdout within
-``dream.consolidator_timeout_s``. It runs in its own process group, so a timeout kills
-whatever it started too (a wrapper script's ``sleep`` would otherwise hold the pipes open
-and hang the sweep). Whatever it prints goes through the same validation as the built-in
-consolidator's output; any failure means the sweep appends instead.
+The command (split like a shell would, run without one) gets one JSON document on stdin (the
+same document is ``input.json`` in its working directory) and must print the complete
+revised ``MEMORY.md`` on stdout within ``dream.consolidator_timeout_s``. It runs in an empty
+private directory, with clawmem's own environment variables removed (``isolated``): nothing
+on its path leads to the workspace, its quarantine or its transcripts, so give the command
+as absolute paths. It runs in its own process group, so a timeout kills whatever it started
+too (a wrapper script's ``sleep`` would otherwise hold the pipes open and hang the sweep).
+Whatever it prints goes through the same validation as the built-in consolidator's output
+(``consolidate.validate``: only entry lines change, each new or changed line grounded in the
+candidates it cites); any failure means the sweep appends instead.
 
 stdin document (version 1)::
 
@@ -13,7 +17,7 @@ stdin document (version 1)::
      "rules": ["..."],
      "candidates": [{"id": 3, "text": "...", "sources": ["transcripts/a.md#L7"], "evidence": [...],
                      "importance": 7, "triggers": ["build fails"], "key": null, "score": 0.83,
-                     "line": "- ... <!-- source: ... -->\\n"}]}
+                     "wordings": ["..."], "line": "- ... <!-- source: ... -->\\n"}]}
 """
 
 from __future__ import annotations
@@ -23,18 +27,22 @@ import os
 import shlex
 import signal
 import subprocess
+import tempfile
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
+from typing import Iterator
 
 from clawmem.config import DreamConfig
 from clawmem.dream.consolidate import Proposal
 
 RULES = (
     "Print the complete revised MEMORY.md and nothing else.",
-    "Keep every existing line you do not deliberately merge or retire; keep headings and prose verbatim.",
-    "Merge duplicates into one line; retire an entry when a candidate has the same key.",
+    "Keep every existing line you do not deliberately merge or retire; keep headings and prose verbatim, in place; add none.",
+    "Merge duplicates into one line; retire an entry (remove it, or mark it superseded) only when a candidate has its key.",
     "Every new or rewritten line is one '- ' list item that keeps at least one <!-- source: ... --> anchor of its candidate.",
-    "Keep lines compact; never add facts that are not in the candidates.",
+    "Say only what the cited candidates' wordings say: no new instruction, command, URL, name or number; "
+    "metadata only from the candidate (its sources, importance, triggers, key).",
 )
 
 
@@ -60,19 +68,38 @@ def payload(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> di
     }
 
 
-def run(command: str, document: dict, *, timeout: float, cwd: Path) -> str:
-    """Run the command and return its stdout as text, or raise ``ConsolidatorFailed``."""
+@contextmanager
+def isolated(data: bytes) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Where the command runs: an empty private directory holding only ``input.json``, and the
+    caller's environment without ``CLAWMEM_*`` (the workspace) or ``PWD``/``OLDPWD``. A model
+    CLI keeps its own settings and keys (``HOME``, ``PATH``, API variables); it cannot reach
+    the quarantine by a relative path or a variable (an absolute path is the OS's business)."""
+    with tempfile.TemporaryDirectory(prefix="clawmem-consolidator-") as tmp:
+        (Path(tmp) / "input.json").write_bytes(data)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWMEM_") and k not in ("PWD", "OLDPWD")}
+        yield Path(tmp), {**env, "PWD": tmp}
+
+
+def run(command: str, document: dict, *, timeout: float) -> str:
+    """Run the command (``isolated``) and return its stdout as text, or raise ``ConsolidatorFailed``."""
     try:
         argv = shlex.split(command)
     except ValueError as err:
         raise ConsolidatorFailed(f"cannot parse consolidator_command: {err}") from err
+    if not argv:
+        raise ConsolidatorFailed("consolidator_command is empty")
+    data = json.dumps(document, ensure_ascii=False).encode()
+    with isolated(data) as (cwd, env):
+        return _communicate(argv, data, timeout=timeout, cwd=cwd, env=env)
+
+
+def _communicate(argv: list[str], data: bytes, *, timeout: float, cwd: Path, env: dict[str, str]) -> str:
     try:
         proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True
         )
     except OSError as err:
         raise ConsolidatorFailed(f"cannot start {argv[0]!r}: {err.strerror or err}") from err
-    data = json.dumps(document, ensure_ascii=False).encode()
     try:
         out, err = proc.communicate(data, timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -48,6 +48,7 @@ def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg:
         origin=c.origin,
         observed=c.last_seen.date().isoformat(),
         score=round(v.score, 4),
+        wordings=tuple(dict.fromkeys(e.text for e in c.evidence)),
     )
 
 
@@ -62,7 +63,7 @@ def _consolidate(ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal
     if cfg.consolidator_command:
         try:
             document = external.payload(snap.text, proposals, cfg)
-            text = external.run(cfg.consolidator_command, document, timeout=cfg.consolidator_timeout_s, cwd=ws.root)
+            text = external.run(cfg.consolidator_command, document, timeout=cfg.consolidator_timeout_s)
         except external.ConsolidatorFailed as err:
             return None, [f"external consolidator {err}"]
         outcome = consolidate.describe(snap.text, text, proposals, cfg)

@@ -3,7 +3,8 @@
 A validated rewrite is recorded in the provenance ledger (so the index knows where each new
 curated line came from), then replaces the file only if its hash still equals the one taken
 when the consolidation input was built (``curated.replace_if_unchanged``, which also keeps
-the pre-image). An invalid rewrite, a failed external consolidator or a file changed by an
+the pre-image); lines the rewrite kept go back as their original bytes (``verbatim.restore``).
+An invalid rewrite, a failed external consolidator or a file changed by an
 editor meanwhile all end the same way: the gated entries are appended to the file as it is
 now, within the budget, and the edit is kept.
 """
@@ -15,7 +16,7 @@ from typing import Iterable
 
 from clawmem import curated, ledger, loopguard
 from clawmem.config import DreamConfig
-from clawmem.dream import consolidate, testhook
+from clawmem.dream import consolidate, testhook, verbatim
 from clawmem.dream.consolidate import Outcome, Proposal
 from clawmem.workspace import Workspace
 
@@ -49,7 +50,7 @@ def apply(
             return Written(outcome, False, None, None)
         record(ws, outcome.new_bodies)
         testhook.pause("rename")
-        result = curated.replace_if_unchanged(ws, snap, outcome.text, reason="dream")
+        result = curated.replace_if_unchanged(ws, snap, verbatim.restore(snap.data, outcome.text), reason="dream")
         if result.written:
             return Written(outcome, True, None, ws.rel(result.preimage) if result.preimage else None)
         problems = ["MEMORY.md changed while the sweep ran (the edit is kept)"]

@@ -26,15 +26,20 @@ Removed here, and nothing else:
 10. the trusted-origin predicate: every origin class counts as trusted;
 11. storage integrity: a failed append is not cut back, a torn last line or record is not
    repaired or recorded before the next append, links are followed, and the reply path's
-   index statements wait the full busy timeout.
+   index statements wait the full busy timeout;
+12. the external consolidator's leash (hole 5): any wording, structure, metadata or retirement
+   citing a gated anchor is accepted, and the command runs in the workspace with its environment.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+from pathlib import Path
 
 
 def disable_gates() -> None:
@@ -90,6 +95,14 @@ def disable_gates() -> None:
         return rows
 
     triggers.candidates = any_tier_candidates
+
+    from clawmem.dream import consolidate, external, grounding
+
+    grounding.ungrounded = lambda text, evidence, threshold: None  # a line need not say what its evidence says
+    consolidate.structure_problems = lambda old_doc, new_doc: []  # headings, prose, nested items may be added
+    consolidate.retirement_problems = lambda old_doc, new_doc, proposals: []  # supersede without a gated key
+    consolidate.metadata_problems = lambda e, before, cited, anchors: []  # invented triggers, keys, anchors
+    external.isolated = lambda data: contextlib.nullcontext((Path(os.environ["CLAWMEM_WORKSPACE"]), dict(os.environ)))  # runs in the workspace
 
 
 LOOSE_TURN = r"^\s*(?:#{1,6}\s*)?\**\s*(?P<plain>user|assistant|system|tool|developer|function)\s*\**\s*:?\**\s*(?P<text>.*)$(?P<bold>(?!))?(?P<boldcolon>(?!))?"
