@@ -133,7 +133,7 @@ class Attack:
     category: str
     title: str
     steps: tuple
-    kind: str = "content"  # content | refusal
+    kind: str = "content"  # content | refusal | probe (a command that may succeed but must not leak)
     probe: str = "what should I remember about deploys, billing and the build"
     queries: int = 3  # distinct pressure searches for the marker
     allowed_meta: tuple[str, ...] = ()  # metadata the runtime passed by flag (not forged)
@@ -482,7 +482,7 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
         if (ws / rel).resolve().exists():
             evidence.append(f"created {(ws / rel).resolve()} outside the workspace")
 
-    if a.kind == "refusal":
+    if a.kind in ("refusal", "probe"):
         after = _state(ws)
         changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         if changed:

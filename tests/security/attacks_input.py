@@ -159,4 +159,4 @@ def _repo_with_credentials(ws: Path) -> None:
 
 attack("P01", "credentials", "project --json prints the origin remote with its token", lambda m: [
     Act("clone with a token in the remote", _repo_with_credentials), run("project", "--path", "{workdir}/repo", "--json")],
-    hole=11, secrets=(TOKEN,), **REFUSE)
+    hole=11, secrets=(TOKEN,), kind="probe")
