@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from clawmem import ingest, loopguard, notes
+from clawmem import framing, ingest, loopguard, notes
 from clawmem.index.db import Index
 from clawmem.index.recalls import record_returned
 from clawmem.index.sync import sync
@@ -35,7 +35,7 @@ def test_fact_recalled_100_times_and_echoed_in_100_transcripts_stays_one_fact(ws
             record_returned(index, [(row["text_hash"], row["path"], 0.9)], query=f"where do we deploy {n}", source="recall")
     for n in range(100):
         turns = [
-            {"role": "system", "content": loopguard.wrap(f"- {fact}")},
+            {"role": "system", "content": framing.recall_block(f"- {fact}")},
             {"role": "user", "content": "where do we deploy?"},
             {"role": "assistant", "content": f"{fact}."},
         ]
