@@ -27,8 +27,9 @@ LOOKAHEAD = 64  # how far past an opener the marker's letters are looked for
 
 
 def fold(text: str) -> str:
-    """NFKC-normalise and drop invisible format characters."""
-    return unicodedata.normalize("NFKC", text).translate(INVISIBLE)
+    """Drop invisible format characters, then NFKC-normalise (in this order it is idempotent:
+    a dropped joiner can no longer leave a base and a combining mark to compose next time)."""
+    return unicodedata.normalize("NFKC", text.translate(INVISIBLE))
 
 
 def _spells_marker(text: str, start: int) -> bool:

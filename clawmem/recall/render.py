@@ -45,6 +45,8 @@ def payload(result) -> dict[str, Any]:
         f.pop("text_hashes", None)
     for t in data["triggers"]:
         t.pop("text_hash", None)
+    for item in [*data["bootstrap"], *data["triggers"], *data["project_block"], *data["intents"]]:
+        item["text"] = inert(item["text"])  # the same text the context shows, should a caller inject it
     data["context"] = context_block(result)
     return data
 
