@@ -532,6 +532,8 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
         if _trusted_copy(ws, token):
             framing = []  # owner or agent content (by design, e.g. an agent note from a cron run) needs no frame
     if a.check is not None:
+        # what every command printed, for detectors that judge output (workdir / "steps.json")
+        (workdir / "steps.json").write_text(json.dumps([vars(s) for s in steps]), encoding="utf-8")
         evidence += a.check(workdir)
     return Outcome(a.id, a.category, a.title, a.kind, bool(evidence), evidence, framing, steps, time.perf_counter() - started)
 
