@@ -41,10 +41,11 @@ def inert(text: str) -> str:
 def _attribute(value: str) -> str:
     """An attribute value that stays one quoted value on one line."""
     flat = " ".join(inert(value).split())
-    return flat.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    return flat.replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _open(name: str, nonce: str, source: str | None = None) -> str:
+    """An opening tag; without a nonce (only the gates-off control asks for that) the legacy form."""
     attrs = f' id="{nonce}"' if nonce else ""
     attrs += f' source="{_attribute(source)}"' if source is not None else ""
     return f"<{name}{attrs}>"
