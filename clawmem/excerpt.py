@@ -1,11 +1,18 @@
-"""``clawmem get``: a bounded excerpt of one memory file, so an agent can read around a hit."""
+"""``clawmem get``: a bounded excerpt of one memory file, so an agent can read around a hit.
+
+What ``get`` hands out is recalled content, like a search hit: the entries it returns join the
+recalled set (an agent flushing them back stores nothing new), the printed form is a recall
+block, and untrusted lines come inside their untrusted-content frame.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from clawmem.errors import BadInput, NotFound
+from clawmem.framing import frame_untrusted, inert, recall_block
 from clawmem.workspace import Workspace
 
 MAX_LINES = 200
@@ -44,29 +51,52 @@ def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int 
     text = "\n".join(lines[start - 1 : end_capped])
     truncated = end_capped < end or len(text) > MAX_CHARS
     rel = ws.rel(path)
-    untrusted = _untrusted(ws, rel, start, end_capped)
+    untrusted = _recall_lines(ws, rel, start, end_capped)
     return Excerpt(rel, start, end_capped, len(lines), text[:MAX_CHARS], truncated, untrusted)
 
 
-def _untrusted(ws: Workspace, rel: str, start: int, end: int) -> bool:
-    """Frame the excerpt when any line in it is untrusted or system content, or we cannot tell.
+def _recall_lines(ws: Workspace, rel: str, start: int, end: int) -> bool:
+    """Add the entries on lines ``start``-``end`` to the recalled set; True when they need a frame.
 
-    Quarantine and transcripts are externally derived by location; elsewhere the index knows
-    each line's origin and the file's taint (a flush of untrusted text taints a daily note).
+    The excerpt is framed when any line in it is untrusted or system content, or we cannot
+    tell. Quarantine and transcripts are externally derived by location; elsewhere the index
+    knows each line's origin and the file's taint (a flush of untrusted text taints a daily note).
     """
-    if rel.startswith(("memory/quarantine/", "transcripts/")):
-        return True
     from clawmem.errors import IndexUnavailable
     from clawmem.index.maintain import open_synced
+    from clawmem.index.recalls import mark_recalled
 
     try:
         index, _ = open_synced(ws)
     except IndexUnavailable:
         return True
     with index:
+        rows = index.query("SELECT text_hash, origin FROM entries WHERE path = ? AND line_end >= ? AND line_start <= ?", (rel, start, end))
+        mark_recalled(index, [r["text_hash"] for r in rows])
         taint = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (rel,))
-        bad = index.scalar(
-            "SELECT count(*) FROM entries WHERE path = ? AND line_end >= ? AND line_start <= ? AND origin NOT IN ('owner', 'agent')",
-            (rel, start, end),
-        )
-    return bool(bad) or taint in ("untrusted", "system")
+    if rel.startswith(("memory/quarantine/", "transcripts/")):
+        return True
+    return any(r["origin"] not in ("owner", "agent") for r in rows) or taint in ("untrusted", "system")
+
+
+def framed_text(excerpt: Excerpt) -> str:
+    """The excerpt's text as an agent should see it: inside its untrusted-content frame, or inert."""
+    return frame_untrusted(excerpt.text, excerpt.path) if excerpt.untrusted else inert(excerpt.text)
+
+
+def payload(excerpt: Excerpt) -> dict[str, Any]:
+    """The documented JSON shape of ``get`` (``docs/schemas/get.json``), for the CLI and MCP."""
+    from clawmem.output import to_jsonable
+
+    return {**to_jsonable(excerpt), "text": framed_text(excerpt)}
+
+
+def render(excerpt: Excerpt) -> str:
+    """The printed excerpt: numbered lines (framed when untrusted) inside one recall block."""
+    width = len(str(excerpt.line_end))
+    lines = inert(excerpt.text).split("\n")
+    numbered = "\n".join(f"{number:>{width}}  {line}" for number, line in enumerate(lines, excerpt.line_start))
+    body = frame_untrusted(numbered, excerpt.path) if excerpt.untrusted else numbered
+    if excerpt.truncated:
+        body += f"\n... (truncated; {excerpt.total_lines} lines in all)"
+    return recall_block(body)

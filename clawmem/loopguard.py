@@ -1,7 +1,7 @@
 """Recall-loop prevention: what clawmem hands out is marked, and never comes back as new memory.
 
-Injected blocks are wrapped in ``<clawmem-recall>`` tags; the text hash of every returned
-entry is recorded in the index. Writers (note, flush, ingest) drop marked blocks and any
+What clawmem hands out is inside a recall block (``clawmem.framing``); the text hash of every
+returned entry is recorded in the index. Writers (note, flush, ingest) drop marked blocks and any
 line whose normalised hash matches recalled content, so a fact recalled a hundred times stays
 one fact; each echo raises its recall count instead.
 """
@@ -13,24 +13,11 @@ import re
 import unicodedata
 
 from clawmem.entries.neutralise import fold
+from clawmem.framing import strip_marked  # noqa: F401  (writers strip recall blocks through loopguard)
 
-OPEN = "<clawmem-recall>"
-CLOSE = "</clawmem-recall>"
-MARKED_BLOCK = re.compile(r"<clawmem-recall\b[^>]*>.*?(?:</clawmem-recall>|\Z)", re.S | re.IGNORECASE)
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 ROLE_PREFIX = re.compile(r"^\s*\**(user|assistant|system|tool)\**\s*[:·]", re.IGNORECASE)
-
-
-def wrap(text: str) -> str:
-    """Mark a block that clawmem injects into an agent's context."""
-    return f"{OPEN}\n{text.rstrip()}\n{CLOSE}"
-
-
-def strip_marked(text: str) -> tuple[str, int]:
-    """Remove marked recall blocks (an unclosed one runs to the end); return text and count."""
-    cleaned, count = MARKED_BLOCK.subn("", text)
-    return cleaned, count
 
 
 def normalise(text: str) -> str:

@@ -29,7 +29,7 @@ def test_the_scripted_conversation_runs_through_the_whole_loop(tmp_path):
     assert "recall says: escalate" in turn(out, 2) and "memory/" in turn(out, 2)  # lane 2 found the day-1 note
     assert "promoted to MEMORY.md" in out and "exit 0: no violations" in out
     fifth = turn(out, 5)
-    assert "<clawmem-recall>" in fifth and "make clean" in fifth.split("AGENT:")[0]  # injected by its trigger
+    assert "<clawmem-recall id=" in fifth and "make clean" in fifth.split("AGENT:")[0]  # injected by its trigger
     assert "update the changelog" in turn(out, 6).split("AGENT:")[0]  # the standing intent fired
     memory = (workspace / "MEMORY.md").read_text()
     assert "make clean" in memory and "curl" not in memory  # the workaround was promoted, the web page never

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,8 +100,9 @@ def test_untrusted_notes_are_quarantined_inert_and_framed_on_the_way_out(ws):
 
     excerpt = run(call(ws.root, "memory_get", anchor=f"{noted['path']}#L{noted['line']}")).structured_content
     validate(excerpt, "get")
-    assert excerpt["untrusted"] and excerpt["text"].startswith('<untrusted-content source="memory/quarantine/')
-    assert excerpt["text"].endswith("</untrusted-content>")
+    opening = re.match(r'<untrusted-content id="(\w+)" source="memory/quarantine/', excerpt["text"])
+    assert excerpt["untrusted"] and opening
+    assert excerpt["text"].endswith(f'</untrusted-content id="{opening[1]}">')
 
 
 def test_memory_get_refuses_paths_outside_the_workspace(ws):
@@ -114,7 +116,7 @@ def test_recall_returns_marked_context_and_never_fails(ws, tmp_path):
     assert not result.is_error
     payload = result.structured_content
     validate(payload, "recall")
-    assert payload["context"].startswith("<clawmem-recall>") and "fly.io" in payload["context"]
+    assert payload["context"].startswith("<clawmem-recall id=") and "fly.io" in payload["context"]
 
     broken = run(call(tmp_path / "no-workspace", "recall", message="hello"))
     assert not broken.is_error  # recall never costs the turn

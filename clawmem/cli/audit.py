@@ -83,18 +83,23 @@ def _as_dict(report) -> dict:
 
 
 def _print(report) -> None:
+    """The human report; every value taken from the files is printed inert, untrusted text framed."""
+    from textwrap import indent
+
+    from clawmem.framing import frame_untrusted, inert
+
     out = []
     for e in report.entries:
-        head = f"{e.path}#L{e.line_start}  {e.origin or '?'}/{e.session_kind or '?'}"
+        head = f"{inert(e.path)}#L{e.line_start}  {e.origin or '?'}/{e.session_kind or '?'}"
         if e.session_id:
-            head += f"  session {e.session_id}"
+            head += f"  session {inert(e.session_id)}"
         head += "  hand-written" if e.hand_written else ""
         head += f"  entered {e.entered_at}" if e.entered_at else ""
         out.append(head)
         if e.untrusted:
-            out.append(f'  <untrusted-content source="{e.path}#L{e.line_start}">\n  {e.text}\n  </untrusted-content>')
+            out.append(indent(frame_untrusted(e.text, f"{e.path}#L{e.line_start}"), "  "))
         else:
-            out.append(f"  {e.text}")
+            out.append(f"  {inert(e.text)}")
         meta = []
         if e.importance is not None:
             meta.append(f"importance {e.importance}")
@@ -105,26 +110,26 @@ def _print(report) -> None:
         if e.key:
             meta.append(f"key {e.key}")
         if meta:
-            out.append("  " + " · ".join(meta))
+            out.append("  " + inert(" · ".join(meta)))
         for s in e.sweeps:
-            out.append(f"  {s.action} by {s.title} {s.when} (DREAMS.md#L{s.diary_line})")
+            out.append(f"  {s.action} by {inert(s.title)} {s.when} (DREAMS.md#L{s.diary_line})")
         for s in e.sources:
             if s.state in ("ok", "moved"):
                 where = f" -> {s.path}#L{s.line_start}" if s.state == "moved" else ""
                 session = f", session {s.session_id}" if s.session_id else ""
-                out.append(f"  source {s.anchor}{where}: {s.origin}/{s.session_kind} {s.kind}{session}")
+                out.append(inert(f"  source {s.anchor}{where}: {s.origin}/{s.session_kind} {s.kind}{session}"))
             else:
-                out.append(f"  source {s.anchor}: {s.state}")
+                out.append(f"  source {inert(s.anchor)}: {s.state}")
         out.append("")
     if not report.entries:
         out.append("No curated entries" + (f" entered since {report.since}." if report.since else "."))
         out.append("")
     if report.violations:
         out.append(f"Violations ({len(report.violations)}):")
-        out += [v.render() for v in report.violations]
+        out += [inert(v.render()) for v in report.violations]
     if report.warnings:
         out.append(f"Warnings ({len(report.warnings)}):")
-        out += [w.render("warning") for w in report.warnings]
+        out += [inert(w.render("warning")) for w in report.warnings]
     n = len(report.entries)
     out.append(f"{n} curated entr{'y' if n == 1 else 'ies'} audited; " + ("no violations." if report.ok else f"{len(report.violations)} violation(s) (`clawmem audit --ci` exits 3)."))
     print("\n".join(out))

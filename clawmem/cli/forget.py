@@ -47,18 +47,22 @@ def forget(
 
 
 def _print(result) -> None:
+    """The human report; every value taken from the files is printed inert, untrusted text framed."""
+    from clawmem.framing import frame_untrusted, inert
+
     out = []
     verb = "Would forget" if result.dry_run else "Forgot"
     n = len(result.removed)
     out.append(f"{verb} {n} entr{'y' if n == 1 else 'ies'}" + (" (dry run: nothing changed)" if result.dry_run else "") + ":")
     for r in result.removed:
         prov = f"{r.origin or '?'}/{r.session_kind or '?'}"
-        text = f'<untrusted-content source="{r.path}#L{r.line_start}">{r.text}</untrusted-content>' if r.untrusted else r.text
-        out.append(f"  {r.path}#L{r.line_start}  {prov}  {r.why}: {text}")
+        citation = f"{r.path}#L{r.line_start}"
+        text = frame_untrusted(r.text, citation) if r.untrusted else inert(r.text)
+        out.append(f"  {inert(citation)}  {prov}  {inert(r.why)}: {text}")
     for path in result.deleted_files:
-        out.append(f"{'Would delete' if result.dry_run else 'Deleted'} {path}")
+        out.append(f"{'Would delete' if result.dry_run else 'Deleted'} {inert(path)}")
     if result.session_tombstoned:
-        out.append(f"Session {result.session_tombstoned} {'would be' if result.dry_run else 'is'} tombstoned: it is never ingested again.")
+        out.append(f"Session {inert(result.session_tombstoned)} {'would be' if result.dry_run else 'is'} tombstoned: it is never ingested again.")
     out.append(
         f"{result.hashes_tombstoned} text hash(es) {'would be' if result.dry_run else 'are'} tombstoned: "
         "note, flush and ingest will not store them again."
@@ -68,5 +72,5 @@ def _print(result) -> None:
         out.append(f"Redacted {r.get('dreams', 0)} line(s) of DREAMS.md, {r.get('preimages', 0)} pre-image(s), {r.get('baseline', 0)} audit baseline entr(y/ies).")
     if result.review:
         out.append(f"Not removed, needs manual review ({len(result.review)}):")
-        out += [f"  {r.path}#L{r.line}: {r.reason}: {r.text}" for r in result.review]
+        out += [inert(f"  {r.path}#L{r.line}: {r.reason}: {r.text}") for r in result.review]
     print("\n".join(out))

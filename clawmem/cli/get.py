@@ -18,27 +18,21 @@ def get(
 ) -> None:
     """Print part of a memory file (bounded), e.g. the lines around a search hit.
 
+    The lines come inside a recall block (and untrusted ones inside an untrusted-content
+    frame): an agent that flushes them back does not store them a second time.
+
     Examples:
 
     \b
         clawmem get memory/2026-11-29.md#L3
         clawmem get transcripts/s-42.md#L10-L30 -C 5 --json
     """
-    from clawmem.excerpt import get_excerpt
+    from clawmem.excerpt import get_excerpt, payload, render
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
-    ws = Workspace.open(workspace)
-    excerpt = get_excerpt(ws, anchor, context=context, max_lines=max_lines)
+    excerpt = get_excerpt(Workspace.open(workspace), anchor, context=context, max_lines=max_lines)
     if json_output:
-        emit_json(excerpt)
+        emit_json(payload(excerpt))
         return
-    width = len(str(excerpt.line_end))
-    if excerpt.untrusted:
-        print(f'<untrusted-content source="{excerpt.path}">')
-    for number, line in enumerate(excerpt.text.split("\n"), excerpt.line_start):
-        print(f"{number:>{width}}  {line}")
-    if excerpt.untrusted:
-        print("</untrusted-content>")
-    if excerpt.truncated:
-        print(f"... (truncated; {excerpt.total_lines} lines in all)")
+    print(render(excerpt))

@@ -68,14 +68,14 @@ def search(
 def _print_human(result, explain: bool) -> None:
     import sys
 
-    from clawmem.loopguard import wrap
+    from clawmem.framing import inert, recall_block
     from clawmem.output import console
 
     if not sys.stdout.isatty():
         # agents read this: mark it so an echo is never re-extracted as a new memory
-        blocks = [f"[{h.citation}] ({h.score:.2f}, {h.origin})\n{h.framed_text}" for h in result.hits]
+        blocks = [f"[{inert(h.citation)}] ({h.score:.2f}, {h.origin})\n{h.framed_text}" for h in result.hits]
         if blocks:
-            print(wrap("\n\n".join(blocks)))
+            print(recall_block("\n\n".join(blocks)))
         for w in result.warnings:
             sys.stderr.write(f"clawmem: {w}\n")
         return

@@ -19,6 +19,7 @@ from typing import Any
 
 from clawmem import projects, provenance, recall_intent
 from clawmem.errors import ClawmemError
+from clawmem.framing import inert
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import triggers as triggers_module
 from clawmem.recall.budget import Budget
@@ -110,8 +111,9 @@ def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int) -> 
 
 
 def _escalation(message: str, mode: str, strong_hit: bool) -> Escalation:
+    """The lane-2 decision; its command quotes the message inert (content must not carry markers out)."""
     intent = recall_intent.detect(message)
-    command = "clawmem search --tier all --include-untrusted --json " + shlex.quote(message)
+    command = "clawmem search --tier all --include-untrusted --json " + shlex.quote(inert(message))
     if mode == "off":
         return Escalation(False, mode, "escalation is off", list(intent.reasons), None)
     if mode == "always":

@@ -4,26 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from clawmem.loopguard import wrap
+from clawmem.framing import inert, recall_block
+
+
+def _line(text: str) -> str:
+    """One value on one line, inert: content can neither spell a marker nor start a section."""
+    return inert(" ".join(str(text).split()))
 
 
 def context_block(result) -> str:
-    """Everything recall found, as one marked block (empty string when there is nothing)."""
+    """Everything recall found, as one recall block (empty string when there is nothing).
+
+    Every value is printed through ``inert``: entry text, paths, citations, project keys,
+    intent text and the suggested command (which quotes the inbound message) alike.
+    """
     parts: list[str] = []
     for f in result.bootstrap:
         if f.eligible and f.text:
             more = f"\n(… {f.omitted} more entries not shown; use `clawmem search`)" if f.omitted else ""
-            parts.append(f"## {f.path}\n{f.text}{more}")
+            parts.append(f"## {_line(f.path)}\n{inert(f.text)}{more}")
     if result.triggers:
-        parts.append("## Relevant memory\n" + "\n".join(f"- {h.text} [{h.citation}]" for h in result.triggers))
+        parts.append("## Relevant memory\n" + "\n".join(f"- {_line(h.text)} [{_line(h.citation)}]" for h in result.triggers))
     if result.project_block:
-        keys = ", ".join(result.project_keys)
-        parts.append(f"## Project memory ({keys})\n" + "\n".join(f"- {p.text} [{p.citation}]" for p in result.project_block))
+        keys = _line(", ".join(result.project_keys))
+        lines = (f"- {_line(p.text)} [{_line(p.citation)}]" for p in result.project_block)
+        parts.append(f"## Project memory ({keys})\n" + "\n".join(lines))
     if result.intents:
-        parts.append("## Standing intents (act on these now)\n" + "\n".join(f"- {i.text} (intent {i.id})" for i in result.intents))
+        parts.append("## Standing intents (act on these now)\n" + "\n".join(f"- {_line(i.text)} (intent {i.id})" for i in result.intents))
     if result.escalation.escalate:
-        parts.append(f"## Deep recall suggested ({result.escalation.reason})\nrun: {result.escalation.command}")
-    return wrap("\n\n".join(parts)) if parts else ""
+        parts.append(f"## Deep recall suggested ({_line(result.escalation.reason)})\nrun: {_line(result.escalation.command)}")
+    return recall_block("\n\n".join(parts)) if parts else ""
 
 
 def payload(result) -> dict[str, Any]:
@@ -35,6 +45,8 @@ def payload(result) -> dict[str, Any]:
         f.pop("text_hashes", None)
     for t in data["triggers"]:
         t.pop("text_hash", None)
+    for item in [*data["bootstrap"], *data["triggers"], *data["project_block"], *data["intents"]]:
+        item["text"] = inert(item["text"])  # the same text the context shows, should a caller inject it
     data["context"] = context_block(result)
     return data
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from clawmem import provenance
+from clawmem.framing import frame_untrusted, inert
 from clawmem.index import tokens
 from clawmem.index.db import Index
 from clawmem.search import ranking
@@ -21,8 +22,6 @@ from clawmem.workspace import Workspace
 
 TIERS = ("curated", "episodic", "all")
 INLINE_EMBED_MAX = 256  # entries a search embeds itself before asking for `clawmem index`
-UNTRUSTED_OPEN = '<untrusted-content source="{source}">'
-UNTRUSTED_CLOSE = "</untrusted-content>"
 
 
 @dataclass(frozen=True)
@@ -49,10 +48,9 @@ class SearchHit:
 
     @property
     def framed_text(self) -> str:
-        """The text an agent should see: untrusted hits inside explicit untrusted-content framing."""
-        if not self.untrusted:
-            return self.text
-        return f"{UNTRUSTED_OPEN.format(source=self.citation)}\n{self.text}\n{UNTRUSTED_CLOSE}"
+        """The text an agent should see: untrusted hits inside their own untrusted-content frame,
+        trusted ones inert (so no hit can spell a marker that closes another's frame)."""
+        return frame_untrusted(self.text, self.citation) if self.untrusted else inert(self.text)
 
 
 @dataclass(frozen=True)
@@ -74,16 +72,25 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+def hit_snippet(hit: SearchHit) -> str:
+    """The hit on one line within ``SNIPPET_CHARS``; an untrusted hit's frame is kept whole (both tags)."""
+    if not hit.untrusted:
+        return snippet(inert(hit.text))
+    room = SNIPPET_CHARS - len(frame_untrusted("", hit.citation))  # the tags and the two line breaks
+    return " ".join(frame_untrusted(snippet(inert(hit.text), max(1, room)), hit.citation).split("\n"))
+
+
 def payload(result: SearchResult, *, explain: bool = False) -> dict[str, Any]:
     """The documented JSON shape of a search (``docs/schemas/search.json``), for the CLI and MCP.
 
-    Hit text is the framed text: untrusted hits stay inside their untrusted-content frame.
+    Hit text is the framed text: untrusted hits stay inside their untrusted-content frame
+    (and so does the snippet, whose closing tag is never cut off); the query echoed back is inert.
     """
     hits = []
     for h in result.hits:
         hit = {
             "path": h.path, "line_start": h.line_start, "line_end": h.line_end, "citation": h.citation,
-            "text": h.framed_text, "snippet": snippet(h.framed_text), "score": h.score, "vector_score": h.vector_score, "text_score": h.text_score,
+            "text": h.framed_text, "snippet": hit_snippet(h), "score": h.score, "vector_score": h.vector_score, "text_score": h.text_score,
             "origin": h.origin, "session_kind": h.session_kind, "tier": h.tier, "kind": h.kind,
             "importance": h.importance, "observed_at": h.observed_at, "projects": list(h.projects),
             "untrusted": h.untrusted, "backfill": h.backfill,
@@ -92,7 +99,7 @@ def payload(result: SearchResult, *, explain: bool = False) -> dict[str, Any]:
             hit["signals"] = h.signals
         hits.append(hit)
     return {
-        "query": result.query, "mode": result.mode, "embedder": result.embedder, "decay": result.decay,
+        "query": inert(result.query), "mode": result.mode, "embedder": result.embedder, "decay": result.decay,
         "warnings": list(result.warnings), "results": hits,
     }
 

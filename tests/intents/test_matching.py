@@ -10,7 +10,7 @@ from clawmem.index.db import Index
 from clawmem.intents import add_intent, list_intents, match_for_recall
 from clawmem.intents.matching import FTS_MAX_TERMS
 from clawmem.intents.terms import phrase_terms, stem
-from clawmem.loopguard import wrap
+from clawmem.framing import recall_block
 
 T0 = dt.datetime(2026, 11, 25, 10, tzinfo=dt.timezone.utc)
 
@@ -103,7 +103,7 @@ def test_pending_until_armed_by_its_at_time(ws, index):
 
 def test_recalled_blocks_in_the_message_do_not_trigger(ws, index):
     add(ws, index)
-    message = wrap("Earlier: the release checklist") + "\nthanks, what's next?"
+    message = recall_block("Earlier: the release checklist") + "\nthanks, what's next?"
     assert fire(ws, index, message) == []
 
 

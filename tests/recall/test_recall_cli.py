@@ -37,7 +37,7 @@ def test_trigger_match_injects_curated_entry_and_marks_it(clawmem, workspace):
     data, _ = recall_json(clawmem, "ugh, the build fails again on my arm64 box")
     assert [t["text"] for t in data["triggers"]] == [BUILD]
     assert data["triggers"][0]["score"] >= 0.72
-    assert data["context"].startswith("<clawmem-recall>") and BUILD in data["context"]
+    assert data["context"].startswith("<clawmem-recall id=") and BUILD in data["context"]
     assert data["bootstrap"][0]["path"] == "MEMORY.md" and data["bootstrap"][0]["eligible"]
     unrelated, _ = recall_json(clawmem, "write me a poem about autumn")
     assert unrelated["triggers"] == []

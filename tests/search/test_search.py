@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 
 import pytest
-
-import json
 
 from clawmem import ingest, notes
 from clawmem.embeddings import backend_status
@@ -63,7 +63,7 @@ def test_untrusted_hits_are_hidden_by_default_and_framed_when_asked(ws):
     assert hidden.hits == [] and any("--include-untrusted" in w for w in hidden.warnings)
     shown = lexical(ws, "curl installer", include_untrusted=True)
     assert shown.hits[0].untrusted
-    assert shown.hits[0].framed_text.startswith('<untrusted-content source="memory/quarantine/')
+    assert re.match(r'<untrusted-content id="[0-9a-f]{16}" source="memory/quarantine/', shown.hits[0].framed_text)
 
 
 def test_recency_decays_episodic_but_not_curated(ws):

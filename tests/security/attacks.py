@@ -44,7 +44,12 @@ HERE = Path(__file__).resolve().parent
 GATES_OFF = HERE / "gates_off.py"
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 PREVIOUS = object()  # a Run's stdin: the previous Run's stdout (an agent echoing tool output)
-FRAME = re.compile(r"<untrusted-content\b[^>]*>.*?</untrusted-content>", re.S | re.IGNORECASE)
+# a frame closes only at the closing tag with its own nonce (a nonce-less frame: at the first one);
+# quotes may come JSON-escaped
+FRAME = re.compile(
+    r'<untrusted-content\b(?:\s+id=\\?"(?P<id>[^"\\]*)\\?")?[^>]*>.*?</untrusted-content(?(id)\s+id=\\?"(?P=id)\\?")\s*>',
+    re.S | re.IGNORECASE,
+)
 
 
 def gates_on() -> list[str]:
@@ -407,7 +412,7 @@ def _state(ws: Path) -> dict[str, str]:
 
 
 def _unframed(text: str, token: str) -> bool:
-    """True when ``token`` occurs outside every (first-closing) untrusted-content frame."""
+    """True when ``token`` occurs outside every untrusted-content frame (each closed by its own nonce)."""
     return token in FRAME.sub(" ", text).casefold()
 
 
@@ -527,6 +532,8 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
         if trusted_entries(ws, token):
             framing = []  # owner or agent content (by design, e.g. an agent note from a cron run) needs no frame
     if a.check is not None:
+        # what every command printed, for detectors that judge output (workdir / "steps.json")
+        (workdir / "steps.json").write_text(json.dumps([vars(s) for s in steps]), encoding="utf-8")
         evidence += a.check(workdir)
     return Outcome(a.id, a.category, a.title, a.kind, bool(evidence), evidence, framing, steps, time.perf_counter() - started)
 

@@ -12,8 +12,9 @@ Removed here, and nothing else:
    ``--origin`` and ``--session-kind`` are ignored, tool turns count as the sender's, ledger
    records and taint say owner, nothing is routed to quarantine);
 2. the promotion-eligibility rule (everything is eligible) and the location floor;
-3. neutralisation: comment and recall markers in text reach the files as written;
+3. neutralisation: comment and recall markers in text reach the files, and every frame, as written;
 4. recall-loop prevention: marked blocks are kept and echoes are not dropped;
+4b. frame nonces: clawmem's frames carry no nonce, so content that spells a closing tag closes them;
 5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject;
 6. the line model and the strict turn grammar: readers split at every Unicode line boundary
    and a turn label may be indented, a heading, or a word that starts with a role;
@@ -43,12 +44,12 @@ from pathlib import Path
 
 
 def disable_gates() -> None:
-    # neutralise first: writers bind it by name when they are imported
+    # neutralise first: writers bind it by name when they are imported (framing looks it up per call)
     from clawmem.entries import neutralise as neutralise_module
 
     neutralise_module.neutralise = lambda text: text
 
-    from clawmem import ledger, loopguard, provenance
+    from clawmem import framing, ledger, loopguard, provenance
 
     real_entry = ledger.entry_record
 
@@ -60,7 +61,8 @@ def disable_gates() -> None:
     provenance.location_floor = lambda kind: None
     provenance.promotion_eligibility = lambda **kw: provenance.Eligibility(True, ())
     provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
-    loopguard.strip_marked = lambda text: (text, 0)
+    loopguard.strip_marked = framing.strip_marked = lambda text: (text, 0)  # writers strip via loopguard
+    framing.new_nonce = lambda: ""  # frames without a nonce: the first spelled closing tag ends them
 
     from clawmem import workspace
     from clawmem.index import db
