@@ -108,7 +108,7 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> tuple[int, boo
     index.set_meta("ledger_intact", "1" if intact else "0")
     if rebuild or replaced or intact != was_intact:
         return len(read.records), intact, None
-    return len(read.records), intact, {str(r.get("path")) for r in read.records}
+    return len(read.records), intact, {str(r.get("path")) for r in read.records if r.get("t") != "returned"}
 
 
 def _valid(value: object, allowed: tuple[str, ...]) -> bool:
@@ -129,6 +129,10 @@ def _apply_record(index: Index, record: dict) -> None:
             "INSERT INTO file_taint(path, origin) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET origin = excluded.origin",
             (record.get("path"), origin),
         )
+    elif kind == "returned":
+        from clawmem.index.recalls import restore_returned
+
+        restore_returned(index, record)
 
 
 # chunking --------------------------------------------------------------------------------
