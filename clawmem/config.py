@@ -107,6 +107,7 @@ class TaintConfig:
     min_words: int = setting(6, "content origin: fewest words two texts must share before one can restate the other")
     containment: float = setting(0.8, "content origin: share of the shorter text's content words found in the other")
     partial_ratio: float = setting(90.0, "content origin: rapidfuzz partial ratio of the aligned texts that counts as a restatement")
+    min_run: int = setting(8, "content origin: consecutive words shared with untrusted text that make a quote")
 
 
 @dataclass(frozen=True)

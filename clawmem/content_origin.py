@@ -22,7 +22,7 @@ from clawmem import loopguard
 from clawmem.config import TaintConfig
 
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'`)\]]+", re.IGNORECASE)
-SEGMENT_BREAK = re.compile(r"\n+|(?<=[.!?;])\s+")
+SEGMENT_BREAK = re.compile(r"\n+|(?<=[.!?;:])\s+|\s[-–—]\s")
 RECALLED = "recalled untrusted hit"
 
 
@@ -40,9 +40,16 @@ def _urls(text: str) -> set[str]:
 
 
 def _segments(text: str) -> list[str]:
-    """The whole text, its lines and its sentences: a quote hides in one of them."""
+    """The whole text, its lines, sentences and clauses after a colon or dash: a quote hides in one of them."""
     parts = [p.strip() for p in SEGMENT_BREAK.split(text) if p.strip()]
     return [text, *parts] if len(parts) > 1 else [text]
+
+
+def _common_run(a: list[str], b: list[str]) -> int:
+    """Length of the longest run of consecutive words the two share (a quote inside other words)."""
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
 
 
 def _aligned(shorter: list[str], longer: list[str], cfg: TaintConfig) -> bool:
@@ -63,12 +70,13 @@ def _aligned(shorter: list[str], longer: list[str], cfg: TaintConfig) -> bool:
 def restates(text: str, source: Source, cfg: TaintConfig = TaintConfig()) -> bool:
     """THE content-origin rule: does ``text`` restate the untrusted ``source``?
 
-    Yes when both carry the same URL (a link is the payload of most injected instructions),
-    or when some segment of ``text`` and ``source`` align: the shorter word run — at least
+    Yes when both carry the same URL (a link is the payload of most injected instructions);
+    when some segment of ``text`` and ``source`` align: the shorter word run — at least
     ``min_words`` long, so common short phrases never count — has ``containment`` of its
     content words in the other and a rapidfuzz partial ratio of at least ``partial_ratio``
-    over normalised text. That catches verbatim echoes, quoted passages and prefixed
-    restatements ("Vendor says: …"); a paraphrase in the writer's own words is not caught.
+    over normalised text; or when they share a run of ``min_run`` consecutive words. That
+    catches verbatim echoes, quoted passages and prefixed restatements ("Vendor says: …");
+    a paraphrase in the writer's own words is not caught.
     A source known only by its hash matches the same normalised text.
     """
     if source.text is None:
@@ -81,7 +89,7 @@ def restates(text: str, source: Source, cfg: TaintConfig = TaintConfig()) -> boo
         shorter, longer = sorted((mine, theirs), key=len)
         if _aligned(shorter, longer, cfg):
             return True
-    return False
+    return _common_run(loopguard.normalise(text).split(), theirs) >= cfg.min_run
 
 
 def derived_from(text: str, sources: Iterable[Source], cfg: TaintConfig = TaintConfig()) -> str | None:
