@@ -14,7 +14,8 @@ Removed here, and nothing else:
 2. the promotion-eligibility rule (everything is eligible) and the location floor;
 3. neutralisation: comment and recall markers in text reach the files as written;
 4. recall-loop prevention: marked blocks are kept and echoes are not dropped;
-5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject.
+5. curated-tier-only, trusted-only trigger injection: any entry with a trigger may inject;
+6. content origin: agent text restating untrusted text keeps the agent class.
 
 Input validation (UTF-8, size, control characters, path checks) is not a provenance gate and
 stays on. Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
@@ -56,6 +57,10 @@ def disable_gates() -> None:
 
     ingest.role_origin = lambda role, sender_origin: "owner"
     notes.blocked_hashes = lambda ws, hashes: notes.Blocked(set(), set())
+
+    from clawmem import content_origin
+
+    content_origin.restates = lambda text, source, cfg=None: False  # hole 6: no text is untrusted-derived
 
     from clawmem.recall import triggers
 
