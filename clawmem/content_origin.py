@@ -76,7 +76,8 @@ def restates(text: str, source: Source, cfg: TaintConfig = TaintConfig()) -> boo
     content words in the other and a rapidfuzz partial ratio of at least ``partial_ratio``
     over normalised text; or when they share a run of ``min_run`` consecutive words. That
     catches verbatim echoes, quoted passages and prefixed restatements ("Vendor says: …");
-    a paraphrase in the writer's own words is not caught.
+    a paraphrase in the writer's own words is not caught. A segment that is an exact copy of
+    the whole source counts at any length (an echo of a short planted line is still a copy).
     A source known only by its hash matches the same normalised text.
     """
     if source.text is None:
@@ -86,6 +87,8 @@ def restates(text: str, source: Source, cfg: TaintConfig = TaintConfig()) -> boo
     theirs = loopguard.normalise(source.text).split()
     for segment in _segments(text):
         mine = loopguard.normalise(segment).split()
+        if mine == theirs and mine:
+            return True  # an exact copy, however short
         shorter, longer = sorted((mine, theirs), key=len)
         if _aligned(shorter, longer, cfg):
             return True
