@@ -92,25 +92,28 @@ def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
 def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
     """The untrusted hits clawmem returned, for checking an agent's write against.
 
-    Without a usable index, the ledger's ``returned`` records still name their hashes, so an
-    exact echo is caught even then (a lost index must never make a copy more trusted).
+    The ledger's ``returned`` records are added by hash for any the index does not hold (it
+    was deleted, or recreated and not yet synced), so an exact echo is caught even then: a
+    lost index must never make a copy more trusted.
     """
     from apsw import BusyError
 
     from clawmem.errors import Busy
     from clawmem.index import recalls
 
+    found: list[content_origin.Source] = []
     if ws.index_path.exists():
         from clawmem.index.db import Index
 
         try:
             with Index.open(ws) as index:
-                return recalls.untrusted_sources(index)
+                found = recalls.untrusted_sources(index)
         except IndexUnavailable:
             pass
         except BusyError as err:
             raise Busy("the index stayed locked while checking for untrusted sources; nothing was written") from err
-    return recalls.ledger_sources(ws)
+    known = {s.text_hash for s in found}
+    return found + [s for s in recalls.ledger_sources(ws) if s.text_hash not in known]
 
 
 def _derived_record(record: dict, derived: str | None) -> dict:

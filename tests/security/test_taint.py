@@ -138,6 +138,10 @@ def test_a_deleted_index_keeps_what_was_returned(ws, clawmem):
     remove_index_files(ws)
     hash_only = clawmem("note", "add", PLANTED, "--origin", "agent", "--json").json()  # no index: the ledger's hashes
     assert hash_only["origin"] == "untrusted"
+    from clawmem.index.db import Index
+
+    Index.open(ws).close()  # recreated, migrated, never synced: its table is empty, the ledger still counts
+    assert clawmem("note", "add", PLANTED, "--origin", "agent", "--json").json()["origin"] == "untrusted"
     assert clawmem("index", "--rebuild", "--no-embed", "-q").returncode == 0
     prefixed = clawmem("note", "add", f"Heads up: {PLANTED}", "--origin", "agent", "--json").json()
     assert prefixed["origin"] == "untrusted" and prefixed["derived_from"]
