@@ -435,8 +435,9 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
                 return ranking.mmr([(i, 1.0 / (n + 1)) for n, i in enumerate(ids)], sim, lam=cfg.mmr_lambda, limit=limit)
 
             timed("score + MMR", rank)
-            timed("record recall events", lambda: __import__("clawmem.index.recalls", fromlist=["x"]).record_returned(
-                index, [(rows[i]["text_hash"], rows[i]["path"], 0.5) for i in ids[:limit]], query=q, source="search"))
+            R = __import__("clawmem.index.recalls", fromlist=["x"])
+            timed("record recall events", lambda: R.record_returned(
+                index, [R.Returned(rows[i]["text_hash"], rows[i]["path"], 0.5, rows[i]["origin"]) for i in ids[:limit]], query=q, source="search"))
         # alternatives on the same data
         alternatives: dict[str, Any] = {}
         count = index.scalar(f"SELECT count(*) FROM {vectors.VEC_TABLE}")

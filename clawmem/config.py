@@ -104,6 +104,14 @@ class LimitsConfig:
 
 
 @dataclass(frozen=True)
+class TaintConfig:
+    min_words: int = setting(6, "content origin: fewest words two texts must share before one can restate the other")
+    containment: float = setting(0.8, "content origin: share of the shorter text's content words found in the other")
+    partial_ratio: float = setting(90.0, "content origin: rapidfuzz partial ratio of the aligned texts that counts as a restatement")
+    min_run: int = setting(8, "content origin: consecutive words shared with untrusted text that make a quote")
+
+
+@dataclass(frozen=True)
 class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
@@ -112,6 +120,7 @@ class Config:
     dream: DreamConfig = field(default_factory=DreamConfig)
     intents: IntentsConfig = field(default_factory=IntentsConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    taint: TaintConfig = field(default_factory=TaintConfig)
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""

@@ -2,8 +2,11 @@
 
 Each turn becomes one entry with its observed time and turn id; its origin follows the
 role (user turns take the sender's class, assistant text inherits it, tool output is
-untrusted, system prompts are scaffolding). Recalled blocks and echoed recalled lines are
-dropped, so what clawmem injected never comes back as new evidence.
+untrusted, system prompts are scaffolding), except that an agent-class turn restating an
+earlier untrusted turn of the same transcript, or an untrusted hit clawmem returned, is
+untrusted-derived (``clawmem.content_origin``; ``derived_from`` in the ledger). Recalled
+blocks and echoed recalled lines are dropped, so what clawmem injected never comes back as
+new evidence.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, notes, provenance
+from clawmem import content_origin, ledger, loopguard, notes, provenance
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
 from clawmem.entries.neutralise import neutralise
@@ -53,7 +56,7 @@ def role_origin(role: str, sender_origin: str) -> str:
     if role == "user":
         return sender_origin
     if role == "assistant":
-        return "agent" if sender_origin in ("owner", "agent") else "untrusted"
+        return "agent" if provenance.is_trusted(sender_origin) else "untrusted"
     if role in ("system", "developer"):
         return "system"
     return "untrusted"  # tool and function output, and any role we do not know
@@ -174,6 +177,7 @@ class IngestResult:
     dropped_marked: int
     dropped_recalled: int
     replaced: bool
+    derived: int = 0  # agent-class turns recorded untrusted because they restate untrusted text
 
 
 def transcript_record(path: str, origin: str, session_kind: str) -> dict:
@@ -241,13 +245,20 @@ def ingest(
         cleaned.append((turn, lines))
     blocked = notes.blocked_hashes(ws, [loopguard.text_hash(l) for _, lines in cleaned for l in lines])
 
-    rendered, records, dropped_recalled = [], [], 0
+    rendered, records, dropped_recalled, derived = [], [], 0, 0
     rel = ws.rel(path)
-    for turn, lines in cleaned:
+    recalled = notes.untrusted_sources(ws) if any(role_origin(t.role, origin) == "agent" for t, _ in cleaned) else []
+    earlier: list[content_origin.Source] = []  # untrusted turns of this transcript so far
+    for number, (turn, lines) in enumerate(cleaned, 1):
         kept = [l for l in lines if loopguard.text_hash(l) not in blocked]
         dropped_recalled += len(lines) - len(kept)
+        sender_class = role_origin(turn.role, origin)
+        turn_origin, source = content_origin.classify(sender_class, "\n".join(kept), [*earlier, *recalled], ws.config.taint)
+        if sender_class == "untrusted":
+            earlier.append(content_origin.Source(f"{turn.role} turn {turn.turn_id or number} of {rel}", "\n".join(lines)))
         if not kept:
             continue
+        derived += source is not None
         label = grammar.clean_value(str(turn.speaker or turn.role)).replace(":", "")
         body = f"{label}: " + "\n".join(kept)
         observed = (turn.at or fallback).replace(microsecond=0)
@@ -255,12 +266,11 @@ def ingest(
         if turn.turn_id:
             meta.append(("turn", turn.turn_id))
         rendered.append(grammar.render_entry(body, meta))
-        records.append(
-            ledger.entry_record(
-                rel, loopguard.text_hash(body), origin=role_origin(turn.role, origin),
-                session_kind=session_kind, session=session, observed=observed.isoformat(),
-            )
+        record = ledger.entry_record(
+            rel, loopguard.text_hash(body), origin=turn_origin,
+            session_kind=session_kind, session=session, observed=observed.isoformat(),
         )
+        records.append({**record, "derived_from": source} if source is not None else record)
     import frontmatter  # deferred: yaml is only needed when a transcript is written
 
     header = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
@@ -271,4 +281,4 @@ def ingest(
         replaced = path.exists()
         ledger.append(ws, [transcript_record(rel, origin, session_kind), *records])
         atomic_write(path, encoded)
-    return IngestResult(session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced)
+    return IngestResult(session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived)

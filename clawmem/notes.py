@@ -2,7 +2,10 @@
 
 Both record provenance in the ledger before the line reaches the file, route untrusted notes
 to ``memory/quarantine/``, neutralise text that does not come from the owner, and drop
-recalled content so it is never re-extracted as a new memory.
+recalled content so it is never re-extracted as a new memory. Agent text that restates an
+untrusted hit clawmem returned is untrusted-derived (``clawmem.content_origin``): it is
+recorded as untrusted, with ``derived_from``, and goes to the quarantine like any untrusted
+note. Owner text is never dropped or downgraded because of untrusted content.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from clawmem import ledger, loopguard, provenance
+from clawmem import content_origin, ledger, loopguard, provenance
 from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, IndexUnavailable
@@ -90,6 +93,37 @@ def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
         raise Busy("the index stayed locked while checking for recalled content; nothing was written") from err
 
 
+def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
+    """The untrusted hits clawmem returned, for checking an agent's write against.
+
+    The ledger's ``returned`` records are added by hash for any the index does not hold (it
+    was deleted, or recreated and not yet synced), so an exact echo is caught even then: a
+    lost index must never make a copy more trusted.
+    """
+    from apsw import BusyError
+
+    from clawmem.errors import Busy
+    from clawmem.index import recalls
+
+    found: list[content_origin.Source] = []
+    if ws.index_path.exists():
+        from clawmem.index.db import Index
+
+        try:
+            with Index.open(ws) as index:
+                found = recalls.untrusted_sources(index)
+        except IndexUnavailable:
+            pass
+        except BusyError as err:
+            raise Busy("the index stayed locked while checking for untrusted sources; nothing was written") from err
+    known = {s.text_hash for s in found}
+    return found + [s for s in recalls.ledger_sources(ws) if s.text_hash not in known]
+
+
+def _derived_record(record: dict, derived: str | None) -> dict:
+    return {**record, "derived_from": derived} if derived is not None else record
+
+
 @dataclass(frozen=True)
 class NoteResult:
     path: str
@@ -99,6 +133,7 @@ class NoteResult:
     quarantined: bool
     written: bool
     reason: str | None = None
+    derived_from: str | None = None  # the untrusted source an agent note restates (then recorded untrusted)
 
 
 def add_note(
@@ -126,10 +161,14 @@ def add_note(
         text = neutralise(text)
     if not text.strip():
         raise BadInput("note text is empty once recalled blocks are removed")
+    sources = untrusted_sources(ws) if origin == "agent" else []
+    origin, derived = content_origin.classify(origin, text, sources, ws.config.taint)
     observed = _observed_at(at)
     path = _target(ws, origin, observed.date())
     text_hash = loopguard.text_hash(text)
-    common = dict(path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted")
+    common = dict(
+        path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted", derived_from=derived
+    )
     blocked = blocked_hashes(ws, [text_hash])
     if text_hash in blocked.forgotten:
         return NoteResult(line=None, written=False, reason="forgotten content (`clawmem forget`): not stored again", **common)
@@ -149,6 +188,7 @@ def add_note(
     record = ledger.entry_record(
         ws.rel(path), text_hash, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat()
     )
+    record = _derived_record(record, derived)
     line = append_entries(ws, path, [grammar.render_entry(text, meta)], [record])
     return NoteResult(line=line, written=True, **common)
 
@@ -162,6 +202,7 @@ class FlushResult:
     dropped_recalled: int
     file_taint: str
     lines: list[int] = field(default_factory=list)
+    quarantined: int = 0  # agent units that restate an untrusted hit: recorded untrusted, in the quarantine file
 
 
 def flush_units(text: str) -> list[str]:
@@ -175,6 +216,21 @@ def flush_units(text: str) -> list[str]:
     return [u.strip() for u in units if u.strip()]
 
 
+def _append_units(
+    ws: Workspace, path: Path, kept: list[tuple[str, str, str | None]], records: list[dict], taint: str | None
+) -> list[int]:
+    """Append flushed units to one file; return the line number of each."""
+    if not kept:
+        return []
+    rendered = [grammar.render_entry(u) for u, _, _ in kept]
+    first = append_entries(ws, path, rendered, records, taint=taint)
+    lines = []
+    for r in rendered:
+        lines.append(first)
+        first += r.count("\n")
+    return lines
+
+
 def flush(
     ws: Workspace,
     text: str,
@@ -184,33 +240,49 @@ def flush(
     session: str | None = None,
     at: dt.datetime | None = None,
 ) -> FlushResult:
-    """Pre-compaction flush into the daily note; the file records the least-trusted class it received."""
+    """Pre-compaction flush into the daily note; the file records the least-trusted class it received.
+
+    An agent's unit that restates an untrusted hit goes to the quarantine file as untrusted,
+    so it neither rides the daily note's trust nor taints the owner's lines there.
+    """
     check_provenance(origin, session_kind)
     text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
     text, marked = loopguard.strip_marked(text)
     units = [neutralise(u) for u in flush_units(text)]
     hashes = [loopguard.text_hash(u) for u in units]
     blocked = blocked_hashes(ws, hashes)
+    sources = untrusted_sources(ws) if origin == "agent" else []
     observed = _observed_at(at)
     path = ws.daily_note(observed.date())
-    kept = [(u, h) for u, h in zip(units, hashes) if h not in blocked and loopguard.normalise(u)]
-    records = [
-        ledger.entry_record(ws.rel(path), h, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat())
-        for _, h in kept
+    kept = [
+        (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1])
+        for u, h in zip(units, hashes)
+        if h not in blocked and loopguard.normalise(u)
     ]
-    lines: list[int] = []
-    if kept:
-        rendered = [grammar.render_entry(u) for u, _ in kept]
-        first = append_entries(ws, path, rendered, records, taint=origin)
-        for r in rendered:
-            lines.append(first)
-            first += r.count("\n")
+    own = [k for k in kept if k[2] is None]
+    derived = [k for k in kept if k[2] is not None]
+
+    def records(units: list[tuple[str, str, str | None]], unit_origin: str, target: Path) -> list[dict]:
+        return [
+            _derived_record(
+                ledger.entry_record(
+                    ws.rel(target), h, origin=unit_origin, session_kind=session_kind, session=session, observed=observed.isoformat()
+                ),
+                d,
+            )
+            for _, h, d in units
+        ]
+
+    quarantine = ws.quarantine_note(observed.date())
+    _append_units(ws, quarantine, derived, records(derived, "untrusted", quarantine), None)
+    lines = _append_units(ws, path, own, records(own, origin, path), origin)
     return FlushResult(
         path=ws.rel(path),
         origin=origin,
-        written=len(kept),
+        written=len(own),
         dropped_marked=marked,
         dropped_recalled=len(units) - len(kept),
         file_taint=origin,
         lines=lines,
+        quarantined=len(derived),
     )

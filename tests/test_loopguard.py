@@ -7,7 +7,7 @@ import json
 
 from clawmem import framing, ingest, loopguard, notes
 from clawmem.index.db import Index
-from clawmem.index.recalls import record_returned
+from clawmem.index.recalls import Returned, record_returned
 from clawmem.index.sync import sync
 
 
@@ -50,7 +50,7 @@ def test_fact_recalled_100_times_and_echoed_in_100_transcripts_stays_one_fact(ws
         sync(ws, index)
         row = index.query("SELECT text_hash, path FROM entries WHERE text = ?", (fact,))[0]
         for n in range(100):
-            record_returned(index, [(row["text_hash"], row["path"], 0.9)], query=f"where do we deploy {n}", source="recall")
+            record_returned(index, [Returned(row["text_hash"], row["path"], 0.9, "owner")], query=f"where do we deploy {n}", source="recall")
     for n in range(100):
         turns = [
             {"role": "system", "content": framing.recall_block(f"- {fact}")},

@@ -286,3 +286,30 @@ def m005_entry_ids_never_reused(index: Index) -> None:
     # (from the embedding cache, so nothing is re-embedded)
     if index.meta("embedder_id") is not None:
         index.set_meta("embedder_id", "invalidated-by-m005")
+
+
+@migration
+def m006_untrusted_returns_apart(index: Index) -> None:
+    # Untrusted hits used to join the recalled set, so a planted line vetoed the owner's
+    # identical fact ("recalled content"). They are kept apart now, with their text, as the
+    # sources agent writes are checked against (clawmem.content_origin). A hash with no
+    # trusted entry behind it may have been an untrusted hit: it moves too, which can only
+    # make an agent's copy of it less trusted, never veto an owner.
+    index.execute(
+        """CREATE TABLE returned_untrusted (
+            text_hash TEXT PRIMARY KEY,
+            path TEXT,
+            text TEXT,
+            first_at TEXT NOT NULL,
+            last_at TEXT NOT NULL,
+            times INTEGER NOT NULL DEFAULT 0
+        )"""
+    )
+    trusted = "SELECT text_hash FROM entries WHERE origin IN ('owner', 'agent')"
+    index.execute(
+        f"""INSERT INTO returned_untrusted(text_hash, path, text, first_at, last_at, times)
+            SELECT r.text_hash, e.path, e.text, r.first_at, r.last_at, r.times FROM recalled r
+            LEFT JOIN entries e ON e.text_hash = r.text_hash
+            WHERE r.text_hash NOT IN ({trusted}) GROUP BY r.text_hash"""
+    )
+    index.execute(f"DELETE FROM recalled WHERE text_hash NOT IN ({trusted})")

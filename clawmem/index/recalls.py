@@ -1,36 +1,113 @@
-"""The recalled set and recall events: what clawmem returned, how often, for which queries."""
+"""The recalled set and recall events: what clawmem returned, how often, for which queries.
+
+Trusted hits form the recalled set (writers drop echoes of it: a fact recalled a hundred
+times stays one fact). Untrusted hits are kept apart in ``returned_untrusted``: they never
+make a writer drop anything, they are what agent writes are checked against for content
+derived from untrusted text.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from dataclasses import dataclass
 from typing import Iterable
 
+from clawmem import ledger, provenance
+from clawmem.content_origin import RECALLED, Source
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.workspace import Workspace
 
 
 def query_hash(query: str) -> str:
     return hashlib.sha256(" ".join(query.casefold().split()).encode()).hexdigest()[:16]
 
 
-def record_returned(index: Index, hits: Iterable[tuple[str, str, float]], *, query: str, source: str) -> None:
-    """Log each returned (text_hash, path, score) as a recall event and add it to the recalled set."""
+@dataclass(frozen=True)
+class Returned:
+    """One hit clawmem handed out: its text hash, where it sits, its score and its origin class."""
+
+    text_hash: str
+    path: str
+    score: float
+    origin: str
+
+
+def joins_recalled_set(origin: str) -> bool:
+    """Only trusted hits join the recalled set whose echoes writers drop.
+
+    An untrusted hit there would let planted text veto the owner's identical fact for good;
+    untrusted hits are recorded apart instead (``returned_untrusted``), as sources that agent
+    writes are checked against (``clawmem.content_origin``).
+    """
+    return origin in provenance.TRUSTED_ORIGINS
+
+
+def record_returned(index: Index, hits: Iterable[Returned], *, query: str, source: str, ws: Workspace | None = None) -> None:
+    """Log each returned hit as a recall event; trusted ones join the recalled set, untrusted ones are kept apart.
+
+    The first return of an untrusted hash is also written to the provenance ledger (with
+    ``ws``), so the record survives a deleted index: losing it would let an agent's copy of
+    that text pass as agent evidence.
+    """
     at = now_iso()
     day = dt.date.today().isoformat()
     qh = query_hash(query)
     rows = list(hits)
+    untrusted = [h for h in rows if not joins_recalled_set(h.origin)]
+    if untrusted and ws is not None:
+        known = _known_untrusted(index, [h.text_hash for h in untrusted])
+        ledger.append(ws, [returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
     with index.transaction():
-        for text_hash, path, score in rows:
+        for hit in rows:
             index.execute(
                 "INSERT INTO recall_events(text_hash, path, query_hash, score, day, at, source) VALUES (?,?,?,?,?,?,?)",
-                (text_hash, path, qh, float(score), day, at, source),
+                (hit.text_hash, hit.path, qh, float(hit.score), day, at, source),
             )
-            index.execute(
-                """INSERT INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 1)
-                   ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + 1""",
-                (text_hash, at, at),
-            )
+            if joins_recalled_set(hit.origin):
+                index.execute(
+                    """INSERT INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 1)
+                       ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + 1""",
+                    (hit.text_hash, at, at),
+                )
+            else:
+                text = index.scalar("SELECT text FROM entries WHERE path = ? AND text_hash = ?", (hit.path, hit.text_hash))
+                index.execute(
+                    """INSERT INTO returned_untrusted(text_hash, path, text, first_at, last_at, times) VALUES (?, ?, ?, ?, ?, 1)
+                       ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + 1,
+                           text = COALESCE(excluded.text, text), path = COALESCE(excluded.path, path)""",
+                    (hit.text_hash, hit.path, text, at, at),
+                )
+
+
+def returned_record(text_hash: str, path: str) -> dict:
+    """The ledger record of an untrusted hit's first return (hash and path only, never its text)."""
+    return {"t": "returned", "hash": text_hash, "path": path, "at": now_iso()}
+
+
+def restore_returned(index: Index, record: dict) -> None:
+    """Replay a ``returned`` ledger record: a rebuilt or recreated index keeps knowing what was returned."""
+    if isinstance(record.get("hash"), str):
+        index.execute(
+            "INSERT OR IGNORE INTO returned_untrusted(text_hash, path, text, first_at, last_at, times) VALUES (?, ?, NULL, ?, ?, 0)",
+            (record["hash"], record.get("path") if isinstance(record.get("path"), str) else None, str(record.get("at")), str(record.get("at"))),
+        )
+
+
+def _known_untrusted(index: Index, hashes: list[str]) -> set[str]:
+    marks = ",".join("?" * len(hashes))
+    return {r["text_hash"] for r in index.query(f"SELECT text_hash FROM returned_untrusted WHERE text_hash IN ({marks})", hashes)}
+
+
+def untrusted_sources(index: Index) -> list[Source]:
+    """Every untrusted text clawmem returned, as content-origin sources (text from the index when lost)."""
+    rows = index.query(
+        """SELECT r.text_hash, r.path,
+                  COALESCE(r.text, (SELECT e.text FROM entries e WHERE e.text_hash = r.text_hash LIMIT 1)) AS text
+           FROM returned_untrusted r ORDER BY r.first_at"""
+    )
+    return [Source(f"{RECALLED} ({r['path'] or 'unknown path'})", r["text"], r["text_hash"]) for r in rows]
 
 
 def take_echoes(index: Index, hashes: Iterable[str]) -> set[str]:
@@ -62,3 +139,26 @@ def mark_recalled(index: Index, hashes: Iterable[str]) -> None:
     if rows:  # a read-only turn when nothing new was injected: no write lock taken
         with index.transaction():
             index.executemany("INSERT OR IGNORE INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 0)", rows)
+
+
+def ledger_sources(ws: Workspace) -> list[Source]:
+    """The untrusted hits the ledger says were returned, by hash only (for an index that lost them).
+
+    Cheap when nothing untrusted was ever returned (one substring search over the ledger's bytes).
+    """
+    import json
+
+    try:
+        data = ws.ledger_path.read_bytes()
+    except FileNotFoundError:
+        return []
+    found: list[Source] = []
+    if b'"returned"' in data:
+        for line in data.splitlines():
+            try:
+                r = json.loads(line) if b'"returned"' in line else None
+            except ValueError:
+                continue  # a torn record names nothing
+            if isinstance(r, dict) and r.get("t") == "returned" and isinstance(r.get("hash"), str):
+                found.append(Source(f"{RECALLED} ({r.get('path') or 'unknown path'})", None, r["hash"]))
+    return found

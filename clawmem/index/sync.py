@@ -159,7 +159,7 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
     index.set_meta("ledger_intact", "1" if intact else "0")
     index.set_meta("ledger_damage", json.dumps(sorted(damaged_paths), ensure_ascii=False))
     index.set_meta("ledger_damage_count", str(old_count + len(read.damaged)))
-    touched = None if fresh or intact != was_intact else {str(r.get("path")) for r in read.records} | new_paths
+    touched = None if fresh or intact != was_intact else {str(r.get("path")) for r in read.records if r.get("t") != "returned"} | new_paths
     return Replay(len(read.records), intact, touched, damaged_paths, old_count + len(read.damaged))
 
 
@@ -186,6 +186,10 @@ def _apply_record(index: Index, record: dict) -> None:
             "INSERT INTO file_taint(path, origin) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET origin = excluded.origin",
             (record.get("path"), origin),
         )
+    elif kind == "returned":
+        from clawmem.index.recalls import restore_returned
+
+        restore_returned(index, record)
 
 
 # chunking --------------------------------------------------------------------------------

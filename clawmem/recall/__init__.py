@@ -174,11 +174,12 @@ def _intents(ws, index, message, channel, sender, now, degraded) -> list[Any]:
 
 def _mark(index, files, hits, message: str, degraded: list[str]) -> None:
     """Record what was injected: trigger hits as recall events, bootstrap lines into the recalled set."""
-    from clawmem.index.recalls import mark_recalled, record_returned
+    from clawmem.index.recalls import Returned, mark_recalled, record_returned
 
     try:
         if hits:
-            record_returned(index, [(h.text_hash, h.path, h.score) for h in hits], query=message, source="trigger")
+            # trigger candidates are trusted curated entries only (recall.triggers.candidates)
+            record_returned(index, [Returned(h.text_hash, h.path, h.score, "agent") for h in hits], query=message, source="trigger")
         mark_recalled(index, [h for f in files for h in f.text_hashes])
     except Exception as err:  # bookkeeping must never cost the turn (e.g. the index is locked)
         degraded.append(f"recall bookkeeping skipped ({type(err).__name__})")

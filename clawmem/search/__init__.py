@@ -301,9 +301,10 @@ def search(
     if not hits:
         warnings.extend(_why_empty(index, query, opts))
     if opts.log_recall and hits:
-        from clawmem.index.recalls import record_returned
+        from clawmem.index.recalls import Returned, record_returned
 
-        record_returned(index, [(rows[h.id]["text_hash"], h.path, h.score) for h in hits], query=query, source="search")
+        returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
+        record_returned(index, returned, query=query, source="search", ws=ws)
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(embedder, "id", None), hits, warnings, decay)
 
 

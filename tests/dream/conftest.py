@@ -55,14 +55,15 @@ def workaround_sessions(ingest_session):
 def recall_hits(ws):
     """Log real recall events (``record_returned``, what search and recall call) for one indexed line."""
     from clawmem.index.maintain import open_synced
-    from clawmem.index.recalls import record_returned
+    from clawmem.index.recalls import Returned, record_returned
 
     def run(path: str, line: int, times: int, *, score: float = 0.9, query: str = "query") -> str:
         index, _ = open_synced(ws)
         with index:
-            row = index.query("SELECT text_hash, path FROM entries WHERE path = ? AND line_start = ?", (path, line))[0]
+            row = index.query("SELECT text_hash, path, origin FROM entries WHERE path = ? AND line_start = ?", (path, line))[0]
+            hit = Returned(row["text_hash"], row["path"], score, row["origin"])
             for i in range(times):
-                record_returned(index, [(row["text_hash"], row["path"], score)], query=f"{query} {i}", source="search")
+                record_returned(index, [hit], query=f"{query} {i}", source="search", ws=ws)
         return row["text_hash"]
 
     return run

@@ -29,7 +29,8 @@ Removed here, and nothing else:
    repaired or recorded before the next append, links are followed, and the reply path's
    index statements wait the full busy timeout;
 12. the external consolidator's leash (hole 5): any wording, structure, metadata or retirement
-   citing a gated anchor is accepted, and the command runs in the workspace with its environment.
+   citing a gated anchor is accepted, and the command runs in the workspace with its environment;
+13. content origin: agent text restating untrusted text keeps the agent class.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -87,6 +88,10 @@ def disable_gates() -> None:
     disable_input_validation()
     provenance.is_trusted = lambda origin: True
     provenance.trusted_sql = lambda column="origin": "1"
+
+    from clawmem import content_origin
+
+    content_origin.restates = lambda text, source, cfg=None: False  # hole 6: no text is untrusted-derived
 
     from clawmem.recall import triggers
 
