@@ -16,9 +16,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, notes
+from clawmem import incoming, ledger, loopguard, notes
 from clawmem.entries import grammar
-from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput
 from clawmem.inputs import decode_input
 from clawmem.workspace import Workspace
@@ -75,9 +74,7 @@ def add_aspiration(
     if review < today:
         raise BadInput(f"review date {review.isoformat()} is in the past", hint="give a date from today on, e.g. --review 'in 2 weeks'")
     text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="aspiration text")
-    text, _ = loopguard.strip_marked(text)
-    if origin != "owner":
-        text = neutralise(text)
+    text, _ = incoming.clean(text, typed_by_owner=origin == "owner")
     if not text.strip():
         raise BadInput("aspiration text is empty once recalled blocks are removed")
     path = ws.daily_note(today)

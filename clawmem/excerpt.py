@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from clawmem import provenance
 from clawmem.errors import BadInput, NotFound
 from clawmem.framing import frame_untrusted, inert, recall_block
 from clawmem.workspace import Workspace
@@ -64,7 +65,7 @@ def _recall_lines(ws: Workspace, rel: str, start: int, end: int) -> bool:
     """
     from clawmem.errors import IndexUnavailable
     from clawmem.index.maintain import open_synced
-    from clawmem.index.recalls import mark_recalled
+    from clawmem.index.recalls import Returned, mark_shown
 
     try:
         index, _ = open_synced(ws)
@@ -72,11 +73,11 @@ def _recall_lines(ws: Workspace, rel: str, start: int, end: int) -> bool:
         return True
     with index:
         rows = index.query("SELECT text_hash, origin FROM entries WHERE path = ? AND line_end >= ? AND line_start <= ?", (rel, start, end))
-        mark_recalled(index, [r["text_hash"] for r in rows])
+        mark_shown(index, [Returned(r["text_hash"], rel, 0.0, r["origin"]) for r in rows], ws=ws)
         taint = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (rel,))
     if rel.startswith(("memory/quarantine/", "transcripts/")):
         return True
-    return any(r["origin"] not in ("owner", "agent") for r in rows) or taint in ("untrusted", "system")
+    return any(not provenance.is_trusted(r["origin"]) for r in rows) or (taint is not None and not provenance.is_trusted(taint))
 
 
 def framed_text(excerpt: Excerpt) -> str:

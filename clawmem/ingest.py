@@ -16,10 +16,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from clawmem import content_origin, ledger, loopguard, notes, provenance
+from clawmem import content_origin, incoming, ledger, loopguard, notes, provenance
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
-from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, BadValue, Forbidden
 from clawmem.inputs import clean_text, decode_input
 from clawmem.timeparse import check_time_range, from_epoch, local_now
@@ -239,9 +238,9 @@ def ingest(
     dropped_marked = 0
     cleaned: list[tuple[Turn, list[str]]] = []
     for turn in turns:
-        body, marked = loopguard.strip_marked(turn.content)
+        body, marked = incoming.clean(turn.content, typed_by_owner=False)
         dropped_marked += marked
-        lines = [neutralise(l) for l in line_model.split(body) if loopguard.normalise(l)]
+        lines = [l for l in line_model.split(body) if loopguard.normalise(l)]
         cleaned.append((turn, lines))
     blocked = notes.blocked_hashes(ws, [loopguard.text_hash(l) for _, lines in cleaned for l in lines])
 
@@ -259,12 +258,12 @@ def ingest(
         if not kept:
             continue
         derived += source is not None
-        label = grammar.clean_value(str(turn.speaker or turn.role)).replace(":", "")
+        label = incoming.clean_value(str(turn.speaker or turn.role)).replace(":", "")
         body = f"{label}: " + "\n".join(kept)
         observed = (turn.at or fallback).replace(microsecond=0)
         meta = [("observed", observed.isoformat())]
         if turn.turn_id:
-            meta.append(("turn", turn.turn_id))
+            meta.append(("turn", incoming.clean_value(turn.turn_id)))
         rendered.append(grammar.render_entry(body, meta))
         record = ledger.entry_record(
             rel, loopguard.text_hash(body), origin=turn_origin,

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from clawmem import content_origin, ledger, loopguard, provenance
+from clawmem import content_origin, incoming, ledger, loopguard, provenance
 from clawmem.entries import grammar
-from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
@@ -156,9 +155,7 @@ def add_note(
     for what, value in [("trigger", t) for t in triggers] + [("project", p) for p in projects] + [("key", key or ""), ("session", session or "")]:
         check_encodable(value, what)
     text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="note text")
-    text, _ = loopguard.strip_marked(text)
-    if origin != "owner":
-        text = neutralise(text)
+    text, _ = incoming.clean(text, typed_by_owner=origin == "owner")
     if not text.strip():
         raise BadInput("note text is empty once recalled blocks are removed")
     sources = untrusted_sources(ws) if origin == "agent" else []
@@ -178,11 +175,11 @@ def add_note(
     if importance is not None:
         meta.append(("importance", str(importance)))
     if triggers:
-        meta.append(("trigger", ", ".join(grammar.clean_value(t) for t in triggers)))
+        meta.append(("trigger", ", ".join(incoming.clean_value(t, typed_by_owner=origin == "owner") for t in triggers)))
     for project in projects:
         meta.append(("project", grammar.escape_project(project)))
     if key:
-        meta.append(("key", key))
+        meta.append(("key", incoming.clean_value(key, typed_by_owner=origin == "owner")))
     if at is not None:
         meta.append(("observed", observed.isoformat()))
     record = ledger.entry_record(
@@ -247,8 +244,8 @@ def flush(
     """
     check_provenance(origin, session_kind)
     text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
-    text, marked = loopguard.strip_marked(text)
-    units = [neutralise(u) for u in flush_units(text)]
+    text, marked = incoming.clean(text, typed_by_owner=False)
+    units = flush_units(text)
     hashes = [loopguard.text_hash(u) for u in units]
     blocked = blocked_hashes(ws, hashes)
     sources = untrusted_sources(ws) if origin == "agent" else []

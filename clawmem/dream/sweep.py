@@ -12,7 +12,7 @@ import dataclasses
 import datetime as dt
 from typing import Any
 
-from clawmem import curated
+from clawmem import curated, provenance
 from clawmem.config import DreamConfig
 from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
@@ -23,7 +23,6 @@ from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
 from clawmem.ledger import now_iso
-from clawmem.provenance import TRUSTED_ORIGINS
 from clawmem.workspace import Workspace
 
 
@@ -119,7 +118,7 @@ def _ineligible_recalled(index: Index, since_day: str, taint: dict[str, str]) ->
     for row in store.recalled_entries(index, since_day):
         reasons = light.entry_reasons(row, taint.get(row["path"]), False)
         if reasons:
-            trusted = row["origin"] in TRUSTED_ORIGINS and row["kind"] != "quarantine"
+            trusted = provenance.is_trusted(row["origin"]) and row["kind"] != "quarantine"
             found.append(
                 Rejection(
                     "eligibility", (*reasons, f"recalled {row['recalls']} time(s)"),

@@ -55,29 +55,40 @@ def record_returned(index: Index, hits: Iterable[Returned], *, query: str, sourc
     day = dt.date.today().isoformat()
     qh = query_hash(query)
     rows = list(hits)
-    untrusted = [h for h in rows if not joins_recalled_set(h.origin)]
-    if untrusted and ws is not None:
-        known = _known_untrusted(index, [h.text_hash for h in untrusted])
-        ledger.append(ws, [returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
     with index.transaction():
         for hit in rows:
             index.execute(
                 "INSERT INTO recall_events(text_hash, path, query_hash, score, day, at, source) VALUES (?,?,?,?,?,?,?)",
                 (hit.text_hash, hit.path, qh, float(hit.score), day, at, source),
             )
+    _remember(index, rows, ws, at, times=1)
+
+
+def mark_shown(index: Index, hits: Iterable[Returned], *, ws: Workspace | None = None) -> None:
+    """Remember content shown without a query (``get``): trusted lines join the recalled set, untrusted ones are kept apart; no recall events."""
+    _remember(index, list(hits), ws, now_iso(), times=0)
+
+
+def _remember(index: Index, rows: list[Returned], ws: Workspace | None, at: str, *, times: int) -> None:
+    untrusted = [h for h in rows if not joins_recalled_set(h.origin)]
+    if untrusted and ws is not None:
+        known = _known_untrusted(index, [h.text_hash for h in untrusted])
+        ledger.append(ws, [returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
+    with index.transaction():
+        for hit in rows:
             if joins_recalled_set(hit.origin):
                 index.execute(
-                    """INSERT INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 1)
-                       ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + 1""",
-                    (hit.text_hash, at, at),
+                    """INSERT INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, ?)
+                       ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + excluded.times""",
+                    (hit.text_hash, at, at, times),
                 )
             else:
                 text = index.scalar("SELECT text FROM entries WHERE path = ? AND text_hash = ?", (hit.path, hit.text_hash))
                 index.execute(
-                    """INSERT INTO returned_untrusted(text_hash, path, text, first_at, last_at, times) VALUES (?, ?, ?, ?, ?, 1)
-                       ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + 1,
+                    """INSERT INTO returned_untrusted(text_hash, path, text, first_at, last_at, times) VALUES (?, ?, ?, ?, ?, ?)
+                       ON CONFLICT(text_hash) DO UPDATE SET last_at = excluded.last_at, times = times + excluded.times,
                            text = COALESCE(excluded.text, text), path = COALESCE(excluded.path, path)""",
-                    (hit.text_hash, hit.path, text, at, at),
+                    (hit.text_hash, hit.path, text, at, at, times),
                 )
 
 

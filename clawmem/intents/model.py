@@ -20,14 +20,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import provenance
 
 KINDS = ("event", "time")
 STATES = ("pending", "armed", "fired", "done", "cancelled", "expired")
 LIVE_STATES = ("pending", "armed", "fired")
 ENDED_STATES = ("done", "cancelled", "expired")
 # Only these origins may create (or cancel) an intent; a CHECK constraint repeats the rule.
-CREATOR_ORIGINS = provenance.TRUSTED_ORIGINS
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
 

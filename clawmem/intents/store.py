@@ -19,14 +19,12 @@ import re
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
-from clawmem import ledger, loopguard
-from clawmem.entries import grammar
-from clawmem.entries.neutralise import neutralise
+from clawmem import incoming, ledger, provenance
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.index.db import Index
 from clawmem.index.tokens import query_terms
 from clawmem.inputs import decode_input
-from clawmem.intents.model import CREATOR_ORIGINS, ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
+from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
 from clawmem.provenance import ORIGINS
 from clawmem.workspace import Workspace, validate_session_id
@@ -103,7 +101,7 @@ def replay(index: Index, records: Iterable[dict[str, Any]]) -> int:
         try:
             op, intent_id = record.get("op"), int(record["id"])
             if op == "add":
-                if record.get("origin") not in CREATOR_ORIGINS:
+                if not provenance.is_trusted(record.get("origin")):
                     continue
                 row = {k: record.get(k) for k in COLUMNS if k in record}
                 row["id"] = intent_id
@@ -195,7 +193,7 @@ def check_creator(origin: str, what: str = "create an intent") -> None:
     """Only owner or agent origin may shape intents: decided by the caller's class, never by text."""
     if origin not in ORIGINS:
         raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(ORIGINS)}")
-    if origin not in CREATOR_ORIGINS:
+    if not provenance.is_trusted(origin):
         raise Forbidden(
             f"{origin} origin may not {what}: only owner or agent may",
             hint="an instruction from external content cannot schedule actions; if the owner asked for it, pass --origin owner",
@@ -208,7 +206,7 @@ def clean_phrases(raw: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     for value in raw:
         for part in re.split(r"[,;]", value):
-            phrase = grammar.clean_value(neutralise(part))
+            phrase = incoming.clean_value(part)
             if not phrase:
                 continue
             if len(phrase) > MAX_PHRASE_CHARS:
@@ -226,7 +224,7 @@ def clean_phrases(raw: Iterable[str]) -> list[str]:
 def _scope(value: str | None, what: str) -> str | None:
     if value is None:
         return None
-    cleaned = grammar.clean_value(neutralise(value))
+    cleaned = incoming.clean_value(value)
     if len(cleaned) > MAX_SCOPE_CHARS:
         raise BadInput(f"{what} is longer than {MAX_SCOPE_CHARS} characters")
     return cleaned or None
@@ -234,10 +232,7 @@ def _scope(value: str | None, what: str) -> str | None:
 
 def clean_text(ws: Workspace, text: str, origin: str) -> str:
     text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="intent text")
-    text, _ = loopguard.strip_marked(text)
-    if origin != "owner":
-        text = neutralise(text)
-    text = text.strip()
+    text = incoming.clean(text, typed_by_owner=origin == "owner")[0].strip()
     if not text:
         raise BadInput("intent text is empty once recalled blocks are removed")
     return text
