@@ -4,10 +4,12 @@ Every attack in ``tests/security/attacks.py`` (the same catalogue CI runs) is pl
 each time in a fresh workspace through the real command line:
 
 - **gates on**: the installed ``clawmem``;
-- **gates off**: ``tests/security/gates_off.py``, the same CLI with clawmem's provenance
-  classification, eligibility rule, neutralisation, recall-marker stripping and
-  curated-only trigger injection monkeypatched away in that process (production code has
-  no switch for this). Input validation stays on in both.
+- **gates off**: ``tests/security/gates_off.py``, the same CLI with every gate its docstring
+  lists (provenance classification, eligibility, neutralisation, frame nonces, recall-marker
+  stripping, trigger injection rules, the line model and turn grammar, session choice, value
+  and raw-input validation, storage integrity, the consolidator's leash, content origin)
+  monkeypatched away in that process (production code has no switch for this). An attack
+  whose control cannot be observed says why (``Attack.unobservable``).
 
 An attack succeeds when its marker reaches MEMORY.md or USER.md, is injected by recall,
 becomes a standing intent, or carries forged metadata in the index (refusal attacks: a
@@ -15,7 +17,11 @@ crash, stored input, a file written or read outside the workspace). The report a
 framing breaches: the marker printed outside ``<untrusted-content>`` framing by ``search``
 or ``get``.
 
-    python benchmarks/poisoning.py [--workers 2] [--only A01,C02] [--json report.json]
+The report ends with the false-positive figures of the content-origin rule (hole 6), from
+``benchmarks/content_origin.py``: the agent transcripts shipped in ``benchmarks/data/``, and
+LoCoMo when ``--locomo PATH`` is given.
+
+    python benchmarks/poisoning.py [--workers 2] [--only A01,C02] [--json report.json] [--locomo LOCOMO.json]
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "security"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import attacks  # noqa: E402
+import content_origin  # noqa: E402
 
 CATEGORY_NAMES = {
     "remember-me": "web/tool content asking to be remembered",
@@ -43,6 +51,17 @@ CATEGORY_NAMES = {
     "intent": "intents and USER.md from untrusted content",
     "traversal": "path traversal in path-like arguments",
     "bad-input": "oversized and non-UTF-8 input",
+    "forged-turn": "tool output forging a transcript turn",
+    "bad-value": "values that crashed after a record was written",
+    "session-choice": "content choosing or replacing a session",
+    "credentials": "credentials printed by the CLI",
+    "marker-forgery": "forged recall and untrusted-content markers",
+    "torn-write": "torn writes upgrading provenance",
+    "symlink": "links out of the workspace",
+    "reply-budget": "a held index lock stalling recall",
+    "consolidator": "a hostile external consolidator",
+    "recall-veto": "untrusted hits vetoing owner writes",
+    "laundering": "agent echoes laundering untrusted text",
 }
 # The hole classes of issue 11 (the outside attack set that found what the catalogue above missed).
 HOLE_NAMES = {
@@ -146,11 +165,28 @@ def report(chosen: list[attacks.Attack], on: dict, off: dict, seconds: float) ->
     return "\n".join(out)
 
 
+def false_positives(locomo: Path | None) -> str:
+    """The content-origin rule's false positives (and catch rate) as report lines."""
+    out = ["", "Content-origin rule (hole 6), false positives:", ""]
+    with tempfile.TemporaryDirectory(prefix="clawmem-content-origin-") as tmp:
+        root = Path(tmp)
+        if locomo is not None:
+            for mode, tally in content_origin.locomo(locomo, root).items():
+                what = "owner turns downgraded" if mode == "owner" else "assistant turns called a restatement"
+                out.append(f"- LoCoMo, {mode}: {what}: {tally.rate()}")
+        files = content_origin.agent_files([])
+        tallies = content_origin.agent(files, root)
+    out.append(f"- agent transcripts ({len(files)}): owner turns downgraded {tallies['owner'].rate()}; "
+               f"own-words assistant turns downgraded {tallies['own'].rate()}; quoting turns caught {tallies['quotes'].rate()}")
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="attacks run at once")
     parser.add_argument("--only", help="comma-separated attack ids")
     parser.add_argument("--json", dest="json_path", help="also write every outcome to this file")
+    parser.add_argument("--locomo", type=Path, help="LoCoMo JSON for the content-origin false-positive figures")
     args = parser.parse_args()
     wanted = set(args.only.split(",")) if args.only else None
     chosen = [a for a in attacks.ATTACKS if wanted is None or a.id in wanted]
@@ -160,6 +196,7 @@ def main() -> None:
         on = run_all(chosen, "on", base, args.workers)
         off = run_all(chosen, "off", base, args.workers)
     print(report(chosen, on, off, time.perf_counter() - started))
+    print(false_positives(args.locomo))
     if args.json_path:
         payload = {
             mode: {
