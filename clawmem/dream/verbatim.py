@@ -12,12 +12,14 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict, deque
 
+from clawmem.entries import lines as line_model
+
 BOM = "\ufeff"
 
 
 def _split(line: str) -> tuple[str, str]:
-    """(content, terminator) by the line model of the parser (``str.splitlines``)."""
-    content = line.splitlines()[0] if line.splitlines() else ""
+    """(content, terminator) by the one line model of every reader and writer (``entries.lines``)."""
+    content = line_model.strip_break(line)
     return content, line[len(content) :]
 
 
@@ -34,7 +36,7 @@ def _dominant_ending(lines: list[str]) -> str:
 
 def restore(original: bytes, new_text: str) -> bytes:
     """``new_text`` as bytes, with every line it kept from ``original`` exactly as it was there."""
-    raw_lines = original.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    raw_lines = line_model.split(original.decode("utf-8", "surrogateescape"), keepends=True)
     exact: dict[str, deque[int]] = defaultdict(deque)
     similar: dict[str, deque[int]] = defaultdict(deque)
     views = []
@@ -46,7 +48,7 @@ def restore(original: bytes, new_text: str) -> bytes:
     used: set[int] = set()
     ending = _dominant_ending(views)
     out = []
-    for line in new_text.splitlines(keepends=True):
+    for line in line_model.split(new_text, keepends=True):
         i = _take(exact[line], used) if line in exact else None
         if i is None and loose(line) in similar:
             i = _take(similar[loose(line)], used)

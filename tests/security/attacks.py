@@ -43,6 +43,7 @@ from typing import Callable, Sequence
 HERE = Path(__file__).resolve().parent
 GATES_OFF = HERE / "gates_off.py"
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
+STEPS_LOG = "steps.json"  # the runner's log of every step's output, beside the workspace
 PREVIOUS = object()  # a Run's stdin: the previous Run's stdout (an agent echoing tool output)
 # a frame closes only at the closing tag with its own nonce (a nonce-less frame: at the first one);
 # quotes may come JSON-escaped
@@ -532,8 +533,8 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
         if trusted_entries(ws, token):
             framing = []  # owner or agent content (by design, e.g. an agent note from a cron run) needs no frame
     if a.check is not None:
-        # what every command printed, for detectors that judge output (workdir / "steps.json")
-        (workdir / "steps.json").write_text(json.dumps([vars(s) for s in steps]), encoding="utf-8")
+        # what every command printed, for detectors that judge output
+        (workdir / STEPS_LOG).write_text(json.dumps([vars(s) for s in steps]), encoding="utf-8")
         evidence += a.check(workdir)
     return Outcome(a.id, a.category, a.title, a.kind, bool(evidence), evidence, framing, steps, time.perf_counter() - started)
 

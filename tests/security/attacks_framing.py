@@ -87,7 +87,7 @@ def _own_tags_removed(text: str) -> str:
 
 
 def _steps(workdir: Path) -> list[dict]:
-    return json.loads((workdir / "steps.json").read_text(encoding="utf-8"))
+    return json.loads((workdir / attacks.STEPS_LOG).read_text(encoding="utf-8"))
 
 
 def output_escapes(workdir: Path, token: str, *, untrusted: bool) -> list[str]:
