@@ -93,7 +93,7 @@ def test_untrusted_flush_lines_stay_framed_in_get(tmp_path):
 def test_the_attack_succeeds_with_the_gates_removed(control_id, controls):
     """The control group: without the gates the detector does see every attack land, so a pass above means something."""
     outcome = controls[control_id]
-    assert outcome.succeeded, _log(outcome)
+    assert outcome.succeeded or outcome.framing, _log(outcome)  # injected, or printed outside its frame
 
 
 def test_every_attack_without_a_control_says_why():
