@@ -541,6 +541,13 @@ def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float =
     return Outcome(a.id, a.category, a.title, a.kind, bool(evidence), evidence, framing, steps, time.perf_counter() - started)
 
 
+def describe(outcome: Outcome) -> str:
+    """An outcome for an assertion message: its evidence, then every step with its stderr."""
+    lines = [f"{outcome.id} {outcome.title}: {outcome.evidence}"]
+    lines += [f"  [{s.returncode}] {s.what}\n    {s.stderr.strip()[:300]}" for s in outcome.steps]
+    return "\n".join(lines)
+
+
 def trusted_entries(ws: Path, token: str) -> list[str]:
     """Index entries holding ``token`` that are classified owner or agent (trust the attacker should never get)."""
     from clawmem.index.db import Index

@@ -73,7 +73,7 @@ def disable_gates() -> None:
     workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
     db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
-    import clawmem.cli  # registers every command module, each binding resolve_origin by name
+    import clawmem.cli  # noqa: F401  (registers every command module, each binding resolve_origin by name)
 
     for name, module in list(sys.modules.items()):
         if name.startswith("clawmem.cli") and hasattr(module, "resolve_origin"):

@@ -49,51 +49,44 @@ def test_the_catalogue_is_broad():
             "index-reset", "intent", "traversal", "bad-input"} <= categories
 
 
-def _log(outcome) -> str:
-    lines = [f"{outcome.id} {outcome.title}: {outcome.evidence}"]
-    for s in outcome.steps:
-        lines.append(f"  [{s.returncode}] {s.what}\n    {s.stderr.strip()[:300]}")
-    return "\n".join(lines)
-
-
 @pytest.mark.parametrize("attack_id", [a.id for a in attacks.ATTACKS])
 def test_attack_fails(attack_id, outcomes):
     outcome = outcomes[attack_id]
-    assert not outcome.succeeded, _log(outcome)
+    assert not outcome.succeeded, attacks.describe(outcome)
     for step in outcome.steps:
-        assert "Traceback" not in step.stderr, _log(outcome)
+        assert "Traceback" not in step.stderr, attacks.describe(outcome)
     if outcome.kind == "refusal":
         for step in outcome.steps:
             if step.what.startswith("recall"):
-                assert step.returncode == 0, _log(outcome)  # recall never fails a turn
+                assert step.returncode == 0, attacks.describe(outcome)  # recall never fails a turn
             elif step.returncode is not None:
-                assert step.returncode in (1, 2), _log(outcome)
-                assert "clawmem: error:" in step.stderr or "Usage:" in step.stderr, _log(outcome)
+                assert step.returncode in (1, 2), attacks.describe(outcome)
+                assert "clawmem: error:" in step.stderr or "Usage:" in step.stderr, attacks.describe(outcome)
 
 
 # framing: explicit tools must keep untrusted text inside its frame -------------------------
 def test_untrusted_note_stays_framed_in_search_and_get(tmp_path):
     outcome = attacks.run_attack(attacks.by_id("A01"), tmp_path / "framed", attacks.gates_on())
-    assert outcome.framing == [], _log(outcome)
+    assert outcome.framing == [], attacks.describe(outcome)
 
 
 def test_forged_untrusted_content_tag_cannot_leave_the_frame(tmp_path):
     outcome = attacks.run_attack(attacks.by_id("C08"), tmp_path / "c08", attacks.gates_on())
-    assert not outcome.succeeded, _log(outcome)
-    assert outcome.framing == [], _log(outcome)
+    assert not outcome.succeeded, attacks.describe(outcome)
+    assert outcome.framing == [], attacks.describe(outcome)
 
 
 def test_untrusted_flush_lines_stay_framed_in_get(tmp_path):
     outcome = attacks.run_attack(attacks.by_id("G01"), tmp_path / "g01", attacks.gates_on())
-    assert not outcome.succeeded, _log(outcome)
-    assert outcome.framing == [], _log(outcome)
+    assert not outcome.succeeded, attacks.describe(outcome)
+    assert outcome.framing == [], attacks.describe(outcome)
 
 
 @pytest.mark.parametrize("control_id", [a.id for a in attacks.ATTACKS if a.unobservable is None])
 def test_the_attack_succeeds_with_the_gates_removed(control_id, controls):
     """The control group: without the gates the detector does see every attack land, so a pass above means something."""
     outcome = controls[control_id]
-    assert outcome.succeeded or outcome.framing, _log(outcome)  # injected, or printed outside its frame
+    assert outcome.succeeded or outcome.framing, attacks.describe(outcome)  # injected, or printed outside its frame
 
 
 def test_every_attack_without_a_control_says_why():

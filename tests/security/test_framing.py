@@ -12,7 +12,6 @@ import asyncio
 import json
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -27,23 +26,6 @@ MODES = {"on": attacks.gates_on, "off": attacks.gates_off}
 
 def test_the_marker_forgery_catalogue_is_broad():
     assert len(FORGERIES) >= 10 and all(a.hole == 2 and a.check is not None and a.unobservable is None for a in FORGERIES)
-
-
-@pytest.fixture(scope="module")
-def landed(tmp_path_factory):
-    """Every marker-forgery attack with the gates removed (the control group), two at a time."""
-    base = tmp_path_factory.mktemp("forgeries-off")
-    with ThreadPoolExecutor(2) as pool:
-        futures = {a.id: pool.submit(attacks.run_attack, a, base / a.id, attacks.gates_off()) for a in FORGERIES}
-        return {attack_id: future.result() for attack_id, future in futures.items()}
-
-
-@pytest.mark.parametrize("attack_id", [a.id for a in FORGERIES])
-def test_the_forgery_lands_with_the_gates_removed(attack_id, landed):
-    outcome = landed[attack_id]
-    assert outcome.succeeded, f"{attack_id}: the detectors saw nothing with the gates off; steps: " + "; ".join(
-        f"[{s.returncode}] {s.what}" for s in outcome.steps
-    )
 
 
 # the get -> flush loop through get --json: the agent stores the text field it was given -----

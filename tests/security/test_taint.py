@@ -35,18 +35,11 @@ def rule_off(category: str) -> list[str]:
     return [sys.executable, "-c", RULE_OFF[category] + LAUNCH]
 
 
-def _log(outcome) -> str:
-    lines = [f"{outcome.id} {outcome.title}: {outcome.evidence}"]
-    lines += [f"  [{s.returncode}] {s.what}\n    {s.stderr.strip()[:300]}" for s in outcome.steps]
-    return "\n".join(lines)
-
-
 @pytest.fixture(scope="module")
 def controls(tmp_path_factory):
-    """Every hole-6 attack with the general gates off (where observable) and with only its rule off."""
+    """Every hole-6 attack with only its rule off (test_attacks.py runs the all-gates-off control)."""
     base = tmp_path_factory.mktemp("taint-controls")
-    jobs = [(a, "off", attacks.gates_off()) for a in TAINT if a.unobservable is None]
-    jobs += [(a, "rule", rule_off(a.category)) for a in TAINT]
+    jobs = [(a, "rule", rule_off(a.category)) for a in TAINT]
     with ThreadPoolExecutor(2) as pool:
         futures = {(a.id, mode): pool.submit(attacks.run_attack, a, base / f"{a.id}-{mode}", command) for a, mode, command in jobs}
         return {key: (future.result(), base / f"{key[0]}-{key[1]}") for key, future in futures.items()}
@@ -59,18 +52,12 @@ def test_the_hole_6_catalogue():
     assert all(a.unobservable for a in TAINT if a.category == "recall-veto")
 
 
-@pytest.mark.parametrize("attack_id", [a.id for a in TAINT if a.unobservable is None])
-def test_lands_with_the_gates_off(attack_id, controls):
-    outcome, _ = controls[(attack_id, "off")]
-    assert outcome.succeeded, _log(outcome)
-
-
 @pytest.mark.parametrize("attack_id", [a.id for a in TAINT])
 def test_lands_with_only_the_hole_6_rule_off(attack_id, controls):
     """The attack's own detector sees the veto or the laundered copy: the rule is what stops it."""
     outcome, workdir = controls[(attack_id, "rule")]
-    assert outcome.succeeded, _log(outcome)
-    assert attacks.by_id(attack_id).check(workdir), _log(outcome)
+    assert outcome.succeeded, attacks.describe(outcome)
+    assert attacks.by_id(attack_id).check(workdir), attacks.describe(outcome)
 
 
 # what is recorded -------------------------------------------------------------------------
