@@ -75,9 +75,7 @@ def disable_gates() -> None:
 
     import clawmem.cli  # noqa: F401  (registers every command module, each binding resolve_origin by name)
 
-    for name, module in list(sys.modules.items()):
-        if name.startswith("clawmem.cli") and hasattr(module, "resolve_origin"):
-            module.resolve_origin = lambda origin: "owner"
+    _replace_everywhere("resolve_origin", lambda origin: "owner")
 
     from clawmem import ingest, notes
 
