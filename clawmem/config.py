@@ -84,6 +84,9 @@ class DreamConfig:
     memory_chars: int = setting(20_000, "MEMORY.md budget, in characters")
     dedupe_similarity: float = setting(90.0, "rapidfuzz token-set ratio at which two notes are duplicates")
     grounding_similarity: float = setting(90.0, "how closely (0-100) a curated line's words must match the evidence it cites")
+    common_word_share: float = setting(0.25, "light: a word in more than this share of the entries is common (a unit of only common words naming nothing is not staged)")
+    vocabulary_min_entries: int = setting(50, "light: fewest indexed entries before words are judged common")
+    explain_exclusions: int = setting(200, "dream --explain: most units excluded by light listed one by one (all are counted)")
     consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
     consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
 

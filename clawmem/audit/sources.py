@@ -33,12 +33,13 @@ def parse_anchor(ws: Workspace, anchor: str) -> tuple[str, int, int] | None:
 
 def _supports(body: str, row: dict) -> bool:
     """True when the indexed unit still says the curated entry's text (a dream unit is a sentence of it)."""
-    from clawmem.dream.text import similarity, units
+    from clawmem.dream.standalone import units
+    from clawmem.dream.text import similarity
 
     want = loopguard.normalise(body)
     if not want:
         return False
-    for unit in units(row["text"], transcript=row["kind"] == "transcript") or [row["text"]]:
+    for unit in units(row) or [row["text"]]:
         have = loopguard.normalise(unit)
         if have == want or want in have or similarity(want, have) >= SUPPORT_SIMILARITY:
             return True
@@ -50,7 +51,7 @@ def _trace(ws: Workspace, index, anchor: str, body: str, taints: dict[str, str])
     if parsed is None:
         return SourceTrace(anchor, "invalid")
     rel, start, end = parsed
-    rows = index.query("SELECT * FROM entries WHERE path = ? ORDER BY line_start", (rel,))
+    rows = index.query("SELECT e.*, f.file_date FROM entries e JOIN files f ON f.path = e.path WHERE e.path = ? ORDER BY e.line_start", (rel,))
     if not rows:
         return SourceTrace(anchor, "missing" if not (ws.root / rel).exists() else "stale", rel, start, end)
     at_anchor = [r for r in rows if r["line_start"] <= end and r["line_end"] >= start and _supports(body, r)]
@@ -70,11 +71,15 @@ def _trace(ws: Workspace, index, anchor: str, body: str, taints: dict[str, str])
 def anchored_units(ws: Workspace, index, anchor: str) -> list[str]:
     """What the lines of an anchor say now, as dreaming reads evidence (units of each indexed
     entry there); empty when nothing is there (a forgotten or blanked line)."""
-    from clawmem.dream.text import units
+    from clawmem.dream.standalone import units
 
     parsed = parse_anchor(ws, anchor)
     if parsed is None:
         return []
     rel, start, end = parsed
-    rows = index.query("SELECT text, kind FROM entries WHERE path = ? AND line_start <= ? AND line_end >= ?", (rel, end, start))
-    return [u for r in rows for u in (units(r["text"], transcript=r["kind"] == "transcript") or [r["text"]])]
+    rows = index.query(
+        """SELECT e.text, e.kind, e.origin, e.observed_at, f.file_date FROM entries e JOIN files f ON f.path = e.path
+           WHERE e.path = ? AND e.line_start <= ? AND e.line_end >= ?""",
+        (rel, end, start),
+    )
+    return [u for r in rows for u in (units(r) or [r["text"]])]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,9 +17,9 @@ class Phase(str, enum.Enum):
 
 
 def dream(
-    phase: Annotated[Optional[list[Phase]], typer.Option("--phase", help="Run only this phase (repeatable) [default: all three].", show_default=False)] = None,
+    phase: Annotated[list[Phase] | None, typer.Option("--phase", help="Run only this phase (repeatable) [default: all three].", show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Compute everything, write nothing (no file, no staging, no diary).")] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Show every candidate's signals and the gate it failed.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show every candidate's signals and the gate it failed, and each unit light excluded and why.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something changed MEMORY.md (for cron mail).")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
@@ -103,3 +103,6 @@ def _print_explain(out, report) -> None:
             Text(excerpt(e.text, 60) if e.text is not None else "[withheld: untrusted]"), Text("; ".join(e.failed) or "-"),
         )
     out.print(table)
+    if report.excluded:
+        counts = "; ".join(f"{n} × {why}" for why, n in sorted(report.excluded.items(), key=lambda kv: (-kv[1], kv[0])))
+        out.print(f"Light excluded {sum(report.excluded.values())} unit(s): {counts}.", markup=False)

@@ -4,9 +4,12 @@ Only files whose content hash differs from what the previous light phase read ar
 (new daily notes, new transcripts, hand edits), so a nightly sweep reads one day of notes,
 not thirty. Each entry is checked before anything else: quarantine, prose, an ineligible
 origin or session kind, a tainted file, a recalled copy (``provenance.promotion_eligibility``,
-the one rule) and scaffolding (``scaffolding.reason``) are excluded and never staged. An
+the one rule), scaffolding and units that carry no information (``scaffolding.reason``, which
+ends with ``worth.reason``) are excluded and never staged, each with its reason. A unit is
+staged in the wording that stands on its own (``standalone``: wrappers gone, speaker named,
+relative dates resolved), the text grounding later compares a curated line with. An
 eligible unit joins the candidate it near-duplicates (``text.similarity`` at
-``dream.dedupe_similarity``) or starts a new one. Evidence of lines that disappeared
+``dream.dedupe_similarity``, said by the same speaker) or starts a new one. Evidence of lines that disappeared
 (edited, forgotten) is dropped, so a forgotten fact cannot be promoted later.
 """
 
@@ -18,12 +21,21 @@ from collections import Counter
 from dataclasses import dataclass
 
 from clawmem import ledger, loopguard, provenance
-from clawmem.dream import scaffolding, store
+from clawmem.dream import scaffolding, standalone, store, worth
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import STOPWORDS, similarity, units
+from clawmem.dream.text import STOPWORDS, anchor, excerpt, similarity
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """One unit never staged, and why; ``text`` is None for untrusted or quarantined content."""
+
+    source: str
+    reason: str
+    text: str | None
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,7 @@ class LightResult:
     units_staged: int  # new evidence units
     excluded: dict[str, int]  # reason -> units excluded among the files read
     touched: frozenset[int]  # candidates that gained evidence
+    exclusions: tuple[Exclusion, ...] = ()  # each of them, in reading order
 
 
 class Matcher:
@@ -48,22 +61,26 @@ class Matcher:
         self.postings: dict[str, set[int]] = {}
         self.norms: dict[int, str] = {}
         self.keys: dict[int, set[str]] = {}
+        self.speakers: dict[int, str | None] = {}
         for c in candidates.values():
-            self.add(c.id, c.norm)
+            self.add(c.id, c.norm, standalone.speaker(c.text))
 
     @staticmethod
     def _keys(norm: str) -> set[str]:
         tokens = set(norm.split())
         return (tokens - STOPWORDS) or tokens
 
-    def add(self, cid: int, norm: str) -> None:
+    def add(self, cid: int, norm: str, speaker: str | None) -> None:
         self.exact.setdefault(norm, cid)
         self.norms[cid] = norm
+        self.speakers[cid] = speaker
         self.keys[cid] = self._keys(norm)
         for token in self.keys[cid]:
             self.postings.setdefault(token, set()).add(cid)
 
-    def find(self, norm: str) -> tuple[int, float] | None:
+    def find(self, norm: str, speaker: str | None) -> tuple[int, float] | None:
+        """The candidate ``norm`` near-duplicates, said by the same ``speaker`` (two people saying
+        alike is two accounts, not one)."""
         if norm in self.exact:
             return self.exact[norm], 100.0
         mine = self._keys(norm)
@@ -74,6 +91,8 @@ class Matcher:
         best: tuple[int, float] | None = None
         for cid in sorted(probe):
             theirs = self.keys[cid]
+            if self.speakers[cid] != speaker:
+                continue
             if 2 * len(mine & theirs) < min(len(mine), len(theirs)):
                 continue
             score = similarity(norm, self.norms[cid])
@@ -142,7 +161,9 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
     forgotten = ledger.tombstones(ws).hashes  # a hand-written copy of forgotten text stays forgotten
     copies = _RecalledCopies(index)
     matcher = Matcher(staging.candidates, cfg.dedupe_similarity)
+    vocabulary = worth.Vocabulary(index, common_share=cfg.common_word_share, min_entries=cfg.vocabulary_min_entries)
     excluded: Counter[str] = Counter()
+    exclusions: list[Exclusion] = []
     touched: set[int] = set()
     staged = 0
     for path in changed:
@@ -153,15 +174,20 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
         ):
             reasons = entry_reasons(row, taint.get(path), copies(row))
             observed, day = _day(row, now)
-            for unit in units(row["text"], transcript=row["kind"] == "transcript"):
-                why = reasons[0] if reasons else scaffolding.reason(unit)
-                if why is None and {row["text_hash"], loopguard.text_hash(unit)} & forgotten:
+            shown = provenance.is_trusted(row["origin"]) and row["kind"] != "quarantine"
+            for read in standalone.read(row):
+                unit = read.text
+                why = reasons[0] if reasons else (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper")
+                said = {row["text_hash"], loopguard.text_hash(read.piece.said), loopguard.text_hash(read.piece.unit), loopguard.text_hash(unit)}
+                if why is None and said & forgotten:
                     why = "forgotten (clawmem forget)"
                 seen = store.when(observed) or dt.datetime.combine(dt.date.fromisoformat(day), dt.time(12))
                 if why is None and seen < oldest:
                     why = f"older than {cfg.max_age_days} days"
                 if why is not None:
                     excluded[why] += 1
+                    source = anchor(path, row["line_start"], row["line_end"])
+                    exclusions.append(Exclusion(source, why, excerpt(read.piece.said) if shown else None))
                     continue
                 evidence = Evidence(
                     path, row["line_start"], row["line_end"], row["text_hash"], loopguard.text_hash(unit), unit,
@@ -170,11 +196,12 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                 )
                 candidate, evidence.similarity = owner.get(evidence.ident, (None, 100.0))
                 if candidate is None:
-                    match = matcher.find(loopguard.normalise(unit))
+                    speaker = standalone.speaker(unit)
+                    match = matcher.find(loopguard.normalise(unit), speaker)
                     if match is None:
                         candidate = Candidate(staging.new_id(), unit, "staged", now_iso())
                         staging.candidates[candidate.id] = candidate
-                        matcher.add(candidate.id, candidate.norm)
+                        matcher.add(candidate.id, candidate.norm, speaker)
                     else:
                         candidate = staging.candidates[match[0]]
                         evidence.similarity = match[1]
@@ -188,7 +215,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
         staging.files.pop(path, None)
     staging.files.update({p: files[p]["content_hash"] for p in changed})
     _prune(staging, oldest)
-    return LightResult(staged, dict(excluded), frozenset(touched & set(staging.candidates)))
+    return LightResult(staged, dict(excluded), frozenset(touched & set(staging.candidates)), tuple(exclusions))
 
 
 def _prune(staging: Staging, oldest: dt.datetime) -> None:

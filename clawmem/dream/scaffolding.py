@@ -4,13 +4,15 @@ The known failure of always-on memory tools is promoting their own machinery: ca
 lines with score metadata, transcript wrappers, cron and heartbeat reports, a dream diary
 quoted back, recalled blocks. Every evidence unit passes ``reason`` before it is staged, and
 the consolidation validator runs it again on every new ``MEMORY.md`` line, so junk is
-refused on the way in and on the way out.
+refused on the way in and on the way out. Its last check is ``worth.reason``: social talk
+and units that name nothing uncommon carry no information, however often they recur.
 """
 
 from __future__ import annotations
 
 import re
 
+from clawmem.dream import worth
 from clawmem.dream.text import content_words, words
 
 MAX_UNIT_CHARS = 400  # a longer unit is not a compact entry
@@ -37,8 +39,10 @@ QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
 LETTER = re.compile(r"[^\W\d_]")
 
 
-def reason(text: str) -> str | None:
-    """Why ``text`` (a cleaned evidence unit or MEMORY.md body) is not a memory; ``None`` if it may be one."""
+def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
+    """Why ``text`` (a cleaned evidence unit or MEMORY.md body) is not a memory; ``None`` if it may be one.
+
+    ``vocabulary`` (light passes the index's) also judges whether its words are all common."""
     stripped = text.strip()
     for why, pattern in PATTERNS:
         if pattern.search(stripped):
@@ -49,6 +53,9 @@ def reason(text: str) -> str | None:
         return "a question, not a fact"
     if len(stripped) > MAX_UNIT_CHARS:
         return f"longer than {MAX_UNIT_CHARS} characters (not a compact entry)"
+    empty = worth.reason(stripped, vocabulary)
+    if empty:
+        return empty
     if len(words(stripped)) < MIN_WORDS or len(content_words(stripped)) < MIN_CONTENT_WORDS:
         return "too short to be a memory"
     return None

@@ -128,7 +128,11 @@ def _ineligible_recalled(index: Index, since_day: str, taint: dict[str, str]) ->
     return found
 
 
-def _explain(staging: Staging, verdicts: dict[int, gate.Verdict], ineligible: list[Rejection]) -> tuple[Explained, ...]:
+def _explain(
+    staging: Staging, verdicts: dict[int, gate.Verdict], ineligible: list[Rejection], lit: light.LightResult | None, limit: int
+) -> tuple[Explained, ...]:
+    """Every candidate, every recalled ineligible entry, and up to ``limit`` units light excluded
+    from the files it read (each once: a recalled entry's row already says why)."""
     rows = []
     for c in staging.candidates.values():
         v = verdicts.get(c.id)
@@ -141,6 +145,9 @@ def _explain(staging: Staging, verdicts: dict[int, gate.Verdict], ineligible: li
         )
     rows.sort(key=lambda e: (e.status != "passed", -(e.score or 0), e.candidate_id or 0))
     rows += [Explained(None, "excluded", r.text, r.sources, None, None, None, {}, r.reasons) for r in ineligible]
+    listed = {s for r in ineligible for s in r.sources}
+    units = [x for x in (lit.exclusions if lit else ()) if not any(x.source == s or x.source.startswith(f"{s}-") for s in listed)]
+    rows += [Explained(None, "excluded", x.text, (x.source,), None, None, None, {}, (x.reason,)) for x in units[:limit]]
     return tuple(rows)
 
 
@@ -198,7 +205,7 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
             memory_changed=bool(result.written and result.written.changed),
             preimage=result.written.preimage if result.written else None,
             recovered_lock=recovered,
-            explain=_explain(staging, verdicts, ineligible) if explain else (),
+            explain=_explain(staging, verdicts, ineligible, lit, cfg.explain_exclusions) if explain else (),
         )
         if dry_run:
             return report

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
@@ -27,13 +28,41 @@ STOPWORDS = frozenset(
     still such than that the their them then there these they this those through to too try under until up use used
     using very via was we were what when where which while who whom why will with would yes yet you your yours run runs
     running sure instead first next time times today yesterday tomorrow one two thing things way lot really
-    """.split()
+    """.split()  # noqa: SIM905
 )
 WORD = re.compile(r"[^\W_]+(?:[.+#-][^\W_]+)*", re.UNICODE)
 PHRASE_BREAK = re.compile(r"[,;:!?()\[\]{}\"“”'`|/]|\.(?:\s|$)|\s[-–—]\s")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.S)
-TRANSCRIPT_LABEL = re.compile(r"^\s*\**[^:\n*]{1,40}\**\s*:\s+")
+COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.DOTALL)
+TRANSCRIPT_LABEL = re.compile(r"^\s*\**(?P<label>[^:\n*]{1,40})\**\s*:\s+")
+# A sentence ends at . ! ? (or a run of them, closing quotes and brackets included) before
+# whitespace and a capital, digit or opening quote, unless the word before the point is an
+# abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
+# Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
+BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9])")
+ABBREVIATIONS = frozenset(
+    """
+    mr mrs ms mx dr prof st mt ft sr jr rev fr sen gen col capt lt sgt gov pres hon messrs vs etc cf approx incl
+    e.g i.e a.m p.m u.s u.k u.n e.u ph.d vol fig jan feb mar apr jun jul aug sep sept oct nov dec
+    """.split()  # noqa: SIM905
+)
+ABBREVIATED = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>(?:[^\W\d_]\.)*[^\W\d_]+)\.$")
+# "[shares a photo: …]" captions of chat exports describe an image, not what anyone said
+CAPTION = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:a|an|the)\s+(?:photo|picture|image|video|gif|sticker)\b[^\]]*\]", re.IGNORECASE)
+# Conversational wrappers around a fact: "Remember we use Postgres 16." is "We use Postgres 16."
+# ("Remember to …" is an instruction and keeps its verb.)
+LEADING_WRAPPER = re.compile(
+    r"^(?:(?:same (?:as|like) (?:before|last time|always)|remember(?: that)?(?=\s*[:,-]|\s+(?!to\b)\w)|just so you know|"
+    r"fyi|btw|by the way|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
+    r"(?:\s*[:,;.!-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up)|nb|ps|again|also|ok(?:ay)?|so|anyway)"
+    r"\s*(?:[:,;.!-]+\s*|$))",
+    re.IGNORECASE,
+)
+TRAILING_WRAPPER = re.compile(
+    r"(?:[\s,;:-]*(?:\((?:attempt|try|take|round)\s*#?\d+\)|\((?:again|repeat|repeated|resent|edited|cont(?:inued|'d)?)\)|"
+    r"(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much)?(?: again)?(?: in advance)?))+[\s!.]*$",
+    re.IGNORECASE,
+)
 LENGTH_RATIO = 0.6  # token-set ratio alone calls any subset a duplicate; this keeps lengths comparable
 DIGITS = re.compile(r"\d")
 
@@ -44,21 +73,73 @@ def clean_unit(text: str) -> str:
     return neutralise(" ".join(text.split()))
 
 
-def units(body: str, *, transcript: bool) -> list[str]:
-    """Evidence units of an entry: a daily-note entry is one unit; a transcript turn is split into
-    sentences, so the same workaround said inside different answers still lines up."""
+def strip_wrappers(text: str) -> str:
+    """``text`` without the conversational wrappers around what it says (empty: it was only one)."""
+    previous = None
+    while text != previous:
+        previous = text
+        text = LEADING_WRAPPER.sub("", text, count=1).lstrip()
+        bare = TRAILING_WRAPPER.sub("", text).rstrip(" ,;:-")
+        if bare != text:
+            text = bare + ("." if bare and bare[-1].isalnum() else "")
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split into sentences, abbreviation-aware; joined with spaces they give back
+    ``text`` with its whitespace runs collapsed (nothing lost, nothing repeated)."""
+    flat = " ".join(text.split())
+    found, start = [], 0
+    for match in BOUNDARY.finditer(flat):
+        head = flat[start : match.start() + 1]
+        if flat[match.start()] == ".":
+            word = ABBREVIATED.search(head)
+            if word and (word["word"].casefold() in ABBREVIATIONS or len(word["word"]) == 1 or "." in word["word"]):
+                continue
+        found.append(flat[start : match.end()])
+        start = match.end() + 1
+    if start < len(flat):
+        found.append(flat[start:])
+    return found
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One sentence of an entry (``said``, cleaned) and its evidence unit: ``said`` without its
+    conversational wrappers (``unit`` is empty when the sentence was nothing but a wrapper)."""
+
+    said: str
+    unit: str
+
+
+def pieces(body: str, *, transcript: bool) -> list[Piece]:
+    """The sentences of an entry as dreaming reads them: a daily-note entry is one piece; a
+    transcript turn (speaker label and image captions left out) is split into sentences, so the
+    same workaround said inside different answers still lines up."""
     if not transcript:
-        return [u for u in [clean_unit(body)] if u]
+        said = clean_unit(body)
+        return [Piece(said, strip_wrappers(said))] if said else []
     lines = body.splitlines()
     if lines:
         lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
     found = []
     for line in lines:
-        for sentence in SENTENCE_END.split(line.strip()):
-            cleaned = clean_unit(sentence)
-            if cleaned:
-                found.append(cleaned)
+        for sentence in sentences(CAPTION.sub("", line)):
+            said = clean_unit(sentence)
+            if said:
+                found.append(Piece(said, strip_wrappers(said)))
     return found
+
+
+def units(body: str, *, transcript: bool) -> list[str]:
+    """Evidence units of an entry (``pieces`` that say something once their wrappers are gone)."""
+    return [p.unit for p in pieces(body, transcript=transcript) if p.unit]
+
+
+def speaker_label(body: str) -> str | None:
+    """The speaker label a transcript turn starts with ("Caroline", "user"), if any."""
+    match = TRANSCRIPT_LABEL.match(body)
+    return match["label"].strip() if match else None
 
 
 def words(text: str) -> list[str]:

@@ -1,0 +1,147 @@
+"""Evidence that stands on its own: who said it, and when "last week" was.
+
+A transcript sentence read months later in ``MEMORY.md`` must not depend on the conversation
+around it. Two deterministic rewrites, applied when light stages a unit (and by audit, which
+reads evidence the same way), so the staged text is the evidence grounding compares against:
+
+- **Attribution.** In a conversation between named people (a ``speaker`` in the transcript)
+  every sentence is somebody's account, so it is prefixed ``"Caroline said: …"``. In a plain
+  user/assistant session only a sentence in the first person singular needs it (``"The user
+  said: I prefer tabs."``): an assistant's directive ("If the build fails, run make clean") or a
+  "we" of the owner's team ("We use Postgres 16 everywhere.", the way MEMORY.md is written by
+  hand) already reads right for the agent, and a prefix would stop it merging with the
+  hand-written line that says the same.
+- **Relative dates** are resolved against the day the sentence was observed: "yesterday
+  (2023-05-07)", "last week (the week of 2023-05-01)", "last month (April 2023)". A table of
+  phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
+  phrases inside sentences, and its results move with locale settings; vague phrases ("a few
+  days ago", "recently") are left as they are rather than guessed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from clawmem.dream import store
+from clawmem.dream.text import Piece, pieces, speaker_label
+
+ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
+ATTRIBUTION = re.compile(r"^(?P<who>[^:\n]{1,40}) said: ")
+FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
+
+NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of)"
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2,
+}
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+RELATIVE = re.compile(
+    r"\b(?P<phrase>the day before yesterday|yesterday|last night|today|tonight|this (?:morning|afternoon|evening)|tomorrow"
+    rf"|(?P<which>last|this|next) (?P<unit>week|month|year)|{NUMBER} (?P<units>days?|weeks?|months?|years?) ago"
+    rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}))\b(?! \()",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence of an entry: as written, without wrappers, and as it reads on its own
+    (``text`` is empty when the sentence was nothing but a conversational wrapper)."""
+
+    piece: Piece
+    text: str
+
+
+def _monday(day: dt.date) -> dt.date:
+    return day - dt.timedelta(days=day.weekday())
+
+
+def _month(day: dt.date, back: int) -> str:
+    index = day.year * 12 + day.month - 1 - back
+    return dt.date(index // 12, index % 12 + 1, 1).strftime("%B %Y")
+
+
+def _absolute(m: re.Match[str], day: dt.date) -> str | None:
+    """What a relative phrase means on ``day`` (None: the table does not know it)."""
+    phrase = m["phrase"].casefold()
+    fixed = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "tomorrow": 1}
+    if phrase in fixed or phrase.startswith("this ") and m["unit"] is None:
+        return (day + dt.timedelta(days=fixed.get(phrase, 0))).isoformat()
+    if m["weekday"]:
+        back = (day.weekday() - WEEKDAYS.index(m["weekday"].casefold()) - 1) % 7 + 1
+        return (day - dt.timedelta(days=back)).isoformat()
+    if m["unit"]:
+        unit, shift = m["unit"].casefold(), {"last": -1, "this": 0, "next": 1}[m["which"].casefold()]
+    else:
+        unit, shift = m["units"].casefold().rstrip("s"), -int(NUMBERS.get(m["n"].casefold(), 0) or m["n"])
+    if unit == "day":
+        return (day + dt.timedelta(days=shift)).isoformat()
+    if unit == "week":
+        return f"the week of {(_monday(day) + dt.timedelta(weeks=shift)).isoformat()}"
+    if unit == "month":
+        return _month(day, -shift)
+    return str(day.year + shift)
+
+
+def resolve_dates(text: str, day: dt.date) -> str:
+    """``text`` with each relative date phrase followed by what it meant on ``day``."""
+    def sub(m: re.Match[str]) -> str:
+        meant = _absolute(m, day)
+        return f"{m[0]} ({meant})" if meant else m[0]
+
+    return RELATIVE.sub(sub, text)
+
+
+def attribute(text: str, label: str | None, origin: str) -> str:
+    """``text`` prefixed with who said it, when it needs that to stand on its own (module docstring).
+
+    ``label`` is the turn's speaker label (a name, or its role); a named speaker of agent origin
+    is the assistant, and is treated like one."""
+    if not label:
+        return text
+    role = label.casefold() if label.casefold() in ROLES else ("assistant" if origin == "agent" else None)
+    if role is None:
+        return f"{label} said: {text}"
+    if role in ("user", "assistant") and FIRST_PERSON.search(text):
+        return f"{'The ' + role if label.casefold() in ROLES else label} said: {text}"
+    return text
+
+
+def unattributed(text: str) -> str:
+    """``text`` without an attribution prefix (what the speaker said)."""
+    return ATTRIBUTION.sub("", text, count=1)
+
+
+def speaker(text: str) -> str | None:
+    """Who a staged unit is attributed to (None: nobody named)."""
+    match = ATTRIBUTION.match(text)
+    return match["who"] if match else None
+
+
+def observed_day(row: Mapping) -> dt.date | None:
+    """The day an index entry was observed: its recorded time, else its daily note's date."""
+    seen = store.when(row.get("observed_at"))
+    if seen is not None:
+        return seen.date()
+    return dt.date.fromisoformat(row["file_date"]) if row.get("file_date") else None
+
+
+def read(row: Mapping) -> list[Unit]:
+    """The units of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
+    ``file_date`` when known) as dreaming stages them."""
+    transcript = row["kind"] == "transcript"
+    label = speaker_label(row["text"]) if transcript else None
+    day = observed_day(row)
+    found = []
+    for piece in pieces(row["text"], transcript=transcript):
+        text = piece.unit and attribute(piece.unit, label, row["origin"])
+        found.append(Unit(piece, resolve_dates(text, day) if text and day else text))
+    return found
+
+
+def units(row: Mapping) -> list[str]:
+    """The standalone wording of each unit of an index entry that says something."""
+    return [u.text for u in read(row) if u.text]

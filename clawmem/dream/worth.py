@@ -1,0 +1,96 @@
+"""Worth keeping: does a unit carry information? Preconditions checked before recurrence counts.
+
+Repetition alone is not evidence of worth: "thanks, that worked" recurs in every session.
+A unit is no candidate when
+
+- it is social talk: an acknowledgement, greeting or sign-off ("great, that fixed it",
+  "hey Mel! good to see you", "talk soon"), i.e. every word is a stop word or a phatic word,
+  allowing one name it is addressed to;
+- it names nothing specific (no number, path, command, version, identifier or proper name)
+  and each of its topic words is common in this workspace: in more than
+  ``dream.common_word_share`` of the index's entries (judged once the index holds
+  ``dream.vocabulary_min_entries``; a young workspace has no idea yet what is common).
+
+Cheap and deterministic; the reason names the rule. Questions and short fragments are
+refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
+refuses the same lines on the way out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clawmem.dream.standalone import unattributed
+from clawmem.dream.text import STOPWORDS, content_words, words
+from clawmem.index.db import Index
+
+GREETINGS = frozenset(
+    """
+    hi hey hello hiya howdy yo morning evening afternoon night goodnight bye goodbye later soon talk see catch care
+    take ttyl cya ya meet meeting welcome chat
+    """.split()  # noqa: SIM905
+)
+PHATIC = GREETINGS | frozenset(
+    """
+    thanks thank thx ty cheers appreciate appreciated ok okay k kk yeah yep yup nope sure alright right fine good great
+    nice cool awesome amazing perfect excellent wonderful fantastic brilliant lovely sweet super glad happy hear sounds
+    sound worked works work working fixed fixes fix solved helped helps help trick did will do done got gotcha noted
+    understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh
+    um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
+    so really pretty too
+    """.split()  # noqa: SIM905
+)
+CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
+SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
+EDGE = "\"'()[]{}<>,;:!?.*“”‘’"
+
+
+def _specific(text: str) -> list[str]:
+    """Tokens that name something: numbers, paths, versions, identifiers, acronyms, proper names."""
+    found = []
+    for position, raw in enumerate(text.split()):
+        token = raw.strip(EDGE)
+        bare = token.split("'")[0].split("’")[0]
+        if not bare or bare.casefold() in PHATIC:
+            continue
+        if SPECIFIC.search(token) or (len(bare) > 1 and bare.isupper()) or (position and bare[0].isupper() and bare != "I"):
+            found.append(token)
+    return found
+
+
+class Vocabulary:
+    """Document frequency of words over the index's entries (its FTS table, so "memories" and
+    "memory" count as one word), looked up once per word."""
+
+    def __init__(self, index: Index, *, common_share: float, min_entries: int) -> None:
+        self.index = index
+        self.common_share = common_share
+        self.total = index.query("SELECT count(*) AS n FROM entries_fts")[0]["n"]
+        self.judged = self.total >= min_entries
+        self.cache: dict[str, int] = {}
+
+    def frequency(self, word: str) -> int:
+        if word not in self.cache:
+            quoted = '"' + word.replace('"', '""') + '"'
+            self.cache[word] = self.index.query("SELECT count(*) AS n FROM entries_fts WHERE entries_fts MATCH ?", (quoted,))[0]["n"]
+        return self.cache[word]
+
+    def common(self, word: str) -> bool:
+        return self.frequency(word) > self.common_share * self.total
+
+
+def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
+    """Why ``text`` carries no information worth keeping; ``None`` when it does."""
+    said = unattributed(text)
+    tokens = [w for w in words(said) if w not in CONTRACTIONS]
+    leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
+    names = _specific(said)
+    if any(w in PHATIC for w in tokens) and len(leftover) <= 1 and len(names) == len(leftover):
+        kind = "a greeting or sign-off" if any(w in GREETINGS for w in tokens) else "an acknowledgement"
+        return f"{kind}, no information"
+    if vocabulary is None or not vocabulary.judged or names:
+        return None
+    topic = content_words(said) - PHATIC
+    if all(vocabulary.common(w) for w in topic):
+        return f"names nothing specific and its words are common here (each in over {vocabulary.common_share:.0%} of entries)"
+    return None

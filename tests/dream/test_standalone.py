@@ -1,0 +1,146 @@
+"""Entries that stand on their own: whole sentences, no wrappers, a speaker, absolute dates.
+
+The splitter and the date table are checked directly (a property test for the splitter);
+attribution, wrapper stripping and the merge into a hand-written line go through the
+installed ``clawmem`` on real transcripts, daily notes and MEMORY.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clawmem.dream.standalone import resolve_dates
+from clawmem.dream.text import sentences, strip_wrappers
+from clawmem.entries import grammar
+
+WEDNESDAY = dt.date(2023, 5, 10)
+
+
+def bodies(ws) -> list[str]:
+    return [e.body for e in grammar.parse(ws.memory_md.read_text()).entries]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went skiing in St. Moritz a few years ago! It was lovely.", ["I went skiing in St. Moritz a few years ago!", "It was lovely."]),
+        ("Dr. Lee and Mrs. Park moved to the U.S. Army base. Then it rained.", ["Dr. Lee and Mrs. Park moved to the U.S. Army base.", "Then it rained."]),
+        ("Use a cache, e.g. Redis. Version v1.2 broke. Pi is 3.14 here.", ["Use a cache, e.g. Redis.", "Version v1.2 broke.", "Pi is 3.14 here."]),
+        ("Run ./configure first... Then make. J. Smith agreed.", ["Run ./configure first...", "Then make.", "J. Smith agreed."]),
+        ('She said "it works." Then left.', ['She said "it works."', "Then left."]),
+    ],
+)
+def test_sentences_split_only_where_a_sentence_ends(text, expected):
+    assert sentences(text) == expected
+
+
+TEXT = st.lists(
+    st.one_of(st.sampled_from(["St.", "Dr.", "e.g.", "U.S.", "v1.2", "3.14", "...", "!", "?", ".", "Moritz", "I", "a", '"', "(", ")"]),
+              st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)),
+    max_size=30,
+).map(" ".join)
+
+
+@given(TEXT)
+def test_splitting_never_loses_or_repeats_a_character(text):
+    found = sentences(text)
+    assert " ".join(found) == " ".join(text.split())
+    assert all(s and s == s.strip() for s in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Remember we use Postgres 16 everywhere.", "We use Postgres 16 everywhere."),
+        ("Same as before: run make clean (attempt 3)", "Run make clean."),
+        ("Just so you know, the VPN drops at midnight, thanks!", "The VPN drops at midnight."),
+        ("FYI the cache is cold (again)", "The cache is cold."),
+        ("Note: deploys are frozen on Fridays.", "Deploys are frozen on Fridays."),
+        ("As I said, ports are 8080 and 8443.", "Ports are 8080 and 8443."),
+        ("Remember to rotate the key.", "Remember to rotate the key."),  # an instruction keeps its verb
+        ("Reminder emails go out at nine.", "Reminder emails go out at nine."),  # a word, not a wrapper
+        ("Same as before.", ""),
+    ],
+)
+def test_conversational_wrappers_are_stripped(text, expected):
+    assert strip_wrappers(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went camping last week.", "I went camping last week (the week of 2023-05-01)."),
+        ("We met yesterday and tonight.", "We met yesterday (2023-05-09) and tonight (2023-05-10)."),
+        ("It broke two days ago, fixed 3 weeks ago.", "It broke two days ago (2023-05-08), fixed 3 weeks ago (the week of 2023-04-17)."),
+        ("last month, last year, a year ago, next month", "last month (April 2023), last year (2022), a year ago (2022), next month (June 2023)"),
+        ("last Friday and last Wednesday", "last Friday (2023-05-05) and last Wednesday (2023-05-03)"),
+        ("this morning and the day before yesterday", "this morning (2023-05-10) and the day before yesterday (2023-05-08)"),
+        ("a few years ago, recently", "a few years ago, recently"),  # vague: left as said
+        ("yesterday (2023-05-09)", "yesterday (2023-05-09)"),  # already resolved: unchanged
+    ],
+)
+def test_relative_dates_resolve_against_the_observed_day(text, expected):
+    assert resolve_dates(text, WEDNESDAY) == expected
+
+
+def test_a_wrapped_restatement_merges_into_the_hand_written_line(ws, clawmem, days_ago):
+    ws.memory_md.write_text("# Memory\n\n- We use Postgres 16 everywhere.\n")
+    for n in (3, 2, 1):
+        added = clawmem("note", "add", "Remember we use Postgres 16 everywhere.", "--origin", "owner", "--at", days_ago(n).isoformat())
+        assert added.returncode == 0, added.stderr
+    data = clawmem("dream", "--json").json()
+    assert data["promoted"] == [] and [c["text"] for c in data["merged"]] == ["We use Postgres 16 everywhere."]
+    entries = grammar.parse(ws.memory_md.read_text()).entries
+    assert [e.body for e in entries] == ["We use Postgres 16 everywhere."]
+    assert sorted(s.split("#")[0] for s in entries[0].sources) == sorted(ws.rel(ws.daily_note(days_ago(n).date())) for n in (3, 2, 1))
+
+
+def locomo_session(clawmem, number: int, when: dt.datetime, turns: list[tuple[str, str]]) -> None:
+    """A LoCoMo-style session, as benchmarks/locomo.py ingests it: JSONL with speakers."""
+    records = [
+        {"role": "user", "speaker": who, "content": text, "timestamp": when.isoformat(), "id": f"D{number}:{i}"}
+        for i, (who, text) in enumerate(turns, 1)
+    ]
+    lines = "".join(json.dumps(r) + "\n" for r in records)
+    result = clawmem("ingest", "-", "--session", f"conv-s{number}", "--origin", "owner", "--format", "jsonl", input=lines)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_conversation_between_named_people_says_who_and_when(ws, clawmem, days_ago):
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Melanie", "Hey Caroline! Good to see you."),
+            ("Caroline", "I have lots of great memories with Grandpa Joe. [shares a photo: an old man fishing on a lake]"),
+            ("Melanie", f"I went skiing in St. Moritz a few years ago! We went camping last week, trip {n}."),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    assert sorted(c["text"] for c in data["promoted"]) == [
+        "Caroline said: I have lots of great memories with Grandpa Joe.", "Melanie said: I went skiing in St. Moritz a few years ago!",
+    ]
+    texts = [e["text"] for e in data["explain"] if e["candidate_id"]]
+    week = (days_ago(1).date() - dt.timedelta(days=days_ago(1).weekday() + 7)).isoformat()
+    assert f"Melanie said: We went camping last week (the week of {week}), trip 1." in texts
+    assert not any("Moritz a few" in t and "skiing" not in t for t in texts), "no fragment of a split at an abbreviation"
+    assert not any("photo" in t or "fishing" in t for t in texts), "image captions are not what anyone said"
+    greetings = [e for e in data["explain"] if e["status"] == "excluded" and e["text"] in ("Hey Caroline!", "Good to see you.")]
+    assert len(greetings) == 6 and all(e["failed"] == ["a greeting or sign-off, no information"] for e in greetings)
+    audit = clawmem("audit", "--ci")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+def test_a_users_first_person_statement_names_the_user_and_a_directive_stays_as_said(ws, clawmem, days_ago):
+    directive = "If the deploy hangs, restart the runner with systemctl restart gha-runner."
+    for n in (3, 2, 1):
+        turns = f"user: I prefer tabs over spaces in the Python files of repo acme-api.\nassistant: {directive}\n"
+        assert clawmem("ingest", "-", "--session", f"s{n}", "--origin", "owner", "--at", days_ago(n).isoformat(), input=turns).returncode == 0
+    data = clawmem("dream", "--json").json()
+    assert sorted(c["text"] for c in data["promoted"]) == [
+        directive, "The user said: I prefer tabs over spaces in the Python files of repo acme-api.",
+    ]
+    audit = clawmem("audit", "--ci")
+    assert audit.returncode == 0, audit.stdout + audit.stderr

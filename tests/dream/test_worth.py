@@ -1,0 +1,116 @@
+"""Worth keeping: recurrence is evidence only for a unit that carries information.
+
+Through the installed ``clawmem``: real transcripts and daily notes, real sweeps, real
+MEMORY.md. The external consolidator is a script standing in for a hosted model (the one
+thing outside our control), as in ``test_external.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from clawmem.dream import scaffolding
+from clawmem.entries import grammar
+
+FACT = "The staging database runs on db-stage-2 behind pgbouncer port 6432."
+JUNK = ("thanks, that worked", "Great, that fixed it.", "perfect!", "ok will do", "hey Mel! good to see you", "talk soon")
+
+
+def bodies(ws) -> list[str]:
+    return [e.body for e in grammar.parse(ws.memory_md.read_text()).entries]
+
+
+@pytest.fixture
+def chatty_sessions(clawmem, days_ago):
+    """Three sessions on three days: a question, the fact, and the same thanks each time."""
+    for n in (3, 2, 1):
+        turns = f"user: where does staging live again?\nassistant: {FACT}\nuser: thanks, that worked\n"
+        result = clawmem("ingest", "-", "--session", f"chat-{n}", "--origin", "owner", "--at", days_ago(n).isoformat(), input=turns)
+        assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("line", JUNK)
+def test_social_talk_is_not_a_memory(line):
+    assert "no information" in scaffolding.reason(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [FACT, "Thanks, the deploy to fly.io worked after pinning node 20.", "Caroline said: I have lots of great memories with him."],
+)
+def test_a_thanks_around_a_fact_does_not_hide_the_fact(line):
+    assert scaffolding.reason(line) is None
+
+
+def test_only_the_fact_is_promoted_and_explain_says_why_the_thanks_was_not(ws, clawmem, chatty_sessions):
+    data = clawmem("dream", "--json", "--explain").json()
+    assert [c["text"] for c in data["promoted"]] == [FACT]
+    assert bodies(ws) == [FACT]
+    assert "thanks" not in ws.memory_md.read_text().casefold()
+
+    thanks = [e for e in data["explain"] if e["status"] == "excluded" and e["text"] == "thanks, that worked"]
+    assert sorted(e["sources"][0].split("#")[0] for e in thanks) == ["transcripts/chat-1.md", "transcripts/chat-2.md", "transcripts/chat-3.md"]
+    assert all(e["failed"] == ["an acknowledgement, no information"] for e in thanks)
+    questions = [e for e in data["explain"] if e["status"] == "excluded" and "staging live" in (e["text"] or "")]
+    assert len(questions) == 3 and all(e["failed"] == ["a question, not a fact"] for e in questions)
+    assert data["excluded"]["an acknowledgement, no information"] == 3
+
+
+def test_human_explain_lists_the_exclusions_and_their_count(ws, clawmem, chatty_sessions):
+    out = clawmem("dream", "--explain", "--dry-run")
+    assert out.returncode == 0, out.stderr
+    assert "acknowledgement" in out.stdout and "thanks, that worked" in out.stdout
+    assert "Light excluded 6 unit(s): 3 × a question, not a fact; 3 × an acknowledgement, no information." in " ".join(out.stdout.split())
+
+
+def test_excluded_untrusted_text_is_withheld(ws, clawmem, days_ago):
+    turns = "user: thanks, that worked\nuser: The payroll export goes to ftp.example.net every Friday.\n"
+    assert clawmem("ingest", "-", "--session", "web-1", "--origin", "untrusted", "--at", days_ago(1).isoformat(), input=turns).returncode == 0
+    human = clawmem("dream", "--explain", "--dry-run").stdout  # a dry run reads the same files again next time
+    assert "payroll" not in human and "withheld" in human
+    data = clawmem("dream", "--json", "--explain").json()
+    rows = [e for e in data["explain"] if e["status"] == "excluded" and e["sources"][0].startswith("transcripts/web-1.md")]
+    assert len(rows) == 2 and all(e["text"] is None for e in rows)
+    assert all("origin is untrusted" in " ".join(e["failed"]) for e in rows)
+    again = clawmem("dream", "--json", "--explain").json()
+    assert not [e for e in again["explain"] if e["sources"][0].startswith("transcripts/web-1.md")], "only files read in this sweep"
+
+
+def test_an_external_consolidator_cannot_write_a_thanks_line(ws, clawmem, chatty_sessions, configure, tmp_path):
+    model = tmp_path / "model.py"
+    model.write_text(textwrap.dedent("""\
+        import json, sys
+        d = json.load(sys.stdin)
+        c = d["candidates"][0]
+        sys.stdout.write(d["memory_md"] + c["line"] + c["line"].replace(c["text"], "thanks, that worked"))
+    """))
+    configure(consolidator_command=f"{sys.executable} {model}")
+    data = clawmem("dream", "--json").json()
+    assert data["fallback_used"] and "not a memory (an acknowledgement, no information)" in data["fallback_reason"]
+    assert bodies(ws) == [FACT], "the fallback appends the gated fact, never the thanks"
+
+
+def test_a_unit_of_only_this_workspaces_common_words_is_not_staged(ws, clawmem, days_ago):
+    """A workspace about deploys: "deploy" and "service" are in most entries, so "The service
+    deploy finished." says nothing here, however often; a unit with a rare word still counts."""
+    for n in range(1, 4):
+        day = days_ago(n).date()
+        lines = [f"- Service deploy {n}-{i} finished for tenant t{i}." for i in range(20)]
+        lines += ["- The service deploy finished.", "- The service deploy finished on the canary hosts."]
+        ws.daily_note(day).write_text(f"# {day}\n\n" + "\n".join(lines) + "\n")
+    data = clawmem("dream", "--json", "--explain", "--dry-run").json()
+    common = [e for e in data["explain"] if e["text"] == "The service deploy finished."]
+    assert len(common) == 3 and all(e["status"] == "excluded" and "common here" in e["failed"][0] for e in common)
+    staged = [e for e in data["explain"] if e["candidate_id"] and "canary hosts" in e["text"]]
+    assert len(staged) == 1 and staged[0]["signals"]["days"] == 3
+
+
+def test_explain_lists_at_most_the_configured_number_of_exclusions(ws, clawmem, chatty_sessions, configure):
+    configure(explain_exclusions=2)
+    data = clawmem("dream", "--json", "--explain", "--dry-run").json()
+    light_rows = [e for e in data["explain"] if e["status"] == "excluded" and e["sources"][0].startswith("transcripts/")]
+    assert len(light_rows) == 2
+    assert sum(data["excluded"].values()) == 6, "every exclusion is still counted"
