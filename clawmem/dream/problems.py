@@ -58,24 +58,21 @@ PROBLEM_TRIGGERS = 2  # the rest of an entry's triggers still come from the fix
 
 @dataclass(frozen=True)
 class Phrase:
-    """A trigger candidate: its words (casefolded) and how specific they are."""
+    """A trigger candidate: its words (casefolded, its identity), as written, and how specific."""
 
     words: tuple[str, ...]
+    text: str
     weight: float
     position: int
 
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
-
 
 def identifier_weight(token: str) -> float:
-    """2 for code identifiers (``__atomic_load_8``, ``KeyError``), 1.5 for letters mixed with
-    digits (``arm64``, ``E0425``), 0 for anything else."""
+    """3 for code identifiers (``__atomic_load_8``, ``KeyError``), 2 for letters mixed with
+    digits (``arm64``, ``E0425``), 0 for anything else (a plain word weighs 1)."""
     if "_" in token.strip("_") or token.startswith("__") or CAMEL.search(token):
-        return 2.0
+        return 3.0
     if any(c.isdigit() for c in token) and any(c.isalpha() for c in token):
-        return 1.5
+        return 2.0
     return 0.0
 
 
@@ -107,11 +104,12 @@ def phrases(text: str) -> list[Phrase]:
             if not weights[start]:
                 continue
             if identifier_weight(token):
-                found.append(Phrase((token.casefold(),), weights[start], position))
+                found.append(Phrase((token.casefold(),), token, weights[start], position))
             for end in range(start + 1, min(len(tokens), start + MAX_WORDS)):
                 span = weights[start : end + 1]
                 if weights[end] and sum(1 for w in span if w) >= 2:
-                    found.append(Phrase(tuple(t.casefold() for t in tokens[start : end + 1]), sum(span), position))
+                    gram = tokens[start : end + 1]
+                    found.append(Phrase(tuple(t.casefold() for t in gram), " ".join(gram), sum(span), position))
     return found
 
 
