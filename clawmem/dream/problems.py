@@ -127,21 +127,22 @@ class Problems:
     def __init__(self, index: Index) -> None:
         self.index = index
         self.taint = taints(index)
-        self.recalled = {r["text_hash"] for r in index.query("SELECT text_hash FROM recalled")}
 
     def _eligible(self, row: dict) -> bool:
-        """The one rule, applied to a line that would lend its words to a curated entry."""
+        """The one rule, applied to a line that would lend its words to a curated entry.
+
+        Only trust is asked here: a line searched for before lends words, not evidence (light
+        already keeps recalled copies out of the evidence count)."""
         if provenance.location_floor(row["kind"]) is not None:
             return False
         return provenance.promotion_eligibility(
             origin=row["origin"], session_kind=row["session_kind"], file_taint=self.taint.get(row["path"]),
-            recalled_copy=row["text_hash"] in self.recalled,
         ).eligible
 
     def texts(self, e: Evidence) -> list[str]:
         """Problem texts around one piece of evidence: its own entry's problem clauses and the
         previous entry of the same session when that states a problem."""
-        cols = "path, line_start, text, text_hash, kind, origin, session_kind"
+        cols = "path, line_start, text, kind, origin, session_kind"
         own = self.index.query(f"SELECT {cols} FROM entries WHERE path = ? AND line_start = ?", (e.path, e.line_start))
         found = [problem_text(r["text"], whole=False) for r in own if self._eligible(r)]
         if e.session_id is not None:

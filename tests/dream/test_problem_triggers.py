@@ -143,3 +143,19 @@ def test_an_identifier_trigger_matches_only_that_identifier(ws, clawmem):
     assert triggered(clawmem, "hit __ATOMIC_LOAD_8 in the nightly") == [line]
     assert triggered(clawmem, "undefined symbol __atomic_load_4 on arm32") == []
     assert triggered(clawmem, "undefined symbol __atomic_store_8 on amd64") == []
+
+
+def test_a_failure_searched_for_before_the_dream_still_names_the_trigger(ws, clawmem, tmp_path, days_ago):
+    error = "undefined symbol __atomic_load_8 on arm64"
+    for n in (3, 2, 1):
+        turns = [{"role": "user", "content": f"attempt {n} died: {error}"}, {"role": "assistant", "content": WORKAROUND}]
+        transcript = tmp_path / f"f{n}.jsonl"
+        transcript.write_text("".join(json.dumps(t) + "\n" for t in turns))
+        assert clawmem("ingest", str(transcript), "--session", f"f{n}", "--origin", "owner", "--at", days_ago(n).isoformat()).returncode == 0
+    for query in ("__atomic_load_8", "undefined symbol arm64", "latomic LDFLAGS"):
+        hits = clawmem("search", query, "--lexical", "--json")
+        assert hits.returncode == 0 and hits.json()["results"], hits.stdout  # the turns are now recalled lines
+
+    assert clawmem("dream", "--json").returncode == 0
+    [line] = lines_with(ws.root, "-latomic")
+    assert line.triggers[0] == error, line.triggers
