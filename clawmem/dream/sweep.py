@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from clawmem import curated, provenance
 from clawmem.config import DreamConfig
 from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
+from clawmem.dream.problems import Problems, is_generic
 from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt, key_phrases
 from clawmem.entries import grammar
@@ -32,10 +34,22 @@ def derived_importance(score: float, cfg: DreamConfig) -> int:
     return max(1, min(10, 6 + round(3 * (score - cfg.min_score) / span)))
 
 
-def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg: DreamConfig) -> Proposal:
+def derived_triggers(text: str, problem: Sequence[str], df: dict[str, int], total: int) -> tuple[str, ...]:
+    """Triggers for a line whose evidence named none: the problem it answers first (what the
+    person types when it comes back), then the fix's own key phrases; never a generic phrase."""
+    found = list(problem[:MAX_TRIGGERS])
+    for phrase in key_phrases(text, df, total, limit=2 * MAX_TRIGGERS):
+        if len(found) == MAX_TRIGGERS:
+            break
+        if phrase not in found and not is_generic(phrase):
+            found.append(phrase)
+    return tuple(found)
+
+
+def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg: DreamConfig, problem: Sequence[str] = ()) -> Proposal:
     text = c.latest_text
     named = [" ".join(grammar.clean_value(t).replace(",", " ").replace(";", " ").split()) for t in c.triggers]
-    triggers = tuple(t for t in named if t)[:MAX_TRIGGERS] or tuple(key_phrases(text, df, total, limit=MAX_TRIGGERS))
+    triggers = tuple(t for t in named if t)[:MAX_TRIGGERS] or derived_triggers(text, problem, df, total)
     return Proposal(
         candidate_id=c.id,
         text=text,
@@ -73,11 +87,15 @@ def _consolidate(ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal
     return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg)]
 
 
-def deep(ws: Workspace, staging: Staging, verdicts: dict[int, gate.Verdict], *, dry_run: bool) -> DeepResult:
+def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate.Verdict], *, dry_run: bool) -> DeepResult:
     cfg = ws.config.dream
     gated = sorted((v for v in verdicts.values() if v.passed), key=lambda v: v.rank or 0)
     df, total = document_frequency(c.text for c in staging.candidates.values())
-    proposals = [proposal(staging.candidates[v.candidate_id], v, df, total, cfg) for v in gated]
+    finder = Problems(index)
+    proposals = [
+        proposal(staging.candidates[v.candidate_id], v, df, total, cfg, finder.triggers(staging.candidates[v.candidate_id]))
+        for v in gated
+    ]
     snap = curated.snapshot(ws.memory_md)
     testhook.pause("consolidate")
     if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
@@ -177,7 +195,7 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         recalls = store.recalls(index, since_day)
         taint = store.taints(index)
         verdicts = gate.evaluate(staging, recalls, taint, cfg, now)
-        result = deep(ws, staging, verdicts, dry_run=dry_run) if "deep" in phases else DeepResult(None, None, ())
+        result = deep(ws, index, staging, verdicts, dry_run=dry_run) if "deep" in phases else DeepResult(None, None, ())
         fresh = _fresh(staging, recalls, lit.touched if lit else frozenset(), last_dream)
         ineligible = _ineligible_recalled(index, (store.when(last_dream) or now - dt.timedelta(days=cfg.max_age_days)).date().isoformat(), taint)
         gate_rejected = [

@@ -36,15 +36,28 @@ class TriggerHit:
     vector: float | None
 
 
+def _exact_only(word: str) -> bool:
+    """Identifiers, numbers and codes (``__atomic_load_8``, ``arm64``, ``e0425``) name one thing:
+    ``__atomic_load_4`` or ``arm32`` is another thing, however alike it looks."""
+    return "_" in word or any(c.isdigit() for c in word)
+
+
 def _same_word(a: str, b: str) -> bool:
     if a == b:
         return True
+    if _exact_only(a) or _exact_only(b):
+        return False
     common = 0
     for x, y in zip(a, b):
         if x != y:
             break
         common += 1
     return common >= STEM_PREFIX and common >= 0.75 * min(len(a), len(b))
+
+
+def _names_match(phrase: str, message_words: list[str]) -> bool:
+    """Every identifier of the phrase is in the message: vectors blur ``_4`` and ``_8`` too."""
+    return all(w in message_words for w in (t.casefold() for t in tokens.query_terms(phrase)) if _exact_only(w))
 
 
 def lexical_score(phrase: str, message_words: list[str]) -> float:
@@ -58,6 +71,8 @@ def lexical_score(phrase: str, message_words: list[str]) -> float:
     for word in words:
         if any(_same_word(word, m) for m in message_words):
             total += 1.0
+            continue
+        if _exact_only(word):
             continue
         best = process.extractOne(word, message_words, scorer=fuzz.ratio)
         ratio = best[1] / 100.0 if best else 0.0
@@ -157,7 +172,7 @@ def match(ws: Workspace, index, message: str, active_keys: list[str], budget: Bu
     for row in rows:
         best = None
         for phrase, lex in lexical[id(row)].items():
-            vec = vectors.get(phrase.casefold())
+            vec = vectors.get(phrase.casefold()) if _names_match(phrase, words) else None
             score = max(lex, vec or 0.0)
             if best is None or score > best.score:
                 best = TriggerHit(

@@ -24,10 +24,14 @@ def test_many_short_sessions_promote_the_workaround_once(ws, clawmem, workaround
     assert entry.triggers and entry.importance is not None
     assert "make clean" in ws.dreams_md.read_text()
 
-    # the trigger lets the next identical failure auto-inject the workaround
-    recall = clawmem("recall", "ugh, the build fails again", "--json")
+    # the trigger comes from the failure the workaround answers, so the next identical failure
+    # auto-injects it; a bare "the build fails" names no failure and must not (issue 12: never
+    # a generic word), which is why this no longer recalls "ugh, the build fails again"
+    assert "undefined reference" in entry.triggers, entry.triggers
+    recall = clawmem("recall", "ugh, undefined reference errors again", "--json")
     assert recall.returncode == 0
     assert any("make clean" in t["text"] for t in recall.json()["triggers"])
+    assert clawmem("recall", "ugh, the build fails again", "--json").json()["triggers"] == []
 
     again = clawmem("dream", "--json").json()
     assert again["promoted"] == [] and again["ran"]
