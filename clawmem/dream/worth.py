@@ -6,6 +6,10 @@ A unit is no candidate when
 - it is social talk: an acknowledgement, greeting or sign-off ("great, that fixed it",
   "hey Mel! good to see you", "talk soon"), i.e. every word is a stop word or a phatic word,
   allowing one name it is addressed to;
+- it is a reaction: praise or agreement aimed at what the other person just shared ("that
+  plate is awesome!", "wow, Caroline, it sounds like you're doing impressive work"): it opens
+  on a pointer to the other's words ("that", "it", "what a", "your"), carries an evaluative
+  word and names nothing specific beyond the person addressed;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
   and each of its topic words is common in this workspace: in more than
   ``dream.common_word_share`` of the index's entries (judged once the index holds
@@ -37,9 +41,19 @@ PHATIC = GREETINGS | frozenset(
     sound worked works work working fixed fixes fix solved helped helps help trick did will do done got gotcha noted
     understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
-    so really pretty too
+    so really pretty too agree keep long
     """.split()  # noqa: SIM905
 )
+EVALUATIVE = frozenset(
+    """
+    awesome amazing gorgeous beautiful cute lovely impressive inspiring inspired incredible stunning adorable fun cool great
+    nice wonderful fantastic proud love loving loved glad happy sweet pretty kind neat brilliant excellent touching
+    special powerful fascinating interesting exciting remarkable admirable rad epic wild unreal
+    """.split()  # noqa: SIM905
+)
+INTERJECTIONS = frozenset(["wow", "woah", "whoa", "oh", "ooh", "aw", "aww", "omg", "yay", "haha", "hahaha", "hey", "ah", "yes", "yeah"])
+POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving"])
+OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
 EDGE = "\"'()[]{}<>,;:!?.*“”‘’"
@@ -79,6 +93,19 @@ class Vocabulary:
         return self.frequency(word) > self.common_share * self.total
 
 
+def _reaction(tokens: list[str], names: list[str]) -> bool:
+    """Praise or agreement pointing at the other's words, naming nothing beyond the addressee."""
+    if len(names) > 1 or any(SPECIFIC.search(n) for n in names) or not any(w in EVALUATIVE for w in tokens):
+        return False
+    addressed = {n.casefold().strip(EDGE) for n in names}
+    rest = [w for w in tokens if w not in INTERJECTIONS and w not in addressed]
+    if OWN & set(rest):
+        return False
+    if rest[:2] == ["i", "love"] and rest[2:3] in (["how"], ["that"], ["it"], ["your"]):
+        return True
+    return bool(rest) and rest[0] in POINTERS
+
+
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
     said = unattributed(text)
@@ -88,6 +115,8 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     if any(w in PHATIC for w in tokens) and len(leftover) <= 1 and len(names) == len(leftover):
         kind = "a greeting or sign-off" if any(w in GREETINGS for w in tokens) else "an acknowledgement"
         return f"{kind}, no information"
+    if _reaction(tokens, names):
+        return "a reaction to what the other person shared, no information"
     if vocabulary is None or not vocabulary.judged or names:
         return None
     topic = content_words(said) - PHATIC

@@ -45,6 +45,34 @@ def test_a_thanks_around_a_fact_does_not_hide_the_fact(line):
     assert scaffolding.reason(line) is None
 
 
+REACTIONS = (
+    "Caroline said: That plate is awesome!",
+    "Melanie said: Wow, Caroline, that looks awesome!",
+    "Melanie said: Woah, Caroline, it sounds like you're doing some impressive work.",
+    "Caroline said: Wow, what an amazing family pic!",
+    "Melanie said: I love how it shows the togetherness and power you were talking about.",
+    "Caroline said: I totally agree, Melanie.",
+    "Caroline said: Keep it up!",
+    "Caroline said: Long time no talk.",
+)
+OWN_NEWS = (  # evaluative words, but about the speaker's own life or naming something: facts
+    "Caroline said: This necklace is super special to me - a gift from my grandma in my home country, Sweden.",
+    "Caroline said: I love painting landscapes on weekends.",
+    "It's amazing how fast Postgres 16 is on the new box.",
+    "The assistant said: That works because the linker needs libatomic.",
+)
+
+
+@pytest.mark.parametrize("line", REACTIONS)
+def test_praise_and_agreement_aimed_at_the_other_person_are_not_memories(line):
+    assert "no information" in scaffolding.reason(line)
+
+
+@pytest.mark.parametrize("line", OWN_NEWS)
+def test_evaluative_words_around_a_fact_do_not_hide_it(line):
+    assert scaffolding.reason(line) is None
+
+
 def test_only_the_fact_is_promoted_and_explain_says_why_the_thanks_was_not(ws, clawmem, chatty_sessions):
     data = clawmem("dream", "--json", "--explain").json()
     assert [c["text"] for c in data["promoted"]] == [FACT]
