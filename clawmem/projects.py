@@ -105,6 +105,9 @@ def identify(start: str) -> Repository | None:
 
 
 def current(cwd: str | None = None) -> Repository | None:
+    """The repository containing ``cwd`` (None: this process's directory; "": no directory, so none)."""
+    if cwd == "":
+        return None
     return identify(cwd or os.getcwd())
 
 
