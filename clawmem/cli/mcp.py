@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -12,7 +12,7 @@ from clawmem.cli.options import WorkspaceOpt
 def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on the loopback interface instead of stdio.")] = False,
     host: Annotated[str, typer.Option("--host", help="Loopback address to listen on with --http (other addresses are refused).")] = "127.0.0.1",
-    port: Annotated[Optional[int], typer.Option("--port", min=0, max=65535, help="Port for --http [default: mcp.http_port; 0: any free port].", show_default=False)] = None,
+    port: Annotated[int | None, typer.Option("--port", min=0, max=65535, help="Port for --http [default: mcp.http_port; 0: any free port].", show_default=False)] = None,
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Run an MCP server: recall_context, search_memory, read_excerpt, add_note, flush_context, ingest_transcript, add_intent, list_intents.

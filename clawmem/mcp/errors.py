@@ -31,20 +31,29 @@ FLAG_PARAMETERS = {
     "--context": "context",
     "--state": "state",
 }
-FLAG = re.compile(r"`?(?P<flag>--[a-z][a-z-]*)(?: [A-Z][A-Z_]*)?`?")
+FLAG = re.compile(r"`?(?P<flag>--[a-z][a-z-]*)(?P<placeholder> [A-Z][A-Z_]*)?`?")
 WORKSPACE_FLAG = re.compile(r"\s*\(or pass --workspace DIR\)")
+OWNER_ONLY = re.compile(r"\(?(?:if the owner asked for it, )?pass --origin owner\)?")
 OWNER_COMMAND = re.compile(r"`clawmem [^`]+`")
 
 
 def _parameter(match: re.Match) -> str:
     name = FLAG_PARAMETERS.get(match["flag"])
-    return f"the `{name}` parameter" if name else match[0]
+    if name is None:
+        return match[0]
+    return f"the `{name}` parameter" if match["placeholder"] else f"`{name}`"
+
+
+def for_model_text(text: str) -> str:
+    """Flags named in a message or hint, as the tool parameters that play their part."""
+    text = WORKSPACE_FLAG.sub("", text)
+    text = OWNER_ONLY.sub("only the owner can, at a terminal (an MCP client is never the owner)", text)
+    return FLAG.sub(_parameter, text)
 
 
 def hint_for_model(hint: str) -> str:
     """A CLI hint with flags turned into tool parameters and commands marked as the owner's."""
-    hint = WORKSPACE_FLAG.sub("", hint)
-    hint = FLAG.sub(_parameter, hint)
+    hint = for_model_text(hint)
     if OWNER_COMMAND.search(hint):
         hint = f"{hint} (a command for the owner to run at a terminal; tell them)"
     return hint
@@ -52,8 +61,11 @@ def hint_for_model(hint: str) -> str:
 
 def for_model(err: ClawmemError) -> str:
     """The message a model reads when a tool call fails with an expected error."""
-    text = err.message
+    text = for_model_text(err.message)
     return f"{text}. Hint: {hint_for_model(err.hint)}" if err.hint else text
+
+
+PARAMETER_NOTES = {"origin": "an MCP client is an agent, never the owner"}
 
 
 def _location(error: dict[str, Any]) -> str:
@@ -68,5 +80,6 @@ def invalid_arguments(tool: str, errors: list[dict[str, Any]]) -> str:
         if error.get("type") == "missing":
             problems.append(f"`{where}` is required")
         else:
-            problems.append(f"`{where}`: {error.get('msg', 'invalid value')}")
+            note = PARAMETER_NOTES.get(where)
+            problems.append(f"`{where}`: {error.get('msg', 'invalid value')}" + (f" ({note})" if note else ""))
     return f"invalid arguments for {tool}: " + "; ".join(problems) + ". Fix them and call the tool again (its inputSchema lists every parameter)."

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +32,12 @@ def schema_dir() -> Path:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict[str, Any]:
     return json.loads((schema_dir() / f"{name}.json").read_text(encoding="utf-8"))
 
 
-def output_schema(name: str, *, key: str | None = None) -> dict[str, Any]:
+def output_schema(name: str, key: str | None = None) -> dict[str, Any]:
     """The ``outputSchema`` of a tool returning the shape ``docs/schemas/<name>.json``.
 
     ``key``: the tool returns that (list) shape as ``{key: [...]}``.
