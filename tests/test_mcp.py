@@ -353,7 +353,7 @@ def test_project_comes_from_the_clients_root(ws, tmp_path, monkeypatch):
                 await client.call_tool("add_note", {"text": "Elsewhere deploys by hand", "project_dir": str(tmp_path / "server-repo")}),
             ]
 
-    from_root, from_argument = (r.structured_content for r in run(session()))
+    from_root, _ = (r.structured_content for r in run(session()))
     notes = (ws.root / from_root["path"]).read_text()
     assert "Atlas deploys from the main branch <!-- project: github.com/ada/atlas -->" in notes
     assert "Elsewhere deploys by hand <!-- project: github.com/ada/elsewhere -->" in notes
@@ -406,12 +406,12 @@ def test_missing_sdk_says_what_to_install(ws):
         f"sys.argv = ['clawmem', 'mcp', '-w', {str(ws.root)!r}]\n"
         "from clawmem.launcher import main\nmain()\n"
     )
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    proc = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 1
     assert "pip install 'clawmem[mcp]'" in proc.stderr
 
 
 def test_help_does_not_import_the_sdk():
     probe = "import sys; sys.argv = ['clawmem', 'mcp', '--help']\nfrom clawmem.launcher import main\ntry:\n    main()\nexcept SystemExit:\n    pass\nprint('mcp' in sys.modules)"
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip().endswith("False"), proc.stdout + proc.stderr
