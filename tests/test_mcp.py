@@ -359,6 +359,27 @@ def test_project_comes_from_the_clients_root(ws, tmp_path, monkeypatch):
     assert "Elsewhere deploys by hand <!-- project: github.com/ada/elsewhere -->" in notes
 
 
+def test_recall_context_activates_the_clients_repository_for_the_session(ws, tmp_path, monkeypatch):
+    from mcp import Client
+    from mcp.types import ListRootsResult, Root
+
+    from clawmem.mcp.server import build_server
+
+    client_repo = make_repo(tmp_path / "client-repo", "https://github.com/ada/atlas.git")
+    monkeypatch.chdir(make_repo(tmp_path / "server-repo", "https://github.com/ada/elsewhere.git"))
+
+    async def roots(context):
+        return ListRootsResult(roots=[Root(uri=client_repo.as_uri())])
+
+    async def session():
+        async with Client(build_server(ws.root), mode="legacy", list_roots_callback=roots) as client:
+            return await client.call_tool("recall_context", {"message": "what next?", "session": "s-roots"})
+
+    assert run(session()).structured_content["project_keys"] == ["github.com/ada/atlas"]
+    bare = run(call(ws.root, "recall_context", message="what next?", session="s-bare")).structured_content
+    assert bare["project_keys"] == []  # no roots, no project_dir: not the server's directory
+
+
 def test_without_roots_or_an_argument_there_is_no_project(ws, tmp_path, monkeypatch):
     monkeypatch.chdir(make_repo(tmp_path / "server-repo", "git@github.com:ada/elsewhere.git"))
     noted = run(call(ws.root, "add_note", text="A fact with no repository")).structured_content

@@ -9,6 +9,7 @@ returns it in, and a ``oneOf`` of objects gets ``"type": "object"`` beside it.
 from __future__ import annotations
 
 import json
+import site
 import sys
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from clawmem.errors import ClawmemError
 CANDIDATES = (
     Path(__file__).resolve().parents[2] / "docs" / "schemas",  # a source checkout or an editable install
     Path(sys.prefix) / "share" / "clawmem" / "schemas",  # a wheel (pyproject's data-files)
+    Path(site.getuserbase()) / "share" / "clawmem" / "schemas",  # a wheel installed with --user
 )
 
 
