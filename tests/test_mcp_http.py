@@ -24,7 +24,7 @@ import pytest
 mcp = pytest.importorskip("mcp", reason="the MCP extra is not installed: pip install 'clawmem[mcp]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
-URL = re.compile(r"at (http://127\.0\.0\.1:\d+/mcp) ")
+URL = re.compile(r"at (http://127\.\d+\.\d+\.\d+:\d+/mcp) ")
 START_TIMEOUT = 60
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}
@@ -40,10 +40,14 @@ def _first_line(stream, timeout: float) -> str:
 
 
 @pytest.fixture
-def http_server(ws):
-    """The installed ``clawmem mcp --http --port 0``; yields its URL (read from its stderr line)."""
+def http_server(ws, request):
+    """The installed ``clawmem mcp --http --port 0``; yields its URL (read from its stderr line).
+
+    Parametrise indirectly with a loopback address to pass ``--host``.
+    """
+    host = getattr(request, "param", "127.0.0.1")
     proc = subprocess.Popen(
-        [CLAWMEM, "mcp", "--http", "--port", "0", "-w", str(ws.root)],
+        [CLAWMEM, "mcp", "--http", "--host", host, "--port", "0", "-w", str(ws.root)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"},
     )
     try:
@@ -120,12 +124,14 @@ def _post(url: str, headers: dict[str, str]) -> int:
         conn.close()
 
 
+@pytest.mark.parametrize("http_server", ["127.0.0.1", "127.0.0.2"], indirect=True)
 def test_requests_naming_another_host_or_origin_are_refused(http_server):
-    """DNS rebinding: a page at evil.example resolving to 127.0.0.1 must not drive the server."""
-    port = http_server.split(":")[2].split("/")[0]
-    assert _post(http_server, {"Host": f"127.0.0.1:{port}"}) == 200
+    """DNS rebinding: a page at evil.example resolving to loopback must not drive the server (on any loopback address)."""
+    address = http_server.split("/")[2]
+    port = address.rsplit(":", 1)[1]
+    assert _post(http_server, {"Host": address}) == 200
     assert _post(http_server, {"Host": f"evil.example:{port}"}) in (400, 403, 421)
-    assert _post(http_server, {"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example"}) == 403
+    assert _post(http_server, {"Host": address, "Origin": "http://evil.example"}) == 403
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.10", "example.com", "::"])

@@ -50,6 +50,12 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def allowed_names(address: str) -> list[str]:
+    """Host names a request may carry for ``address``: the loopback names, and the address itself."""
+    named = f"[{address}]" if ":" in address else address
+    return sorted({named, "127.0.0.1", "localhost", "[::1]"})
+
+
 def url(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}{PATH}"
@@ -59,6 +65,7 @@ def serve_http(workspace: str | Path | None, host: str, port: int) -> None:
     """Serve until interrupted; the URL goes to stderr once the socket is listening."""
     import anyio
     import uvicorn  # comes with the SDK
+    from mcp.server.transport_security import TransportSecuritySettings
 
     from clawmem.mcp.server import build_server
     from clawmem.workspace import Workspace
@@ -67,7 +74,13 @@ def serve_http(workspace: str | Path | None, host: str, port: int) -> None:
     address = loopback_host(host)
     server = build_server(workspace)
     sock = bind(address, port)
-    app = server.streamable_http_app(streamable_http_path=PATH, host=address)
+    names = allowed_names(address)
+    security = TransportSecuritySettings(  # explicit: the SDK turns it on by itself only for three spellings of loopback
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:*" for name in names],
+        allowed_origins=[f"http://{name}:*" for name in names],
+    )
+    app = server.streamable_http_app(streamable_http_path=PATH, host=address, transport_security=security)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     sys.stderr.write(f"clawmem: MCP over streamable HTTP at {url(sock)} (loopback only; Ctrl-C stops it)\n")
     sys.stderr.flush()
