@@ -271,8 +271,9 @@ def test_an_mcp_ingest_cannot_replace_the_owners_transcript(ws, clawmem, monkeyp
     assert refused.is_error and "new session id" in refused.content[0].text
     assert (ws.root / "transcripts" / "family.md").read_text() == kept
 
-    from clawmem import ingest  # control: without the same-class replacement rule the agent overwrites it
+    from clawmem import ingest
 
+    # control: without the same-class replacement rule the agent overwrites it
     monkeypatch.setattr(ingest, "check_replaceable", lambda records, session, rel, origin: None)
     assert not run(call(ws.root, "ingest_transcript", transcript=forged, session="family")).is_error
     assert "stranger" in (ws.root / "transcripts" / "family.md").read_text()
@@ -394,6 +395,23 @@ def test_recall_context_activates_the_clients_repository_for_the_session(ws, tmp
     assert run(session()).structured_content["project_keys"] == ["github.com/ada/atlas"]
     bare = run(call(ws.root, "recall_context", message="what next?", session="s-bare")).structured_content
     assert bare["project_keys"] == []  # no roots, no project_dir: not the server's directory
+
+
+def test_a_client_that_fails_to_list_its_roots_still_gets_its_note_written(ws):
+    from mcp import Client
+
+    from clawmem.mcp.server import build_server
+
+    async def broken_roots(context):
+        raise RuntimeError("the host crashed while listing roots")
+
+    async def session():
+        async with Client(build_server(ws.root), mode="legacy", list_roots_callback=broken_roots) as client:
+            return await client.call_tool("add_note", {"text": "Roots or not, this is kept"})
+
+    noted = run(session())
+    assert not noted.is_error, noted.content
+    assert "Roots or not, this is kept\n" in (ws.root / noted.structured_content["path"]).read_text()
 
 
 def test_without_roots_or_an_argument_there_is_no_project(ws, tmp_path, monkeypatch):

@@ -69,12 +69,13 @@ def file_root(uri: str) -> str | None:
     return unquote(parsed.path) or None
 
 
-def build_server(workspace: str | Path | None = None, *, roots_timeout_s: float | None = None):
+def build_server(workspace: str | Path | None = None):
     """An ``MCPServer`` whose tools work on one workspace (resolved per call, config re-read)."""
     import anyio
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.server.mcpserver.tools import Tool
+    from mcp.shared.exceptions import MCPDeprecationWarning
     from mcp.types import ToolAnnotations
     from pydantic import (  # deferred with the SDK (pydantic comes with it)
         Field,
@@ -98,10 +99,10 @@ def build_server(workspace: str | Path | None = None, *, roots_timeout_s: float 
         capabilities = ctx.client_capabilities
         if capabilities is None or capabilities.roots is None:
             return None
-        timeout = roots_timeout_s if roots_timeout_s is not None else open_ws().config.mcp.roots_timeout_ms / 1000
+        timeout = open_ws().config.mcp.roots_timeout_ms / 1000
         try:
             with anyio.fail_after(timeout), warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # roots are deprecated by the 2026-07-28 protocol; older hosts rely on them
+                warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated by the 2026-07-28 protocol; older hosts rely on roots
                 result = await ctx.session.list_roots()
         except Exception:  # noqa: BLE001  (a client that cannot answer gives no project, not a failed call)
             return None
