@@ -96,11 +96,11 @@ def build_server(workspace: str | Path | None = None):
 
     async def client_root(ctx: Context) -> str | None:
         """The client's first ``file://`` root, asked for once per call within a bounded time."""
-        capabilities = ctx.client_capabilities
-        if capabilities is None or capabilities.roots is None:
-            return None
         timeout = open_ws().config.mcp.roots_timeout_ms / 1000
         try:
+            capabilities = ctx.client_capabilities  # raises outside a client request (a direct server.call_tool)
+            if capabilities is None or capabilities.roots is None:
+                return None
             with anyio.fail_after(timeout), warnings.catch_warnings():
                 warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated by the 2026-07-28 protocol; older hosts rely on roots
                 result = await ctx.session.list_roots()
