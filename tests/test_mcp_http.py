@@ -155,3 +155,18 @@ def test_a_busy_port_is_a_clear_error(ws):
         )
     assert proc.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in proc.stderr and "--port" in proc.stderr
+
+
+def test_the_default_port_comes_from_the_workspace_config(ws):
+    (ws.root / "clawmem.toml").write_text("[mcp]\nhttp_port = 0\n")  # 0: any free port, so the test never collides
+    proc = subprocess.Popen(
+        [CLAWMEM, "mcp", "--http", "-w", str(ws.root)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        found = URL.search(_first_line(proc.stderr, START_TIMEOUT))
+        assert found and not found[1].endswith(":8765/mcp")
+        assert _post(found[1], {"Host": found[1].split("/")[2]}) == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
