@@ -115,6 +115,12 @@ class TaintConfig:
 
 
 @dataclass(frozen=True)
+class McpConfig:
+    http_port: int = setting(8765, "port of `clawmem mcp --http` on the loopback interface (0: any free port)")
+    roots_timeout_ms: int = setting(2000, "how long a tool call waits for the MCP client's roots/list answer, in milliseconds")
+
+
+@dataclass(frozen=True)
 class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
@@ -124,6 +130,7 @@ class Config:
     intents: IntentsConfig = field(default_factory=IntentsConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     taint: TaintConfig = field(default_factory=TaintConfig)
+    mcp: McpConfig = field(default_factory=McpConfig)
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from clawmem.entries.grammar import escape_project
@@ -46,8 +46,7 @@ def normalise_remote(url: str) -> str:
     if not match:
         return url.rstrip("/")
     path = match["path"].strip("/")
-    if path.endswith(".git"):
-        path = path[:-4]
+    path = path.removesuffix(".git")
     return f"{match['host'].lower()}/{path}"
 
 
@@ -90,7 +89,7 @@ def _origin_url(common: Path) -> str | None:
     return parser.get(section, "url", fallback=None) if parser.has_section(section) else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def identify(start: str) -> Repository | None:
     """The repository containing ``start`` and its key, or None outside a repository (cached)."""
     path = Path(start).absolute()
@@ -105,6 +104,9 @@ def identify(start: str) -> Repository | None:
 
 
 def current(cwd: str | None = None) -> Repository | None:
+    """The repository containing ``cwd`` (None: this process's directory; "": no directory, so none)."""
+    if cwd == "":
+        return None
     return identify(cwd or os.getcwd())
 
 

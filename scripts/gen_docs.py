@@ -8,8 +8,9 @@
 One source, as STYLE.md asks: ``typer.main.get_command(app)`` walked like llm's docs/help.md
 walks its tree, plus ``clawmem.config.reference()`` and ``docs/schemas/*.json``. It writes
 
-* ``README.md`` and ``docs/json.md``: only the text between ``<!-- BEGIN GENERATED: x -->``
-  and ``<!-- END GENERATED: x -->`` (x = commands, config in the README; json in docs/json.md);
+* ``README.md``, ``docs/json.md`` and ``docs/mcp.md``: only the text between ``<!-- BEGIN GENERATED: x -->``
+  and ``<!-- END GENERATED: x -->`` (x = commands, config in the README; json in docs/json.md;
+  mcp, the MCP tool reference, in docs/mcp.md when the MCP extra is installed);
   the prose around the markers is hand-written and never touched;
 * ``man/clawmem.1`` and one page per command and subcommand (``man/clawmem-note-add.1``);
 * ``completions/clawmem.bash``, ``clawmem.zsh``, ``clawmem.fish`` from Typer's own completion
@@ -28,6 +29,7 @@ NO_COLOR=1, TERM=dumb), so the output never depends on who ran the script.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -507,6 +509,11 @@ def generate(source: Path = ROOT) -> dict[str, str]:
     if json_md.exists():
         order = [node.page[len(PROG) + 1:] for node in root.walk() if node.path]
         files["docs/json.md"] = replace_block(json_md.read_text(encoding="utf-8"), "json", json_reference(source, order), where="docs/json.md")
+    mcp_md = source / "docs" / "mcp.md"
+    if mcp_md.exists() and importlib.util.find_spec("mcp") is not None:  # the tool reference needs the MCP extra
+        from clawmem.mcp.reference import tool_reference
+
+        files["docs/mcp.md"] = replace_block(mcp_md.read_text(encoding="utf-8"), "mcp", tool_reference(), where="docs/mcp.md")
     return files
 
 

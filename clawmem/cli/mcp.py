@@ -1,30 +1,52 @@
-"""``clawmem mcp``: serve the memory tools to MCP-speaking agents over stdio."""
+"""``clawmem mcp``: serve the memory tools to MCP-speaking agents (stdio, or HTTP on loopback)."""
 
 from __future__ import annotations
+
+from typing import Annotated
+
+import typer
 
 from clawmem.cli.options import WorkspaceOpt
 
 
-def mcp(workspace: WorkspaceOpt = None) -> None:
-    """Run an MCP server on stdin/stdout: memory_search, memory_get, note, recall, intent_add, intent_list.
+def mcp(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on the loopback interface instead of stdio.")] = False,
+    host: Annotated[str, typer.Option("--host", help="Loopback address to listen on with --http (other addresses are refused).")] = "127.0.0.1",
+    port: Annotated[int | None, typer.Option("--port", min=0, max=65535, help="Port for --http [default: mcp.http_port; 0: any free port].", show_default=False)] = None,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Run an MCP server: recall_context, search_memory, read_excerpt, add_note, flush_context, ingest_transcript, add_intent, list_intents.
 
-    Your agent host starts it and speaks JSON-RPC to it; nothing else is printed on stdout.
-    The client is treated as automation, never as the owner: notes are recorded as agent (or
-    untrusted/system when the tool call says so), untrusted hits come framed, and no tool
-    deletes, consolidates or reconfigures memory. Needs the extra: pip install 'clawmem[mcp]'.
+    Your agent host starts it and speaks JSON-RPC to it on stdin/stdout (nothing else is printed
+    there); with --http it listens on http://127.0.0.1:PORT/mcp instead and prints that URL on
+    stderr. The client is treated as automation, never as the owner: notes, flushes and
+    transcripts are recorded as agent (or untrusted/system when the call says so), untrusted
+    hits come framed, and no tool deletes, promotes, consolidates or reconfigures memory.
+    MEMORY.md and USER.md are resources. Tool reference: docs/mcp.md. Needs the extra:
+    pip install 'clawmem[mcp]'.
 
     Examples:
 
     \b
         clawmem mcp -w ~/agents/ada/memory
-        CLAWMEM_WORKSPACE=~/agents/ada/memory clawmem mcp
+        clawmem mcp --http --port 8765 -w ~/agents/ada/memory
     """
     from clawmem.errors import ClawmemError
-    from clawmem.mcp_server import INSTALL_HINT, sdk_available, serve
+    from clawmem.mcp import INSTALL_HINT, sdk_available
 
     if not sdk_available():
         raise ClawmemError("the MCP server needs the official MCP SDK, which is not installed", hint=INSTALL_HINT)
+    if http:
+        from clawmem.mcp.http import loopback_host, serve_http
+        from clawmem.workspace import Workspace
+
+        loopback_host(host)  # refuse a non-loopback address before anything else
+        chosen = port if port is not None else Workspace.open(workspace).config.mcp.http_port
+        serve_http(workspace, host, chosen)
+        return
     import sys
+
+    from clawmem.mcp.server import serve
 
     if sys.stdin.isatty():
         sys.stderr.write("clawmem: mcp speaks JSON-RPC on stdin/stdout; start it from your agent host (Ctrl-C stops it)\n")

@@ -1,0 +1,46 @@
+"""clawmem's memory as an MCP server (``clawmem mcp``): tools, resources, two transports.
+
+Trust rules (``docs/mcp.md`` says the same to users):
+
+* An MCP client is automation, never the owner: ``add_note``, ``flush_context`` and
+  ``ingest_transcript`` record ``agent`` unless the call says ``untrusted`` or ``system``;
+  ``owner`` is refused (``client_origin``), in the input schema and again in code.
+  ``add_intent`` always records ``agent``.
+* ``search_memory`` leaves untrusted and system entries out unless ``include_untrusted`` is
+  set, and then returns them inside ``<untrusted-content>`` framing, as the CLI does;
+  ``read_excerpt`` frames untrusted text the same way.
+* Whatever the server returns from memory (``recall_context``'s ``context``, the curated
+  resources) is wrapped in the recall marker or joins the recalled set, so an agent that
+  echoes it back into a note, a flush or a transcript does not create a second copy.
+* No tool deletes an entry, rewrites ``MEMORY.md`` or ``USER.md``, promotes, runs ``dream``
+  or changes the config: those stay with the owner at the command line.
+
+The SDK (the ``mcp`` extra) is imported only inside this package, and this package only by
+``clawmem mcp`` (and ``scripts/gen_docs.py`` for ``docs/mcp.md``).
+"""
+
+from __future__ import annotations
+
+from clawmem.errors import Forbidden
+
+INSTALL_HINT = "install the MCP extra: pip install 'clawmem[mcp]'"
+MCP_ORIGINS = ("agent", "untrusted", "system")
+
+
+def sdk_available() -> bool:
+    """True when an MCP SDK with ``MCPServer`` (mcp 2.x) can be imported."""
+    try:
+        import mcp.server.mcpserver  # noqa: F401  (deferred: the SDK costs ~1 s and only `clawmem mcp` needs it)
+    except ImportError:
+        return False
+    return True
+
+
+def client_origin(origin: str) -> str:
+    """The origin an MCP call may record: the client is an agent, so never the owner."""
+    if origin not in MCP_ORIGINS:
+        raise Forbidden(
+            f"origin {origin!r} is not accepted over MCP: a client is never the owner",
+            hint="pass origin agent (your own words), untrusted (copied from a web page, file or tool output) or system",
+        )
+    return origin
