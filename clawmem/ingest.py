@@ -42,8 +42,9 @@ MD_TURN = re.compile(
 )
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 MAX_JSON_DEPTH = 64  # deeper nesting is refused before parsing (json would recurse until it crashes)
-FORMATS = ("claude-code", "codex", "openai", "jsonl")  # JSON formats, in the order ``detect_format`` tries them
-PARSERS = {"claude-code": claude_code, "codex": codex, "openai": openai_chat, "jsonl": jsonl}
+HOSTS = {"claude-code": claude_code, "codex": codex, "openai": openai_chat}  # in the order detection tries them
+PARSERS = {**HOSTS, "jsonl": jsonl}  # clawmem's own JSONL: what no host format claims
+FORMATS = tuple(PARSERS)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def _turn(block: Block) -> Turn:
 
 
 def _detect_records(records: list[object]) -> str:
-    return next((name for name in FORMATS if PARSERS[name].detect(records)), "jsonl")
+    return next((name for name, module in HOSTS.items() if module.detect(records)), "jsonl")
 
 
 def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
