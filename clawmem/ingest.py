@@ -146,19 +146,21 @@ def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
     records = _records(text)
     fmt = _detect_records(records) if fmt == "auto" else fmt
     parsed = PARSERS[fmt].parse(records)
-    if not parsed.blocks and parsed.unknown:
+    unknown = _clean_counts(parsed.unknown)
+    if not parsed.blocks and unknown:
         raise BadInput(
-            f"no {fmt} turns in the transcript: {describe_counts(parsed.unknown)} of unknown type",
+            f"no {fmt} turns in the transcript: {describe_counts(unknown)} of unknown type",
             hint=f"check --format (auto recognises {', '.join(FORMATS)} and markdown)",
         )
-    return Transcript(fmt, [_turn(b) for b in parsed.blocks], _clean_counts(parsed.skipped), _clean_counts(parsed.unknown))
+    return Transcript(fmt, [_turn(b) for b in parsed.blocks], _clean_counts(parsed.skipped), unknown)
 
 
 def _clean_counts(counts: dict[str, int]) -> dict[str, int]:
     """Skip counts keyed by names read from the input: inert, one line, no control characters."""
     cleaned: dict[str, int] = {}
     for kind, count in counts.items():
-        name = incoming.clean_value(clean_text(kind, "transcript record type")) or "untyped"
+        readable = kind.encode("utf-8", "replace").decode()  # a lone surrogate in a type name is not worth refusing the transcript
+        name = incoming.clean_value(clean_text(readable, "transcript record type")) or "untyped"
         cleaned[name] = cleaned.get(name, 0) + count
     return cleaned
 

@@ -167,3 +167,14 @@ def test_deeply_nested_host_records_are_refused(ws, clawmem):
     result = ingest(clawmem, "-", "deep-1", input=json.dumps(record) + "\n")
     assert result.returncode == 2 and "nested" in result.stderr  # a value outside its range
     assert not (ws.root / "transcripts" / "deep-1.md").exists()
+
+
+def test_type_names_read_from_the_input_reach_stderr_inert(ws, clawmem):
+    records = [
+        {"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "hello (owner-typed-eider)"}},
+        {"type": "\u001b]0;pwned\u0007evil\ud800", "uuid": "u2", "sessionId": "s"},
+    ]
+    result = ingest(clawmem, "-", "inert-1", input="".join(json.dumps(r) + "\n" for r in records))
+    assert result.returncode == 0, result.stderr
+    assert "\u001b" not in result.stderr and "\u0007" not in result.stderr and "evil" in result.stderr
+    assert "\u001b" not in result.stdout and "evil" in "".join(result.json()["unknown"])
