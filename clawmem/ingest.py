@@ -1,4 +1,9 @@
-"""Session-end transcript ingestion: JSONL or Markdown in, ``transcripts/<session>.md`` out.
+"""Session-end transcript ingestion: a host's transcript in, ``transcripts/<session>.md`` out.
+
+This module dispatches: Markdown is read here, JSON transcripts by one module per host
+format in ``clawmem.transcripts`` (Claude Code, Codex rollouts, OpenAI messages, clawmem's
+own JSONL), recognised by content unless the caller names the format. Those modules only
+say which role produced each block; the cleaning, time checks and origins are decided here.
 
 Each turn becomes one entry with its observed time and turn id; its origin follows the
 role (user turns take the sender's class, assistant text inherits it, tool output is
@@ -14,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from clawmem import content_origin, incoming, ledger, loopguard, notes, provenance
 from clawmem.entries import grammar
@@ -22,6 +27,7 @@ from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, BadValue, Forbidden
 from clawmem.inputs import clean_text, decode_input
 from clawmem.timeparse import check_time_range, from_epoch, local_now
+from clawmem.transcripts import Block, claude_code, codex, jsonl, openai_chat
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 ROLES = ("user", "assistant", "system", "tool", "developer", "function")
@@ -36,8 +42,8 @@ MD_TURN = re.compile(
 )
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 MAX_JSON_DEPTH = 64  # deeper nesting is refused before parsing (json would recurse until it crashes)
-TIME_KEYS = ("timestamp", "time", "ts", "created_at", "date")
-ID_KEYS = ("id", "turn_id", "dia_id", "turn")
+FORMATS = ("claude-code", "codex", "openai", "jsonl")  # JSON formats, in the order ``detect_format`` tries them
+PARSERS = {"claude-code": claude_code, "codex": codex, "openai": openai_chat, "jsonl": jsonl}
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,17 @@ class Turn:
     speaker: str | None = None
     at: dt.datetime | None = None
     turn_id: str | None = None
+    subagent: bool = False  # a sub-agent's turn: recorded with the ``subagent`` session kind
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A parsed transcript: its turns, and what the format module left out, by kind."""
+
+    format: str
+    turns: list[Turn]
+    skipped: dict[str, int] = field(default_factory=dict)
+    unknown: dict[str, int] = field(default_factory=dict)
 
 
 def role_origin(role: str, sender_origin: str) -> str:
@@ -59,15 +76,6 @@ def role_origin(role: str, sender_origin: str) -> str:
     if role in ("system", "developer"):
         return "system"
     return "untrusted"  # tool and function output, and any role we do not know
-
-
-def _content(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in value]
-        return "\n".join(p for p in parts if isinstance(p, str) and p)
-    return "" if value is None else str(value)
 
 
 def _when(value: object, number: int) -> dt.datetime | None:
@@ -111,28 +119,61 @@ def _records(text: str) -> list[object]:
     return records
 
 
+def _turn(block: Block) -> Turn:
+    """A block as clawmem stores it: clean text and metadata, a checked time."""
+    where = f"transcript record {block.record}"
+    return Turn(
+        role=block.role.lower(),
+        content=clean_text(block.content, where),
+        speaker=clean_text(block.speaker, f"{where} speaker") if block.speaker else None,
+        at=_when(block.when, block.record),
+        turn_id=clean_text(block.turn_id, f"{where} turn id") if block.turn_id is not None else None,
+        subagent=block.subagent,
+    )
+
+
+def _detect_records(records: list[object]) -> str:
+    return next((name for name in FORMATS if PARSERS[name].detect(records)), "jsonl")
+
+
+def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
+    """Parse a transcript in ``fmt`` (``auto``: recognised by its content), turns in order."""
+    if fmt not in ("auto", "markdown", *FORMATS):
+        raise BadInput(f"unknown transcript format {fmt!r}", hint=f"use one of auto, markdown, {', '.join(FORMATS)}")
+    if fmt == "markdown" or (fmt == "auto" and not _looks_like_json(text)):
+        return Transcript("markdown", parse_markdown(text))
+    records = _records(text)
+    fmt = _detect_records(records) if fmt == "auto" else fmt
+    parsed = PARSERS[fmt].parse(records)
+    if not parsed.blocks and parsed.unknown:
+        raise BadInput(
+            f"no {fmt} turns in the transcript: {describe_counts(parsed.unknown)} of unknown type",
+            hint=f"check --format (auto recognises {', '.join(FORMATS)} and markdown)",
+        )
+    return Transcript(fmt, [_turn(b) for b in parsed.blocks], _clean_counts(parsed.skipped), _clean_counts(parsed.unknown))
+
+
+def _clean_counts(counts: dict[str, int]) -> dict[str, int]:
+    """Skip counts keyed by names read from the input: inert, one line, no control characters."""
+    cleaned: dict[str, int] = {}
+    for kind, count in counts.items():
+        name = incoming.clean_value(clean_text(kind, "transcript record type")) or "untyped"
+        cleaned[name] = cleaned.get(name, 0) + count
+    return cleaned
+
+
+def describe_counts(counts: dict[str, int]) -> str:
+    """``{"thinking": 3, "meta": 1}`` as ``3 thinking, 1 meta`` (most first)."""
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def parse_jsonl(text: str) -> list[Turn]:
-    """Turns of a JSONL (or JSON array) transcript; a session id inside the records is ignored.
+    """Turns of a JSONL (or JSON array) transcript in clawmem's own shape (``role``, ``content``).
 
     The caller decides the session, never the content: a ``session_id`` field in tool or
     untrusted output must not choose (or replace) a transcript.
     """
-    turns = []
-    for number, record in enumerate(_records(text), 1):
-        if not isinstance(record, dict) or "role" not in record:
-            raise BadInput(f"transcript record {number} has no role", hint="each line needs {\"role\": ..., \"content\": ...}")
-        speaker = record.get("speaker") or record.get("name")
-        turn_id = next((record[k] for k in ID_KEYS if record.get(k) is not None), None)
-        turns.append(
-            Turn(
-                role=str(record["role"]).lower(),
-                content=clean_text(_content(record.get("content")), f"transcript record {number}"),
-                speaker=clean_text(str(speaker), f"transcript record {number} speaker") if speaker else None,
-                at=next((_when(record[k], number) for k in TIME_KEYS if k in record), None),
-                turn_id=clean_text(str(turn_id), f"transcript record {number} turn id") if turn_id is not None else None,
-            )
-        )
-    return turns
+    return parse_transcript(text, "jsonl").turns
 
 
 def parse_markdown(text: str) -> list[Turn]:
@@ -163,8 +204,13 @@ def parse_markdown(text: str) -> list[Turn]:
     return [Turn(t.role, clean_text(t.content, "transcript")) for t in turns]
 
 
+def _looks_like_json(text: str) -> bool:
+    return text.lstrip().startswith(("{", "["))
+
+
 def detect_format(text: str) -> str:
-    return "jsonl" if text.lstrip().startswith(("{", "[")) else "markdown"
+    """The format of a transcript, by its content: ``markdown`` or one of ``FORMATS``."""
+    return _detect_records(_records(text)) if _looks_like_json(text) else "markdown"
 
 
 @dataclass(frozen=True)
@@ -177,6 +223,9 @@ class IngestResult:
     dropped_recalled: int
     replaced: bool
     derived: int = 0  # agent-class turns recorded untrusted because they restate untrusted text
+    format: str = "jsonl"
+    skipped: dict[str, int] = field(default_factory=dict)  # known record/block kinds not kept (thinking, metadata)
+    unknown: dict[str, int] = field(default_factory=dict)  # record/block types the format does not define
 
 
 def transcript_record(path: str, origin: str, session_kind: str) -> dict:
@@ -220,13 +269,8 @@ def ingest(
     """Write one session's transcript into ``transcripts/`` with provenance for every turn."""
     notes.check_provenance(origin, session_kind)
     text = decode_input(data, limit=ws.config.limits.max_ingest_bytes, what="transcript")
-    fmt = detect_format(text) if fmt == "auto" else fmt
-    if fmt == "jsonl":
-        turns = parse_jsonl(text)
-    elif fmt == "markdown":
-        turns = parse_markdown(text)
-    else:
-        raise BadInput(f"unknown transcript format {fmt!r}", hint="use jsonl, markdown or auto")
+    transcript = parse_transcript(text, fmt)
+    turns = transcript.turns
     session = session or fallback_session
     if not session:
         raise BadInput("no session id: the caller names the session, never the transcript", hint="pass --session ID")
@@ -265,9 +309,10 @@ def ingest(
         if turn.turn_id:
             meta.append(("turn", incoming.clean_value(turn.turn_id)))
         rendered.append(grammar.render_entry(body, meta))
+        turn_kind = provenance.least_eligible_session(session_kind, "subagent" if turn.subagent else None)
         record = ledger.entry_record(
             rel, loopguard.text_hash(body), origin=turn_origin,
-            session_kind=session_kind, session=session, observed=observed.isoformat(),
+            session_kind=turn_kind, session=session, observed=observed.isoformat(),
         )
         records.append({**record, "derived_from": source} if source is not None else record)
     import frontmatter  # deferred: yaml is only needed when a transcript is written
@@ -280,4 +325,7 @@ def ingest(
         replaced = path.exists()
         ledger.append(ws, [transcript_record(rel, origin, session_kind), *records])
         atomic_write(path, encoded)
-    return IngestResult(session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived)
+    return IngestResult(
+        session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived,
+        transcript.format, transcript.skipped, transcript.unknown,
+    )

@@ -1,0 +1,143 @@
+"""Claude Code session transcripts (``~/.claude/projects/<project>/<session>.jsonl``).
+
+Format, as documented and as Claude Code writes it:
+
+* Agent SDK, "Session management" (https://docs.claude.com/en/docs/claude-code/sdk/sdk-sessions):
+  typed records ``{"type": "user" | "assistant" | ..., "uuid", "parentUuid", "timestamp",
+  "sessionId", "message": {"role", "content"}}``; the hooks reference
+  (https://code.claude.com/docs/en/hooks) hands this file over as ``transcript_path``.
+* ``message.content`` follows the Anthropic Messages API content model
+  (https://docs.anthropic.com/en/api/messages): a string, or blocks ``text``, ``thinking`` /
+  ``redacted_thinking``, ``tool_use`` (assistant), ``tool_result`` (sent back in a *user*
+  message), ``image``; server tools return ``web_search_tool_result`` and the like.
+* Record flags seen in Claude Code's files and described by the community readers
+  (github.com/daaain/claude-code-log, github.com/ryo-morimoto/claude-history
+  docs/claude-code-jsonl-format.md): ``isSidechain`` (a sub-agent's turn), ``isMeta``
+  (harness bookkeeping: caveats, skill bodies, hook echoes), ``isCompactSummary`` (the
+  model's summary written as a user record after compaction), ``isVisibleInTranscriptOnly``,
+  ``toolUseResult`` (the record carries a tool's result), ``userType: "external"`` (a
+  person typed it); record types ``summary`` (``{"summary", "leafUuid"}``), ``system``,
+  ``attachment``, ``file-history-snapshot``, ``progress``, ``queue-operation``…
+
+Roles: a ``user`` record is the user only when nothing says otherwise (not a sidechain, not
+meta, not a compaction summary, no tool result, ``userType`` external or absent, not a
+local command's output). Tool results, server-tool results and command output are ``tool``
+(untrusted); a sub-agent's prompt and replies, summaries and tool calls are the assistant's
+(agent-derived), and every sidechain block is recorded as a ``subagent`` session kind, which
+is never promotion-eligible (a sub-agent's "learned" fact is not durable memory); thinking, images, harness metadata and attachments (hook context,
+clawmem's own injections among them) are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from clawmem.transcripts import Block, Parsed, text_of
+
+CONVERSATION = frozenset({"user", "assistant"})
+SKIPPED_TYPES = frozenset({
+    "system", "attachment", "file-history-snapshot", "progress", "queue-operation",
+    "permission-mode", "custom-title", "checkpoint",
+})
+TEXT = frozenset({"text"})
+THINKING = frozenset({"thinking", "redacted_thinking"})
+# local commands the user ran (``/clear``, ``!ls``): their output is a tool's, their invocation is bookkeeping
+COMMAND_OUTPUT = re.compile(r"^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>")
+COMMAND_INPUT = re.compile(r"^\s*<(command-name|command-message|command-args|local-command-caveat)>")
+
+
+def detect(records: list[object]) -> bool:
+    """Typed records with a message (or a summary) and Claude Code's ids."""
+    return any(
+        isinstance(r, dict) and (
+            (r.get("type") in CONVERSATION and isinstance(r.get("message"), dict) and ("uuid" in r or "sessionId" in r))
+            or (r.get("type") == "summary" and "leafUuid" in r)
+        )
+        for r in records
+    )
+
+
+def parse(records: list[object]) -> Parsed:
+    parsed = Parsed()
+    tools: dict[str, str] = {}  # tool_use id -> tool name, to label its result
+    for number, record in enumerate(records, 1):
+        kind = record.get("type") if isinstance(record, dict) else record
+        if not isinstance(record, dict):
+            parsed.unknown_kind(kind)
+        elif kind == "summary" and isinstance(record.get("summary"), str):
+            parsed.add(Block("assistant", record["summary"], "summary", record.get("timestamp"), _id(record.get("leafUuid")), number))
+        elif kind in CONVERSATION and isinstance(record.get("message"), dict):
+            _message(record, number, parsed, tools)
+        elif kind in SKIPPED_TYPES:
+            parsed.skip(kind)
+        else:
+            parsed.unknown_kind(kind)
+    return parsed
+
+
+def _id(value: object) -> str | None:
+    return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+
+
+def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str]) -> None:
+    if record.get("isMeta") is True or record.get("isVisibleInTranscriptOnly") is True:
+        parsed.skip("meta")
+        return
+    content = record["message"].get("content")
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    if not isinstance(blocks, list):
+        parsed.unknown_kind(f"{record['type']} content")
+        return
+    sidechain = record.get("isSidechain") is True
+    when, turn_id = record.get("timestamp"), _id(record.get("uuid"))
+
+    def add(role: str, text: str, speaker: str | None) -> None:
+        parsed.add(Block(role, text, speaker, when, turn_id, number, subagent=sidechain))
+
+    if record["type"] == "assistant":
+        for block in blocks:
+            _assistant_block(block, add, parsed, tools, "subagent" if sidechain else None)
+        return
+    carries_result = record.get("toolUseResult") is not None or any(
+        isinstance(b, dict) and str(b.get("type", "")).endswith("tool_result") for b in blocks)
+    if record.get("isCompactSummary") is True:
+        add("assistant", text_of(blocks, parsed, TEXT), "compaction summary")
+    elif carries_result:
+        for block in blocks:  # everything in a record that carries a tool result is the tool's
+            if isinstance(block, dict) and str(block.get("type", "")).endswith("tool_result"):
+                name = tools.get(str(block.get("tool_use_id")), "tool")
+                add("tool", text_of(block.get("content"), parsed, TEXT), f"{name} result")
+            else:
+                add("tool", text_of([block], parsed, TEXT), "tool result")
+    elif sidechain:
+        add("assistant", text_of(blocks, parsed, TEXT), "subagent prompt")
+    elif record.get("userType", "external") != "external":
+        parsed.unknown_kind(f"user from {str(record.get('userType'))[:20]}")
+    else:
+        text = text_of(blocks, parsed, TEXT)
+        if COMMAND_OUTPUT.match(text):
+            add("tool", text, "command output")
+        elif COMMAND_INPUT.match(text):
+            parsed.skip("command")
+        else:
+            add("user", text, None)
+
+
+def _assistant_block(block: object, add, parsed: Parsed, tools: dict[str, str], speaker: str | None) -> None:
+    kind = block.get("type") if isinstance(block, dict) else block
+    if not isinstance(block, dict):
+        parsed.unknown_kind(kind)
+    elif kind == "text" and isinstance(block.get("text"), str):
+        add("assistant", block["text"], speaker)
+    elif kind in THINKING:
+        parsed.skip("thinking")
+    elif kind in ("tool_use", "server_tool_use"):
+        name = str(block.get("name") or "tool")
+        tools[str(block.get("id"))] = name
+        add("assistant", f"{name} {json.dumps(block.get('input'), ensure_ascii=False)}", f"{speaker or 'assistant'} tool call")
+    elif str(kind).endswith("tool_result"):  # a server tool (web search, fetch) answered inside the message
+        result = block.get("content")
+        add("tool", result if isinstance(result, str) else json.dumps(result, ensure_ascii=False), str(kind))
+    else:
+        parsed.unknown_kind(kind)
