@@ -103,7 +103,7 @@ def _recall(ws, host: ModuleType, event: str, data: HookInput, budget_ms: int | 
     return context_output(host, event, context_block(result))
 
 
-def _ingest(ws, data: HookInput, degraded: list[str]) -> None:
+def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
     from clawmem.ingest import ingest
 
     session = _session(data, degraded)
@@ -118,7 +118,8 @@ def _ingest(ws, data: HookInput, degraded: list[str]) -> None:
     except OSError as err:
         degraded.append(f"transcript {path} unreadable ({err.strerror or type(err).__name__}): nothing ingested")
         return
-    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt="auto")
+    # the host's own format, forced: the file is the host's transcript, never guessed as another shape
+    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME)
 
 
 def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: int | None = None) -> HookOutcome:
@@ -141,7 +142,7 @@ def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: 
         if event in module.CONTEXT_EVENTS:
             out = _recall(ws, module, event, data, budget_ms, degraded)
             return HookOutcome(out, degraded, "bootstrap" if event == "session-start" else "recall")
-        _ingest(ws, data, degraded)
+        _ingest(ws, module, data, degraded)
         return HookOutcome("", degraded, "ingest" if not degraded else "none")
     except Exception as err:  # noqa: BLE001 -- a hook must never cost the host's turn: say why, do nothing more
         degraded.append(getattr(err, "message", None) or f"{type(err).__name__}: {err}")
