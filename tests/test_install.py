@@ -175,3 +175,19 @@ def test_the_installed_hook_commands_run(home, clawmem, tmp_path):
     payload = json.dumps({"session_id": "s-1", "cwd": "/", "hook_event_name": "SessionStart", "source": "startup"})
     proc = subprocess.run(command, check=False, shell=True, input=payload, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "The staging host is atlas." in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.parametrize("host", ["claude-code", "codex", "cursor", "claude-desktop"])
+def test_agent_integration_doc_shows_exactly_what_the_installer_writes(host, tmp_path):
+    from clawmem.config import HooksConfig
+    from clawmem.hosts.install import preview
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "agent-integration.md").read_text()
+    written = preview(
+        host, scope="user", exe="/home/ada/.local/bin/clawmem", workspace="/home/ada/agents/ada/memory",
+        home=tmp_path / "h", project=tmp_path / "p", timeout_s=HooksConfig().timeout_s,
+    )
+    assert written
+    for path, text in written:
+        lang = "toml" if path.suffix == ".toml" else "json"
+        assert f"```{lang}\n{text}```" in doc, f"docs/agent-integration.md lacks the {host} snippet for {path.name}"

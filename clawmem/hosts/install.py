@@ -182,3 +182,9 @@ def install(
     if host == "codex" and not uninstall:
         notes.append("Codex asks you to review and trust new hooks before they run: open /hooks in Codex once")
     return InstallReport(host, scope, uninstall, dry_run, exe, str(root), create_ws, files, notes)
+
+
+def preview(host: str, *, scope: str, exe: str, workspace: str, home: Path, project: Path, timeout_s: int) -> list[tuple[Path, str]]:
+    """Each file and the text the installer writes into it when it held nothing (the documented snippets)."""
+    module = host_module(host)
+    return [(p.path, p.after or "") for p in _plans(module, scope, exe, workspace, timeout_s, False, home, project)]
