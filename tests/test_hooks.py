@@ -116,3 +116,25 @@ def test_codex_has_no_session_end_event(ws, clawmem):
 def test_unknown_host_or_event_is_a_usage_error(clawmem):
     assert clawmem("hook", "prompt", "--host", "vim", input="{}").returncode == 2
     assert clawmem("hook", "lunch", "--host", "codex", input="{}").returncode == 2
+
+
+def test_the_fast_lane_takes_the_same_options_as_the_typer_command():
+    """Hooks run on every prompt, so the launcher parses them without Typer: the two must agree."""
+    import typer
+
+    from clawmem.cli import app
+    from clawmem.launcher import HOOK_EVENTS, HOOK_HOSTS, hook_parser
+
+    command = typer.main.get_command(app).get_command(None, "hook")
+    typer_opts = {opt for p in command.params for opt in p.opts if opt.startswith("-")}
+    fast_opts = {opt for a in hook_parser()._actions for opt in a.option_strings}
+    assert typer_opts - {"--help", "-h"} == fast_opts
+    from clawmem.cli.hook import Event, HookHost
+
+    assert tuple(e.value for e in Event) == HOOK_EVENTS and tuple(h.value for h in HookHost) == HOOK_HOSTS
+
+
+def test_hook_help_and_usage_errors_still_go_through_typer(clawmem):
+    assert "Examples:" in clawmem("hook", "--help").stdout
+    result = clawmem("hook", "prompt", input="{}")
+    assert result.returncode == 2 and result.stderr.count("Missing option") == 1

@@ -1,4 +1,8 @@
-"""``clawmem hook EVENT --host HOST``: the memory step of one agent-host hook. Always exits 0."""
+"""``clawmem hook EVENT --host HOST``: the memory step of one agent-host hook. Always exits 0.
+
+``clawmem.launcher`` parses these same options without Typer (hooks run on every prompt);
+``tests/test_hooks.py`` keeps the two option sets equal.
+"""
 
 from __future__ import annotations
 
@@ -44,20 +48,6 @@ def hook(
         echo '{"session_id":"s1","cwd":"/src/app","prompt":"why does CI fail?"}' | clawmem hook prompt --host claude-code
         clawmem hook session-end --host codex -w ~/agents/ada/memory < hook.json
     """
-    import os
-    import sys
+    from clawmem.hosts.command import run_command
 
-    from clawmem.hosts.hook import run
-
-    raw = b"" if sys.stdin.isatty() else sys.stdin.buffer.read()
-    outcome = run(event.value, host.value, raw, workspace=workspace, budget_ms=budget_ms)
-    if outcome.stdout:
-        sys.stdout.write(outcome.stdout)
-    if outcome.degraded:
-        sys.stderr.write(f"clawmem: hook degraded: {'; '.join(outcome.degraded)}\n")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    from clawmem.recall.triggers import ABANDONED
-
-    if ABANDONED:  # a vector lane cut off by the budget may still be loading a model: do not wait
-        os._exit(0)
+    run_command(event=event.value, host=host.value, workspace=workspace, budget_ms=budget_ms)
