@@ -42,8 +42,9 @@ MD_TURN = re.compile(
 )
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 MAX_JSON_DEPTH = 64  # deeper nesting is refused before parsing (json would recurse until it crashes)
-FORMATS = ("claude-code", "codex", "openai", "jsonl")  # JSON formats, in the order ``detect_format`` tries them
-PARSERS = {"claude-code": claude_code, "codex": codex, "openai": openai_chat, "jsonl": jsonl}
+HOSTS = {"claude-code": claude_code, "codex": codex, "openai": openai_chat}  # in the order detection tries them
+PARSERS = {**HOSTS, "jsonl": jsonl}  # clawmem's own JSONL: what no host format claims
+FORMATS = tuple(PARSERS)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def _turn(block: Block) -> Turn:
 
 
 def _detect_records(records: list[object]) -> str:
-    return next((name for name in FORMATS if PARSERS[name].detect(records)), "jsonl")
+    return next((name for name, module in HOSTS.items() if module.detect(records)), "jsonl")
 
 
 def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
@@ -145,19 +146,21 @@ def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
     records = _records(text)
     fmt = _detect_records(records) if fmt == "auto" else fmt
     parsed = PARSERS[fmt].parse(records)
-    if not parsed.blocks and parsed.unknown:
+    unknown = _clean_counts(parsed.unknown)
+    if not parsed.blocks and unknown:
         raise BadInput(
-            f"no {fmt} turns in the transcript: {describe_counts(parsed.unknown)} of unknown type",
+            f"no {fmt} turns in the transcript: {describe_counts(unknown)} of unknown type",
             hint=f"check --format (auto recognises {', '.join(FORMATS)} and markdown)",
         )
-    return Transcript(fmt, [_turn(b) for b in parsed.blocks], _clean_counts(parsed.skipped), _clean_counts(parsed.unknown))
+    return Transcript(fmt, [_turn(b) for b in parsed.blocks], _clean_counts(parsed.skipped), unknown)
 
 
 def _clean_counts(counts: dict[str, int]) -> dict[str, int]:
     """Skip counts keyed by names read from the input: inert, one line, no control characters."""
     cleaned: dict[str, int] = {}
     for kind, count in counts.items():
-        name = incoming.clean_value(clean_text(kind, "transcript record type")) or "untyped"
+        readable = kind.encode("utf-8", "replace").decode()  # a lone surrogate in a type name is not worth refusing the transcript
+        name = incoming.clean_value(clean_text(readable, "transcript record type")) or "untyped"
         cleaned[name] = cleaned.get(name, 0) + count
     return cleaned
 

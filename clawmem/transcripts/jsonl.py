@@ -44,7 +44,3 @@ def parse(records: list[object]) -> Parsed:
             record=number,
         ))
     return parsed
-
-
-def detect(records: list[object]) -> bool:
-    return bool(records) and all(isinstance(r, dict) and "role" in r for r in records)
