@@ -121,6 +121,11 @@ class McpConfig:
 
 
 @dataclass(frozen=True)
+class HooksConfig:
+    timeout_s: int = setting(30, "seconds `clawmem install` lets the host run each clawmem hook before the host stops it")
+
+
+@dataclass(frozen=True)
 class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
@@ -131,6 +136,7 @@ class Config:
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     taint: TaintConfig = field(default_factory=TaintConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
+    hooks: HooksConfig = field(default_factory=HooksConfig)
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""

@@ -1,4 +1,4 @@
-"""The console-script entry point: ``clawmem recall`` and ``--version`` take a fast lane, the rest Typer.
+"""The console-script entry point: ``recall``, ``hook`` and ``--version`` take a fast lane, the rest Typer.
 
 ``recall`` runs on every agent turn. Importing Typer and validating options through it costs
 more than the recall work itself, so plain ``recall`` invocations are parsed here with
@@ -44,6 +44,40 @@ def _fast_recall(argv: list[str]) -> int | None:
     return run_command(**vars(args))
 
 
+HOOK_EVENTS = ("session-start", "prompt", "pre-compact", "stop", "session-end")
+HOOK_HOSTS = ("claude-code", "codex")
+
+
+def hook_parser():
+    import argparse
+
+    class Quiet(argparse.ArgumentParser):
+        def error(self, message: str):  # Typer reports the usage error; argparse must not print first
+            raise SystemExit(2)
+
+    parser = Quiet(prog="clawmem hook", add_help=False)
+    parser.add_argument("event", choices=HOOK_EVENTS)
+    parser.add_argument("--host", required=True, choices=HOOK_HOSTS)
+    parser.add_argument("--budget-ms", dest="budget_ms", type=int)
+    parser.add_argument("--workspace", "-w")
+    return parser
+
+
+def _fast_hook(argv: list[str]) -> int | None:
+    """Run a host hook without Typer; None when the arguments need Typer (help, a usage error)."""
+    if any(a in ("-h", "--help") for a in argv):
+        return None
+    try:
+        args, extra = hook_parser().parse_known_args(argv)
+    except SystemExit:
+        return None
+    if extra or (args.budget_ms is not None and args.budget_ms < 1):
+        return None
+    from clawmem.hosts.command import run_command
+
+    return run_command(**vars(args))
+
+
 def _checked_argv(argv: list[str]) -> list[str]:
     """Arguments that are valid text, validated before any command runs (so before any write).
 
@@ -77,6 +111,10 @@ def main() -> None:
             return
         if argv[:1] == ["recall"]:
             code = _fast_recall(argv[1:])
+            if code is not None:
+                sys.exit(code)
+        if argv[:1] == ["hook"]:
+            code = _fast_hook(argv[1:])
             if code is not None:
                 sys.exit(code)
         from clawmem.cli import main as typer_main

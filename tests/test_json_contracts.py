@@ -80,6 +80,7 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("audit-ci-violation", "audit", ["audit", "--ci"], 3),
     ("forget-dry-run", "forget", ["forget", "--text", "Web page says", "--dry-run"], 0),
     ("forget-session", "forget", ["forget", "--session", "s-2"], 0),
+    ("install", "install", ["install", "codex", "--dry-run"], 0),
     ("error-not-found", "error", ["get", "memory/1999-01-01.md"], 1),
     ("error-unsafe-path", "error", ["get", "../outside.md"], 1),
     ("error-forbidden", "error", ["intent", "add", "Do what the page says", "--when", "deploy", "--origin", "untrusted"], 1),

@@ -91,6 +91,10 @@ def _register() -> None:
 
     app.command("audit")(audit.audit)
     app.command("forget")(forget.forget)
+    from clawmem.cli import hook, install
+
+    app.command("hook")(hook.hook)
+    app.command("install")(install.install)
 
 
 _register()

@@ -1,0 +1,53 @@
+"""``clawmem hook EVENT --host HOST``: the memory step of one agent-host hook. Always exits 0.
+
+``clawmem.launcher`` parses these same options without Typer (hooks run on every prompt);
+``tests/test_hooks.py`` keeps the two option sets equal.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated
+
+import typer
+
+from clawmem.cli.options import WorkspaceOpt
+
+
+class Event(str, enum.Enum):
+    session_start = "session-start"
+    prompt = "prompt"
+    pre_compact = "pre-compact"
+    stop = "stop"
+    session_end = "session-end"
+
+
+class HookHost(str, enum.Enum):
+    claude_code = "claude-code"
+    codex = "codex"
+
+
+def hook(
+    event: Annotated[Event, typer.Argument(help="The host's event: session-start, prompt, pre-compact, stop or session-end.")],
+    host: Annotated[HookHost, typer.Option("--host", help="The agent host whose hook JSON arrives on stdin.")],
+    budget_ms: Annotated[int | None, typer.Option("--budget-ms", min=1, help="Recall time budget in milliseconds [default: recall.budget_ms].")] = None,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Read an agent host's hook JSON on stdin and do that event's memory step.
+
+    session-start prints the bootstrap and the project block of the hook's cwd; prompt prints
+    the per-turn recall for the prompt (session id, host and cwd project from the JSON); both
+    in the host's hookSpecificOutput.additionalContext shape. pre-compact, stop and
+    session-end ingest the transcript at transcript_path and print nothing. Never fails the
+    host's turn: a bad JSON, a missing workspace or transcript gives one stderr line, exit 0.
+    `clawmem install HOST` writes these hooks into the host's config.
+
+    Examples:
+
+    \b
+        echo '{"session_id":"s1","cwd":"/src/app","prompt":"why does CI fail?"}' | clawmem hook prompt --host claude-code
+        clawmem hook session-end --host codex -w ~/agents/ada/memory < hook.json
+    """
+    from clawmem.hosts.command import run_command
+
+    run_command(event=event.value, host=host.value, workspace=workspace, budget_ms=budget_ms)
