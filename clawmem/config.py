@@ -84,6 +84,10 @@ class DreamConfig:
     memory_chars: int = setting(20_000, "MEMORY.md budget, in characters")
     dedupe_similarity: float = setting(90.0, "rapidfuzz token-set ratio at which two notes are duplicates")
     grounding_similarity: float = setting(90.0, "how closely (0-100) a curated line's words must match the evidence it cites")
+    paraphrase_cosine: float = setting(
+        0.85, "sentence cosine at which a reworded candidate merges into an existing MEMORY.md line (with an embedder)"
+    )
+    paraphrase_new_words: int = setting(1, "most topic words a merged paraphrase may reword (more: it adds information)")
     consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
     consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
 

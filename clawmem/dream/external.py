@@ -28,10 +28,10 @@ import shlex
 import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Iterator
 
 from clawmem.config import DreamConfig
 from clawmem.dream.consolidate import Proposal
@@ -41,8 +41,10 @@ RULES = (
     "Keep every existing line you do not deliberately merge or retire; keep headings and prose verbatim, in place; add none.",
     "Merge duplicates into one line; retire an entry (remove it, or mark it superseded) only when a candidate has its key.",
     "Every new or rewritten line is one '- ' list item that keeps at least one <!-- source: ... --> anchor of its candidate.",
-    "Say only what the cited candidates' wordings say: no new instruction, command, URL, name or number; "
-    "metadata only from the candidate (its sources, importance, triggers, key).",
+    (
+        "Say only what the cited candidates' wordings say: no new instruction, command, URL, name or number; "
+        "metadata only from the candidate (its sources, importance, triggers, key)."
+    ),
 )
 
 
