@@ -14,20 +14,7 @@ from typing import Any
 
 from clawmem import curated, provenance
 from clawmem.config import DreamConfig
-from clawmem.dream import (
-    DreamReport,
-    Explained,
-    Rejection,
-    consolidate,
-    diary,
-    external,
-    gate,
-    light,
-    rem,
-    store,
-    testhook,
-    write,
-)
+from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.store import Candidate, Staging
