@@ -137,6 +137,8 @@ def test_a_paraphrase_of_a_hand_written_line_merges_into_it(ws, clawmem, ingest_
     assert merged.startswith(line + " <!-- source: transcripts/s"), "the hand-written text is untouched, only comments appended"
     assert sorted(s.split("#")[0] for s in entries[0].sources) == ["transcripts/s1.md", "transcripts/s2.md", "transcripts/s3.md"]
     assert clawmem("dream", "--json").json()["merged"] == [], "a second sweep has nothing left to merge"
+    audit = clawmem("audit", "--ci")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
 @pytest.mark.parametrize("vectors", [True, False], ids=["embedder", "text-only"])
@@ -167,3 +169,21 @@ def test_two_different_servers_stay_two_lines(ws, clawmem, ingest_session, days_
     assert data["merged"] == [] and [p["text"] for p in data["promoted"]] == ["The staging database lives on web-2."]
     bodies = [e.body for e in grammar.parse(ws.memory_md.read_text()).entries]
     assert "The staging database lives on web-1." in bodies and "The staging database lives on web-2." in bodies
+
+
+def test_a_paraphrase_of_a_line_dream_wrote_merges_without_a_second_line(ws, clawmem, ingest_session, days_ago, embedder):
+    """The line already carries three anchors (the most a line keeps): it stays byte for byte."""
+    first, later = "Integration tests need the postgres container running first.", "Start the postgres container before running integration tests."
+    asks = ["why do the tests hang?", "the integration job is stuck", "CI timed out on the db suite"]
+    for i, (day, ask) in enumerate(zip((7, 6, 5), asks), 1):
+        ingest_session(f"a{i}", f"user: {ask}\nassistant: {first}\nuser: ok, ticket {300 + i}\n", days_ago(day))
+    assert [p["text"] for p in clawmem("dream", "--json").json()["promoted"]] == [first]
+    for i, (day, ask) in enumerate(zip((3, 2, 1), asks), 1):
+        ingest_session(f"b{i}", f"user: {ask} (again)\nassistant: {later}\nuser: right, ticket {400 + i}\n", days_ago(day))
+    before = ws.memory_md.read_text()
+    data = clawmem("dream", "--json").json()
+    assert data["promoted"] == [] and [m["text"] for m in data["merged"]] == [first]
+    [entry] = grammar.parse(ws.memory_md.read_text()).entries
+    assert ws.memory_md.read_text() == before and entry.body == first
+    audit = clawmem("audit", "--ci")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
