@@ -31,6 +31,8 @@ from clawmem.dream.text import WORD, content_words, words
 from clawmem.entries import grammar
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from clawmem.embeddings import Embedder
 
 JOINERS = frozenset(".+#-")
@@ -65,7 +67,7 @@ class Judge:
     def __init__(self, cfg: DreamConfig, embedder: Embedder | None = None) -> None:
         self.cfg = cfg
         self.embedder = embedder
-        self._vectors: dict[str, object] = {}
+        self._vectors: dict[str, np.ndarray] = {}
 
     def prepare(self, texts: Iterable[str]) -> None:
         """Embed every text not seen yet in one batch (the sweep's lines and candidates)."""
