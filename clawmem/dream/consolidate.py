@@ -4,10 +4,10 @@ The built-in consolidator is deterministic and conservative: it never rewrites a
 has no reason to touch. For each gated candidate, best first: a line with the same
 supersession key is retired by the newer observation; a line that already says the same
 thing, hand-written or not, gains the candidate's source anchors and keeps its text (merge:
-``paraphrase.Judge``, normalised text and, with an embedder, vectors); otherwise a compact new line is
-appended, while the ``MEMORY.md`` budget allows. An external consolidator's file is read
-back by ``describe``. Either output must pass ``validate``, else the sweep appends instead
-(``fallback``).
+``paraphrase.Judge``, by normalised text and, with an embedder, vectors); otherwise a
+compact new line is appended, while the ``MEMORY.md`` budget allows. An external
+consolidator's file is read back by ``describe``. Either output must pass ``validate``,
+else the sweep appends instead (``fallback``).
 """
 
 from __future__ import annotations
