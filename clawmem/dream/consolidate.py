@@ -113,17 +113,10 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
     return (raw + "".join(f" {c}" for c in comments) + ending if comments else entry.raw), added
 
 
-def _judge(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, judge: Judge | None) -> Judge:
-    """The merge test for this sweep, with every line and candidate embedded in one batch."""
-    judge = judge or Judge(cfg)
-    judge.prepare([e.body for e in _entries(memory_text)] + [p.text for p in proposals])
-    return judge
-
-
 def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None) -> Outcome:
     """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate repeats."""
     text = memory_text
-    judge = _judge(memory_text, proposals, cfg, judge)
+    judge = judge or Judge(cfg)
     promoted, merged, superseded, rejected, used, new_bodies = [], [], [], [], [], []
     newest_by_key: dict[str, Proposal] = {}
     for p in proposals:
@@ -189,7 +182,7 @@ def _retire_duplicate_keys(text: str) -> tuple[str, list[Change]]:
 
 def fallback(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None) -> Outcome:
     """Append-only: add each proposal not already present (``judge``) as a new line, within the budget."""
-    judge = _judge(memory_text, proposals, cfg, judge)
+    judge = judge or Judge(cfg)
     text, promoted, merged, rejected, used, new_bodies, lines = memory_text, [], [], [], [], [], []
     for p in proposals:
         twin = judge.twin(_entries(text), p.text)

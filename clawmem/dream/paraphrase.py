@@ -60,8 +60,8 @@ def _negated(text: str) -> bool:
 class Judge:
     """Decides whether a candidate says nothing an existing line does not (see the module doc).
 
-    ``embedder`` is optional: without one only the text rules run. Vectors are computed once
-    per text and kept for the sweep (``prepare`` embeds a batch up front).
+    ``embedder`` is optional: without one only the text rules run. Only lines the text rules
+    leave open are embedded (most pairs differ in a name or a word), each text once a sweep.
     """
 
     def __init__(self, cfg: DreamConfig, embedder: Embedder | None = None) -> None:
@@ -70,7 +70,7 @@ class Judge:
         self._vectors: dict[str, np.ndarray] = {}
 
     def prepare(self, texts: Iterable[str]) -> None:
-        """Embed every text not seen yet in one batch (the sweep's lines and candidates)."""
+        """Embed every text not seen yet, in one batch."""
         todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if self.embedder is None or not todo:
             return
@@ -92,8 +92,8 @@ class Judge:
         threshold = self.cfg.grounding_similarity
         return sorted(w for w in content_words(candidate) if process.extractOne(w, pool, scorer=fuzz.ratio)[1] < threshold)
 
-    def same_fact(self, existing: str, candidate: str) -> bool:
-        """True when merging ``candidate`` into the ``existing`` line loses nothing it says."""
+    def _by_text(self, existing: str, candidate: str) -> bool | None:
+        """The text rules' verdict; None when only a cosine can tell (a reworded paraphrase)."""
         a, b = loopguard.normalise(existing), loopguard.normalise(candidate)
         if not a or not b:
             return False
@@ -104,11 +104,28 @@ class Judge:
         new = self.new_words(existing, candidate)
         if not new:
             return True
-        if len(new) > self.cfg.paraphrase_new_words:
-            return False
+        return None if self.embedder is not None and len(new) <= self.cfg.paraphrase_new_words else False
+
+    def _close(self, existing: str, candidate: str) -> bool:
         score = self.cosine(existing, candidate)
         return score is not None and score >= self.cfg.paraphrase_cosine
 
+    def same_fact(self, existing: str, candidate: str) -> bool:
+        """True when merging ``candidate`` into the ``existing`` line loses nothing it says."""
+        verdict = self._by_text(existing, candidate)
+        return verdict if verdict is not None else self._close(existing, candidate)
+
     def twin(self, entries: Iterable[grammar.Entry], candidate: str) -> grammar.Entry | None:
-        """The first active entry that already holds ``candidate``, if any."""
-        return next((e for e in entries if e.status != "superseded" and self.same_fact(e.body, candidate)), None)
+        """The active entry that already holds ``candidate``: the first the text rules accept, else
+        the first paraphrase by cosine (only those lines are embedded, in one batch)."""
+        open_: list[grammar.Entry] = []
+        for e in entries:
+            if e.status == "superseded":
+                continue
+            verdict = self._by_text(e.body, candidate)
+            if verdict:
+                return e
+            if verdict is None:
+                open_.append(e)
+        self.prepare([candidate] + [e.body for e in open_])
+        return next((e for e in open_ if self._close(e.body, candidate)), None)
