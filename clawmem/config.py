@@ -87,6 +87,10 @@ class DreamConfig:
     common_word_share: float = setting(0.25, "light: a word in more than this share of the entries is common (a unit of only common words naming nothing is not staged)")
     vocabulary_min_entries: int = setting(50, "light: fewest indexed entries before words are judged common")
     explain_exclusions: int = setting(200, "dream --explain: most units excluded by light listed one by one (all are counted)")
+    paraphrase_cosine: float = setting(
+        0.85, "sentence cosine at which a reworded candidate merges into an existing MEMORY.md line (with an embedder)"
+    )
+    paraphrase_new_words: int = setting(1, "most topic words a merged paraphrase may reword (more: it adds information)")
     consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
     consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
 

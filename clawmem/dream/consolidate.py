@@ -3,10 +3,11 @@
 The built-in consolidator is deterministic and conservative: it never rewrites a line it
 has no reason to touch. For each gated candidate, best first: a line with the same
 supersession key is retired by the newer observation; a line that already says the same
-thing gains the candidate's source anchors (merge); otherwise a compact new line is
-appended, while the ``MEMORY.md`` budget allows. An external consolidator's file is read
-back by ``describe``. Either output must pass ``validate``, else the sweep appends instead
-(``fallback``).
+thing, hand-written or not, gains the candidate's source anchors and keeps its text (merge:
+``paraphrase.Judge``, by normalised text and, with an embedder, vectors); otherwise a
+compact new line is appended, while the ``MEMORY.md`` budget allows. An external
+consolidator's file is read back by ``describe``. Either output must pass ``validate``,
+else the sweep appends instead (``fallback``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from clawmem import loopguard, provenance
 from clawmem.config import DreamConfig
 from clawmem.dream import grounding, scaffolding, verbatim
+from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
 from clawmem.entries import grammar
 
@@ -111,8 +113,10 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
     return (raw + "".join(f" {c}" for c in comments) + ending if comments else entry.raw), added
 
 
-def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> Outcome:
+def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None) -> Outcome:
+    """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate repeats."""
     text = memory_text
+    judge = judge or Judge(cfg)
     promoted, merged, superseded, rejected, used, new_bodies = [], [], [], [], [], []
     newest_by_key: dict[str, Proposal] = {}
     for p in proposals:
@@ -137,7 +141,7 @@ def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> Ou
             used.append(p.candidate_id)
             new_bodies.append((p.text, p.origin, p.observed))
             continue
-        twin = next((e for e in entries if covers(e.body, p.text, cfg.dedupe_similarity)), None)
+        twin = judge.twin(entries, p.text)
         if twin is not None:
             raw, added = _with_metadata(twin, p)
             text = _splice(text, twin, raw)
@@ -166,7 +170,7 @@ def _retire_duplicate_keys(text: str) -> tuple[str, list[Change]]:
         if e.key and e.status != "superseded":
             by_key.setdefault(e.key, []).append(e)
     doomed = []
-    for key, group in by_key.items():
+    for group in by_key.values():
         if len(group) > 1:
             keep = max(group, key=lambda e: (_observed(e) or "", e.line_start))
             doomed += [e for e in group if e is not keep]
@@ -176,11 +180,12 @@ def _retire_duplicate_keys(text: str) -> tuple[str, list[Change]]:
     return text, retired
 
 
-def fallback(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> Outcome:
-    """Append-only: add each proposal not already present as a new line, within the budget."""
+def fallback(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None) -> Outcome:
+    """Append-only: add each proposal not already present (``judge``) as a new line, within the budget."""
+    judge = judge or Judge(cfg)
     text, promoted, merged, rejected, used, new_bodies, lines = memory_text, [], [], [], [], [], []
     for p in proposals:
-        twin = next((e for e in _entries(text) if covers(e.body, p.text, cfg.dedupe_similarity)), None)
+        twin = judge.twin(_entries(text), p.text)
         if twin is not None:
             merged.append(Change(twin.body, (), p.candidate_id, "already in MEMORY.md (append-only sweep: anchors not added)"))
             used.append(p.candidate_id)

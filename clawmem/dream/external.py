@@ -9,12 +9,13 @@ as absolute paths. It runs in its own process group, so a timeout kills whatever
 too (a wrapper script's ``sleep`` would otherwise hold the pipes open and hang the sweep).
 Whatever it prints goes through the same validation as the built-in consolidator's output
 (``consolidate.validate``: only entry lines change, each new or changed line grounded in the
-candidates it cites); any failure means the sweep appends instead.
+candidates it cites); any failure means the sweep appends instead. ``llm_adapter`` is such a
+command for the ``llm`` CLI.
 
 stdin document (version 1)::
 
     {"version": 1, "memory_md": "<current file>", "budget_chars": 20000, "max_loss_fraction": 0.25,
-     "rules": ["..."],
+     "timeout_s": 60.0, "rules": ["..."],
      "candidates": [{"id": 3, "text": "...", "sources": ["transcripts/a.md#L7"], "evidence": [...],
                      "importance": 7, "triggers": ["build fails"], "key": null, "score": 0.83,
                      "wordings": ["..."], "line": "- ... <!-- source: ... -->\\n"}]}
@@ -28,10 +29,10 @@ import shlex
 import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Iterator
 
 from clawmem.config import DreamConfig
 from clawmem.dream.consolidate import Proposal
@@ -41,8 +42,10 @@ RULES = (
     "Keep every existing line you do not deliberately merge or retire; keep headings and prose verbatim, in place; add none.",
     "Merge duplicates into one line; retire an entry (remove it, or mark it superseded) only when a candidate has its key.",
     "Every new or rewritten line is one '- ' list item that keeps at least one <!-- source: ... --> anchor of its candidate.",
-    "Say only what the cited candidates' wordings say: no new instruction, command, URL, name or number; "
-    "metadata only from the candidate (its sources, importance, triggers, key).",
+    (
+        "Say only what the cited candidates' wordings say: no new instruction, command, URL, name or number; "
+        "metadata only from the candidate (its sources, importance, triggers, key)."
+    ),
 )
 
 
@@ -63,6 +66,7 @@ def payload(memory_text: str, proposals: list[Proposal], cfg: DreamConfig) -> di
         "memory_md": memory_text,
         "budget_chars": cfg.memory_chars,
         "max_loss_fraction": cfg.max_loss_fraction,
+        "timeout_s": cfg.consolidator_timeout_s,
         "rules": list(RULES),
         "candidates": candidates,
     }
@@ -90,10 +94,11 @@ def run(command: str, document: dict, *, timeout: float) -> str:
         raise ConsolidatorFailed("consolidator_command is empty")
     data = json.dumps(document, ensure_ascii=False).encode()
     with isolated(data) as (cwd, env):
-        return _communicate(argv, data, timeout=timeout, cwd=cwd, env=env)
+        return communicate(argv, data, timeout=timeout, cwd=cwd, env=env)
 
 
-def _communicate(argv: list[str], data: bytes, *, timeout: float, cwd: Path, env: dict[str, str]) -> str:
+def communicate(argv: list[str], data: bytes, *, timeout: float, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """Feed ``data`` to ``argv`` in its own process group; its stdout as text, or ``ConsolidatorFailed``."""
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True

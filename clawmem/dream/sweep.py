@@ -18,6 +18,7 @@ from clawmem.config import DreamConfig
 from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
 from clawmem.dream.problems import Problems, is_generic
+from clawmem.dream.paraphrase import Judge
 from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt, key_phrases
 from clawmem.entries import grammar
@@ -72,7 +73,20 @@ class DeepResult:
     rejected: tuple[Rejection, ...]
 
 
-def _consolidate(ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig) -> tuple[Outcome | None, list[str]]:
+def _judge(ws: Workspace) -> Judge:
+    """The merge test, with vectors when an embedder is installed (else text only, still sound)."""
+    from clawmem.embeddings import EmbedderUnavailable, load_embedder
+
+    cfg = ws.config.embeddings
+    try:
+        return Judge(ws.config.dream, load_embedder(cfg.backend, cfg.model_path or None))
+    except EmbedderUnavailable:
+        return Judge(ws.config.dream)
+
+
+def _consolidate(
+    ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig, judge: Judge
+) -> tuple[Outcome | None, list[str]]:
     if cfg.consolidator_command:
         try:
             document = external.payload(snap.text, proposals, cfg)
@@ -81,7 +95,7 @@ def _consolidate(ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal
             return None, [f"external consolidator {err}"]
         outcome = consolidate.describe(snap.text, text, proposals, cfg)
     else:
-        outcome = consolidate.builtin(snap.text, proposals, cfg)
+        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge)
     if outcome.text == snap.text:
         return outcome, []
     return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg)]
@@ -100,14 +114,15 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
     testhook.pause("consolidate")
     if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
         return DeepResult(None, None, ())
-    outcome, problems = _consolidate(ws, snap, proposals, cfg)
+    judge = _judge(ws) if proposals else Judge(cfg)
+    outcome, problems = _consolidate(ws, snap, proposals, cfg, judge)
     if dry_run:
         if outcome is not None and not problems:
             written = write.Written(outcome, outcome.text != snap.text, None, None)
         else:
-            written = write.Written(consolidate.fallback(snap.text, proposals, cfg), False, "; ".join(problems), None)
+            written = write.Written(consolidate.fallback(snap.text, proposals, cfg, judge=judge), False, "; ".join(problems), None)
     else:
-        written = write.apply(ws, snap, outcome, problems, proposals, cfg)
+        written = write.apply(ws, snap, outcome, problems, proposals, cfg, judge=judge)
         for cid in written.outcome.used:
             staging.candidates[cid].status = "promoted"
             staging.candidates[cid].promoted_at = now_iso()

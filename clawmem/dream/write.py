@@ -11,13 +11,14 @@ now, within the budget, and the edit is kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from clawmem import curated, ledger, loopguard
 from clawmem.config import DreamConfig
 from clawmem.dream import consolidate, testhook, verbatim
 from clawmem.dream.consolidate import Outcome, Proposal
+from clawmem.dream.paraphrase import Judge
 from clawmem.workspace import Workspace
 
 
@@ -42,7 +43,14 @@ def record(ws: Workspace, bodies: Iterable[tuple[str, str, str | None]]) -> None
 
 
 def apply(
-    ws: Workspace, snap: curated.Snapshot, outcome: Outcome | None, problems: list[str], proposals: list[Proposal], cfg: DreamConfig
+    ws: Workspace,
+    snap: curated.Snapshot,
+    outcome: Outcome | None,
+    problems: list[str],
+    proposals: list[Proposal],
+    cfg: DreamConfig,
+    *,
+    judge: Judge | None = None,
 ) -> Written:
     """Write the rewrite if it is valid and the file is unchanged; otherwise append."""
     if outcome is not None and not problems:
@@ -54,13 +62,13 @@ def apply(
         if result.written:
             return Written(outcome, True, None, ws.rel(result.preimage) if result.preimage else None)
         problems = ["MEMORY.md changed while the sweep ran (the edit is kept)"]
-    return append(ws, proposals, cfg, "; ".join(problems))
+    return append(ws, proposals, cfg, "; ".join(problems), judge=judge)
 
 
-def append(ws: Workspace, proposals: list[Proposal], cfg: DreamConfig, reason: str) -> Written:
+def append(ws: Workspace, proposals: list[Proposal], cfg: DreamConfig, reason: str, *, judge: Judge | None = None) -> Written:
     """The fallback: append gated entries not already present to MEMORY.md as it is now."""
     current = curated.snapshot(ws.memory_md)
-    outcome = consolidate.fallback(current.text, proposals, cfg)
+    outcome = consolidate.fallback(current.text, proposals, cfg, judge=judge)
     preimage = None
     if outcome.appended:
         record(ws, outcome.new_bodies)
