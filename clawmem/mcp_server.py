@@ -91,6 +91,7 @@ def build_server(workspace: str | Path | None = None):
         tier: Annotated[Literal["all", "curated", "episodic"], Field(description="Which tier to search.")] = "all",
         include_untrusted: Annotated[bool, Field(description="Also return untrusted and system entries, framed as untrusted.")] = False,
         projects: Annotated[Optional[list[str]], Field(description="Active repository keys to boost.")] = None,
+        include_superseded: Annotated[bool, Field(description="Also return entries a newer entry with the same key replaced (marked superseded_by).")] = False,
     ) -> dict[str, Any]:
         """Search memory (hybrid BM25 + vectors, x recency x importance x project); every hit is cited.
 
@@ -101,7 +102,9 @@ def build_server(workspace: str | Path | None = None):
         from clawmem.search import SearchOptions, payload, search
 
         ws = open_ws()
-        options = SearchOptions(limit=limit, tier=tier, include_untrusted=include_untrusted, active_projects=list(projects or []))
+        options = SearchOptions(
+            limit=limit, tier=tier, include_untrusted=include_untrusted, include_superseded=include_superseded, active_projects=list(projects or []),
+        )
         index, _ = open_synced(ws)
         with index:
             return payload(search(ws, index, query, options))
