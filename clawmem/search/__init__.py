@@ -63,7 +63,7 @@ class SearchResult:
     embedder: str | None
     hits: list[SearchHit]
     warnings: list[str]
-    decay: str  # "on", "off" or "relaxed" (query about the past)
+    decay: str  # "on", "off", "relaxed" (query about the past) or "current" (query about the value now)
 
 
 SNIPPET_CHARS = 240
@@ -116,7 +116,7 @@ class SearchOptions:
     include_superseded: bool = False
     active_projects: Sequence[str] = ()
     lanes: str = "hybrid"  # hybrid, lexical or vector (benchmarks compare them)
-    decay: str = "auto"  # auto (relaxed for questions about the past), on, off
+    decay: str = "auto"  # auto (relaxed for the past, current for "now/latest" questions), on, off, relaxed, current
     log_recall: bool = True
 
 
@@ -218,11 +218,26 @@ def _load_embedder(ws: Workspace, warnings: list[str]):
 
 
 def _decay_mode(query: str, opts: SearchOptions) -> str:
+    """auto: relaxed for questions about the past, current for questions about the value now, else on."""
     if opts.decay != "auto":
         return opts.decay
     from clawmem.recall_intent import detect
+    from clawmem.search.current import asks_current
 
-    return "relaxed" if detect(query).present else "on"
+    if detect(query).present:
+        return "relaxed"
+    return "current" if asks_current(query) else "on"
+
+
+def _decay(mode: str, cfg) -> tuple[float | None, float | None]:
+    """(half-life, floor) for a decay mode; None keeps the configured default."""
+    if mode == "off":
+        return 0.0, None
+    if mode == "relaxed":
+        return cfg.half_life_days * 12, None
+    if mode == "current":
+        return cfg.current_half_life_days, cfg.current_floor
+    return None, None
 
 
 def search(
@@ -282,13 +297,13 @@ def search(
         vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in vectors.cached_vectors(index, embedder.id, missing).items()})
 
     decay = _decay_mode(query, opts)
-    half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)
+    half_life, floor = _decay(decay, cfg)
     scored: dict[int, ranking.Signals] = {}
     passes: dict[int, bool] = {}  # min_score is judged on the better of own and context relevance
     for entry_id, row in rows.items():
         own = relevance(entry_id)
         context = max((relevance(n) for n in adjacent.get(entry_id, ())), default=0.0)
-        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life)
+        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life, floor=floor)
         scored[entry_id] = ranking.Signals(
             text_score=text_scores.get(entry_id, 0.0),
             vector_score=vector_scores.get(entry_id, 0.0),
