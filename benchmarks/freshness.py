@@ -42,10 +42,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import locomo  # noqa: E402
-from clawmem import config as config_module  # noqa: E402
-from clawmem.entries import grammar  # noqa: E402
-from clawmem.workspace import Workspace  # noqa: E402
+import locomo
+
+from clawmem import config as config_module
+from clawmem.entries import grammar
+from clawmem.workspace import Workspace
 
 MARKER = re.compile(r"\s*->->\s*[\d,\s]+$")  # BEAM generator bookkeeping at the end of user messages
 # [search] settings before this benchmark (issue 12): one floor for every query, no "current" mode.
@@ -55,9 +56,10 @@ VARIANTS: dict[str, tuple[tuple[str, Any], ...]] = {
     "after": (),  # the shipped defaults
     "floor 0.75": (("recency_floor", 0.75), ("current_half_life_days", 30.0), ("current_floor", 0.75)),
     "floor 0.5": (("recency_floor", 0.5), ("current_half_life_days", 30.0), ("current_floor", 0.5)),
-    "current only: 14 d, floor 0.5": (("half_life_days", 30.0), ("recency_floor", 0.9), ("current_half_life_days", 14.0), ("current_floor", 0.5)),
-    "current only: 7 d, floor 0.3": (("half_life_days", 30.0), ("recency_floor", 0.9), ("current_half_life_days", 7.0), ("current_floor", 0.3)),
-    "current only: 30 d, floor 0": (("half_life_days", 30.0), ("recency_floor", 0.9), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
+    "current: floor 0": (("recency_floor", 0.9), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
+    "current: 14 d + floor 0": (("recency_floor", 0.9), ("current_half_life_days", 14.0), ("current_floor", 0.0)),
+    "floor 0.75 + current: floor 0": (("recency_floor", 0.75), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
+    "floor 0.5 + current: floor 0": (("recency_floor", 0.5), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
 }
 
 
@@ -78,6 +80,7 @@ class Corpus:
     now: dt.datetime
     probes: list[Probe]
     units: dict[str, list[tuple[int, int, str]]]  # path -> (line_start, line_end, unit id)
+    lanes: str = "hybrid"
 
 
 def configured(root: Path, overrides: tuple[tuple[str, Any], ...]) -> Workspace:
@@ -104,6 +107,8 @@ def _index(ws: Workspace, embedder: Any) -> None:
     from clawmem.search import vectors
 
     run_index(ws, embed=False)
+    if embedder is None:
+        return
     with Index.open(ws) as index:
         vectors.refresh(index, embedder)
 
@@ -117,15 +122,18 @@ def _turn_units(ws: Workspace) -> dict[str, list[tuple[int, int, str]]]:
 
 
 # BEAM ------------------------------------------------------------------------------------
-def beam_corpora(folder: Path, workdir: Path, embedder: Any, reuse: bool) -> list[Corpus]:
+def beam_corpora(folder: Path, workdir: Path, embedder: Any, reuse: bool, wanted: set[str]) -> list[Corpus]:
+    """One workspace per conversation; ``embedder=None`` builds them for BM25-only search."""
     from clawmem.ingest import ingest
 
     corpora = []
     for chat_path in sorted(folder.glob("*/chat.json"), key=lambda p: int(p.parent.name)):
         number = chat_path.parent.name
+        if wanted and number not in wanted:
+            continue
         batches = json.loads(chat_path.read_text(encoding="utf-8"))
         questions = json.loads((chat_path.parent / "probing_questions.json").read_text(encoding="utf-8"))
-        root = workdir / f"beam-{number}"
+        root = workdir / f"beam-{number}{'' if embedder else '-lexical'}"
         ws = _fresh(root, reuse)
         last = None
         for batch in batches:
@@ -150,7 +158,8 @@ def beam_corpora(folder: Path, workdir: Path, embedder: Any, reuse: bool) -> lis
             for q in questions.get("knowledge_update", [])
             if isinstance(q.get("source_chat_ids"), dict)
         ]
-        corpora.append(Corpus(f"beam-{number}", root, last + dt.timedelta(days=1), probes, _turn_units(ws)))
+        lanes = "hybrid" if embedder else "lexical"
+        corpora.append(Corpus(f"beam-{number}", root, last + dt.timedelta(days=1), probes, _turn_units(ws), lanes))
     return corpora
 
 
@@ -202,7 +211,8 @@ def run(corpus: Corpus, overrides: tuple[tuple[str, Any], ...], embedder: Any, k
     ranked = []
     with Index.open(ws) as index:
         for probe in corpus.probes:
-            result = search(ws, index, probe.question, SearchOptions(limit=k, min_score=0.0, log_recall=False), now=corpus.now, embedder=embedder)
+            opts = SearchOptions(limit=k, min_score=0.0, lanes=corpus.lanes, log_recall=False)
+            result = search(ws, index, probe.question, opts, now=corpus.now, embedder=embedder if corpus.lanes != "lexical" else None)
             hit_units = [
                 [u for start, end, u in corpus.units.get(h.path, ()) if start <= h.line_end and end >= h.line_start] for h in result.hits
             ]
@@ -235,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path, nargs="+", help="a BEAM folder and/or agent case JSON files")
     parser.add_argument("--k", type=int, default=10, help="results per search")
     parser.add_argument("--variants", default="", help="comma-separated variant names (default: all): " + ", ".join(VARIANTS))
+    parser.add_argument("--beam-conversations", default="", help="comma-separated BEAM conversation numbers (default: all)")
+    parser.add_argument("--beam-lexical", action="store_true", help="BEAM with BM25 only (embedding its long messages is slow on a small machine)")
     parser.add_argument("--locomo", type=Path, default=None, help="LoCoMo JSON: also report its recall@5/@10 per variant")
     parser.add_argument("--locomo-conversations", default="", help="comma-separated LoCoMo sample ids (default: all)")
     parser.add_argument("--locomo-limit-questions", type=int, default=None, help="first N LoCoMo questions with evidence per conversation")
@@ -258,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.data:
         print(f"building {path} ...", file=sys.stderr)
         if path.is_dir():
-            sets["BEAM knowledge_update"] = beam_corpora(path, workdir, embedder, args.reuse)
+            beam_wanted = {s for s in args.beam_conversations.split(",") if s}
+            label = "BEAM knowledge_update" + (" (BM25 only)" if args.beam_lexical else "")
+            sets[label] = beam_corpora(path, workdir, None if args.beam_lexical else embedder, args.reuse, beam_wanted)
         else:
             sets[f"agent ({path.name})"] = [agent_corpus(path, workdir, embedder, args.reuse)]
     convs = []
