@@ -57,6 +57,8 @@ VARIANTS: dict[str, tuple[tuple[str, Any], ...]] = {
     "floor 0.75": (("recency_floor", 0.75), ("current_half_life_days", 30.0), ("current_floor", 0.75)),
     "floor 0.5": (("recency_floor", 0.5), ("current_half_life_days", 30.0), ("current_floor", 0.5)),
     "current: floor 0": (("recency_floor", 0.9), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
+    "current: floor 0.3": (("recency_floor", 0.9), ("current_half_life_days", 30.0), ("current_floor", 0.3)),
+    "current: floor 0.5": (("recency_floor", 0.9), ("current_half_life_days", 30.0), ("current_floor", 0.5)),
     "current: 14 d + floor 0": (("recency_floor", 0.9), ("current_half_life_days", 14.0), ("current_floor", 0.0)),
     "floor 0.75 + current: floor 0": (("recency_floor", 0.75), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
     "floor 0.5 + current: floor 0": (("recency_floor", 0.5), ("current_half_life_days", 30.0), ("current_floor", 0.0)),
