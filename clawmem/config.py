@@ -29,6 +29,8 @@ class SearchConfig:
     candidates_factor: int = setting(40, "candidates per lane = min(candidates_max, factor x limit) (LoCoMo: 40 beats 4)")
     half_life_days: float = setting(30.0, "recency half-life of dated episodic entries, in days")
     recency_floor: float = setting(0.9, "lowest value the recency decay may reach (LoCoMo: a pure decay buries old facts)")
+    current_half_life_days: float = setting(30.0, "recency half-life for queries asking for the current value (now, latest, still ...)")
+    current_floor: float = setting(0.3, "recency floor for queries asking for the current value (freshness benchmark: the newest wins)")
     importance_base: float = setting(0.75, "importance multiplier = base + step x importance")
     importance_step: float = setting(0.05, "importance multiplier step per point (1-10)")
     project_match: float = setting(1.15, "factor for entries tagged with an active project")

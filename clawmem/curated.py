@@ -8,7 +8,6 @@ before the atomic rename. Every accepted rewrite first stores the pre-image unde
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +35,7 @@ def snapshot(path: Path) -> Snapshot:
 
 def store_preimage(ws: Workspace, snap: Snapshot, *, reason: str) -> Path:
     """Keep the file as it was before a rewrite: ``preimages/<stamp>-<name>-<hash8>.md``."""
-    stamp = dt.datetime.now().strftime("%Y%m%dT%H%M%S%f")
+    stamp = local_now().strftime("%Y%m%dT%H%M%S%f")
     slug = "".join(ch if ch.isalnum() else "-" for ch in reason)[:40].strip("-")
     target = ws.preimages_dir / f"{stamp}-{snap.path.stem}-{snap.digest[:8]}-{slug}.md"
     atomic_write(target, snap.data)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
 WORKAROUND = "the arm64 build fails with a linker error; running make clean first fixes it"
@@ -60,7 +61,7 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     say(step)
 
     step = DemoStep("Ingest three short sessions", "clawmem ingest session.jsonl --session ID --origin owner")
-    for session, when, turns in _sessions(dt.date.today()):
+    for session, when, turns in _sessions(local_now().date()):
         data = "\n".join(json.dumps(t) for t in turns)
         result = ingest.ingest(ws, data, session=session, origin="owner", at=when)
         step.output.append(f"{result.path}: {result.written} turns")

@@ -23,6 +23,7 @@ def recall_parser():
     parser.add_argument("--bootstrap", dest="bootstrap", action="store_true", default=True)
     parser.add_argument("--no-bootstrap", dest="bootstrap", action="store_false")
     parser.add_argument("--budget-ms", dest="budget_ms", type=int)
+    parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
     parser.add_argument("--workspace", "-w")
     parser.add_argument("--json", dest="json_output", action="store_true")
     return parser

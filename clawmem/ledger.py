@@ -9,7 +9,6 @@ JSON-escaped hash input.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 import re
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from clawmem import workspace
+from clawmem import timeparse, workspace
 from clawmem.workspace import Workspace, append_durably
 
 LEDGER_LOCK = "ledger"
@@ -26,7 +25,8 @@ DAMAGED_PATH = re.compile(rb'"path":\s*"([^"\\]{1,500})"')
 
 
 def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).astimezone().isoformat(timespec="seconds")
+    """The one clock as a record timestamp: ``timeparse.now`` (so ``$CLAWMEM_NOW`` pins it too)."""
+    return timeparse.now().isoformat(timespec="seconds")
 
 
 def create(ws: Workspace) -> None:

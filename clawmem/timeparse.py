@@ -57,8 +57,10 @@ def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, no
 def now() -> dt.datetime:
     """The current time, timezone-aware; ``$CLAWMEM_NOW`` (an ISO time) pins it.
 
-    ``CLAWMEM_NOW`` is a testing and scripting aid (e.g. "what would fire on Friday?"); a
-    naive value is read as system local time. It is read here and nowhere else.
+    ``CLAWMEM_NOW`` is a testing and scripting aid (e.g. "what would fire on Friday?", or a
+    simulated week of notes, searches and dreams); a naive value is read as system local time.
+    It is read here and nowhere else, and this is the only reader of the real clock: record
+    stamps (``ledger.now_iso``), recall-event days, diaries and pre-images all come from here.
     """
     import os
 

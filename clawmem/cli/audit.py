@@ -49,13 +49,13 @@ def audit(
     ws = Workspace.open(workspace)
     start = None
     if since is not None:
-        from clawmem.timeparse import parse_time
+        from clawmem.timeparse import local_now, parse_time
 
         try:
             start = parse_time(since, timezone=ws.config.intents.timezone)
         except BadInput as err:
             raise BadInput(f"cannot read --since {since!r}", hint="use a date like 2026-11-29 or a phrase like '7 days ago'") from err
-        if start > dt.datetime.now() + dt.timedelta(days=1):
+        if start > local_now() + dt.timedelta(days=1):
             raise BadInput(f"--since {since!r} is in the future", hint="give a date in the past")
     report = run_audit(ws, since=start, accept=accept)
     if json_output:

@@ -21,6 +21,7 @@ def recall(
     sender: Annotated[Optional[str], typer.Option("--sender", help="Who sent it (intent scope).")] = None,
     bootstrap: Annotated[bool, typer.Option("--bootstrap/--no-bootstrap", help="Include MEMORY.md and USER.md (turn off if your harness keeps them in context).")] = True,
     budget_ms: Annotated[Optional[int], typer.Option("--budget-ms", min=1, help="Time budget in milliseconds [default: recall.budget_ms].")] = None,
+    include_superseded: Annotated[bool, typer.Option("--include-superseded", help="Also consider entries a newer entry with the same key replaced.")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -39,5 +40,5 @@ def recall(
 
     run_command(
         message=message, session=session, channel=channel, sender=sender, bootstrap=bootstrap,
-        budget_ms=budget_ms, workspace=workspace, json_output=json_output,
+        budget_ms=budget_ms, include_superseded=include_superseded, workspace=workspace, json_output=json_output,
     )

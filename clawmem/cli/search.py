@@ -24,6 +24,7 @@ def search(
     session: Annotated[Optional[str], typer.Option("--session", help="Boost the active projects of this session.")] = None,
     tier: Annotated[Tier, typer.Option("--tier", help="Which tier to search.")] = Tier.all,
     include_untrusted: Annotated[bool, typer.Option("--include-untrusted", help="Also return untrusted and system entries, framed as untrusted.")] = False,
+    include_superseded: Annotated[bool, typer.Option("--include-superseded", help="Also return entries a newer entry with the same key replaced, marked with what replaced them.")] = False,
     lexical: Annotated[bool, typer.Option("--lexical", help="BM25 only: skip the embedding model.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show every signal behind each score.")] = False,
     workspace: WorkspaceOpt = None,
@@ -37,6 +38,7 @@ def search(
         clawmem search "where do we deploy"
         clawmem search "build fails on arm64" --tier episodic --explain
         clawmem search "curl install script" --include-untrusted --json
+        clawmem search "where do deploys go" --include-superseded
     """
     from clawmem.index.maintain import open_synced
     from clawmem.output import emit_json
@@ -52,6 +54,7 @@ def search(
         active += [k for k in active_set(session) if k not in active]
     options = SearchOptions(
         limit=limit, min_score=min_score, tier=tier.value, include_untrusted=include_untrusted,
+        include_superseded=include_superseded,
         active_projects=active, lanes="lexical" if lexical else "hybrid",
     )
     index, _ = open_synced(ws)
@@ -65,6 +68,14 @@ def search(
     _print_human(result, explain)
 
 
+def _superseded_note(hit) -> str:
+    if not hit.superseded:
+        return ""
+    from clawmem.framing import inert
+
+    return f", superseded by {inert(hit.superseded_by['citation'])}" if hit.superseded_by else ", superseded"
+
+
 def _print_human(result, explain: bool) -> None:
     import sys
 
@@ -73,7 +84,7 @@ def _print_human(result, explain: bool) -> None:
 
     if not sys.stdout.isatty():
         # agents read this: mark it so an echo is never re-extracted as a new memory
-        blocks = [f"[{inert(h.citation)}] ({h.score:.2f}, {h.origin})\n{h.framed_text}" for h in result.hits]
+        blocks = [f"[{inert(h.citation)}] ({h.score:.2f}, {h.origin}{_superseded_note(h)})\n{h.framed_text}" for h in result.hits]
         if blocks:
             print(recall_block("\n\n".join(blocks)))
         for w in result.warnings:
@@ -81,9 +92,11 @@ def _print_human(result, explain: bool) -> None:
         return
     out = console()
     for n, h in enumerate(result.hits, 1):
-        tag = " [untrusted]" if h.untrusted else ""
+        tag = (" [untrusted]" if h.untrusted else "") + (" [superseded]" if h.superseded else "")
         out.print(f"[bold]{n}. {h.citation}[/bold]  score {h.score:.3f}  {h.origin}/{h.session_kind}{tag}")
         out.print(f"   {h.framed_text}", markup=False)
+        if h.superseded_by:
+            out.print(f"   superseded by {h.superseded_by['citation']}: {h.superseded_by['text']}", markup=False)
         if explain:
             s = h.signals
             out.print(

@@ -36,8 +36,6 @@ history and index, ``report.py`` builds the result and the ``DREAMS.md`` record.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from clawmem import ledger, loopguard
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.forget.apply import _blank_episodic, _clean_index, _redact_diary, _redact_preimages, _rewrite_curated
@@ -56,6 +54,7 @@ from clawmem.forget.plan import (
 )
 from clawmem.forget.report import _diary_lines, _provenance_rows, _record
 from clawmem.forget.results import ForgetResult, Removed, Review
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, validate_session_id
 
 FORGET_LOCK = "forget"
@@ -147,7 +146,7 @@ def forget(
         from clawmem.audit.preimages import redact_baseline
 
         redacted = {
-            "dreams": _redact_diary(ws, norms, dt.date.today().isoformat()),
+            "dreams": _redact_diary(ws, norms, local_now().date().isoformat()),
             "preimages": _redact_preimages(ws, hashes),
             "baseline": redact_baseline(ws, hashes),
         }

@@ -313,3 +313,14 @@ def m006_untrusted_returns_apart(index: Index) -> None:
             WHERE r.text_hash NOT IN ({trusted}) GROUP BY r.text_hash"""
     )
     index.execute(f"DELETE FROM recalled WHERE text_hash NOT IN ({trusted})")
+
+
+@migration
+def m007_superseded_by(index: Index) -> None:
+    # Supersession reaches reading: each keyed entry records the id of the entry that replaces
+    # it (clawmem.index.supersession), so search and recall can hide it without re-deciding.
+    from clawmem.index import supersession
+
+    index.execute("ALTER TABLE entries ADD COLUMN superseded_by INTEGER")
+    index.execute("CREATE INDEX entries_superseded ON entries(superseded_by) WHERE superseded_by IS NOT NULL")
+    supersession.resolve(index)

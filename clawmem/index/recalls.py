@@ -8,7 +8,6 @@ derived from untrusted text.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 from dataclasses import dataclass
 from typing import Iterable
@@ -17,6 +16,7 @@ from clawmem import ledger, provenance
 from clawmem.content_origin import RECALLED, Source
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
 
@@ -52,7 +52,7 @@ def record_returned(index: Index, hits: Iterable[Returned], *, query: str, sourc
     that text pass as agent evidence.
     """
     at = now_iso()
-    day = dt.date.today().isoformat()
+    day = local_now().date().isoformat()  # the day of ``at``: one clock, so a simulated week stays one week
     qh = query_hash(query)
     rows = list(hits)
     with index.transaction():

@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from clawmem import ledger, loopguard, provenance
 from clawmem.entries import grammar
+from clawmem.index import supersession
 from clawmem.index.db import Index
 from clawmem.index.tokens import fts_text
 from clawmem.workspace import Workspace, sha256_bytes
@@ -366,6 +367,8 @@ def sync(
             changed.append(mf.rel)
         for rel in known:
             _remove_file(index, rel)
+        if changed or known:
+            supersession.resolve(index)
         index.set_meta("last_sync", ledger.now_iso())
     return SyncReport(
         files_seen=len(files),

@@ -165,6 +165,7 @@ def build_server(workspace: str | Path | None = None):
         tier: Annotated[Literal["all", "curated", "episodic"], Field(description="Which tier to search.")] = "all",
         include_untrusted: Annotated[bool, Field(description="Also return untrusted and system entries, framed as untrusted.")] = False,
         projects: Annotated[list[str] | None, Field(description="Repository keys to boost [default: the key of project_dir or the client's root].")] = None,
+        include_superseded: Annotated[bool, Field(description="Also return entries a newer entry with the same key replaced (marked superseded_by).")] = False,
         project_dir: Annotated[str | None, Field(description=PROJECT_DIR_DOC)] = None,
         ctx: Context = None,
     ) -> dict[str, Any]:
@@ -181,7 +182,9 @@ def build_server(workspace: str | Path | None = None):
 
         def run() -> dict[str, Any]:
             ws = open_ws()
-            options = SearchOptions(limit=limit, tier=tier, include_untrusted=include_untrusted, active_projects=boost)
+            options = SearchOptions(
+                limit=limit, tier=tier, include_untrusted=include_untrusted, include_superseded=include_superseded, active_projects=boost
+            )
             index, _ = open_synced(ws)
             with index:
                 return payload(search(ws, index, query, options))

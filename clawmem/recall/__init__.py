@@ -87,15 +87,16 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     return index
 
 
-def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int) -> list[ProjectEntry]:
-    """Curated entries of the active repositories, most important first, within the block budget."""
+def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int, include_superseded: bool) -> list[ProjectEntry]:
+    """Curated, current entries of the active repositories, most important first, within the block budget."""
     if not keys or index is None:
         return []
     import json
 
+    current = "" if include_superseded else "AND superseded_by IS NULL "
     rows = index.query(
         "SELECT path, line_start, text, projects, importance FROM entries WHERE tier = 'curated' AND projects IS NOT NULL "
-        f"AND {provenance.trusted_sql()} AND (status IS NULL OR status = 'active') AND kind = 'memory' "
+        f"AND {provenance.trusted_sql()} AND (status IS NULL OR status = 'active') AND kind = 'memory' {current}"
         "ORDER BY importance IS NULL, importance DESC, id"
     )
     block, used = [], 0
@@ -136,8 +137,13 @@ def recall(
     budget_ms: int | None = None,
     now: dt.datetime | None = None,
     cwd: str | None = None,
+    include_superseded: bool = False,
 ) -> RecallResult:
-    """Build the hidden context for one inbound message; never raises for a broken subsystem."""
+    """Build the hidden context for one inbound message; never raises for a broken subsystem.
+
+    Entries a newer entry with the same key replaced are left out of every lane unless
+    ``include_superseded``; then trigger hits name what replaced them.
+    """
     cfg = ws.config.recall
     budget = Budget(budget_ms if budget_ms is not None else cfg.budget_ms)
     degraded: list[str] = []
@@ -148,11 +154,13 @@ def recall(
 
     index = _open_index(ws, budget, degraded)
     try:
-        files = bootstrap_module.load(ws, index, cfg, degraded) if include_bootstrap else []
+        files = bootstrap_module.load(ws, index, cfg, degraded, include_superseded=include_superseded) if include_bootstrap else []
         # intents are deterministic and cheap: matched before the one step that may use up the budget
         fired = _intents(ws, index, message, channel, sender, now, degraded) if index is not None else []
-        hits = triggers_module.match(ws, index, message, keys, budget, degraded) if index is not None else []
-        block = _project_block(ws, index, keys, cfg.project_block_chars)
+        hits = triggers_module.match(ws, index, message, keys, budget, degraded, include_superseded=include_superseded) if index is not None else []
+        if include_superseded and hits:
+            hits = _mark_superseded(index, hits)
+        block = _project_block(ws, index, keys, cfg.project_block_chars, include_superseded)
         if index is not None:
             _mark(index, files, hits, message, degraded)
     finally:
@@ -160,6 +168,20 @@ def recall(
             index.close()
     escalation = _escalation(message, cfg.escalation_mode, strong_hit=any(h.score >= cfg.strong_hit for h in hits))
     return RecallResult(files, hits, fired, keys, block, escalation, degraded, budget.elapsed_ms())
+
+
+def _mark_superseded(index, hits: list[triggers_module.TriggerHit]) -> list[triggers_module.TriggerHit]:
+    """Each hit with the citation of the entry that replaced it (None when it is current)."""
+    from dataclasses import replace
+
+    marked = []
+    for h in hits:
+        row = index.query(
+            "SELECT n.path, n.line_start FROM entries e JOIN entries n ON n.id = e.superseded_by WHERE e.path = ? AND e.line_start = ?",
+            (h.path, h.line),
+        )
+        marked.append(replace(h, superseded_by=f"{row[0]['path']}#L{row[0]['line_start']}") if row else h)
+    return marked
 
 
 def _intents(ws, index, message, channel, sender, now, degraded) -> list[Any]:

@@ -49,11 +49,17 @@ def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str
     return None
 
 
-def _entries(ws: Workspace, index, path: Path) -> list[tuple[str, str]] | None:
-    """(body, text hash) of the file's active entries: from the synced index, else parsed."""
+def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list[tuple[str, str]] | None:
+    """(body, text hash) of the file's current entries: from the synced index, else parsed.
+
+    An entry a newer one with its key replaced (``clawmem.index.supersession``) is current
+    only when asked for; without the index, only the ``status`` marker can say so.
+    """
     if index is not None:
+        current = "" if include_superseded else " AND superseded_by IS NULL"
         rows = index.query(
-            "SELECT text, text_hash FROM entries WHERE path = ? AND block = 'entry' AND (status IS NULL OR status = 'active') ORDER BY line_start",
+            "SELECT text, text_hash FROM entries WHERE path = ? AND block = 'entry' AND (status IS NULL OR status = 'active')"
+            f"{current} ORDER BY line_start",
             (ws.rel(path),),
         )
         if rows or not path.exists():
@@ -66,11 +72,11 @@ def _entries(ws: Workspace, index, path: Path) -> list[tuple[str, str]] | None:
     return [(e.body, loopguard.text_hash(e.body)) for e in entries]
 
 
-def _load_file(ws: Workspace, index, path: Path, limit: int) -> BootstrapFile:
+def _load_file(ws: Workspace, index, path: Path, limit: int, include_superseded: bool = False) -> BootstrapFile:
     rel = ws.rel(path)
     if not ws.contains(path):
         return BootstrapFile(rel, False, "it leads through a symbolic or hard link, which clawmem does not follow", "", 0, 0)
-    found = _entries(ws, index, path)
+    found = _entries(ws, index, path, include_superseded)
     if found is None:
         return BootstrapFile(rel, False, "missing", "", 0, 0)
     entries = [body for body, _ in found]
@@ -89,11 +95,11 @@ def _load_file(ws: Workspace, index, path: Path, limit: int) -> BootstrapFile:
     return BootstrapFile(rel, True, "eligible", "\n".join(lines), len(entries), omitted, hashes[: len(lines)])
 
 
-def load(ws: Workspace, index, cfg: RecallConfig, degraded: list[str]) -> list[BootstrapFile]:
+def load(ws: Workspace, index, cfg: RecallConfig, degraded: list[str], *, include_superseded: bool = False) -> list[BootstrapFile]:
     """Both curated files within their budgets (per file, USER.md's own, and the total)."""
-    memory = _load_file(ws, index, ws.memory_md, min(cfg.bootstrap_file_chars, cfg.bootstrap_total_chars))
+    memory = _load_file(ws, index, ws.memory_md, min(cfg.bootstrap_file_chars, cfg.bootstrap_total_chars), include_superseded)
     left = max(0, cfg.bootstrap_total_chars - len(memory.text))
-    user = _load_file(ws, index, ws.user_md, min(cfg.user_chars, left))
+    user = _load_file(ws, index, ws.user_md, min(cfg.user_chars, left), include_superseded)
     files = [memory, user]
     for f in files:
         if not f.eligible and f.reason != "missing":

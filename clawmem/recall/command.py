@@ -18,6 +18,7 @@ def run_command(
     sender: str | None = None,
     bootstrap: bool = True,
     budget_ms: int | None = None,
+    include_superseded: bool = False,
     workspace: str | Path | None = None,
     json_output: bool = False,
 ) -> int:
@@ -30,7 +31,10 @@ def run_command(
 
         text = sys.stdin.read() if message == "-" else message
         ws = Workspace.open(workspace)
-        result = recall(ws, text, session=session, channel=channel, sender=sender, include_bootstrap=bootstrap, budget_ms=budget_ms)
+        result = recall(
+            ws, text, session=session, channel=channel, sender=sender, include_bootstrap=bootstrap, budget_ms=budget_ms,
+            include_superseded=include_superseded,
+        )
     except Exception as err:  # recall must never cost the turn; say why and return nothing
         reason = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
         sys.stderr.write(f"clawmem: recall degraded: {reason}\n")

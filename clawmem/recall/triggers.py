@@ -34,6 +34,7 @@ class TriggerHit:
     score: float
     lexical: float
     vector: float | None
+    superseded_by: str | None = None  # citation of the newer entry (only with include_superseded)
 
 
 def _exact_only(word: str) -> bool:
@@ -81,9 +82,13 @@ def lexical_score(phrase: str, message_words: list[str]) -> float:
 
 
 def candidates(index, active_keys: list[str]) -> list[dict]:
-    """Curated, trusted, active entries with triggers, eligible under the project rule."""
+    """Curated, trusted, active entries with triggers, eligible under the project rule.
+
+    Each row carries ``superseded_by`` (``clawmem.index.supersession``): ``match`` leaves
+    replaced entries out unless asked, since an injected stale value is what supersession prevents.
+    """
     rows = index.query(
-        "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects FROM entries e "
+        "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects, e.superseded_by FROM entries e "
         "LEFT JOIN file_taint t ON t.path = e.path "
         f"WHERE e.tier = 'curated' AND e.triggers IS NOT NULL AND {provenance.trusted_sql('e.origin')} "
         "AND e.session_kind = 'interactive' AND (e.status IS NULL OR e.status = 'active') "
@@ -156,10 +161,12 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
     return {r["phrase"]: float(s) for r, s in zip(stored, sims)}
 
 
-def match(ws: Workspace, index, message: str, active_keys: list[str], budget: Budget, degraded: list[str]) -> list[TriggerHit]:
+def match(
+    ws: Workspace, index, message: str, active_keys: list[str], budget: Budget, degraded: list[str], *, include_superseded: bool = False
+) -> list[TriggerHit]:
     """Score the message against every eligible trigger phrase; inject the best at or above threshold."""
     cfg = ws.config.recall
-    rows = candidates(index, active_keys)
+    rows = [r for r in candidates(index, active_keys) if include_superseded or r.get("superseded_by") is None]
     if not rows:
         return []
     words = [w.casefold() for w in tokens.query_terms(message, drop_stopwords=False)]

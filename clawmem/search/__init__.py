@@ -2,7 +2,8 @@
 
 Every returned hit is logged as a recall event (the signal dreaming ranks by) and added to
 the recalled set, so an agent echoing it back never creates a second copy of the fact.
-Untrusted and system hits are left out unless asked for, and then come framed as untrusted.
+Untrusted and system hits are left out unless asked for, and then come framed as untrusted;
+superseded entries (``clawmem.index.supersession``) too, and then say what replaced them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Sequence
 
 from clawmem import provenance
 from clawmem.framing import frame_untrusted, inert
-from clawmem.index import tokens
+from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
 from clawmem.search import ranking
 from clawmem.timeparse import local_now
@@ -45,6 +46,8 @@ class SearchHit:
     untrusted: bool
     backfill: bool
     signals: dict[str, Any] = field(default_factory=dict)
+    superseded: bool = False
+    superseded_by: dict[str, str] | None = None  # the newer entry's citation and text
 
     @property
     def framed_text(self) -> str:
@@ -60,7 +63,7 @@ class SearchResult:
     embedder: str | None
     hits: list[SearchHit]
     warnings: list[str]
-    decay: str  # "on", "off" or "relaxed" (query about the past)
+    decay: str  # "on", "off", "relaxed" (query about the past) or "current" (query about the value now)
 
 
 SNIPPET_CHARS = 240
@@ -93,7 +96,7 @@ def payload(result: SearchResult, *, explain: bool = False) -> dict[str, Any]:
             "text": h.framed_text, "snippet": hit_snippet(h), "score": h.score, "vector_score": h.vector_score, "text_score": h.text_score,
             "origin": h.origin, "session_kind": h.session_kind, "tier": h.tier, "kind": h.kind,
             "importance": h.importance, "observed_at": h.observed_at, "projects": list(h.projects),
-            "untrusted": h.untrusted, "backfill": h.backfill,
+            "untrusted": h.untrusted, "backfill": h.backfill, "superseded": h.superseded, "superseded_by": h.superseded_by,
         }
         if explain:
             hit["signals"] = h.signals
@@ -110,9 +113,10 @@ class SearchOptions:
     min_score: float | None = None
     tier: str = "all"
     include_untrusted: bool = False
+    include_superseded: bool = False
     active_projects: Sequence[str] = ()
     lanes: str = "hybrid"  # hybrid, lexical or vector (benchmarks compare them)
-    decay: str = "auto"  # auto (relaxed for questions about the past), on, off
+    decay: str = "auto"  # auto (relaxed for the past, current for "now/latest" questions), on, off, relaxed, current
     log_recall: bool = True
 
 
@@ -123,6 +127,8 @@ def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
         params.append(opts.tier)
     if not opts.include_untrusted:
         clauses.append(provenance.trusted_sql("e.origin"))
+    if not opts.include_superseded:
+        clauses.append(supersession.live_sql("e"))
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
 
 
@@ -155,9 +161,11 @@ def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> l
 
 
 def _allowed(row: dict, opts: SearchOptions) -> bool:
-    """The tier and trust filters, re-applied to rows from every lane (a vector row's own flags
+    """The tier, supersession and trust filters, re-applied to rows from every lane (a vector row's own flags
     are an optimisation of the KNN scan, never the authority)."""
     if opts.tier != "all" and row["tier"] != opts.tier:
+        return False
+    if not (opts.include_superseded or supersession.is_live(row)):
         return False
     return opts.include_untrusted or provenance.is_trusted(row["origin"])
 
@@ -210,11 +218,26 @@ def _load_embedder(ws: Workspace, warnings: list[str]):
 
 
 def _decay_mode(query: str, opts: SearchOptions) -> str:
+    """auto: relaxed for questions about the past, current for questions about the value now, else on."""
     if opts.decay != "auto":
         return opts.decay
     from clawmem.recall_intent import detect
+    from clawmem.search.current import asks_current
 
-    return "relaxed" if detect(query).present else "on"
+    if detect(query).present:
+        return "relaxed"
+    return "current" if asks_current(query) else "on"
+
+
+def _decay(mode: str, cfg) -> tuple[float | None, float | None]:
+    """(half-life, floor) for a decay mode; None keeps the configured default."""
+    if mode == "off":
+        return 0.0, None
+    if mode == "relaxed":
+        return cfg.half_life_days * 12, None
+    if mode == "current":
+        return cfg.current_half_life_days, cfg.current_floor
+    return None, None
 
 
 def search(
@@ -274,13 +297,13 @@ def search(
         vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in vectors.cached_vectors(index, embedder.id, missing).items()})
 
     decay = _decay_mode(query, opts)
-    half_life = None if decay == "on" else (0.0 if decay == "off" else cfg.half_life_days * 12)
+    half_life, floor = _decay(decay, cfg)
     scored: dict[int, ranking.Signals] = {}
     passes: dict[int, bool] = {}  # min_score is judged on the better of own and context relevance
     for entry_id, row in rows.items():
         own = relevance(entry_id)
         context = max((relevance(n) for n in adjacent.get(entry_id, ())), default=0.0)
-        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life)
+        rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life, floor=floor)
         scored[entry_id] = ranking.Signals(
             text_score=text_scores.get(entry_id, 0.0),
             vector_score=vector_scores.get(entry_id, 0.0),
@@ -297,7 +320,8 @@ def search(
     chosen = ranking.mmr(ordered[: limit * 4], similarity, lam=cfg.mmr_lambda, limit=limit)
     backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
 
-    hits = [_hit(rows[i], scored[i], backfill=i in backfilled) for i in [*chosen, *backfilled]]
+    newer = _superseding(index, [rows[i] for i in [*chosen, *backfilled]])
+    hits = [_hit(rows[i], scored[i], backfill=i in backfilled, newer=newer) for i in [*chosen, *backfilled]]
     if not hits:
         warnings.extend(_why_empty(index, query, opts))
     if opts.log_recall and hits:
@@ -319,8 +343,19 @@ def _similarity(index: Index, ids: list[int], rows: dict[int, dict], embedder_id
     return lambda a, b: ranking.jaccard(words.get(a, set()), words.get(b, set()))
 
 
-def _hit(row: dict, signals: ranking.Signals, *, backfill: bool) -> SearchHit:
-    citation = f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
+def _citation(row: dict) -> str:
+    return f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
+
+
+def _superseding(index: Index, rows: list[dict]) -> dict[int, dict[str, str]]:
+    """Superseding entry id -> its citation and text (inert: it is shown beside the hit)."""
+    wanted = sorted({r["superseded_by"] for r in rows if r.get("superseded_by") is not None})
+    found = _rows(index, wanted) if wanted else {}
+    return {i: {"citation": _citation(r), "text": inert(r["text"])} for i, r in found.items()}
+
+
+def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int, dict[str, str]]) -> SearchHit:
+    citation = _citation(row)
     return SearchHit(
         id=row["id"],
         path=row["path"],
@@ -347,6 +382,8 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool) -> SearchHit:
             "importance": round(signals.importance, 6),
             "project": round(signals.project, 6),
         },
+        superseded=not supersession.is_live(row),
+        superseded_by=newer.get(row.get("superseded_by")),
     )
 
 
@@ -361,4 +398,8 @@ def _why_empty(index: Index, query: str, opts: SearchOptions) -> list[str]:
         everything = SearchOptions(tier=opts.tier, include_untrusted=True)
         if lexical_candidates(index, query, everything, 1):
             return ["only untrusted or system entries match; pass --include-untrusted to see them (framed as untrusted)"]
+    if not opts.include_superseded:
+        replaced = SearchOptions(tier=opts.tier, include_untrusted=opts.include_untrusted, include_superseded=True)
+        if lexical_candidates(index, query, replaced, 1):
+            return ["only superseded entries match (a newer entry with the same key replaced them); pass --include-superseded to see them"]
     return [f"no entry scored at or above the minimum score; try --min-score 0 (searched {total} entries)"]

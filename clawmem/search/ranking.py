@@ -61,7 +61,9 @@ def with_context(own: float, context: float, weight: float) -> float:
     return (own + weight * context) / (1 + weight)
 
 
-def recency(observed_at: str | None, tier: str, now: dt.datetime, cfg: SearchConfig, *, half_life_days: float | None = None) -> tuple[float, float | None]:
+def recency(
+    observed_at: str | None, tier: str, now: dt.datetime, cfg: SearchConfig, *, half_life_days: float | None = None, floor: float | None = None
+) -> tuple[float, float | None]:
     """Exponential decay on dated episodic entries only; curated and undated entries do not decay."""
     if tier != "episodic" or not observed_at:
         return 1.0, None
@@ -74,7 +76,7 @@ def recency(observed_at: str | None, tier: str, now: dt.datetime, cfg: SearchCon
     half_life = half_life_days if half_life_days is not None else cfg.half_life_days
     if half_life <= 0:
         return 1.0, age
-    return max(cfg.recency_floor, 0.5 ** (age / half_life)), age
+    return max(cfg.recency_floor if floor is None else floor, 0.5 ** (age / half_life)), age
 
 
 def importance(value: int | None, cfg: SearchConfig) -> float:
