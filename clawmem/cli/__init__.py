@@ -91,6 +91,9 @@ def _register() -> None:
 
     app.command("audit")(audit.audit)
     app.command("forget")(forget.forget)
+    from clawmem.cli import promote
+
+    app.command("promote")(promote.promote)
 
 
 _register()
