@@ -112,6 +112,11 @@ class TaintConfig:
 
 
 @dataclass(frozen=True)
+class ForgetConfig:
+    undo_days: int = setting(7, "days `forget --undo` can restore a forget: the removed lines are kept privately until then (0: never kept)")
+
+
+@dataclass(frozen=True)
 class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
@@ -121,6 +126,7 @@ class Config:
     intents: IntentsConfig = field(default_factory=IntentsConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     taint: TaintConfig = field(default_factory=TaintConfig)
+    forget: ForgetConfig = field(default_factory=ForgetConfig)
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""
