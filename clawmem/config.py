@@ -95,6 +95,8 @@ class IntentsConfig:
     expiry_days: int = setting(90, "days before an unfired intent expires")
     max_per_turn: int = setting(3, "most intents injected per turn")
     timezone: str = setting("", "IANA time zone for --at phrases (empty: the system zone)")
+    aspiration_escalate_days: int = setting(14, "days past its review date before dreaming escalates an aspiration (DREAMS.md and status)")
+    aspiration_expire_days: int = setting(90, "days past its review date before dreaming expires an aspiration (marked superseded)")
 
 
 @dataclass(frozen=True)

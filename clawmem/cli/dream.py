@@ -55,6 +55,7 @@ def dream(
     if quiet and not (report.promoted or report.merged or report.superseded or report.recovered_lock):
         return
     _print(report)
+    _print_notices(report)
 
 
 def _print(report) -> None:
@@ -103,3 +104,18 @@ def _print_explain(out, report) -> None:
             Text(excerpt(e.text, 60) if e.text is not None else "[withheld: untrusted]"), Text("; ".join(e.failed) or "-"),
         )
     out.print(table)
+
+
+def _print_notices(report) -> None:
+    """Nothing lost silently: one line per cause that kept memory out, and what dreaming did with aspirations."""
+    from clawmem.cli.status import notice_lines
+
+    if not report.ran:
+        return
+    review = report.aspirations
+    lines = notice_lines(report.notices, [])
+    if review is not None:
+        lines += [f"notice: aspiration escalated (review was {d.review.isoformat()}): {d.path}#L{d.line}" for d in review.escalated]
+        lines += [f"notice: aspiration expired, marked superseded: {d.path}#L{d.line}" for d in review.expired]
+    for line in lines:
+        print(line)
