@@ -25,10 +25,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from clawmem import incoming, ledger, loopguard, notes
+from clawmem import ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
-from clawmem.inputs import decode_input
 from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -71,6 +70,8 @@ def add_aspiration(
     Only owner or agent origin may record one (it is an intent); the review date must not be
     in the past.
     """
+    from clawmem import incoming, notes  # deferred: recall reads aspirations every turn, only `intent add` writes one
+    from clawmem.inputs import decode_input
     from clawmem.intents.store import check_creator
 
     check_creator(origin, "record an aspiration")
@@ -241,6 +242,6 @@ def for_recall(ws: Workspace, index, now: dt.datetime | None, degraded: list[str
     moment = now or local_now()
     try:
         return surface(ws, index, moment.date(), channel="recall", now=moment, limit=ws.config.intents.max_per_turn)
-    except Exception as err:  # optional context: never fail the turn
+    except Exception as err:  # noqa: BLE001 -- optional context: never fail the turn
         degraded.append(f"aspirations skipped ({type(err).__name__}: {err})")
         return []

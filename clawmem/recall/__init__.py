@@ -152,9 +152,9 @@ def recall(
         files = bootstrap_module.load(ws, index, cfg, degraded) if include_bootstrap else []
         # intents are deterministic and cheap: matched before the one step that may use up the budget
         fired = _intents(ws, index, message, channel, sender, now, degraded) if index is not None else []
+        due = aspirations.for_recall(ws, index, now, degraded) if index is not None and not budget.expired() else []
         hits = triggers_module.match(ws, index, message, keys, budget, degraded) if index is not None else []
         block = _project_block(ws, index, keys, cfg.project_block_chars)
-        due = aspirations.for_recall(ws, index, now, degraded) if index is not None and not budget.expired() else []
         if index is not None:
             _mark(index, files, hits, message, degraded)
     finally:
