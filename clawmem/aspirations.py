@@ -70,7 +70,8 @@ def add_aspiration(
     Only owner or agent origin may record one (it is an intent); the review date must not be
     in the past.
     """
-    from clawmem import incoming, notes  # deferred: recall reads aspirations every turn, only `intent add` writes one
+    # deferred: recall reads aspirations every turn, only `intent add` writes one
+    from clawmem import incoming, notes
     from clawmem.inputs import decode_input
     from clawmem.intents.store import check_creator
 
