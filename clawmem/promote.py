@@ -25,12 +25,17 @@ it is not forgotten, the budget and the rewrite itself.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from clawmem import curated, ledger, provenance
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:
+    from clawmem.dream.consolidate import Proposal
 
 DEFAULT_IMPORTANCE = 5  # exactly neutral in ranking (0.75 + 0.05 x 5 = 1.0)
 EPISODIC_KINDS = ("daily", "quarantine", "transcript")
@@ -99,7 +104,7 @@ def _text(row: dict) -> str:
     return neutralise(text)
 
 
-def _proposal(ws: Workspace, row: dict, importance: int | None):
+def _proposal(row: dict, importance: int | None) -> Proposal:
     from clawmem.dream.consolidate import MAX_TRIGGERS, Proposal
 
     anchor = f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
@@ -113,7 +118,7 @@ def _proposal(ws: Workspace, row: dict, importance: int | None):
     )
 
 
-def _decision_record(p, row: dict, overridden: list[str]) -> dict:
+def _decision_record(p: Proposal, row: dict, overridden: list[str]) -> dict:
     """The ledger's account of the owner's decision (kept beside the line's own entry record)."""
     from clawmem import loopguard
 
@@ -152,7 +157,7 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
                     f"{anchor} is not eligible for MEMORY.md: {'; '.join(overridden)}",
                     hint="if you vouch for it anyway, run the same command with --force-untrusted (the ledger and audit keep saying where it came from)",
                 )
-            p = _proposal(ws, row, importance)
+            p = _proposal(row, importance)
             snap = curated.snapshot(ws.memory_md)
             outcome = consolidate.builtin(snap.text, [p], cfg)
             if outcome.rejected:
@@ -180,7 +185,7 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
             written = write.apply(ws, snap, outcome, [], [p], cfg)
             _diary(ws, result, written.fallback_reason)
             sync(ws, index)  # the next recall and search see the new line (with its ledger provenance) at once
-            return PromoteResult(**{**result.__dict__, "memory_chars": len(curated.snapshot(ws.memory_md).text), "preimage": written.preimage})
+            return dataclasses.replace(result, memory_chars=len(curated.snapshot(ws.memory_md).text), preimage=written.preimage)
 
 
 def _line_for(memory_text: str, text: str, anchor: str) -> str | None:
