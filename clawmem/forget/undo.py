@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from clawmem import ledger
@@ -225,7 +226,11 @@ def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
     conflicts: list[str] = []
     with ws.lock(FORGET_LOCK):
         for rel, item in record["files"].items():
-            path = ws.resolve_member(rel) if (ws.root / rel).exists() else ws.root / rel
+            parts = Path(rel).parts
+            if Path(rel).is_absolute() or ".." in parts or not parts or parts[0] == ws.state_dir.name:
+                conflicts.append(f"{rel!r} is not a memory file path: skipped")  # a tampered record writes nothing outside
+                continue
+            path = ws.root / rel
             if "content" in item:
                 if path.exists():
                     conflicts.append(f"{rel} exists again: the deleted transcript is not written over it")

@@ -107,3 +107,13 @@ def test_undo_records_expire_after_the_window(noted, clawmem):
 def test_bad_forget_ids_are_refused(noted, clawmem, bad):
     result = clawmem("forget", "--undo", bad, "--yes", "--json", input="")
     assert result.returncode == 1 and result.json()["error"] in ("bad_input", "not_found")
+
+
+def test_a_tampered_undo_record_writes_nothing_outside_the_workspace(noted, clawmem, tmp_path):
+    forgot = clawmem("forget", f"{DAILY}#L3", "--json", input="").json()
+    record = noted.state_dir / "forgets" / f"{forgot['id']}.json"
+    data = json.loads(record.read_text())
+    data["files"] = {"../escaped.md": {"kind": "transcript", "lines": [], "content": "planted\n"}}
+    record.write_text(json.dumps(data))
+    report = clawmem("forget", "--undo", forgot["id"], "--yes", "--json", input="").json()
+    assert not (tmp_path / "escaped.md").exists() and "not a memory file path" in report["conflicts"][0]
