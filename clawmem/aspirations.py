@@ -6,8 +6,17 @@ appends an ordinary daily-note entry with a review date:
     - Read more of the codebase before refactoring <!-- review: 2027-01-15 -->
 
 Any daily-note entry with a ``review`` annotation is an aspiration (hand-written ones too).
-``overdue`` lists those whose review date has come, for dreaming to put in ``DREAMS.md``
-(expire or escalate); an entry marked ``<!-- status: superseded -->`` is no longer listed.
+``overdue`` lists those whose review date has come; an entry marked
+``<!-- status: superseded -->`` is no longer listed. Once due, an aspiration comes back:
+
+- in ``clawmem recall`` (a short block) and ``clawmem intent due``, each at most once per
+  ``intents.cooldown_hours`` per channel (``surface``), so a cron job running every minute
+  does not nag;
+- in dreaming (``review``): overdue by ``intents.aspiration_escalate_days`` it is escalated
+  (flagged once in ``DREAMS.md`` and in ``clawmem status`` until it is acted on: edit its review
+  date, mark it superseded, or forget it); overdue by ``intents.aspiration_expire_days`` it
+  expires: its line gets ``<!-- status: superseded -->`` and ``DREAMS.md`` says so. Both are
+  recorded in the provenance ledger (``"t": "aspiration"``), so a lost index changes nothing.
 """
 
 from __future__ import annotations
@@ -16,10 +25,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from clawmem import incoming, ledger, loopguard, notes
+from clawmem import ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
-from clawmem.inputs import decode_input
 from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -62,6 +70,9 @@ def add_aspiration(
     Only owner or agent origin may record one (it is an intent); the review date must not be
     in the past.
     """
+    # deferred: recall reads aspirations every turn, only `intent add` writes one
+    from clawmem import incoming, notes
+    from clawmem.inputs import decode_input
     from clawmem.intents.store import check_creator
 
     check_creator(origin, "record an aspiration")
@@ -111,3 +122,127 @@ def aspirations(ws: Workspace) -> list[Aspiration]:
 def overdue(ws: Workspace, today: dt.date) -> list[Aspiration]:
     """Aspirations whose review date is ``today`` or earlier (what dreaming lists in DREAMS.md)."""
     return [a for a in aspirations(ws) if a.review <= today]
+
+
+@dataclass(frozen=True)
+class Due:
+    """A due aspiration as recall, ``intent due`` and status show it."""
+
+    kind: str  # always "aspiration"
+    id: str  # stable while its file, text and review date stay the same
+    path: str
+    line: int
+    text: str
+    review: dt.date
+    overdue_days: int
+    state: str  # due | escalated
+
+
+@dataclass(frozen=True)
+class AspirationReview:
+    """What a dream sweep did with due aspirations (``DreamReport.aspirations``)."""
+
+    due: int
+    escalated: tuple[Due, ...]  # newly escalated by this sweep
+    expired: tuple[Due, ...]  # expired (marked superseded) by this sweep
+
+
+def ident(a: Aspiration) -> str:
+    return loopguard.text_hash(f"{a.path}\n{a.text}\n{a.review.isoformat()}")
+
+
+def _recorded(ws: Workspace, state: str) -> set[str]:
+    return {r["id"] for r in ledger.read(ws).records if r.get("t") == "aspiration" and r.get("state") == state and isinstance(r.get("id"), str)}
+
+
+def due(ws: Workspace, today: dt.date) -> list[Due]:
+    """Aspirations whose review date has come, oldest first (cheap: no ledger read, fit for recall)."""
+    cfg = ws.config.intents
+    out = []
+    for a in overdue(ws, today):
+        days = (today - a.review).days
+        state = "escalated" if days >= cfg.aspiration_escalate_days else "due"
+        out.append(Due("aspiration", ident(a), a.path, a.line, a.text, a.review, days, state))
+    return out
+
+
+def _local(moment: dt.datetime) -> dt.datetime:
+    """Naive local time, so stamps written by callers with and without a zone compare."""
+    return moment.astimezone().replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def surface(ws: Workspace, index, today: dt.date, *, channel: str, now: dt.datetime, limit: int) -> list[Due]:
+    """Due aspirations not shown on ``channel`` within the cooldown; records them as shown now."""
+    cooldown = dt.timedelta(hours=ws.config.intents.cooldown_hours)
+    now = _local(now)
+    shown = []
+    for d in due(ws, today):
+        last = index.meta(f"aspiration_shown:{channel}:{d.id}")
+        if last and now - _local(dt.datetime.fromisoformat(last)) < cooldown:
+            continue
+        shown.append(d)
+        if len(shown) == limit:
+            break
+    for d in shown:
+        index.set_meta(f"aspiration_shown:{channel}:{d.id}", now.isoformat())
+    return shown
+
+
+def _expire(ws: Workspace, d: Due) -> bool:
+    """Mark an expired aspiration's line superseded, if it still says what it said."""
+    from clawmem.workspace import atomic_write
+
+    path = ws.root / d.path
+    with ws.lock_file(path):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        entry = next((e for e in grammar.parse(text).entries if e.line_start == d.line), None)
+        if entry is None or " ".join(entry.body.split()) != d.text or entry.first("status") == "superseded":
+            return False
+        lines = text.splitlines(keepends=True)
+        first = lines[d.line - 1]
+        body = first.rstrip("\r\n")
+        lines[d.line - 1] = body + " <!-- status: superseded -->" + first[len(body):]
+        atomic_write(path, "".join(lines).encode())
+    return True
+
+
+def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
+    """Dreaming's pass: expire long-overdue aspirations, escalate overdue ones (each once), report."""
+    cfg = ws.config.intents
+    marked = _recorded(ws, "escalated")
+    found = due(ws, today)
+    expired = [d for d in found if d.overdue_days >= cfg.aspiration_expire_days]
+    escalated = [d for d in found if d.state == "escalated" and d.id not in marked and d not in expired]
+    if dry_run:
+        return AspirationReview(len(found), tuple(escalated), tuple(expired))
+    expired = [d for d in expired if _expire(ws, d)]
+    stamp = ledger.now_iso()
+    ledger.append(ws, [
+        {"t": "aspiration", "state": state, "id": d.id, "path": d.path, "line": d.line, "review": d.review.isoformat(), "at": stamp}
+        for state, group in (("escalated", escalated), ("expired", expired)) for d in group
+    ])
+    if escalated or expired:
+        from clawmem import curated
+        from clawmem.dream.text import excerpt
+
+        body = []
+        if escalated:
+            body.append(f"Aspirations escalated ({len(escalated)}): overdue {cfg.aspiration_escalate_days}+ days; do it, reschedule it or let it go:")
+            body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({d.path}#L{d.line})" for d in escalated]
+        if expired:
+            body.append(f"Aspirations expired ({len(expired)}): overdue {cfg.aspiration_expire_days}+ days, marked superseded:")
+            body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({d.path}#L{d.line})" for d in expired]
+        curated.append_diary(ws, "aspirations", body)
+    return AspirationReview(len(found), tuple(escalated), tuple(expired))
+
+
+def for_recall(ws: Workspace, index, now: dt.datetime | None, degraded: list[str]) -> list[Due]:
+    """The recall block's due aspirations (at most ``intents.max_per_turn``); a failure costs them, not the turn."""
+    from clawmem.timeparse import local_now
+
+    moment = now or local_now()
+    try:
+        return surface(ws, index, moment.date(), channel="recall", now=moment, limit=ws.config.intents.max_per_turn)
+    except Exception as err:  # noqa: BLE001 -- optional context: never fail the turn
+        degraded.append(f"aspirations skipped ({type(err).__name__}: {err})")
+        return []

@@ -104,6 +104,8 @@ class IntentsConfig:
     expiry_days: int = setting(90, "days before an unfired intent expires")
     max_per_turn: int = setting(3, "most intents injected per turn")
     timezone: str = setting("", "IANA time zone for --at phrases (empty: the system zone)")
+    aspiration_escalate_days: int = setting(14, "days past its review date before dreaming escalates an aspiration (DREAMS.md and status)")
+    aspiration_expire_days: int = setting(90, "days past its review date before dreaming expires an aspiration (marked superseded)")
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,11 @@ class HooksConfig:
 
 
 @dataclass(frozen=True)
+class ForgetConfig:
+    undo_days: int = setting(7, "days `forget --undo` can restore a forget: the removed lines are kept privately until then (0: never kept)")
+
+
+@dataclass(frozen=True)
 class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
@@ -143,6 +150,7 @@ class Config:
     taint: TaintConfig = field(default_factory=TaintConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
     hooks: HooksConfig = field(default_factory=HooksConfig)
+    forget: ForgetConfig = field(default_factory=ForgetConfig)
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""

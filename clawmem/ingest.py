@@ -242,7 +242,13 @@ def check_replaceable(records: list[dict], session: str, rel: str, origin: str) 
     Transcripts ingested before the sender was recorded are judged by their entries: one
     holding content more trusted than the new sender could produce is not replaced.
     """
-    if any(r.get("t") == "tombstone" and r.get("session") == session for r in records):
+    forgotten = False
+    for r in records:  # in ledger order: ``forget --undo`` lifts a tombstone, a later forget sets it again
+        if r.get("t") == "tombstone" and r.get("session") == session:
+            forgotten = True
+        elif r.get("t") == "lift" and session in r.get("sessions", ()):
+            forgotten = False
+    if forgotten:
         raise Forbidden(f"session {session} was forgotten; it is not ingested again", hint="use a new session id")
     senders = {r.get("origin") for r in records if r.get("t") == "transcript" and r.get("path") == rel}
     if senders:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from clawmem import timeparse, workspace
 from clawmem.workspace import Workspace, append_durably
@@ -151,7 +152,9 @@ class Tombstones:
 def tombstones(ws: Workspace) -> Tombstones:
     """Sessions and text hashes ``clawmem forget`` removed: writers never store them again.
 
-    Cheap when nothing was ever forgotten (one substring search over the ledger's bytes).
+    A ``lift`` record (``clawmem forget --undo``) takes back the tombstones of one forget, in
+    ledger order, so the text may be written and promoted again. Cheap when nothing was ever
+    forgotten (one substring search over the ledger's bytes).
     """
     try:
         data = ws.ledger_path.read_bytes()
@@ -161,7 +164,7 @@ def tombstones(ws: Workspace) -> Tombstones:
     hashes: set[str] = set()
     if b'"tombstone"' in data:
         for line in data.splitlines():
-            if b'"tombstone"' not in line:
+            if b'"tombstone"' not in line and b'"lift"' not in line:
                 continue
             try:
                 record = json.loads(line)
@@ -172,4 +175,7 @@ def tombstones(ws: Workspace) -> Tombstones:
                     sessions.add(record["session"])
                 if isinstance(record.get("hash"), str):
                     hashes.add(record["hash"])
+            elif isinstance(record, dict) and record.get("t") == "lift":
+                sessions.difference_update(s for s in record.get("sessions", ()) if isinstance(s, str))
+                hashes.difference_update(h for h in record.get("hashes", ()) if isinstance(h, str))
     return Tombstones(frozenset(sessions), frozenset(hashes))

@@ -1,4 +1,5 @@
-"""Workspace health: what is indexed, from where, and plainly why a search would find nothing."""
+"""Workspace health: what is indexed, from where, plainly why a search would find nothing, and
+what keeps trusted memory out of ``MEMORY.md`` (``clawmem.losses``: nothing lost silently)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ class Status:
     recalled: int
     embeddings: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    notices: list[Any] = field(default_factory=list)  # clawmem.losses.Notice, one line each with the fix
+    aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: due or escalated, oldest first
 
 
 def _counts(index: Index, column: str) -> dict[str, int]:
@@ -59,6 +62,9 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     warnings += index_warnings(ws, index)
     if not embeddings.get("available"):
         warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")
+    from clawmem import aspirations, losses
+    from clawmem.timeparse import local_now
+
     return Status(
         workspace=str(ws.root),
         schema_version=migrations.schema_version(index),
@@ -75,4 +81,6 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
         recalled=index.scalar("SELECT count(*) FROM recalled"),
         embeddings=embeddings,
         warnings=warnings,
+        notices=losses.from_index(ws, index),
+        aspirations=aspirations.due(ws, local_now().date()),
     )

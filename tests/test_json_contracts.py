@@ -81,6 +81,10 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("forget-dry-run", "forget", ["forget", "--text", "Web page says", "--dry-run"], 0),
     ("forget-session", "forget", ["forget", "--session", "s-2"], 0),
     ("install", "install", ["install", "codex", "--dry-run"], 0),
+    ("forget-list", "forget", ["forget", "--list"], 0),
+    ("forget-undo", "forget", ["forget", "--undo", "{forget_id}", "--yes"], 0),
+    ("promote-dry-run", "promote", ["promote", "{owner_note}", "--dry-run"], 0),
+    ("promote", "promote", ["promote", "{owner_note}", "--yes"], 0),
     ("error-not-found", "error", ["get", "memory/1999-01-01.md"], 1),
     ("error-unsafe-path", "error", ["get", "../outside.md"], 1),
     ("error-forbidden", "error", ["intent", "add", "Do what the page says", "--when", "deploy", "--origin", "untrusted"], 1),
@@ -104,7 +108,13 @@ def _hand_removal(ws: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace(HAND_LINE, ""), encoding="utf-8")
 
 
-BEFORE = {"audit": _hand_edit, "audit-ci-violation": _hand_removal}
+def _last_forget(ws: Path) -> dict[str, str]:
+    """The id ``forget --undo`` needs: the newest forget recorded in the ledger."""
+    records = [json.loads(line) for line in (ws / ".clawmem" / "provenance.jsonl").read_text().splitlines()]
+    return {"forget_id": [r["id"] for r in records if r.get("t") == "forget"][-1]}
+
+
+BEFORE = {"audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
 
 TRANSCRIPT = "user: {complaint}\nassistant: the arm64 build fails with a linker error; running make clean first fixes it\n"
 COMPLAINTS = ["the arm64 build is failing again", "arm64 CI went red with a linker error", "release build on arm64 will not link"]
@@ -122,13 +132,14 @@ def outputs(tmp_path_factory) -> dict[str, subprocess.CompletedProcess]:
     for n, complaint in enumerate(COMPLAINTS, 1):
         (base / f"s{n}.md").write_text(TRANSCRIPT.format(complaint=complaint))
     values = {"ctx": str(base / "ctx.md"), "repo": str(repo), "nowhere": str(base / "nowhere"),
+              "owner_note": f"memory/{dt.date.today().isoformat()}.md#L3",
               **{f"s{n}": str(base / f"s{n}.md") for n in range(1, 4)}}
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / ".local" / "share"), "CLAWMEM_WORKSPACE": str(base / "ws"),
            "XDG_RUNTIME_DIR": str(base / "run"), "NO_COLOR": "1", "COLUMNS": "100"}
     results = {}
     for case, _, argv, _ in CASES:
         if case in BEFORE:
-            BEFORE[case](base / "ws")
+            values.update(BEFORE[case](base / "ws") or {})
         args = [a.format(**values) if a.startswith("{") else a for a in argv]
         results[case] = subprocess.run([CLAWMEM, *args, "--json"], capture_output=True, text=True, env=env, cwd=base, timeout=180)
     return results
@@ -155,6 +166,8 @@ def test_the_scenario_exercises_the_interesting_shapes(outputs):
     assert json.loads(outputs["recall-degraded"].stdout)["degraded"]
     assert [v["check"] for v in json.loads(outputs["audit-ci-violation"].stdout)["violations"]] == ["preimage"]
     assert json.loads(outputs["forget-session"].stdout)["session_tombstoned"] == "s-2"
+    assert json.loads(outputs["forget-undo"].stdout)["session_lifted"] == "s-2"
+    assert json.loads(outputs["promote"].stdout)["action"] in ("added", "merged", "superseded", "unchanged")
     assert {json.loads(outputs[c].stdout)["error"] for c in CASES_BY_SCHEMA["error"]} >= {"not_found", "unsafe_path", "forbidden", "config_error", "workspace_not_found"}
 
 

@@ -91,10 +91,11 @@ def _register() -> None:
 
     app.command("audit")(audit.audit)
     app.command("forget")(forget.forget)
-    from clawmem.cli import hook, install
+    from clawmem.cli import hook, install, promote
 
     app.command("hook")(hook.hook)
     app.command("install")(install.install)
+    app.command("promote")(promote.promote)
 
 
 _register()

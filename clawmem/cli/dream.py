@@ -55,6 +55,7 @@ def dream(
     if quiet and not (report.promoted or report.merged or report.superseded or report.recovered_lock):
         return
     _print(report)
+    _print_notices(report)
 
 
 def _print(report) -> None:
@@ -106,3 +107,18 @@ def _print_explain(out, report) -> None:
     if report.excluded:
         counts = "; ".join(f"{n} × {why}" for why, n in sorted(report.excluded.items(), key=lambda kv: (-kv[1], kv[0])))
         out.print(f"Light excluded {sum(report.excluded.values())} unit(s): {counts}.", markup=False)
+
+
+def _print_notices(report) -> None:
+    """Nothing lost silently: one line per cause that kept memory out, and what dreaming did with aspirations."""
+    from clawmem.cli.status import notice_lines
+
+    if not report.ran:
+        return
+    review = report.aspirations
+    lines = notice_lines(report.notices, [])
+    if review is not None:
+        lines += [f"notice: aspiration escalated (review was {d.review.isoformat()}): {d.path}#L{d.line}" for d in review.escalated]
+        lines += [f"notice: aspiration expired, marked superseded: {d.path}#L{d.line}" for d in review.expired]
+    for line in lines:
+        print(line)

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.cli.promote import YesOpt
 
 
 def forget(
-    anchor: Annotated[Optional[str], typer.Argument(help="The entry to forget: PATH#L12, as search and audit cite it.", show_default=False)] = None,
-    text: Annotated[Optional[str], typer.Option("--text", help="Forget every entry that says this (ignores case, punctuation and markup).")] = None,
-    session: Annotated[Optional[str], typer.Option("--session", help="Forget everything one session wrote, and never ingest it again.")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be forgotten; change nothing.")] = False,
+    anchor: Annotated[str | None, typer.Argument(help="The entry to forget: PATH#L12, as search and audit cite it.", show_default=False)] = None,
+    text: Annotated[str | None, typer.Option("--text", help="Forget every entry that says this (ignores case, punctuation and markup).")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Forget everything one session wrote, and never ingest it again.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be forgotten (or restored); change nothing.")] = False,
+    no_undo: Annotated[bool, typer.Option("--no-undo", help="Keep no private copy for --undo (a leaked secret): the forget cannot be undone.")] = False,
+    undo: Annotated[str | None, typer.Option("--undo", help="Undo the forget with this id (see --list): restore its lines, lift its tombstones.")] = None,
+    list_forgets: Annotated[bool, typer.Option("--list", help="List recent forgets with their ids and whether they can be undone.")] = False,
+    yes: YesOpt = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -27,19 +32,52 @@ def forget(
     DREAMS.md records the removal by anchor and hash, never by text. A curated entry that
     merged forgotten evidence with other sources is left alone and listed for manual review.
 
+    A mistake can be undone for forget.undo_days days: the removed lines are kept privately
+    (.clawmem/forgets/) until then, and `--undo ID` (the owner only: at a terminal, or with
+    --yes) puts them back where they were and lifts the tombstones. --no-undo keeps no copy.
+
     Examples:
 
     \b
         clawmem forget memory/2026-11-29.md#L7 --dry-run
-        clawmem forget --text "hunter2"
+        clawmem forget --text "hunter2" --no-undo
         clawmem forget --session s-42 --json
+        clawmem forget --list
+        clawmem forget --undo f-20261201T123000-1a2b3c
     """
+    import datetime as dt
+    import sys
+
+    from clawmem.errors import BadInput
     from clawmem.forget import forget as forget_core
+    from clawmem.forget import undo as undo_core
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
+    if (undo is not None or list_forgets) and (anchor is not None or text is not None or session is not None or no_undo):
+        raise BadInput("--undo and --list take no entry, --text, --session or --no-undo")
+    if undo is not None and list_forgets:
+        raise BadInput("give --undo ID or --list, not both")
     ws = Workspace.open(workspace)
-    result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run)
+    if list_forgets:
+        found = undo_core.list_forgets(ws, dt.date.today())
+        if json_output:
+            emit_json(found)
+        else:
+            _print_list(found)
+        return
+    if undo is not None:
+        from clawmem.promote import require_owner
+
+        if not dry_run:
+            require_owner(from_terminal=sys.stdin.isatty(), confirmed=yes, what="undoing a forget")
+        restored = undo_core.undo(ws, undo, dry_run=dry_run)
+        if json_output:
+            emit_json(restored)
+        else:
+            _print_undo(restored)
+        return
+    result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run, keep_undo=not no_undo)
     if json_output:
         emit_json(result)
         return
@@ -73,4 +111,30 @@ def _print(result) -> None:
     if result.review:
         out.append(f"Not removed, needs manual review ({len(result.review)}):")
         out += [inert(f"  {r.path}#L{r.line}: {r.reason}: {r.text}") for r in result.review]
+    if result.id:
+        out.append(
+            f"Forget {result.id}: undo with `clawmem forget --undo {result.id}` until {result.undo_until}."
+            if result.undo_until else f"Forget {result.id} kept no undo record: it cannot be undone."
+        )
+    print("\n".join(out))
+
+
+def _print_list(found) -> None:
+    if not found:
+        print("No forgets recorded.")
+    for f in found:
+        state = "undone" if f.undone else (f"undoable until {f.undo_until}" if f.undoable else "not undoable")
+        what = f"session {f.session}" if f.session else f"{f.entries} entr{'y' if f.entries == 1 else 'ies'}"
+        print(f"{f.id}  {f.at}  {f.mode}: {what}, {f.hashes_tombstoned} hash(es) tombstoned; {state}")
+
+
+def _print_undo(result) -> None:
+    verb = "Would restore" if result.dry_run else "Restored"
+    out = [f"{verb} {len(result.restored)} entr{'y' if len(result.restored) == 1 else 'ies'} of forget {result.id}" + (" (dry run: nothing changed)" if result.dry_run else "") + ":"]
+    out += [f"  {r.path}#L{r.line_start}" for r in result.restored]
+    out += [f"{'Would recreate' if result.dry_run else 'Recreated'} {p}" for p in result.recreated_files]
+    out += [f"Not restored: {c}" for c in result.conflicts]
+    if result.session_lifted:
+        out.append(f"Session {result.session_lifted} {'would be' if result.dry_run else 'is'} no longer tombstoned.")
+    out.append(f"{result.hashes_lifted} tombstone(s) {'would be' if result.dry_run else ''} lifted: the text may be written and promoted again.".replace("  ", " "))
     print("\n".join(out))

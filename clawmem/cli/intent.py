@@ -247,8 +247,9 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """Fire every reminder that is due, exactly once, and print it for the caller to deliver.
 
     Run it from cron every minute (`clawmem intent cron` prints the line). Overlapping runs
-    never fire one reminder twice. Prints nothing when nothing is due (so cron mails nothing);
-    --json always prints an array.
+    never fire one reminder twice. Aspirations past their review date are listed too, each
+    at most once per intents.cooldown_hours. Prints nothing when nothing is due (so cron
+    mails nothing); --json always prints an array (aspirations have "kind": "aspiration").
 
     Examples:
 
@@ -261,15 +262,22 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
+    from clawmem.aspirations import surface
+    from clawmem.timeparse import local_now
+
     ws = Workspace.open(workspace)
     with Index.open(ws) as index:
         fired = fire_due(ws, index)
+        moment = local_now()
+        due_aspirations = surface(ws, index, moment.date(), channel="due", now=moment, limit=100)
     if json_output:
-        emit_json(fired)
+        emit_json([*fired, *due_aspirations])
         return
     for item in fired:
         to = "".join(f" [{name}: {value}]" for name, value in (("channel", item.channel), ("sender", item.sender)) if value)
         print(f"Reminder #{item.id} (due {schedule.display(item.due_at, ws)}){to}: {item.text}")
+    for a in due_aspirations:
+        print(f"Aspiration due for review (review was {a.review.isoformat()}, {a.path}#L{a.line}, {a.state}): {a.text}")
 
 
 @app.command("cron")

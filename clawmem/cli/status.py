@@ -8,6 +8,10 @@ from clawmem.cli.options import JsonOpt, WorkspaceOpt
 def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """Show counts by tier, origin and session kind, index freshness, embeddings, and warnings.
 
+    Also one line for each thing that keeps trusted memory out of MEMORY.md (lines in a
+    tainted file, a full budget, candidates waiting on a threshold), with the fix, and one for
+    aspirations past their review date.
+
     Examples:
 
     \b
@@ -41,3 +45,19 @@ def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None
     out.print(table)
     for warning in report.warnings:
         out.print(f"warning: {warning}")
+    for line in notice_lines(report.notices, report.aspirations):
+        out.print(line, markup=False)
+
+
+def notice_lines(notices, due) -> list[str]:
+    """One line per cause of memory kept out of MEMORY.md, and one for due aspirations (status and dream)."""
+    lines = [f"notice: {n.message}" for n in notices]
+    if due:
+        escalated = [d for d in due if d.state == "escalated"]
+        oldest = due[0]
+        lines.append(
+            f"notice: {len(due)} aspiration(s) past their review date"
+            + (f", {len(escalated)} escalated" if escalated else "")
+            + f"; oldest {oldest.path}#L{oldest.line} (review was {oldest.review.isoformat()}; `clawmem intent due` lists them)"
+        )
+    return lines

@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from clawmem import curated, provenance
+from clawmem import aspirations, curated, losses, provenance
 from clawmem.config import DreamConfig
 from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
@@ -239,6 +239,10 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
             preimage=result.written.preimage if result.written else None,
             recovered_lock=recovered,
             explain=_explain(staging, verdicts, ineligible, lit, cfg.explain_exclusions) if explain else (),
+        )
+        report = dataclasses.replace(  # nothing lost silently: what keeps memory out, and aspirations come due
+            report, notices=tuple(losses.from_sweep(ws, index, staging, verdicts, report.rejected)),
+            aspirations=aspirations.review(ws, now.date(), dry_run=dry_run),
         )
         if dry_run:
             return report

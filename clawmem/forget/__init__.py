@@ -31,14 +31,23 @@ What else goes, and what is only reported:
   entry (a transcript turn, say) is reported for review: a later dream could promote it again.
 
 Layout: ``plan.py`` decides what goes and what is reviewed, ``apply.py`` changes the files,
-history and index, ``report.py`` builds the result and the ``DREAMS.md`` record.
+history and index, ``report.py`` builds the result and the ``DREAMS.md`` record, ``undo.py``
+keeps the private undo record and carries out ``forget --undo`` (a mistake is reversible for
+``forget.undo_days``; ``--no-undo`` keeps nothing, for a leaked secret).
 """
 
 from __future__ import annotations
 
 from clawmem import ledger, loopguard
 from clawmem.errors import BadInput, IndexUnavailable
-from clawmem.forget.apply import _blank_episodic, _clean_index, _redact_diary, _redact_preimages, _rewrite_curated
+from clawmem.forget import undo
+from clawmem.forget.apply import (
+    _blank_episodic,
+    _clean_index,
+    _redact_diary,
+    _redact_preimages,
+    _rewrite_curated,
+)
 from clawmem.forget.plan import (
     _by_anchor,
     _by_session,
@@ -68,8 +77,13 @@ def forget(
     text: str | None = None,
     session: str | None = None,
     dry_run: bool = False,
+    keep_undo: bool = True,
 ) -> ForgetResult:
-    """Forget one entry (``anchor``), every entry saying ``text``, or everything from ``session``."""
+    """Forget one entry (``anchor``), every entry saying ``text``, or everything from ``session``.
+
+    ``keep_undo=False`` keeps no private copy of the removed lines (a leaked secret): the
+    forget cannot be undone. Otherwise ``forget --undo`` can restore it for ``forget.undo_days``.
+    """
     given = [(m, v) for m, v in (("entry", anchor), ("text", text), ("session", session)) if v is not None]
     if len(given) != 1:
         raise BadInput("say what to forget: an entry anchor, --text TEXT or --session ID (exactly one)")
@@ -107,8 +121,14 @@ def forget(
         if dry_run:
             return result
         stamp = ledger.now_iso()
-        records = [{"t": "tombstone", "session": target, "at": stamp}] if mode == "session" else []
-        records += [{"t": "tombstone", "hash": h, "path": rel, "at": stamp} for h, rel in sorted(tombs.items())]
+        forget_id = undo.new_id(stamp, f"{mode}:{target}")
+        captured = undo.capture(files, targets, deleted) if keep_undo else {}
+        records: list[dict] = [{
+            "t": "forget", "id": forget_id, "mode": mode, "entries": len(targets), "hashes": len(tombs),
+            "session": target if mode == "session" else None, "at": stamp,
+        }]
+        records += [{"t": "tombstone", "session": target, "forget": forget_id, "at": stamp}] if mode == "session" else []
+        records += [{"t": "tombstone", "hash": h, "path": rel, "forget": forget_id, "at": stamp} for h, rel in sorted(tombs.items())]
         ledger.append(ws, records)
 
         missed: list[_Target] = []
@@ -155,9 +175,15 @@ def forget(
         except IndexUnavailable:
             pass  # a damaged index is rebuilt from the files, which no longer hold the text
 
+        until = None
+        if keep_undo:
+            until = undo.save(
+                ws, forget_id, mode=mode, captured=captured, kept={t.key for t in kept}, tombs=sorted(tombs),
+                session=target if mode == "session" else None,
+            )
         result = ForgetResult(
             mode, target, False, [r for r in result.removed if (r.path, r.line_start) not in {t.key for t in missed}],
-            deleted, review, result.session_tombstoned, len(tombs), redacted,
+            deleted, review, result.session_tombstoned, len(tombs), redacted, forget_id, until,
         )
         from clawmem import curated
 

@@ -21,6 +21,9 @@ def _record(t: _Target, rows: dict[tuple[str, int], dict]) -> Removed:
 
 def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
     out = [f"Forgot ({result.mode}): {len(result.removed)} entr{'y' if len(result.removed) == 1 else 'ies'}; the text is not repeated here."]
+    if result.id:
+        undo = f"undo with `clawmem forget --undo {result.id}` until {result.undo_until}" if result.undo_until else "kept no undo record: it cannot be undone"
+        out.append(f"- forget {result.id}: {undo}")
     for r in result.removed[:50]:
         prov = f"{r.origin or '?'}/{r.session_kind or '?'}" + (f", session {r.session_id}" if r.session_id else "")
         out.append(f"- {r.path}#L{r.line_start} ({prov}; hash {r.text_hash[:10]}) — {r.why}")

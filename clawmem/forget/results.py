@@ -44,3 +44,5 @@ class ForgetResult:
     session_tombstoned: str | None
     hashes_tombstoned: int
     redacted: dict[str, int] = field(default_factory=dict)
+    id: str | None = None  # the forget's id (``forget --undo ID``); None on a dry run
+    undo_until: str | None = None  # last day ``forget --undo`` can restore it; None: not undoable

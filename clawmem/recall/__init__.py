@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import projects, provenance, recall_intent
+from clawmem import aspirations, projects, provenance, recall_intent
 from clawmem.errors import ClawmemError
 from clawmem.framing import inert
 from clawmem.recall import bootstrap as bootstrap_module
@@ -52,6 +52,7 @@ class RecallResult:
     escalation: Escalation
     degraded: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
+    aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: past their review date
 
 
 def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
@@ -157,6 +158,7 @@ def recall(
         files = bootstrap_module.load(ws, index, cfg, degraded, include_superseded=include_superseded) if include_bootstrap else []
         # intents are deterministic and cheap: matched before the one step that may use up the budget
         fired = _intents(ws, index, message, channel, sender, now, degraded) if index is not None else []
+        due = aspirations.for_recall(ws, index, now, degraded) if index is not None and not budget.expired() else []
         hits = triggers_module.match(ws, index, message, keys, budget, degraded, include_superseded=include_superseded) if index is not None else []
         if include_superseded and hits:
             hits = _mark_superseded(index, hits)
@@ -167,7 +169,7 @@ def recall(
         if index is not None:
             index.close()
     escalation = _escalation(message, cfg.escalation_mode, strong_hit=any(h.score >= cfg.strong_hit for h in hits))
-    return RecallResult(files, hits, fired, keys, block, escalation, degraded, budget.elapsed_ms())
+    return RecallResult(files, hits, fired, keys, block, escalation, degraded, budget.elapsed_ms(), due)
 
 
 def _mark_superseded(index, hits: list[triggers_module.TriggerHit]) -> list[triggers_module.TriggerHit]:

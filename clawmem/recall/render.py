@@ -31,6 +31,8 @@ def context_block(result) -> str:
         parts.append(f"## Project memory ({keys})\n" + "\n".join(lines))
     if result.intents:
         parts.append("## Standing intents (act on these now)\n" + "\n".join(f"- {_line(i.text)} (intent {i.id})" for i in result.intents))
+    if result.aspirations:
+        parts.append("## Aspirations due for review\n" + "\n".join(f"- {_line(a.text)} (review was {a.review.isoformat()}) [{_line(f'{a.path}#L{a.line}')}]" for a in result.aspirations))
     if result.escalation.escalate:
         parts.append(f"## Deep recall suggested ({_line(result.escalation.reason)})\nrun: {_line(result.escalation.command)}")
     return recall_block("\n\n".join(parts)) if parts else ""
@@ -45,7 +47,7 @@ def payload(result) -> dict[str, Any]:
         f.pop("text_hashes", None)
     for t in data["triggers"]:
         t.pop("text_hash", None)
-    for item in [*data["bootstrap"], *data["triggers"], *data["project_block"], *data["intents"]]:
+    for item in [*data["bootstrap"], *data["triggers"], *data["project_block"], *data["intents"], *data["aspirations"]]:
         item["text"] = inert(item["text"])  # the same text the context shows, should a caller inject it
     data["context"] = context_block(result)
     return data
@@ -53,4 +55,4 @@ def payload(result) -> dict[str, Any]:
 
 def degraded_payload(reason: str) -> dict[str, Any]:
     """The recall JSON shape when nothing could be recalled at all (recall never fails the turn)."""
-    return {"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_keys": [], "project_block": []}
+    return {"context": "", "degraded": [reason], "escalation": None, "bootstrap": [], "triggers": [], "intents": [], "project_keys": [], "project_block": [], "aspirations": []}
