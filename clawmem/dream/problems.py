@@ -121,6 +121,9 @@ def problem_text(text: str, *, whole: bool) -> str:
     return " | ".join(c for c in PHRASE_BREAK.split(text) if PROBLEM.search(c))
 
 
+COLUMNS = "path, line_start, text, kind, origin, session_kind"
+
+
 class Problems:
     """Looks up the problem statements of a candidate's evidence in the index (one sweep)."""
 
@@ -139,19 +142,30 @@ class Problems:
             origin=row["origin"], session_kind=row["session_kind"], file_taint=self.taint.get(row["path"]),
         ).eligible
 
+    def _before(self, e: Evidence) -> dict | None:
+        """The previous entry of the same session, when it states a problem and may lend words."""
+        if e.session_id is None:
+            return None
+        rows = self.index.query(
+            f"SELECT {COLUMNS} FROM entries WHERE path = ? AND session_id = ? AND line_start < ? ORDER BY line_start DESC LIMIT 1",
+            (e.path, e.session_id, e.line_start),
+        )
+        return next((r for r in rows if self._eligible(r) and problem_text(r["text"], whole=True)), None)
+
     def texts(self, e: Evidence) -> list[str]:
         """Problem texts around one piece of evidence: its own entry's problem clauses and the
         previous entry of the same session when that states a problem."""
-        cols = "path, line_start, text, kind, origin, session_kind"
-        own = self.index.query(f"SELECT {cols} FROM entries WHERE path = ? AND line_start = ?", (e.path, e.line_start))
+        own = self.index.query(f"SELECT {COLUMNS} FROM entries WHERE path = ? AND line_start = ?", (e.path, e.line_start))
         found = [problem_text(r["text"], whole=False) for r in own if self._eligible(r)]
-        if e.session_id is not None:
-            before = self.index.query(
-                f"SELECT {cols} FROM entries WHERE path = ? AND session_id = ? AND line_start < ? ORDER BY line_start DESC LIMIT 1",
-                (e.path, e.session_id, e.line_start),
-            )
-            found += [problem_text(r["text"], whole=True) for r in before if self._eligible(r)]
+        before = self._before(e)
+        if before is not None:
+            found.append(problem_text(before["text"], whole=True))
         return [t for t in found if t]
+
+    def statements(self, c: Candidate) -> set[tuple[str, int]]:
+        """(path, line) of the problem statements the candidate's evidence answers."""
+        found = (self._before(e) for e in c.evidence)
+        return {(r["path"], r["line_start"]) for r in found if r is not None}
 
     def triggers(self, c: Candidate, limit: int = PROBLEM_TRIGGERS) -> list[str]:
         by_context: dict[tuple[str, str], list[str]] = {}

@@ -15,10 +15,23 @@ from typing import Any
 
 from clawmem import aspirations, curated, losses, provenance
 from clawmem.config import DreamConfig
-from clawmem.dream import DreamReport, Explained, Rejection, consolidate, diary, external, gate, light, rem, store, testhook, write
+from clawmem.dream import (
+    DreamReport,
+    Explained,
+    Rejection,
+    consolidate,
+    diary,
+    external,
+    gate,
+    light,
+    rem,
+    store,
+    testhook,
+    write,
+)
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
-from clawmem.dream.problems import Problems, is_generic
 from clawmem.dream.paraphrase import Judge
+from clawmem.dream.problems import Problems, is_generic
 from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt, key_phrases
 from clawmem.entries import grammar
@@ -101,11 +114,32 @@ def _consolidate(
     return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg)]
 
 
+def _answered_problems(staging: Staging, gated: list[gate.Verdict], finder: Problems) -> tuple[list[gate.Verdict], list[Rejection]]:
+    """A gated problem statement that a fix answers (gated now or promoted before) is not a
+    memory of its own: it became that fix's triggers, the symptom that brings the fix back.
+    It is left out, and reported in the sweep that gates the fix."""
+    fixes_now = [staging.candidates[v.candidate_id] for v in gated]
+    earlier = [c for c in staging.candidates.values() if c.status == "promoted"]
+    now_answered = set().union(set(), *(finder.statements(c) for c in fixes_now))
+    answered = now_answered.union(*(finder.statements(c) for c in earlier))
+    kept, absorbed = [], []
+    for v in gated:
+        c = staging.candidates[v.candidate_id]
+        lines = {(e.path, e.line_start) for e in c.evidence}
+        if not lines <= answered:
+            kept.append(v)
+        elif lines <= now_answered:
+            reason = "the problem a promoted fix answers: its words are that fix's triggers"
+            absorbed.append(Rejection("consolidation", (reason,), tuple(c.sources()), c.latest_text, c.id, round(v.score, 4)))
+    return kept, absorbed
+
+
 def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate.Verdict], *, dry_run: bool) -> DeepResult:
     cfg = ws.config.dream
     gated = sorted((v for v in verdicts.values() if v.passed), key=lambda v: v.rank or 0)
     df, total = document_frequency(c.text for c in staging.candidates.values())
     finder = Problems(index)
+    gated, absorbed = _answered_problems(staging, gated, finder)
     proposals = [
         proposal(staging.candidates[v.candidate_id], v, df, total, cfg, finder.triggers(staging.candidates[v.candidate_id]))
         for v in gated
@@ -113,7 +147,7 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
     snap = curated.snapshot(ws.memory_md)
     testhook.pause("consolidate")
     if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
-        return DeepResult(None, None, ())
+        return DeepResult(None, None, tuple(absorbed))
     judge = _judge(ws) if proposals else Judge(cfg)
     outcome, problems = _consolidate(ws, snap, proposals, cfg, judge)
     if dry_run:
@@ -131,7 +165,7 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
         Rejection("consolidation", (reason,), by_id[cid].evidence, by_id[cid].text, cid, by_id[cid].score)
         for cid, reason in written.outcome.rejected
     )
-    return DeepResult("external" if cfg.consolidator_command else "built-in", written, rejected)
+    return DeepResult("external" if cfg.consolidator_command else "built-in", written, (*absorbed, *rejected))
 
 
 def _fresh(staging: Staging, recalls: dict, touched: frozenset[int], last_dream: str | None) -> set[int]:

@@ -93,3 +93,33 @@ def test_a_workaround_met_in_one_session_is_not_promoted(ws, clawmem, tmp_path, 
     assert report.json()["promoted"] == []
     assert workaround_lines(ws) == []
     assert injected(clawmem, FRESH) == []
+
+
+def _same_words_sessions(clawmem, tmp_path, days_ago, answers) -> None:
+    """The user pastes the identical failure in three sessions; ``answers`` are the replies."""
+    for n, answer in enumerate(answers, 1):
+        path = tmp_path / f"same-{n}.md"
+        path.write_text(f"user: Build broke on the pi: {ERROR}.\nassistant: {answer}\n")
+        ingest(clawmem, path, f"same-{n}", days_ago(4 - n))
+
+
+def test_the_pasted_failure_becomes_the_fixs_trigger_not_a_line_of_its_own(ws, clawmem, tmp_path, days_ago):
+    fix = "Add -latomic to LDFLAGS and run make clean before rebuilding."
+    _same_words_sessions(clawmem, tmp_path, days_ago, [fix] * 3)
+    report = clawmem("dream", "--json").json()
+    assert [p["text"] for p in report["promoted"]] == [fix]
+    absorbed = [r for r in report["rejected"] if "Build broke" in (r["text"] or "")]
+    assert absorbed and "triggers" in absorbed[0]["reasons"][0]
+    [line] = grammar.parse(ws.memory_md.read_text()).entries
+    assert ERROR in line.triggers
+    assert clawmem("dream", "--json").json()["promoted"] == []  # nor on a later night, once the fix is promoted
+
+
+def test_a_recurring_failure_no_fix_answers_is_gated_like_any_fact(ws, clawmem, tmp_path, days_ago):
+    """The control: the same pasted failure, but three different replies (no fix recurs), so
+    nothing absorbs it and the gate alone decides; it is promoted as a fact of its own."""
+    _same_words_sessions(clawmem, tmp_path, days_ago, [
+        "Try pinning the compiler to gcc 12 for now.", "Could be the sysroot; check where it points.", "Rebooting the runner sometimes helps.",
+    ])
+    report = clawmem("dream", "--json").json()
+    assert any("Build broke" in p["text"] for p in report["promoted"])
