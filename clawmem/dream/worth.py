@@ -41,18 +41,18 @@ PHATIC = GREETINGS | frozenset(
     sound worked works work working fixed fixes fix solved helped helps help trick did will do done got gotcha noted
     understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
-    so really pretty too agree keep long
+    so really pretty too agree keep long yes
     """.split()  # noqa: SIM905
 )
 EVALUATIVE = frozenset(
     """
     awesome amazing gorgeous beautiful cute lovely impressive inspiring inspired incredible stunning adorable fun cool great
     nice wonderful fantastic proud love loving loved glad happy sweet pretty kind neat brilliant excellent touching
-    special powerful fascinating interesting exciting remarkable admirable rad epic wild unreal
+    special powerful fascinating interesting exciting remarkable admirable rad epic wild unreal means mean go
     """.split()  # noqa: SIM905
 )
 INTERJECTIONS = frozenset(["wow", "woah", "whoa", "oh", "ooh", "aw", "aww", "omg", "yay", "haha", "hahaha", "hey", "ah", "yes", "yeah"])
-POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving"])
+POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving", "looks", "sounds", "seems", "must", "so", "way", "good"])
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")

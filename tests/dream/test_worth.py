@@ -54,12 +54,19 @@ REACTIONS = (
     "Caroline said: I totally agree, Melanie.",
     "Caroline said: Keep it up!",
     "Caroline said: Long time no talk.",
+    "Melanie said: Yes, Caroline!",
+    "Maria said: Looks fun!",
+    "Joanna said: So proud of you for winning that tournament, that's awesome!",
+    "Joanna said: Way to go, Nate!",
+    "Joanna said: Your support and encouragement mean a lot.",
 )
 OWN_NEWS = (  # evaluative words, but about the speaker's own life or naming something: facts
     "Caroline said: This necklace is super special to me - a gift from my grandma in my home country, Sweden.",
     "Caroline said: I love painting landscapes on weekends.",
     "It's amazing how fast Postgres 16 is on the new box.",
     "The assistant said: That works because the linker needs libatomic.",
+    "That means staging needs Postgres 16 too.",
+    "Joanna said: I make it with almond flour, coconut oil, chocolate and raspberries.",
 )
 
 
