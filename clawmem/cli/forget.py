@@ -45,13 +45,13 @@ def forget(
         clawmem forget --list
         clawmem forget --undo f-20261201T123000-1a2b3c
     """
-    import datetime as dt
     import sys
 
     from clawmem.errors import BadInput
     from clawmem.forget import forget as forget_core
     from clawmem.forget import undo as undo_core
     from clawmem.output import emit_json
+    from clawmem.timeparse import local_now
     from clawmem.workspace import Workspace
 
     if (undo is not None or list_forgets) and (anchor is not None or text is not None or session is not None or no_undo):
@@ -60,7 +60,7 @@ def forget(
         raise BadInput("give --undo ID or --list, not both")
     ws = Workspace.open(workspace)
     if list_forgets:
-        found = undo_core.list_forgets(ws, dt.date.today())
+        found = undo_core.list_forgets(ws, local_now().date())
         if json_output:
             emit_json(found)
         else:

@@ -27,6 +27,7 @@ from typing import Any
 
 from clawmem import ledger
 from clawmem.errors import BadInput, NotFound
+from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, atomic_write
 
 RECORDS_DIR = "forgets"
@@ -101,7 +102,7 @@ def save(ws: Workspace, forget_id: str, *, mode: str, captured: dict[str, Any], 
         return None
     for rel, item in captured.items():
         item["lines"] = [x for x in item["lines"] if (rel, x["line_start"]) in kept]
-    until = (dt.date.today() + dt.timedelta(days=days)).isoformat()
+    until = (local_now().date() + dt.timedelta(days=days)).isoformat()
     record = {"id": forget_id, "at": ledger.now_iso(), "mode": mode, "until": until, "files": captured, "hashes": tombs, "session": session}
     folder = records_dir(ws)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -219,7 +220,7 @@ def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
     from clawmem import curated
     from clawmem.forget import FORGET_LOCK
 
-    prune(ws, dt.date.today())
+    prune(ws, local_now().date())
     record = _load(ws, forget_id.strip())
     restored: list[Restored] = []
     recreated: list[str] = []

@@ -9,7 +9,6 @@ server) and deletes a file only when nothing else is left in it.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import shlex
 import shutil
@@ -20,6 +19,7 @@ from types import ModuleType
 
 from clawmem.errors import BadInput
 from clawmem.hosts import configfiles
+from clawmem.timeparse import local_now
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def install(
     plans = _plans(module, scope, exe, str(root), timeout_s, uninstall, home or Path.home(), project or Path.cwd())
     create_ws = not uninstall and not (root / STATE_DIR).is_dir()
     files: list[FileChange] = []
-    stamp = dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+    stamp = local_now().strftime("%Y%m%dT%H%M%S")
     if create_ws and not dry_run:
         from clawmem.index.maintain import open_synced
 

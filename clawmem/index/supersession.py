@@ -32,6 +32,7 @@ class Keyed:
     observed_at: str | None
     file_date: str | None
     line_start: int
+    text_hash: str = ""
 
 
 def _naive(value: str | None) -> dt.datetime:
@@ -55,7 +56,9 @@ def winners(entries: list[Keyed]) -> dict[int, int]:
     """Entry id -> id of the entry that supersedes it, for one workspace's keyed entries.
 
     Per lineage, each entry yields to the newest current entry allowed to supersede it
-    (``may_supersede``) when that entry is newer, or when it is itself marked superseded.
+    (``may_supersede``) when that entry is newer, or when it is itself marked superseded. The
+    same words are the same observation: a curated copy of a note (a promotion, a hand copy)
+    and the note never hide each other.
     """
     lineages: dict[str, list[Keyed]] = defaultdict(list)
     for e in entries:
@@ -64,7 +67,7 @@ def winners(entries: list[Keyed]) -> dict[int, int]:
     for lineage in lineages.values():
         newest_first = sorted((e for e in lineage if e.status != "superseded"), key=_order, reverse=True)
         for e in lineage:
-            winner = next((w for w in newest_first if w.id != e.id and may_supersede(w.origin, e.origin)), None)
+            winner = next((w for w in newest_first if w.text_hash != e.text_hash and may_supersede(w.origin, e.origin)), None)
             if winner is not None and (e.status == "superseded" or _order(e) < _order(winner)):
                 result[e.id] = winner.id
     return result
@@ -73,7 +76,7 @@ def winners(entries: list[Keyed]) -> dict[int, int]:
 def resolve(index: Index) -> int:
     """Recompute ``superseded_by`` for every keyed entry; returns how many entries are superseded."""
     rows = index.query(
-        "SELECT e.id, e.supersession_key AS key, e.origin, e.status, e.observed_at, f.file_date, e.line_start "
+        "SELECT e.id, e.supersession_key AS key, e.origin, e.status, e.observed_at, f.file_date, e.line_start, e.text_hash "
         "FROM entries e LEFT JOIN files f ON f.path = e.path WHERE e.supersession_key IS NOT NULL AND trim(e.supersession_key) != ''"
     )
     found = winners([Keyed(**row) for row in rows])
