@@ -130,6 +130,7 @@ class Problems:
     def __init__(self, index: Index) -> None:
         self.index = index
         self.taint = taints(index)
+        self.seen: dict[tuple[str, str, int], dict | None] = {}
 
     def _eligible(self, row: dict) -> bool:
         """The one rule, applied to a line that would lend its words to a curated entry.
@@ -143,14 +144,18 @@ class Problems:
         ).eligible
 
     def _before(self, e: Evidence) -> dict | None:
-        """The previous entry of the same session, when it states a problem and may lend words."""
+        """The previous entry of the same session, when it states a problem and may lend words
+        (asked once per evidence line and sweep: triggers and absorbed problems both need it)."""
         if e.session_id is None:
             return None
-        rows = self.index.query(
-            f"SELECT {COLUMNS} FROM entries WHERE path = ? AND session_id = ? AND line_start < ? ORDER BY line_start DESC LIMIT 1",
-            (e.path, e.session_id, e.line_start),
-        )
-        return next((r for r in rows if self._eligible(r) and problem_text(r["text"], whole=True)), None)
+        where = (e.path, e.session_id, e.line_start)
+        if where not in self.seen:
+            rows = self.index.query(
+                f"SELECT {COLUMNS} FROM entries WHERE path = ? AND session_id = ? AND line_start < ? ORDER BY line_start DESC LIMIT 1",
+                where,
+            )
+            self.seen[where] = next((r for r in rows if self._eligible(r) and problem_text(r["text"], whole=True)), None)
+        return self.seen[where]
 
     def texts(self, e: Evidence) -> list[str]:
         """Problem texts around one piece of evidence: its own entry's problem clauses and the
