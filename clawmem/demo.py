@@ -95,4 +95,8 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
 
     result = recall(ws, "ugh, the build fails again on arm64", session="demo")
     say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the build fails again on arm64"', context_block(result).splitlines() or ["(nothing)"]))
+
+    from clawmem import report
+
+    say(DemoStep("Review what your agent remembers", "clawmem report", [f"wrote {report.write(ws)} (open it in a browser)"]))
     return ws
