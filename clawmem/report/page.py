@@ -9,6 +9,7 @@ only as ``data:``, so even a mistake in escaping could not run code or load anyt
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from html import escape
 from typing import Any
@@ -58,6 +59,17 @@ def e(value: Any) -> str:
     return "-" if value is None or value == "" else escape(str(value), quote=True)
 
 
+def _time(stamp: str | None) -> str:
+    """A stored ISO time as local ``YYYY-MM-DD HH:MM`` (as the diary writes it); ``never`` for none."""
+    if not stamp:
+        return "never"
+    try:
+        when = dt.datetime.fromisoformat(stamp)  # Python 3.11 reads a trailing Z
+    except ValueError:
+        return stamp
+    return (when.astimezone() if when.tzinfo else when).strftime("%Y-%m-%d %H:%M")
+
+
 def _tags(values: Iterable[Any], cls: str = "") -> str:
     return "".join(f'<span class="tag {cls}">{e(v)}</span>' for v in values) or '<span class="muted">-</span>'
 
@@ -85,9 +97,11 @@ def _counts(counts: dict[str, int]) -> str:
 def _overview(report: Report) -> str:
     o = report.overview
     cards = [("entries", o["entries"]), *((f"{k} tier", v) for k, v in o["by_tier"].items()),
-             ("files indexed", o["files_indexed"]), ("last dream", o["last_dream"] or "never")]
+             ("curated entries recalled", f"{report.recall.recalled} of {report.recall.curated}"),
+             ("staged candidates", report.dreaming.candidates.total), ("untrusted or quarantined", report.untrusted.total)]
     rows = [("by origin", _counts(o["by_origin"])), ("by session kind", _counts(o["by_session_kind"])),
-            ("by file kind", _counts(o["by_kind"])), ("index", f"schema {e(o['schema_version'])}, last sync {e(o['last_sync'] or 'never')}"),
+            ("by file kind", _counts(o["by_kind"])), ("index", f"{e(o['files_indexed'])} files, schema {e(o['schema_version'])}, last sync {e(_time(o['last_sync']))}"),
+            ("last dream", e(_time(o["last_dream"]))),
             ("embedder", f"{e(o['embedder'])} ({'available' if o['embedder_available'] else 'unavailable: ' + e(o['embedder_reason'])})"),
             ("provenance ledger", "intact" if o["ledger_intact"] else "LOST: unrecorded lines are treated as untrusted")]
     warnings = "".join(f'<div class="warn">{e(w)}</div>' for w in report.warnings) or '<p class="muted">No warnings.</p>'
@@ -111,7 +125,7 @@ def _entry(c: CuratedEntry) -> str:
         for l in c.lineage
     )
     rows = [
-        ("provenance", f"{e(who)}; entered {e(c.entered_at or 'unrecorded (hand-written or before the ledger)')}"),
+        ("provenance", f"{e(who)}; entered {e(_time(c.entered_at) if c.entered_at else 'unrecorded (hand-written or before the ledger)')}"),
         ("sources", " · ".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>'),
         ("sweep", _tags(c.sweeps)),
         ("triggers", _tags(c.triggers)), ("importance", e(c.importance)), ("project", _tags(c.projects)),
@@ -139,7 +153,7 @@ def _sweep(s: Sweep) -> str:
     groups = "".join(f"<h4>{e(label)} ({len(items)})</h4><ul>" + "".join(f"<li>{e(i)}</li>" for i in items) + "</ul>" for label, items in s.groups.items())
     notes = "".join(f"<p>{e(n)}</p>" for n in s.notes)
     return (
-        f"<details open><summary><b>{e(s.started)}</b> · phases {e(s.phases)} · {e(s.status)} · {counts}</summary>"
+        f"<details open><summary><b>{e(_time(s.started))}</b> · phases {e(s.phases)} · {e(s.status)} · {counts}</summary>"
         f'<div class="excerpt">{groups}{notes or ""}{"" if groups or notes else "<p class=muted>No diary section (nothing to tell).</p>"}</div></details>'
     )
 
@@ -177,7 +191,7 @@ def _dreaming(report: Report) -> str:
 def _recall(report: Report) -> str:
     r = report.recall
     top = _table(("entry", "where", "recalled", "by", "last"), (
-        (e(c.text), f'<a href="#{e(c.path.split(".")[0].lower())}-L{c.line}">{e(c.path)}#L{c.line}</a>', f"{c.recalls}", _counts(c.by_source), e(c.last_recalled))
+        (e(c.text), f'<a href="#{e(c.path.split(".")[0].lower())}-L{c.line}">{e(c.path)}#L{c.line}</a>', f"{c.recalls}", _counts(c.by_source), e(_time(c.last_recalled)))
         for c in r.top
     )) if r.top else '<p class="empty">No curated entry was recalled yet.</p>'
     never = "".join(f"<li>{e(c.text)} <span class=muted>{e(c.path)}#L{c.line}</span></li>" for c in r.never.items)
@@ -232,6 +246,6 @@ def render(report: Report) -> str:
         f'<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>clawmem report: {e(report.workspace)}</title><style>{STYLE}</style></head><body>"
-        f"<header><h1>What your agent remembers</h1><p class=muted>Workspace {e(report.workspace)} · generated {e(report.generated_at)} by clawmem {e(__version__)}</p>"
+        f"<header><h1>What your agent remembers</h1><p class=muted>Workspace {e(report.workspace)} · generated {e(_time(report.generated_at))} by clawmem {e(__version__)}</p>"
         f"<nav>{nav}</nav></header><main>{body}</main></body></html>\n"
     )
