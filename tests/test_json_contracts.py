@@ -57,6 +57,7 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("get", "get", ["get", "transcripts/s-1.md#L10", "-C", "1"], 0),
     ("recall", "recall", ["recall", "what did we decide about deploys last week?", "--session", "s-1"], 0),
     ("dream", "dream", ["dream", "--explain"], 0),
+    ("report", "report", ["report"], 0),
     ("recall-after-dream", "recall", ["recall", "the linker error is back on arm64", "--session", "s-4", "--no-bootstrap"], 0),
     ("project", "project", ["project", "--path", "{repo}"], 0),
     ("project-prepare", "project-prepare", ["project", "prepare", "{repo}", "--session", "s-1"], 0),
