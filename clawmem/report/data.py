@@ -169,6 +169,8 @@ class Report:
 
 def gather(ws: Workspace) -> Report:
     """Read the workspace and its (synced) index into one ``Report``."""
+    from clawmem.audit.diary import diary_items
+    from clawmem.audit.ledger_view import _Ledger
     from clawmem.index.maintain import open_synced
     from clawmem.status import workspace_status
     from clawmem.timeparse import local_now
@@ -176,8 +178,8 @@ def gather(ws: Workspace) -> Report:
     index, _ = open_synced(ws)
     with index:
         status = workspace_status(ws, index)
-        recalls = _recall_counts(index)
-        curated = {rel: _curated(ws, index, rel, recalls) for rel in ("MEMORY.md", "USER.md")}
+        trail = _Trail(_recall_counts(index), diary_items(ws), _Ledger.read(ws), {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")})
+        curated = {rel: _curated(ws, index, rel, trail) for rel in ("MEMORY.md", "USER.md")}
         listed = [e for capped in curated.values() for e in capped.items]
         report = Report(
             workspace=str(ws.root),
@@ -250,9 +252,18 @@ def _excerpt(ws: Workspace, rel: str | None, start: int | None, end: int | None)
     return lines[start - 1 : last]
 
 
-def _curated(ws: Workspace, index: Index, rel: str, recalls: dict[str, dict[str, Any]]) -> Capped:
-    from clawmem.audit.diary import _sweeps, diary_items
-    from clawmem.audit.ledger_view import _Ledger
+@dataclass(frozen=True)
+class _Trail:
+    """What every curated entry's trail is read from, loaded once: recall counts, diary, ledger, taints."""
+
+    recalls: dict[str, dict[str, Any]]
+    diary: list[Any]  # clawmem.audit.diary items
+    ledger: Any  # clawmem.audit.ledger_view._Ledger
+    taints: dict[str, str]
+
+
+def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
+    from clawmem.audit.diary import _sweeps
     from clawmem.audit.sources import _trace
 
     path = ws.root / rel
@@ -260,9 +271,7 @@ def _curated(ws: Workspace, index: Index, rel: str, recalls: dict[str, dict[str,
         return Capped([], 0)
     doc = grammar.parse(path.read_text(encoding="utf-8", errors="replace"))
     rows = {r["line_start"]: r for r in index.query("SELECT * FROM entries WHERE path = ? AND block = 'entry'", (rel,))}
-    taints = {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")}
-    items = diary_items(ws)
-    led = _Ledger.read(ws)
+    recalls, items, led, taints = trail.recalls, trail.diary, trail.ledger, trail.taints
     entries = []
     for n, entry in enumerate(doc.entries[:MAX_CURATED]):
         row = rows.get(entry.line_start) or {}
