@@ -8,7 +8,8 @@ The large workspace is ``benchmarks/speed.py``'s generator (Zipf vocabulary, dai
 ending today, a 50-entry ``MEMORY.md``), indexed without vectors, with recall events logged
 on half the curated entries and one dream sweep (so staging and the diary are full).
 Reported per workspace: ``gather`` and ``render`` in-process (best of ``--runs``), the whole
-``clawmem report`` command as a process (median), and the page's size in bytes.
+``clawmem report`` command as a process (median, next to ``clawmem status --json`` as the
+baseline of start-up and index opening), and the page's size in bytes.
 Run: ``python benchmarks/report.py [--entries 10000] [--runs 3] [--no-dream]``.
 """
 
@@ -56,11 +57,17 @@ def measure(ws: Workspace, runs: int) -> dict:
         t = time.perf_counter()
         subprocess.run([*_clawmem(), "report", "-w", str(ws.root), "-o", str(out)], check=True, capture_output=True)
         process.append(time.perf_counter() - t)
+    baseline = []
+    for _ in range(runs):  # the same process start-up, index open and status, without the report
+        t = time.perf_counter()
+        subprocess.run([*_clawmem(), "status", "-w", str(ws.root), "--json"], check=True, capture_output=True)
+        baseline.append(time.perf_counter() - t)
     return {
         "entries": data.overview["entries"],
         "gather_s": round(min(gathered), 3),
         "render_s": round(min(rendered), 3),
         "command_s": round(statistics.median(process), 3),
+        "status_command_s": round(statistics.median(baseline), 3),
         "html_bytes": len(html.encode()),
         "staged_candidates": data.dreaming.candidates.total,
         "curated_listed": sum(len(c.items) for c in data.curated.values()),
