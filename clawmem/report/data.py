@@ -86,6 +86,7 @@ class CuratedEntry:
     lineage: list[Lineage]
     recalls: int  # times returned by search or recall
     echoes: int  # times it came back and was dropped as a copy
+    injected: bool  # in the recalled set: injected at bootstrap, shown by ``get`` or returned
     by_source: dict[str, int]  # recall event source (search, recall, trigger) -> count
     last_recalled: str | None
     problems: list[str]
@@ -128,7 +129,7 @@ class Dreaming:
 @dataclass(frozen=True)
 class Recall:
     top: list[CuratedEntry]
-    never: Capped  # of CuratedEntry
+    never: Capped  # of CuratedEntry: never returned, never injected
     curated: int
     recalled: int
     events_by_source: dict[str, int]
@@ -219,7 +220,7 @@ def _overview(status: Any) -> dict[str, Any]:
 # curated core ----------------------------------------------------------------------------
 def _recall_counts(index: Index) -> dict[str, dict[str, Any]]:
     """Per text hash of a curated entry: times returned, echoes, by event source, last time."""
-    found: dict[str, dict[str, Any]] = defaultdict(lambda: {"times": 0, "echoes": 0, "by_source": {}, "last": None})
+    found: dict[str, dict[str, Any]] = defaultdict(lambda: {"times": 0, "echoes": 0, "by_source": {}, "last": None, "injected": False})
     for r in index.query(
         """SELECT r.text_hash, r.source, count(*) AS n, max(r.at) AS last FROM recall_events r
            WHERE r.text_hash IN (SELECT text_hash FROM entries WHERE tier = 'curated') GROUP BY r.text_hash, r.source"""
@@ -231,7 +232,7 @@ def _recall_counts(index: Index) -> dict[str, dict[str, Any]]:
         row["last"] = max(filter(None, (row["last"], r["last"])), default=None)
     for r in index.query("SELECT text_hash, echoes, last_at FROM recalled WHERE text_hash IN (SELECT text_hash FROM entries WHERE tier = 'curated')"):
         row = found[r["text_hash"]]
-        row["echoes"] = r["echoes"]
+        row["echoes"], row["injected"] = r["echoes"], True
         row["last"] = row["last"] or (r["last_at"] if row["times"] else None)
     return found
 
@@ -285,14 +286,14 @@ def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
                     _excerpt(ws, t.path, t.line_start, t.line_end), _framed(t.origin, t.kind, t.file_taint),
                 )
             )
-        counts = recalls.get(text_hash) or {"times": 0, "echoes": 0, "by_source": {}, "last": None}
+        counts = recalls.get(text_hash) or {"times": 0, "echoes": 0, "by_source": {}, "last": None, "injected": False}
         entries.append(
             CuratedEntry(
                 path=rel, line=entry.line_start, text=entry.body, origin=row.get("origin"), session_kind=row.get("session_kind"),
                 hand_written=bool(row["hand_written"]) if row else None, entered_at=led.first_at.get((rel, text_hash)),
                 importance=entry.importance, triggers=entry.triggers, projects=entry.projects, key=entry.key, status=entry.status,
                 sources=sources, sweeps=[f"{s.when} — {s.action}" for s in _sweeps(entry.body, items)],
-                lineage=_lineage(index, entry.key, row.get("id")), recalls=counts["times"], echoes=counts["echoes"],
+                lineage=_lineage(index, entry.key, row.get("id")), recalls=counts["times"], echoes=counts["echoes"], injected=counts["injected"],
                 by_source={k: v for k, v in counts["by_source"].items() if k != "echo"}, last_recalled=counts["last"],
                 problems=entry.problems(),
             )
@@ -394,7 +395,7 @@ def _dreaming(ws: Workspace, index: Index) -> Dreaming:
 # recall ----------------------------------------------------------------------------------
 def _recall(index: Index, listed: list[CuratedEntry]) -> Recall:
     recalled = [e for e in listed if e.recalls]
-    never = [e for e in listed if not e.recalls]
+    never = [e for e in listed if not e.recalls and not e.injected]
     by_source = {r["source"]: r["n"] for r in index.query("SELECT source, count(*) AS n FROM recall_events GROUP BY source ORDER BY source")}
     return Recall(
         top=sorted(recalled, key=lambda e: (-e.recalls, e.path, e.line))[:MAX_RECALLED],

@@ -129,7 +129,8 @@ def _entry(c: CuratedEntry) -> str:
         ("sources", " · ".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>'),
         ("sweep", _tags(c.sweeps)),
         ("triggers", _tags(c.triggers)), ("importance", e(c.importance)), ("project", _tags(c.projects)),
-        ("recalled", f"{c.recalls} time(s)" + (f" ({_counts(c.by_source)})" if c.by_source else "") + (f", {c.echoes} echo(es) dropped" if c.echoes else "")),
+        ("recalled", f"{c.recalls} time(s)" + (f" ({_counts(c.by_source)})" if c.by_source else "") + (f", {c.echoes} echo(es) dropped" if c.echoes else "")
+         + ("; injected or shown (in the recalled set)" if c.injected else "")),
     ]
     if c.key:
         rows.append(("supersession", f"key {e(c.key)}" + (f", status {e(c.status)}" if c.status else "") + (f"<ul>{lineage}</ul>" if lineage else "; no other entry")))
@@ -198,8 +199,8 @@ def _recall(report: Report) -> str:
     return (
         f"<p>{r.recalled} of {r.curated} curated entries were returned by search or recall; recall events by source: {_counts(r.events_by_source)}; "
         f"{r.untrusted_returned} untrusted text(s) were returned (always framed, never injected).</p>"
-        f"<h3>Most recalled</h3>{top}<h3>Never recalled ({r.never.total})</h3>"
-        + (f"<ul>{never}</ul>" if never else '<p class="empty">Every curated entry was recalled.</p>') + _more(r.never, "entries")
+        f"<h3>Most recalled</h3>{top}<h3>Never recalled or injected ({r.never.total})</h3>"
+        + (f"<ul>{never}</ul>" if never else '<p class="empty">Every curated entry was recalled or injected.</p>') + _more(r.never, "entries")
     )
 
 

@@ -92,3 +92,15 @@ def test_demo_ends_with_the_report_path(clawmem, tmp_path):
     last = [line for line in result.stdout.splitlines() if "report.html" in line]
     assert last and str(target / ".clawmem" / "report.html") in last[-1]
     assert (target / ".clawmem" / "report.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_bootstrap_injection_counts_as_recalled(clawmem, ws):
+    ws.memory_md.write_text(ws.memory_md.read_text(encoding="utf-8") + "- Deploys go to fly.io\n- Staging is called atlas\n", encoding="utf-8")
+    w = ("-w", str(ws.root))
+    before = clawmem("report", "--json", *w).json()["recall"]
+    assert before["never"]["total"] == 2
+    assert clawmem("recall", "hello there", "--session", "s-1", *w).returncode == 0  # the session's first turn: bootstrap
+    after = clawmem("report", "--json", *w).json()
+    injected = {e["text"]: e["injected"] for e in after["curated"]["MEMORY.md"]["items"]}
+    assert injected == {"Deploys go to fly.io": True, "Staging is called atlas": True}
+    assert after["recall"]["never"]["total"] == 0
