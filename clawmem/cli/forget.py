@@ -6,14 +6,14 @@ from typing import Annotated
 
 import typer
 
-from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.cli.options import JsonOpt, WorkspaceOpt, session_option
 from clawmem.cli.promote import YesOpt
 
 
 def forget(
     anchor: Annotated[str | None, typer.Argument(help="The entry to forget: PATH#L12, as search and audit cite it.", show_default=False)] = None,
     text: Annotated[str | None, typer.Option("--text", help="Forget every entry that says this (ignores case, punctuation and markup).")] = None,
-    session: Annotated[str | None, typer.Option("--session", help="Forget everything one session wrote, and never ingest it again.")] = None,
+    session: Annotated[str | None, session_option("Forget everything one session wrote, and never ingest it again.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be forgotten (or restored); change nothing.")] = False,
     no_undo: Annotated[bool, typer.Option("--no-undo", help="Keep no private copy for --undo (a leaked secret): the forget cannot be undone.")] = False,
     undo: Annotated[str | None, typer.Option("--undo", help="Undo the forget with this id (see --list): restore its lines, lift its tombstones.")] = None,
