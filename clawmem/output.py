@@ -62,6 +62,11 @@ def console(*, stderr: bool = False):
     )
 
 
+def plural(count: int, singular: str, plural: str | None = None) -> str:
+    """``1 entry``, ``3 entries``: counts in words, never ``entr(y/ies)``."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
 def warn(message: str) -> None:
     """One line on stderr, prefixed like every clawmem diagnostic."""
     sys.stderr.write(f"clawmem: {message}\n")

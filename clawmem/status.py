@@ -15,6 +15,7 @@ from clawmem.workspace import Workspace
 @dataclass(frozen=True)
 class Status:
     workspace: str
+    workspace_rule: str  # which rule of ``clawmem.workspace.RULES`` chose it
     schema_version: int
     entries: int
     by_tier: dict[str, int]
@@ -67,6 +68,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
 
     return Status(
         workspace=str(ws.root),
+        workspace_rule=ws.found_by,
         schema_version=migrations.schema_version(index),
         entries=entries,
         by_tier=_counts(index, "tier"),
