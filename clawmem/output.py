@@ -77,7 +77,7 @@ def report_usage(message: str, *, command: str, as_json: bool) -> None:
     hint = f"see `{command} -h`"
     if as_json:
         emit_json({"error": "usage", "message": message, "hint": hint})
-    sys.stderr.write(f"clawmem: error: {message} ({hint})\n")
+    sys.stderr.write(f"clawmem: error: {message.rstrip('.')} ({hint})\n")
 
 
 def report_error(err: ClawmemError, *, as_json: bool) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from clawmem import __version__
 from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
@@ -23,6 +23,10 @@ ARGS_KEY = "clawmem_args"
 
 class ClawmemGroup(TyperGroup):
     """Root group: global options anywhere on the line, and the one place errors become messages and exit codes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _human_metavars(self)
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         """``--debug`` is accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
@@ -58,6 +62,36 @@ class ClawmemGroup(TyperGroup):
             sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
             sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
             raise typer.Exit(ExitCode.ERROR) from None
+
+
+#: Typer's type labels, in words a reader of ``--help`` and the man pages knows.
+METAVARS = {"int": "N", "int range": "N", "float": "NUMBER", "float range": "NUMBER", "str": "TEXT", "list[str]": "TEXT", "path": "PATH"}
+
+
+class _Argument(TyperArgument):
+    """An argument named as git and POSIX usage name it: ``TEXT``, ``[PATH]``, not ``{text}`` / ``text <str>``."""
+
+    def get_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return [name + ("..." if self.nargs != 1 else "")]
+
+    def get_help_record(self, ctx: typer.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        return None if record is None else (self.display_name_raw, record[1])
+
+
+def _human_metavars(group: Any) -> None:
+    """Name every value in help as people do (``--importance N``, ``note add TEXT``), not ``<int range>``/``{text}``."""
+    ctx = typer.Context(group)
+    for command in group.commands.values():
+        if hasattr(command, "commands"):
+            _human_metavars(command)
+        for param in command.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _Argument
+                param.metavar = param.metavar or param.name.upper()
+            elif param.metavar is None and (label := METAVARS.get(param.display_type(ctx).strip("<>"))) is not None:
+                param.metavar = label
 
 
 def _usage_error(ctx: typer.Context, err: UsageError) -> NoReturn:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -73,6 +73,14 @@ def session_option(help: str = "Session id (letters, digits, . _ : -).") -> Any:
 
 SessionOpt = Annotated[str | None, session_option()]
 AtOpt = Annotated[str | None, typer.Option("--at", help="When it was observed: ISO time or a phrase like 'yesterday 3pm'.")]
+
+
+def usage_error(message: str) -> NoReturn:
+    """Refuse a combination of arguments as a usage error (exit 2, one line naming the command's help)."""
+    from typer._click.exceptions import UsageError
+    from typer._click.globals import get_current_context
+
+    raise UsageError(message, ctx=get_current_context())
 
 
 def resolve_origin(origin: Origin | None) -> str:

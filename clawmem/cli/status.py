@@ -19,7 +19,7 @@ def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None
         clawmem status --json | jq .by_origin
     """
     from clawmem.index.db import Index
-    from clawmem.output import console, emit_json
+    from clawmem.output import emit_json
     from clawmem.status import workspace_status
     from clawmem.workspace import Workspace
 
