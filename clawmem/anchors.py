@@ -41,7 +41,7 @@ def parse(ws: Workspace, text: str, *, lines_required: bool = False) -> Anchor:
         raise BadInput(f"cannot read the anchor {text!r}", hint=f"use {GRAMMAR}")
     raw_start, raw_end = match["start"] or match["cstart"], match["end"] or match["cend"]
     if raw_start is None and lines_required:
-        raise BadInput(f"{text!r} names no line", hint="give PATH#L12 or PATH:12, as search and note add cite it")
+        raise BadInput(f"{text!r} is not an entry anchor: it names no line", hint="give PATH#L12 or PATH:12, as search and note add cite it")
     start = int(raw_start) if raw_start is not None else None
     end = int(raw_end) if raw_end is not None else start
     if start is not None and (start < 1 or end is None or end < start):
