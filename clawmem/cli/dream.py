@@ -93,7 +93,7 @@ EXPLAIN_COLUMNS = ("id", "status", "score", "rec", "occ", "qry", "days", "age", 
 RECORD_LABELS = ("candidate", "status", "score", "recalls", "occurrences", "queries", "days", "age", "text", "gates failed")
 
 
-def _explain_rows(report) -> list[tuple[str, ...]]:
+def _explain_rows(report, text_chars: int) -> list[tuple[str, ...]]:
     """One tuple of cells per explained candidate (the same values in a table and in records)."""
     from clawmem.dream.text import excerpt
 
@@ -104,7 +104,7 @@ def _explain_rows(report) -> list[tuple[str, ...]]:
             str(e.candidate_id or "-"), e.status, f"{e.score:.2f}" if e.score is not None else "-",
             str(s.get("recalls", "-")), str(s.get("occurrences", "-")), str(s.get("queries", "-")), str(s.get("days", "-")),
             f"{s['age_days']:.0f}d" if "age_days" in s else "-",
-            excerpt(e.text, 60) if e.text is not None else "[withheld: untrusted]", "; ".join(e.failed) or "-",
+            excerpt(e.text, text_chars) if e.text is not None else "[withheld: untrusted]", "; ".join(e.failed) or "-",
         ))
     return rows
 
@@ -119,17 +119,17 @@ def _print_explain(out, report) -> None:
 
     from clawmem.output import is_terminal, plural
 
-    rows = _explain_rows(report)
     table = Table(show_lines=False)
     for column in EXPLAIN_COLUMNS:
         table.add_column(column, overflow="fold")
-    for row in rows:
+    for row in _explain_rows(report, 60):
         table.add_row(*(Text(cell) for cell in row))
-    if rows and is_terminal(sys.stdout) and Measurement.get(out, out.options, table).maximum <= out.width:
+    if report.explain and is_terminal(sys.stdout) and Measurement.get(out, out.options.update_width(10**6), table).maximum <= out.width:
         out.print(table)
-    elif rows:
+    elif report.explain:
+        rows = _explain_rows(report, 200)  # one field per line has room for the text
         records = ["\n".join(f"{label}: {cell}" for label, cell in zip(RECORD_LABELS, row, strict=True)) for row in rows]
-        out.print("\n\n".join(records), markup=False, highlight=False)
+        out.print("\n" + "\n\n".join(records) + "\n", markup=False, highlight=False)
     if report.excluded:
         counts = "; ".join(f"{n} × {why}" for why, n in sorted(report.excluded.items(), key=lambda kv: (-kv[1], kv[0])))
         out.print(f"Light excluded {plural(sum(report.excluded.values()), 'unit')}: {counts}.", markup=False)
