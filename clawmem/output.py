@@ -75,9 +75,10 @@ def warn(message: str) -> None:
 def report_usage(message: str, *, command: str, as_json: bool) -> None:
     """A usage error (exit 2): one line on stderr naming the help to read; the error JSON under ``--json``."""
     hint = f"see `{command} -h`"
+    message = " ".join(message.split()).rstrip(".")  # Typer lists choices one per line: one line here
     if as_json:
         emit_json({"error": "usage", "message": message, "hint": hint})
-    sys.stderr.write(f"clawmem: error: {message.rstrip('.')} ({hint})\n")
+    sys.stderr.write(f"clawmem: error: {message} ({hint})\n")
 
 
 def report_error(err: ClawmemError, *, as_json: bool) -> None:

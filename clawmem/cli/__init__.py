@@ -90,8 +90,12 @@ def _human_metavars(group: Any) -> None:
             if type(param) is TyperArgument:
                 param.__class__ = _Argument
                 param.metavar = param.metavar or param.name.upper()
-            elif param.metavar is None and (label := METAVARS.get(param.display_type(ctx).strip("<>"))) is not None:
-                param.metavar = label
+            elif param.metavar is None:
+                label = param.display_type(ctx).strip("<>")
+                if label.startswith("list[") and "|" in label:  # a repeatable choice: the choices, as for one
+                    param.metavar = f"<{label[5:-1]}>"
+                elif label in METAVARS:
+                    param.metavar = METAVARS[label]
 
 
 def _usage_error(ctx: typer.Context, err: UsageError) -> NoReturn:
