@@ -9,6 +9,7 @@ from typing import Any
 from clawmem.index import migrations
 from clawmem.index.db import Index
 from clawmem.index.sync import index_warnings, memory_files, pending_changes
+from clawmem.output import plural
 from clawmem.workspace import Workspace
 
 
@@ -53,7 +54,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     embeddings = embedding_status(ws)
     warnings = []
     if pending:
-        warnings.append(f"{len(pending)} file(s) changed since the last index sync; run `clawmem index` (search syncs first)")
+        warnings.append(f"{plural(len(pending), 'file')} changed since the last index sync; run `clawmem index` (search syncs first)")
     if entries == 0 and not any(memory_files(ws)):
         warnings.append("the workspace has no memory yet; add some with `clawmem note add`")
     elif entries == 0 and index.meta("last_sync") is None:
