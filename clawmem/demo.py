@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
@@ -89,7 +89,7 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
 
     sweep = run_sweep(ws)
     say(DemoStep("Dream: gated consolidation into MEMORY.md", "clawmem dream", [
-        f"promoted {len(sweep.promoted)}, rejected {len(sweep.rejected)}; fallback used: {sweep.fallback_used}",
+        f"promoted {len(sweep.promoted)}, rejected {len(sweep.rejected)}" + (f"; rewrite not used ({sweep.fallback_reason}), appended instead" if sweep.fallback_used else ""),
         *(f"  + {p.text}  [{', '.join(p.sources)}]" for p in sweep.promoted),
     ]))
 

@@ -7,18 +7,16 @@ block, and untrusted lines come inside their untrusted-content frame.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import provenance
-from clawmem.errors import BadInput, NotFound
+from clawmem import anchors, provenance
+from clawmem.errors import NotFound
 from clawmem.framing import frame_untrusted, inert, recall_block
 from clawmem.workspace import Workspace
 
 MAX_LINES = 200
 MAX_CHARS = 20_000
-ANCHOR = re.compile(r"^(?P<path>[^#]+?)(?:#L(?P<start>\d+)(?:-L?(?P<end>\d+))?)?$")
 
 
 @dataclass(frozen=True)
@@ -33,25 +31,22 @@ class Excerpt:
 
 
 def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int = MAX_LINES) -> Excerpt:
-    """Read ``path[#Lx[-Ly]]`` (plus ``context`` lines around it), never more than the caps."""
-    match = ANCHOR.match(anchor.strip())
-    if not match:
-        raise BadInput(f"cannot read the anchor {anchor!r}", hint="use PATH or PATH#L12 or PATH#L12-L20")
-    path = ws.resolve_member(match["path"])
-    if path.suffix != ".md":
-        raise BadInput(f"{match['path']} is not a memory file (.md)")
-    if not path.is_file():
-        raise NotFound(f"no memory file {match['path']}", hint="paths are relative to the workspace, as search prints them")
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    start = int(match["start"] or 1)
-    end = int(match["end"] or (match["start"] or len(lines)))
-    if start < 1 or end < start:
-        raise BadInput(f"bad line range in {anchor!r}")
+    """Read the lines an anchor names (``clawmem.anchors``; plus ``context`` around them), never more than the caps."""
+    where = anchors.parse(ws, anchor)
+    if not where.path.is_file():
+        raise NotFound(f"no memory file {where.rel}", hint="paths are relative to the workspace, as search prints them")
+    lines = where.path.read_text(encoding="utf-8", errors="replace").splitlines()
+    start, end = (where.start, where.end) if where.start is not None and where.end is not None else (1, len(lines))
+    if end > len(lines) and where.start is not None:
+        raise NotFound(
+            f"{anchor.strip()} is past the end of {where.rel} ({len(lines)} line{'' if len(lines) == 1 else 's'})",
+            hint=f"see the whole file with `clawmem get {where.rel}`",
+        )
     start, end = max(1, start - context), min(len(lines), end + context)
     end_capped = min(end, start + max(1, min(max_lines, MAX_LINES)) - 1)
     text = "\n".join(lines[start - 1 : end_capped])
     truncated = end_capped < end or len(text) > MAX_CHARS
-    rel = ws.rel(path)
+    rel = where.rel
     untrusted = _recall_lines(ws, rel, start, end_capped)
     return Excerpt(rel, start, end_capped, len(lines), text[:MAX_CHARS], truncated, untrusted)
 

@@ -29,21 +29,56 @@ def emit_json(value: Any) -> None:
     sys.stdout.write(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2) + "\n")
 
 
-def color_allowed(stream: Any) -> bool:
-    return stream.isatty() and "NO_COLOR" not in os.environ
+def styled(stream: Any) -> bool:
+    """Whether to style text (colour, bold, any escape): the one decision every printer uses.
+
+    ``NO_COLOR`` (https://no-color.org) turns off every style, bold included; ``FORCE_COLOR`` or
+    ``CLICOLOR_FORCE`` (non-empty, not ``0``) turn styling on in a pipe; otherwise only a terminal
+    gets it. ``NO_COLOR`` wins: it is the reader's own preference.
+    """
+    env = os.environ
+    if env.get("NO_COLOR"):
+        return False
+    if any(env.get(name, "") not in ("", "0") for name in ("FORCE_COLOR", "CLICOLOR_FORCE")):
+        return True
+    return is_terminal(stream)
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether a person reads ``stream``: tables and boxes for a terminal, a plain stable layout for pipes."""
+    return bool(getattr(stream, "isatty", lambda: False)())
 
 
 def console(*, stderr: bool = False):
-    """A rich Console that writes plain text when not on a terminal or under NO_COLOR."""
-    from rich.console import Console  # deferred: rich costs ~50 ms and only human output needs it
+    """A rich Console for human output: styled only when ``styled`` says so, never wrapped in a pipe."""
+    # deferred: rich costs ~50 ms and only human output needs it
+    from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, no_color=not color_allowed(stream), highlight=False, soft_wrap=not stream.isatty())
+    style = styled(stream)
+    return Console(
+        file=stream, color_system="auto" if style else None, force_terminal=style or None,
+        highlight=False, soft_wrap=not is_terminal(stream),
+    )
+
+
+def plural(count: int, singular: str, plural: str | None = None) -> str:
+    """``1 entry``, ``3 entries``: counts in words, never ``entr(y/ies)``."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
 def warn(message: str) -> None:
     """One line on stderr, prefixed like every clawmem diagnostic."""
     sys.stderr.write(f"clawmem: {message}\n")
+
+
+def report_usage(message: str, *, command: str, as_json: bool) -> None:
+    """A usage error (exit 2): one line on stderr naming the help to read; the error JSON under ``--json``."""
+    hint = f"see `{command} -h`"
+    message = " ".join(message.split()).rstrip(".")  # Typer lists choices one per line: one line here
+    if as_json:
+        emit_json({"error": "usage", "message": message, "hint": hint})
+    sys.stderr.write(f"clawmem: error: {message} ({hint})\n")
 
 
 def report_error(err: ClawmemError, *, as_json: bool) -> None:

@@ -61,14 +61,10 @@ class PromoteResult:
 
 def _entry_row(ws: Workspace, index, anchor: str) -> dict:
     """The one indexed list entry an anchor names (it may cite any of the entry's lines)."""
-    from clawmem.audit.sources import ANCHOR, parse_anchor
+    from clawmem.anchors import parse
 
-    parsed = parse_anchor(ws, anchor)
-    if parsed is None:
-        if ANCHOR.match(anchor.strip()):
-            ws.resolve_member(anchor.split("#", 1)[0])  # raises UnsafePath for traversal
-        raise BadInput(f"{anchor!r} is not an entry anchor", hint="give PATH#L12 or PATH#L12-L14 as `clawmem search` prints it")
-    rel, start, end = parsed
+    where = parse(ws, anchor, lines_required=True)
+    rel, start, end = where.rel, where.start, where.end
     kind = index.scalar("SELECT kind FROM files WHERE path = ?", (rel,))
     if kind is None:
         raise NotFound(f"{rel} is not an indexed memory file", hint="check the path with `clawmem get`; run `clawmem index` if it is new")

@@ -9,12 +9,14 @@ from typing import Any
 from clawmem.index import migrations
 from clawmem.index.db import Index
 from clawmem.index.sync import index_warnings, memory_files, pending_changes
+from clawmem.output import plural
 from clawmem.workspace import Workspace
 
 
 @dataclass(frozen=True)
 class Status:
     workspace: str
+    workspace_rule: str  # which rule of ``clawmem.workspace.RULES`` chose it
     schema_version: int
     entries: int
     by_tier: dict[str, int]
@@ -52,7 +54,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     embeddings = embedding_status(ws)
     warnings = []
     if pending:
-        warnings.append(f"{len(pending)} file(s) changed since the last index sync; run `clawmem index` (search syncs first)")
+        warnings.append(f"{plural(len(pending), 'file')} changed since the last index sync; run `clawmem index` (search syncs first)")
     if entries == 0 and not any(memory_files(ws)):
         warnings.append("the workspace has no memory yet; add some with `clawmem note add`")
     elif entries == 0 and index.meta("last_sync") is None:
@@ -67,6 +69,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
 
     return Status(
         workspace=str(ws.root),
+        workspace_rule=ws.found_by,
         schema_version=migrations.schema_version(index),
         entries=entries,
         by_tier=_counts(index, "tier"),

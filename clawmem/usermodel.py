@@ -105,7 +105,7 @@ def check_directive(text: str) -> str:
             hint='rephrase it as an instruction, e.g. "Prefer tea over coffee when suggesting drinks"; '
             "accepted first words include " + ", ".join(w.capitalize() for w in SHOWN_WORDS) + ", …",
         )
-    return line if line[-1] in ".!?" else line + "."
+    return line
 
 
 def check_key(key: str) -> str:

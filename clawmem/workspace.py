@@ -11,11 +11,11 @@ import hashlib
 import os
 import re
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterator
 
 from clawmem import config as config_module
 from clawmem.errors import UnsafePath, WorkspaceExists, WorkspaceNotFound
@@ -36,10 +36,72 @@ def default_root() -> Path:
     return Path(base) / "clawmem"
 
 
+#: How ``resolve`` chose the workspace, in the order the rules are tried (``status`` says which).
+RULES = {
+    "option": "from --workspace",
+    "environment": f"from ${ENV_WORKSPACE}",
+    "enclosing": "the nearest enclosing workspace of the current directory",
+    "default": "the per-user default",
+}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where the workspace is and which rule of ``RULES`` chose it."""
+
+    root: Path
+    rule: str
+
+
+def enclosing_workspace(start: Path | None = None) -> Path | None:
+    """The nearest directory at or above ``start`` (the cwd) holding ``.clawmem/``, like git's ``.git``.
+
+    The ``.clawmem/`` state directory is what marks a workspace: ``init`` creates it and every
+    command needs it, while ``clawmem.toml`` is optional.
+    """
+    here = Path(os.path.abspath(start or Path.cwd()))
+    for folder in (here, *here.parents):
+        if (folder / STATE_DIR).is_dir():
+            return folder
+    return None
+
+
+def resolve(option: str | os.PathLike[str] | None = None, *, discover: bool = True) -> Resolution:
+    """``--workspace``, then ``$CLAWMEM_WORKSPACE``, then the nearest enclosing workspace
+    (when ``discover``; ``init`` creates where it is told, never above), then the per-user default.
+
+    The one resolution every front end uses (CLI, launcher, MCP, hooks). A path that names a
+    file, or lies under one, is refused here, before anything is read or written.
+    """
+    if option:
+        found = Resolution(Path(option), "option")
+    elif os.environ.get(ENV_WORKSPACE):
+        found = Resolution(Path(os.environ[ENV_WORKSPACE]), "environment")
+    elif discover and (enclosing := enclosing_workspace()) is not None:
+        found = Resolution(enclosing, "enclosing")
+    else:
+        found = Resolution(default_root(), "default")
+    root = found.root.expanduser().absolute()
+    _refuse_file(root, found.rule)
+    return Resolution(root, found.rule)
+
+
+def _refuse_file(root: Path, rule: str) -> None:
+    """A workspace path that is a file (or passes through one) is a clear error, not an OSError later."""
+    for folder in (root, *root.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                what = "is a file" if folder == root else f"lies under the file {folder}"
+                raise WorkspaceNotFound(
+                    f"the workspace path {root} ({RULES[rule]}) {what}, not a directory",
+                    hint="point --workspace or $CLAWMEM_WORKSPACE at a directory",
+                )
+            return
+
+
 def resolve_root(option: str | os.PathLike[str] | None = None) -> Path:
-    """``--workspace`` beats ``$CLAWMEM_WORKSPACE`` beats the per-user default."""
-    chosen = option or os.environ.get(ENV_WORKSPACE) or default_root()
-    return Path(chosen).expanduser().absolute()
+    """The workspace root ``resolve`` chooses (for callers that do not need the rule)."""
+    return resolve(option).root
 
 
 def validate_session_id(session: str) -> str:
@@ -100,22 +162,24 @@ class Workspace:
     """A resolved workspace root and the paths of its layout (DESIGN.md section 2)."""
 
     root: Path
+    found_by: str = field(default="option", compare=False)  # the rule of ``RULES`` that chose it
 
     @classmethod
     def open(cls, option: str | os.PathLike[str] | None = None) -> Workspace:
         """Resolve and check that the workspace exists."""
-        root = resolve_root(option)
-        if not (root / STATE_DIR).is_dir():
-            raise WorkspaceNotFound(f"no clawmem workspace at {root}")
-        return cls(root)
+        found = resolve(option)
+        if not (found.root / STATE_DIR).is_dir():
+            raise WorkspaceNotFound(f"no clawmem workspace at {found.root} ({RULES[found.rule]})")
+        return cls(found.root, found.rule)
 
     @classmethod
     def init(cls, option: str | os.PathLike[str] | None = None) -> Workspace:
         """Create the layout; existing files are never overwritten."""
-        root = resolve_root(option)
+        found = resolve(option, discover=False)
+        root = found.root
         if (root / STATE_DIR).is_dir():
             raise WorkspaceExists(f"a workspace already exists at {root}", hint="use it, or pick another --workspace")
-        ws = cls(root)
+        ws = cls(root, found.rule)
         for folder in (ws.daily_dir, ws.quarantine_dir, ws.transcripts_dir, ws.preimages_dir, ws.locks_dir):
             folder.mkdir(parents=True, exist_ok=True)
         for path, text in ((ws.memory_md, MEMORY_HEADER), (ws.user_md, USER_HEADER), (ws.dreams_md, DREAMS_HEADER)):

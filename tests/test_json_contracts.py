@@ -186,7 +186,7 @@ def _json_commands() -> list[str]:
     found = []
 
     def walk(command, ctx, path):
-        if any("--json" in getattr(p, "opts", ()) for p in command.get_params(ctx)):
+        if path and any("--json" in getattr(p, "opts", ()) for p in command.get_params(ctx)):  # the root's --json is the global option
             found.append("-".join(path))
         if hasattr(command, "list_commands"):
             for name in command.list_commands(ctx):

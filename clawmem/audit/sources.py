@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import re
-
-from clawmem import loopguard, provenance
+from clawmem import anchors, loopguard, provenance
 from clawmem.audit.results import SourceTrace
-from clawmem.errors import UnsafePath
+from clawmem.errors import BadInput
 from clawmem.workspace import Workspace
 
-ANCHOR = re.compile(r"^(?P<path>[^#\s]+?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
 SUPPORT_SIMILARITY = 60.0  # rapidfuzz token-set ratio at which an evidence unit still says the entry's text
 
 
 def parse_anchor(ws: Workspace, anchor: str) -> tuple[str, int, int] | None:
-    """``path#L12`` / ``path#L12-L14`` inside the workspace -> (relative path, start, end); else None."""
-    match = ANCHOR.match(anchor.strip())
-    if not match:
-        return None
+    """An anchor naming lines inside the workspace (``clawmem.anchors``) -> (relative path, start, end); else None."""
     try:
-        path = ws.resolve_member(match["path"])
-    except UnsafePath:
+        where = anchors.parse(ws, anchor, lines_required=True)
+    except BadInput:
         return None
-    if path.suffix != ".md":
-        return None
-    start = int(match["start"])
-    end = int(match["end"] or start)
-    if start < 1 or end < start:
-        return None
-    return ws.rel(path), start, end
+    assert where.start is not None and where.end is not None  # lines_required
+    return where.rel, where.start, where.end
 
 
 def _supports(body: str, row: dict) -> bool:

@@ -7,23 +7,47 @@ top; anything heavy (rich tables, apsw, numpy, models) is imported inside the co
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.core import TyperArgument, TyperGroup
 
 from clawmem import __version__
-from clawmem.cli.options import JSON_FLAG
+from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
 from clawmem.errors import ClawmemError, ExitCode
-from clawmem.output import report_error
+from clawmem.output import report_error, report_usage
+
+ARGS_KEY = "clawmem_args"
 
 
 class ClawmemGroup(TyperGroup):
-    """Root group whose ``invoke`` is the single place errors become messages and exit codes."""
+    """Root group: global options anywhere on the line, and the one place errors become messages and exit codes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _human_metavars(self)
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        """``--debug`` is accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
+        cut = args.index("--") if "--" in args else len(args)
+        ctx.meta[DEBUG_FLAG] = "--debug" in args[:cut]
+        ctx.meta[ARGS_KEY] = args[:cut]
+        args = [a for a in args[:cut] if a != "--debug"] + args[cut:]
+        try:
+            return super().parse_args(ctx, args)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as err:
+            _usage_error(ctx, err)
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as err:
+            _usage_error(ctx, err)
         except ClawmemError as err:
             report_error(err, as_json=bool(ctx.meta.get(JSON_FLAG)))
             raise typer.Exit(err.exit_code) from None
@@ -33,11 +57,53 @@ class ClawmemGroup(TyperGroup):
         except BrokenPipeError:
             raise  # the reader went away; the launcher exits quietly
         except Exception as err:
-            if type(err).__module__.startswith("typer") or ctx.meta.get("clawmem_debug"):
+            if type(err).__module__.startswith("typer") or ctx.meta.get(DEBUG_FLAG):
                 raise
             sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
             sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
             raise typer.Exit(ExitCode.ERROR) from None
+
+
+#: Typer's type labels, in words a reader of ``--help`` and the man pages knows.
+METAVARS = {"int": "N", "int range": "N", "float": "NUMBER", "float range": "NUMBER", "str": "TEXT", "list[str]": "TEXT", "path": "PATH"}
+
+
+class _Argument(TyperArgument):
+    """An argument named as git and POSIX usage name it: ``TEXT``, ``[PATH]``, not ``{text}`` / ``text <str>``."""
+
+    def get_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return [name + ("..." if self.nargs != 1 else "")]
+
+    def get_help_record(self, ctx: typer.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        return None if record is None else (self.display_name_raw, record[1])
+
+
+def _human_metavars(group: Any) -> None:
+    """Name every value in help as people do (``--importance N``, ``note add TEXT``), not ``<int range>``/``{text}``."""
+    ctx = typer.Context(group)
+    for command in group.commands.values():
+        if hasattr(command, "commands"):
+            _human_metavars(command)
+        for param in command.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _Argument
+                param.metavar = param.metavar or param.name.upper()
+            elif param.metavar is None:
+                label = param.display_type(ctx).strip("<>")
+                if label.startswith("list[") and "|" in label:  # a repeatable choice: the choices, as for one
+                    param.metavar = f"<{label[5:-1]}>"
+                elif label in METAVARS:
+                    param.metavar = METAVARS[label]
+
+
+def _usage_error(ctx: typer.Context, err: UsageError) -> NoReturn:
+    """One line on stderr (and the error JSON under ``--json``, wherever it was given), exit 2."""
+    command = err.ctx.command_path if err.ctx is not None else ctx.command_path
+    as_json = bool(ctx.meta.get(JSON_FLAG)) or "--json" in ctx.meta.get(ARGS_KEY, ())
+    report_usage(err.format_message(), command=command, as_json=as_json)
+    raise typer.Exit(ExitCode.USAGE)
 
 
 app = typer.Typer(
@@ -59,16 +125,37 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
-    ctx: typer.Context,
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = None,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for unexpected errors.")] = False,
+    version: Annotated[bool | None, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = None,
+    workspace: WorkspaceOpt = None,
+    json_output: JsonOpt = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for unexpected errors (accepted anywhere on the line).")] = False,
 ) -> None:
-    """Trustworthy long-term memory for AI agents: Markdown files plus one SQLite index with provenance."""
-    ctx.meta["clawmem_debug"] = debug
+    """Trustworthy long-term memory for AI agents: Markdown files plus one SQLite index with provenance.
+
+    -w/--workspace, --json and --debug may come before the command or after it, with one
+    meaning (`clawmem -w ~/notes search deploy` = `clawmem search deploy -w ~/notes`).
+    The workspace is --workspace, else $CLAWMEM_WORKSPACE, else the nearest directory at or
+    above the current one holding a .clawmem/ folder (as git looks for .git), else
+    ~/.local/share/clawmem; `clawmem status` says which rule chose it.
+    """
 
 
 def _register() -> None:
-    from clawmem.cli import demo, dream, get, index, ingest, init, intent, note, project, recall, search, status, user
+    from clawmem.cli import (
+        demo,
+        dream,
+        get,
+        index,
+        ingest,
+        init,
+        intent,
+        note,
+        project,
+        recall,
+        search,
+        status,
+        user,
+    )
 
     app.command("init")(init.init)
     app.add_typer(note.app, name="note")
@@ -83,7 +170,8 @@ def _register() -> None:
     app.add_typer(user.app, name="user")
     app.command("dream")(dream.dream)
     app.command("demo")(demo.demo)
-    from clawmem.cli import config as config_cmd, mcp
+    from clawmem.cli import config as config_cmd
+    from clawmem.cli import mcp
 
     app.add_typer(config_cmd.app, name="config")
     app.command("mcp")(mcp.mcp)

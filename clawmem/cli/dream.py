@@ -60,53 +60,79 @@ def dream(
 
 def _print(report) -> None:
     from clawmem.dream.text import excerpt
-    from clawmem.output import console
+    from clawmem.output import console, plural
 
     out = console()
     if not report.ran:
-        out.print(f"Skipped: {report.skipped}.")
+        out.print(f"Skipped: {report.skipped}.", markup=False)
         return
     prefix = "Dry run (nothing written): " if report.dry_run else ""
     out.print(
-        f"{prefix}{', '.join(report.phases)} in {report.seconds:.2f}s: staged {report.staged} new unit(s), "
-        f"{report.candidates} candidate(s) waiting, {report.themes} theme(s)."
+        f"{prefix}{', '.join(report.phases)} in {report.seconds:.2f}s: staged {plural(report.staged, 'new unit')}, "
+        f"{plural(report.candidates, 'candidate')} waiting, {plural(report.themes, 'theme')}.",
+        markup=False,
     )
     if report.recovered_lock:
         out.print(f"Recovered from an interrupted sweep (pid {report.recovered_lock.get('pid')}).")
-    for title, changes in (("Promoted", report.promoted), ("Merged", report.merged), ("Superseded", report.superseded)):
+    for title, changes in (("promoted", report.promoted), ("merged", report.merged), ("superseded", report.superseded)):
+        label = f"Would be {title}" if report.dry_run else title.capitalize()
         for c in changes:
-            out.print(f"{title}: {excerpt(c.text)}" + (f"  [{', '.join(c.sources)}]" if c.sources else ""), markup=False)
+            out.print(f"{label}: {excerpt(c.text)}" + (f"  [{', '.join(c.sources)}]" if c.sources else ""), markup=False)
     if report.fallback_used:
-        out.print(f"Rewrite not used: {report.fallback_reason}. Appended instead.", markup=False)
+        out.print(f"Rewrite not used: {report.fallback_reason}. {'Would append' if report.dry_run else 'Appended'} instead.", markup=False)
     elif report.memory_changed:
-        out.print(f"MEMORY.md updated (pre-image {report.preimage}).", markup=False)
+        kept = f" (the old file is kept in {report.preimage})" if report.preimage else ""
+        out.print(("MEMORY.md would be updated." if report.dry_run else f"MEMORY.md updated{kept}."), markup=False)
     if report.rejected and not report.explain:
         out.print(f"Rejected {len(report.rejected)}; see DREAMS.md or run with --explain.")
     if report.explain:
         _print_explain(out, report)
 
 
-def _print_explain(out, report) -> None:
-    from rich.table import Table
-    from rich.text import Text
+EXPLAIN_COLUMNS = ("id", "status", "score", "rec", "occ", "qry", "days", "age", "text", "gates failed")
+RECORD_LABELS = ("candidate", "status", "score", "recalls", "occurrences", "queries", "days", "age", "text", "gates failed")
 
+
+def _explain_rows(report, text_chars: int) -> list[tuple[str, ...]]:
+    """One tuple of cells per explained candidate (the same values in a table and in records)."""
     from clawmem.dream.text import excerpt
 
-    table = Table(show_lines=False)
-    for column in ("id", "status", "score", "rec", "occ", "qry", "days", "age", "text", "gates failed"):
-        table.add_column(column, overflow="fold")
+    rows = []
     for e in report.explain:
         s = e.signals
-        table.add_row(
+        rows.append((
             str(e.candidate_id or "-"), e.status, f"{e.score:.2f}" if e.score is not None else "-",
             str(s.get("recalls", "-")), str(s.get("occurrences", "-")), str(s.get("queries", "-")), str(s.get("days", "-")),
             f"{s['age_days']:.0f}d" if "age_days" in s else "-",
-            Text(excerpt(e.text, 60) if e.text is not None else "[withheld: untrusted]"), Text("; ".join(e.failed) or "-"),
-        )
-    out.print(table)
+            excerpt(e.text, text_chars) if e.text is not None else "[withheld: untrusted]", "; ".join(e.failed) or "-",
+        ))
+    return rows
+
+
+def _print_explain(out, report) -> None:
+    """A table when it fits the terminal unwrapped; otherwise (a pipe, a narrow terminal) one field per line."""
+    import sys
+
+    from rich.measure import Measurement
+    from rich.table import Table
+    from rich.text import Text
+
+    from clawmem.output import is_terminal, plural
+
+    table = Table(show_lines=False)
+    for column in EXPLAIN_COLUMNS:
+        table.add_column(column, overflow="fold")
+    for row in _explain_rows(report, 60):
+        table.add_row(*(Text(cell) for cell in row))
+    if report.explain and is_terminal(sys.stdout) and Measurement.get(out, out.options.update_width(10**6), table).maximum <= out.width:
+        out.print(table)
+    elif report.explain:
+        rows = _explain_rows(report, 200)  # one field per line has room for the text
+        records = ["\n".join(f"{label}: {cell}" for label, cell in zip(RECORD_LABELS, row, strict=True)) for row in rows]
+        out.print("\n" + "\n\n".join(records) + "\n", markup=False, highlight=False)
     if report.excluded:
         counts = "; ".join(f"{n} × {why}" for why, n in sorted(report.excluded.items(), key=lambda kv: (-kv[1], kv[0])))
-        out.print(f"Light excluded {sum(report.excluded.values())} unit(s): {counts}.", markup=False)
+        out.print(f"Light excluded {plural(sum(report.excluded.values()), 'unit')}: {counts}.", markup=False)
 
 
 def _print_notices(report) -> None:

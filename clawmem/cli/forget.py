@@ -6,14 +6,14 @@ from typing import Annotated
 
 import typer
 
-from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.cli.options import JsonOpt, WorkspaceOpt, session_option, usage_error
 from clawmem.cli.promote import YesOpt
 
 
 def forget(
-    anchor: Annotated[str | None, typer.Argument(help="The entry to forget: PATH#L12, as search and audit cite it.", show_default=False)] = None,
+    anchor: Annotated[str | None, typer.Argument(help="The entry to forget: PATH#L12 or PATH:12, as search, audit and note add cite it.", show_default=False)] = None,
     text: Annotated[str | None, typer.Option("--text", help="Forget every entry that says this (ignores case, punctuation and markup).")] = None,
-    session: Annotated[str | None, typer.Option("--session", help="Forget everything one session wrote, and never ingest it again.")] = None,
+    session: Annotated[str | None, session_option("Forget everything one session wrote, and never ingest it again.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be forgotten (or restored); change nothing.")] = False,
     no_undo: Annotated[bool, typer.Option("--no-undo", help="Keep no private copy for --undo (a leaked secret): the forget cannot be undone.")] = False,
     undo: Annotated[str | None, typer.Option("--undo", help="Undo the forget with this id (see --list): restore its lines, lift its tombstones.")] = None,
@@ -47,17 +47,19 @@ def forget(
     """
     import sys
 
-    from clawmem.errors import BadInput
     from clawmem.forget import forget as forget_core
     from clawmem.forget import undo as undo_core
     from clawmem.output import emit_json
     from clawmem.timeparse import local_now
     from clawmem.workspace import Workspace
 
-    if (undo is not None or list_forgets) and (anchor is not None or text is not None or session is not None or no_undo):
-        raise BadInput("--undo and --list take no entry, --text, --session or --no-undo")
+    targets = sum(v is not None for v in (anchor, text, session))
+    if (undo is not None or list_forgets) and (targets or no_undo):
+        usage_error("--undo and --list take no entry, --text, --session or --no-undo")
     if undo is not None and list_forgets:
-        raise BadInput("give --undo ID or --list, not both")
+        usage_error("give --undo ID or --list, not both")
+    if undo is None and not list_forgets and targets != 1:
+        usage_error("say what to forget: an entry anchor, --text TEXT or --session ID (exactly one)")
     ws = Workspace.open(workspace)
     if list_forgets:
         found = undo_core.list_forgets(ws, local_now().date())

@@ -10,13 +10,13 @@ from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 
 def get(
-    anchor: Annotated[str, typer.Argument(help="PATH, PATH#L12 or PATH#L12-L20 (as search cites it).")],
+    anchor: Annotated[str, typer.Argument(help="PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20 (as search and note add cite it); absolute paths inside the workspace work too.")],
     context: Annotated[int, typer.Option("--context", "-C", min=0, max=100, help="Extra lines before and after.")] = 0,
     max_lines: Annotated[int, typer.Option("--max-lines", min=1, max=200, help="Most lines returned.")] = 200,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Print part of a memory file (bounded), e.g. the lines around a search hit.
+    """Print a bounded part of a memory file, such as the lines around a search hit.
 
     The lines come inside a recall block (and untrusted ones inside an untrusted-content
     frame): an agent that flushes them back does not store them a second time.
@@ -25,6 +25,7 @@ def get(
 
     \b
         clawmem get memory/2026-11-29.md#L3
+        clawmem get memory/2026-11-29.md:3-5
         clawmem get transcripts/s-42.md#L10-L30 -C 5 --json
     """
     from clawmem.excerpt import get_excerpt, payload, render

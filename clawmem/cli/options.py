@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 JSON_FLAG = "clawmem_json"
+WORKSPACE_KEY = "clawmem_workspace"
+DEBUG_FLAG = "clawmem_debug"
 
 
 class Origin(str, enum.Enum):
@@ -26,20 +28,35 @@ class SessionKind(str, enum.Enum):
 
 
 def _remember_json(ctx: typer.Context, value: bool) -> bool:
-    ctx.find_root().meta[JSON_FLAG] = value
+    """``--json`` before or after the command means the same; eager, so a usage error's JSON never depends on order."""
+    value = bool(value or ctx.meta.get(JSON_FLAG))
+    ctx.meta[JSON_FLAG] = value  # ``meta`` is shared by the whole context tree
+    return value
+
+
+def _remember_workspace(ctx: typer.Context, value: Path | None) -> Path | None:
+    """``-w`` after the command wins; otherwise the one given before it (``clawmem -w DIR CMD``)."""
+    if value is None:
+        return ctx.meta.get(WORKSPACE_KEY)
+    ctx.meta[WORKSPACE_KEY] = value
     return value
 
 
 WorkspaceOpt = Annotated[
-    Optional[Path],
-    typer.Option("--workspace", "-w", help="Workspace directory [default: $CLAWMEM_WORKSPACE, else ~/.local/share/clawmem].", show_default=False),
+    Path | None,
+    typer.Option(
+        "--workspace", "-w", metavar="DIR", callback=_remember_workspace, show_default=False,
+        help="Workspace directory [default: $CLAWMEM_WORKSPACE, else the nearest enclosing workspace, else ~/.local/share/clawmem].",
+    ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (a stable, documented shape).", callback=_remember_json)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (a stable, documented shape).", callback=_remember_json, is_eager=True)]
 OriginOpt = Annotated[
-    Optional[Origin],
+    Origin | None,
     typer.Option("--origin", help="Who the content comes from [default: owner at a terminal, else untrusted].", show_default=False),
 ]
 SessionKindOpt = Annotated[SessionKind, typer.Option("--session-kind", help="Kind of session that produced it.")]
+
+
 def _valid_session(value: str | None) -> str | None:
     """Refuse session ids that could name a path (they key transcripts and the ledger)."""
     if value is None:
@@ -49,8 +66,21 @@ def _valid_session(value: str | None) -> str | None:
     return validate_session_id(value)
 
 
-SessionOpt = Annotated[Optional[str], typer.Option("--session", help="Session id (letters, digits, . _ : -).", callback=_valid_session)]
-AtOpt = Annotated[Optional[str], typer.Option("--at", help="When it was observed: ISO time or a phrase like 'yesterday 3pm'.")]
+def session_option(help: str = "Session id (letters, digits, . _ : -).") -> Any:
+    """The one ``--session`` option: every command validates the id the same way, with its own help."""
+    return typer.Option("--session", help=help, callback=_valid_session, metavar="ID")
+
+
+SessionOpt = Annotated[str | None, session_option()]
+AtOpt = Annotated[str | None, typer.Option("--at", help="When it was observed: ISO time or a phrase like 'yesterday 3pm'.")]
+
+
+def usage_error(message: str) -> NoReturn:
+    """Refuse a combination of arguments as a usage error (exit 2, one line naming the command's help)."""
+    from typer._click.exceptions import UsageError
+    from typer._click.globals import get_current_context
+
+    raise UsageError(message, ctx=get_current_context())
 
 
 def resolve_origin(origin: Origin | None) -> str:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from clawmem.cli.options import JsonOpt
+from clawmem.cli.options import JsonOpt, WorkspaceOpt, session_option
 
 app = typer.Typer(invoke_without_command=True)
 
@@ -14,7 +14,7 @@ app = typer.Typer(invoke_without_command=True)
 @app.callback()
 def show(
     ctx: typer.Context,
-    path: Annotated[Optional[str], typer.Option("--path", help="Directory inside the repository [default: current].")] = None,
+    path: Annotated[str | None, typer.Option("--path", help="Directory inside the repository [default: current].")] = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Show the current repository's project key (normalised origin remote, else its root path).
@@ -41,8 +41,9 @@ def show(
 
 @app.command("prepare")
 def prepare(
-    path: Annotated[Optional[str], typer.Argument(help="Directory inside the repository [default: current].")] = None,
-    session: Annotated[str, typer.Option("--session", help="Session whose active set to update.")] = ...,
+    path: Annotated[str | None, typer.Argument(help="Directory inside the repository [default: current].")] = None,
+    session: Annotated[str, session_option("Session whose active set to update.")] = ...,
+    workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Move a repository's key to the front of the session's active set (at most 4 kept).
@@ -53,7 +54,6 @@ def prepare(
         clawmem project prepare --session s-42
         clawmem project prepare ~/src/lib --session s-42
     """
-    from clawmem.config import RecallConfig
     from clawmem.errors import BadInput
     from clawmem.output import emit_json
     from clawmem.projects import current
@@ -62,7 +62,7 @@ def prepare(
     repo = current(path)
     if repo is None:
         raise BadInput(f"{path or 'the current directory'} is not inside a git repository")
-    keys = prepare_key(session, repo.key, cap=RecallConfig().active_projects)
+    keys = prepare_key(session, repo.key, cap=_active_cap(workspace))
     if json_output:
         emit_json({"session": session, "active": keys})
     else:
@@ -71,7 +71,8 @@ def prepare(
 
 @app.command("active")
 def active(
-    session: Annotated[str, typer.Option("--session", help="Session to show.")] = ...,
+    session: Annotated[str, session_option("Session to show.")] = ...,
+    workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """List the session's active project keys, most recent first (empty for a new session).
@@ -84,8 +85,15 @@ def active(
     from clawmem.output import emit_json
     from clawmem.projects import active_set
 
-    keys = active_set(session)
+    keys = active_set(session)[: _active_cap(workspace)]
     if json_output:
         emit_json({"session": session, "active": keys})
     else:
         print("\n".join(keys) if keys else "(no active projects)")
+
+
+def _active_cap(workspace) -> int:
+    """How many keys the active set keeps: the workspace's ``recall.active_projects`` (the default without one)."""
+    from clawmem.workspace import Workspace, resolve_root
+
+    return Workspace(resolve_root(workspace)).config.recall.active_projects

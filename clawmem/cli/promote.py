@@ -12,7 +12,7 @@ YesOpt = Annotated[bool, typer.Option("--yes", help="Confirm you are the operato
 
 
 def promote(
-    anchor: Annotated[str, typer.Argument(help="The entry to promote: PATH#L12 or PATH#L12-L14, as search cites it.", show_default=False)],
+    anchor: Annotated[str, typer.Argument(help="The entry to promote: PATH#L12, PATH#L12-L14 or PATH:12, as search and note add cite it.", show_default=False)],
     force_untrusted: Annotated[
         bool,
         typer.Option(

@@ -19,7 +19,7 @@ def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None
         clawmem status --json | jq .by_origin
     """
     from clawmem.index.db import Index
-    from clawmem.output import console, emit_json
+    from clawmem.output import emit_json
     from clawmem.status import workspace_status
     from clawmem.workspace import Workspace
 
@@ -29,24 +29,47 @@ def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None
     if json_output:
         emit_json(report)
         return
+    _print(report)
+
+
+def _rows(report) -> list[tuple[str, str]]:
+    """The report as (label, value) pairs, the same on a terminal and in a pipe."""
+    from clawmem.workspace import RULES
+
+    rows = [("workspace", f"{report.workspace} ({RULES[report.workspace_rule]})"), ("entries", str(report.entries))]
+    for label, counts in (("by tier", report.by_tier), ("by kind", report.by_kind), ("by origin", report.by_origin), ("by session kind", report.by_session_kind)):
+        rows.append((label, ", ".join(f"{k} {v}" for k, v in counts.items()) or "-"))
+    rows += [
+        ("files indexed / pending", f"{report.files_indexed} / {len(report.files_pending)}"),
+        ("schema version", str(report.schema_version)),
+        ("last sync", report.last_sync or "never"),
+        ("last dream", report.last_dream or "never"),
+        ("embeddings", f"{report.embeddings.get('backend')} ({'available' if report.embeddings.get('available') else 'unavailable'})"),
+        ("provenance ledger", "intact" if report.ledger_intact else "LOST: unrecorded lines are untrusted"),
+    ]
+    return rows
+
+
+def _print(report) -> None:
+    """A table on a terminal; in a pipe one ``label: value`` line each (no box drawing, stable to grep)."""
+    import sys
+
+    from clawmem.output import console, is_terminal
+
+    rows = _rows(report)
+    tail = [f"warning: {w}" for w in report.warnings] + notice_lines(report.notices, report.aspirations)
+    if not is_terminal(sys.stdout):
+        print("\n".join([f"{label}: {value}" for label, value in rows] + tail))
+        return
     from rich.table import Table
 
+    table = Table(title="clawmem workspace", show_header=False)
+    for label, value in rows:
+        table.add_row(label, value)
     out = console()
-    table = Table(title=f"clawmem workspace {report.workspace}", show_header=False)
-    table.add_row("entries", str(report.entries))
-    for label, counts in (("by tier", report.by_tier), ("by kind", report.by_kind), ("by origin", report.by_origin), ("by session kind", report.by_session_kind)):
-        table.add_row(label, ", ".join(f"{k} {v}" for k, v in counts.items()) or "-")
-    table.add_row("files indexed / pending", f"{report.files_indexed} / {len(report.files_pending)}")
-    table.add_row("schema version", str(report.schema_version))
-    table.add_row("last sync", report.last_sync or "never")
-    table.add_row("last dream", report.last_dream or "never")
-    table.add_row("embeddings", f"{report.embeddings.get('backend')} ({'available' if report.embeddings.get('available') else 'unavailable'})")
-    table.add_row("provenance ledger", "intact" if report.ledger_intact else "LOST: unrecorded lines are untrusted")
-    out.print(table)
-    for warning in report.warnings:
-        out.print(f"warning: {warning}")
-    for line in notice_lines(report.notices, report.aspirations):
-        out.print(line, markup=False)
+    out.print(table, markup=False)
+    for line in tail:
+        out.print(line, markup=False, highlight=False)
 
 
 def notice_lines(notices, due) -> list[str]:

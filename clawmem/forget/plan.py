@@ -100,16 +100,10 @@ class _Files:
 
 
 def _by_anchor(ws: Workspace, files: _Files, anchor: str) -> list[_Target]:
-    from clawmem.audit.sources import ANCHOR, parse_anchor
+    from clawmem.anchors import parse
 
-    match = ANCHOR.match(anchor.strip())
-    if match is None and "#" not in anchor:
-        raise BadInput(f"{anchor!r} is not an entry anchor", hint="give PATH#L12 as search and audit cite it, or use --text / --session")
-    parsed = parse_anchor(ws, anchor)
-    if parsed is None:
-        ws.resolve_member(match["path"] if match else anchor.split("#", 1)[0])  # raises UnsafePath for traversal
-        raise BadInput(f"{anchor!r} is not an entry anchor inside the workspace", hint="use PATH#L12 or PATH#L12-L14 (a .md memory file)")
-    rel, start, end = parsed
+    where = parse(ws, anchor, lines_required=True)
+    rel, start, end = where.rel, where.start, where.end
     if rel not in files.files:
         raise NotFound(f"{rel} is not a memory file", hint="MEMORY.md, USER.md, memory/…, memory/quarantine/… or transcripts/…")
     found = [files.target(rel, e, "target") for e in files.entries(rel) if e.line_start <= end and e.line_end >= start]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from clawmem.errors import IndexUnavailable
 from clawmem.forget.plan import _excerpt, _Target
 from clawmem.forget.results import ForgetResult, Removed
+from clawmem.output import plural
 from clawmem.workspace import Workspace
 
 UNTRUSTED = ("untrusted", "system")
@@ -37,7 +38,7 @@ def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
     if redacted.get("dreams") or redacted.get("preimages") or redacted.get("baseline"):
         out.append(
             f"- redacted {redacted.get('dreams', 0)} earlier line(s) of DREAMS.md, {redacted.get('preimages', 0)} pre-image(s) "
-            f"and {redacted.get('baseline', 0)} audit baseline entr(y/ies)"
+            f"and {plural(redacted.get('baseline', 0), 'audit baseline entry', 'audit baseline entries')}"
         )
     out += [f"- curated pre-image (redacted): {p}" for p in preimages]
     for r in result.review:

@@ -27,6 +27,7 @@ from typing import Any
 
 from clawmem import ledger
 from clawmem.errors import BadInput, NotFound
+from clawmem.output import plural
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, atomic_write
 
@@ -170,7 +171,7 @@ def _restore_episodic(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_
     """Put blanked lines back where they were, only where they are still blank."""
     path = ws.root / rel
     if not path.exists():
-        return [], [f"{rel} no longer exists: its {len(lines)} forgotten entr(y/ies) not restored"]
+        return [], [f"{rel} no longer exists: its {plural(len(lines), 'forgotten entry', 'forgotten entries')} not restored"]
     restored, conflicts = [], []
     with ws.lock_file(path):
         current = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
@@ -261,7 +262,7 @@ def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
 
 
 def _diary_lines(result: UndoResult) -> list[str]:
-    out = [f"Undid forget {result.id}: {len(result.restored)} entr(y/ies) restored; the text is not repeated here."]
+    out = [f"Undid forget {result.id}: {plural(len(result.restored), 'entry', 'entries')} restored; the text is not repeated here."]
     out += [f"- restored {r.path}#L{r.line_start}" for r in result.restored[:50]]
     out += [f"- recreated {p}" for p in result.recreated_files]
     out += [f"- not restored: {c}" for c in result.conflicts]

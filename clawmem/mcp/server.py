@@ -192,7 +192,7 @@ def build_server(workspace: str | Path | None = None):
         return await in_thread(run)
 
     def read_excerpt(
-        anchor: Annotated[str, Field(min_length=1, description="PATH, PATH#L12 or PATH#L12-L20, as a search citation gives it.")],
+        anchor: Annotated[str, Field(min_length=1, description="PATH, PATH#L12, PATH#L12-L20 or PATH:12, as a search citation or add_note gives it.")],
         context: Annotated[int, Field(ge=0, le=100, description="Extra lines before and after.")] = 0,
         max_lines: Annotated[int, Field(ge=1, le=200, description="Most lines returned.")] = 200,
     ) -> dict[str, Any]:

@@ -162,8 +162,8 @@ def test_dry_run_changes_nothing(ws, clawmem, daily, promoted):
 @pytest.mark.parametrize(
     "args, code, message",
     [
-        ((), 1, "exactly one"),
-        (("MEMORY.md#L1", "--text", "x y z"), 1, "exactly one"),
+        ((), 2, "exactly one"),  # usage errors exit 2, as the README's table says
+        (("MEMORY.md#L1", "--text", "x y z"), 2, "exactly one"),
         (("../secret.md#L1",), 1, "outside the workspace"),
         (("/etc/passwd#L1",), 1, "outside the workspace"),
         ((".clawmem/provenance.jsonl#L1",), 1, "internal state"),

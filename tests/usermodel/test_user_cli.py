@@ -15,16 +15,16 @@ def test_changed_preference_leaves_exactly_one_active_directive(ws, clawmem):
     assert first.json()["action"] == "added"
     changed = clawmem("user", "set", "Always answer in Spanish", "--key", "language", "--origin", "owner", "--json")
     assert changed.returncode == 0, changed.stderr
-    assert changed.json()["action"] == "changed" and changed.json()["previous"] == "Always answer in British English."
+    assert changed.json()["action"] == "changed" and changed.json()["previous"] == "Always answer in British English"
 
     [line] = active(ws, "language")
-    assert line.body == "Always answer in Spanish." and line.line_start == first.json()["line"]
+    assert line.body == "Always answer in Spanish" and line.line_start == first.json()["line"]
     assert "British" not in ws.user_md.read_text()
     assert "British" in (ws.root / changed.json()["preimage"]).read_text()
-    assert "before: Always answer in British English." in ws.dreams_md.read_text()
+    assert "before: Always answer in British English" in ws.dreams_md.read_text()
 
     listed = clawmem("user", "list", "--json").json()
-    assert [(d["key"], d["text"], d["status"]) for d in listed] == [("language", "Always answer in Spanish.", "active")]
+    assert [(d["key"], d["text"], d["status"]) for d in listed] == [("language", "Always answer in Spanish", "active")]
     table = clawmem("user", "list")
     assert "language" in table.stdout and "Spanish" in table.stdout
 

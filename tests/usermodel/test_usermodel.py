@@ -28,7 +28,7 @@ def active_lines(ws, key):
      "Do not page me at night", "Please keep answers short", "Call me Sam", "Be blunt"],
 )
 def test_imperatives_are_accepted(text):
-    assert check_directive(text)[-1] in ".!?"
+    assert check_directive(text) == text  # accepted as the user wrote it: no full stop added
 
 
 @pytest.mark.parametrize("text", ["The user likes tea", "User prefers short answers", "Sam is a vegetarian", "likes cats"])
@@ -43,7 +43,7 @@ def test_set_renders_the_contract_line(ws):
     result = set_directive(ws, "Always answer in British English", key="language", origin="owner", today=DAY)
     assert result.action == "added"
     line = ws.user_md.read_text().splitlines()[result.line - 1]
-    assert line == "- Always answer in British English. <!-- key: language --> <!-- observed: 2026-11-29 --> <!-- status: active -->"
+    assert line == "- Always answer in British English <!-- key: language --> <!-- observed: 2026-11-29 --> <!-- status: active -->"
 
 
 def test_changed_preference_rewrites_in_place_leaving_one_active_line(ws):
@@ -54,10 +54,10 @@ def test_changed_preference_rewrites_in_place_leaving_one_active_line(ws):
 
     result = set_directive(ws, "Always answer in French", key="language", origin="owner", today=DAY + dt.timedelta(days=3))
 
-    assert result.action == "changed" and result.previous == "Always answer in British English."
+    assert result.action == "changed" and result.previous == "Always answer in British English"
     [line] = active_lines(ws, "language")
     assert line.line_start == first_line  # in place, not appended
-    assert line.body == "Always answer in French." and line.observed == "2026-12-02"
+    assert line.body == "Always answer in French" and line.observed == "2026-12-02"
     text = ws.user_md.read_text()
     assert "British" not in text and text.count("key: language") == 1
     assert len(active_lines(ws, "style")) == 1  # other keys untouched
@@ -65,7 +65,7 @@ def test_changed_preference_rewrites_in_place_leaving_one_active_line(ws):
     assert (ws.root / result.preimage).read_text() == before
     assert curated.preimages(ws, ws.user_md)[-1] == ws.root / result.preimage
     diary = ws.dreams_md.read_text()
-    assert "before: Always answer in British English." in diary and "after: Always answer in French." in diary
+    assert "before: Always answer in British English" in diary and "after: Always answer in French" in diary
 
 
 def test_same_directive_again_is_unchanged(ws):
@@ -81,17 +81,17 @@ def test_hand_made_duplicates_fold_into_one_active_line(ws):
                      "- Use kelvin. <!-- key: units --> <!-- status: superseded -->\n")
     result = set_directive(ws, "Always use SI units", key="units", origin="owner", today=DAY)
     assert result.action == "changed" and result.removed_duplicates == 1
-    assert [e.body for e in active_lines(ws, "units")] == ["Always use SI units."]
+    assert [e.body for e in active_lines(ws, "units")] == ["Always use SI units"]
     assert "Use kelvin." in ws.user_md.read_text()  # hand-superseded history is left alone
 
 
 def test_retire_removes_the_line_and_logs_it(ws):
     set_directive(ws, "Always answer in British English", key="language", origin="owner", today=DAY)
     result = retire(ws, "language", origin="owner")
-    assert result.text == "Always answer in British English."
+    assert result.text == "Always answer in British English"
     assert "language" not in ws.user_md.read_text()
     assert "British" in (ws.root / result.preimage).read_text()
-    assert "was: Always answer in British English." in ws.dreams_md.read_text()
+    assert "was: Always answer in British English" in ws.dreams_md.read_text()
     with pytest.raises(NotFound):
         retire(ws, "language", origin="owner")
 

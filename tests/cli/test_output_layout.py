@@ -1,0 +1,76 @@
+"""Pipes keep the content (plain stable text, records instead of squeezed tables); colour follows NO_COLOR,
+FORCE_COLOR and CLICOLOR_FORCE; a terminal still gets its table."""
+
+from __future__ import annotations
+
+import pytest
+
+BOX = set("─│┌┐└┘├┤┬┴┼━┃┏┓┗┛╭╮╰╯")
+ESC = "\x1b["
+STATUS_LABELS = ["workspace", "entries", "by tier", "by kind", "by origin", "by session kind", "files indexed / pending",
+                 "schema version", "last sync", "last dream", "embeddings", "provenance ledger"]
+
+
+def test_status_in_a_pipe_is_plain_label_value_lines(ws, clawmem):
+    assert clawmem("note", "add", "The staging database is called atlas", "--origin", "owner").returncode == 0
+    assert clawmem("index").returncode == 0
+    result = clawmem("status")
+    assert result.returncode == 0, result.stderr
+    assert not BOX & set(result.stdout)
+    lines = result.stdout.splitlines()
+    assert [line.split(": ", 1)[0] for line in lines[: len(STATUS_LABELS)]] == STATUS_LABELS
+    assert "entries: 1" in lines and "by origin: owner 1" in lines
+
+
+def test_status_on_a_terminal_is_a_table(ws, on_terminal):
+    code, shown = on_terminal("status")
+    assert code == 0
+    assert BOX & set(shown) and "provenance ledger" in shown
+
+
+@pytest.mark.parametrize("command", [("status",), ("user", "list")])
+def test_no_color_turns_off_every_style_on_a_terminal_bold_included(ws, clawmem, on_terminal, command):
+    assert clawmem("user", "set", "Always answer in British English", "--key", "language", "--origin", "owner").returncode == 0
+    code, styled = on_terminal(*command, env={"NO_COLOR": None})
+    assert code == 0 and ESC in styled  # a terminal does get styling...
+    code, plain = on_terminal(*command, env={"NO_COLOR": "1"})
+    assert code == 0 and ESC not in plain  # ...and NO_COLOR removes all of it, not only the colours
+    assert BOX & set(plain)  # still the terminal's layout
+
+
+@pytest.mark.parametrize("force", [{"FORCE_COLOR": "1"}, {"CLICOLOR_FORCE": "1"}])
+def test_force_color_styles_a_pipe_and_no_color_still_wins(ws, clawmem, force):
+    assert clawmem("user", "set", "Always answer in British English", "--key", "language", "--origin", "owner").returncode == 0
+    forced = clawmem("user", "list", env={"NO_COLOR": "", **force})
+    assert forced.returncode == 0 and ESC in forced.stdout
+    assert ESC not in clawmem("user", "list", env={"NO_COLOR": ""}).stdout
+    assert ESC not in clawmem("user", "list", env={"NO_COLOR": "1", **force}).stdout
+    assert ESC not in clawmem("user", "list", env={"NO_COLOR": "", "FORCE_COLOR": "0", "CLICOLOR_FORCE": "0"}).stdout
+
+
+def explain_records(stdout: str) -> list[dict[str, str]]:
+    blocks = [b for b in stdout.split("\n\n") if b.startswith("candidate: ")]
+    return [dict(line.split(": ", 1) for line in b.strip().splitlines() if ": " in line) for b in blocks]
+
+
+def test_dream_explain_in_a_pipe_is_one_record_per_candidate_with_whole_words(dreamable, clawmem):
+    result = clawmem("dream", "--dry-run", "--explain")
+    assert result.returncode == 0, result.stderr
+    assert not BOX & set(result.stdout)
+    records = explain_records(result.stdout)
+    assert records, result.stdout
+    said = " ".join(p.read_text() for p in dreamable.transcripts_dir.glob("*.md"))
+    for record in records:
+        assert list(record)[:3] == ["candidate", "status", "score"] and "gates failed" in record
+        text = record["text"].removesuffix("…").strip()
+        assert text.casefold() in said.casefold(), text  # the excerpt as written: no word broken across lines
+    assert any(r["text"].startswith("If the build fails with undefined reference errors") for r in records)
+
+
+def test_dream_explain_on_a_narrow_terminal_uses_records_and_on_a_wide_one_a_table(dreamable, on_terminal):
+    code, narrow = on_terminal("dream", "--dry-run", "--explain", columns=70)
+    assert code == 0
+    assert not BOX & set(narrow) and "\ncandidate: " in narrow
+    code, wide = on_terminal("dream", "--dry-run", "--explain", columns=400)
+    assert code == 0
+    assert BOX & set(wide) and "gates failed" in wide and "\ncandidate: " not in wide
