@@ -96,6 +96,9 @@ def _register() -> None:
     app.command("hook")(hook.hook)
     app.command("install")(install.install)
     app.command("promote")(promote.promote)
+    from clawmem.cli import cron
+
+    app.command("cron")(cron.cron)
 
 
 _register()
