@@ -6,7 +6,7 @@ name, and both believe they hold the lock. One lock per daily note and per trans
 ``.clawmem/locks/`` grow without end. The safe pattern used here: the holder unlinks the
 file *while still holding it*, and whoever acquires a lock checks that its descriptor is
 still the file at that path, retrying otherwise. A crashed holder's file is harmless (the
-kernel releases the lock) and is removed by the next holder of that name or by ``prune``.
+kernel releases the lock) and is removed by the next holder of that name.
 """
 
 from __future__ import annotations
@@ -71,14 +71,3 @@ def hold(path: Path, *, timeout: float) -> Iterator[None]:
         finally:
             os.close(fd)
 
-
-def prune(folder: Path) -> int:
-    """Remove lock files nobody holds (left by a crash or an older clawmem); returns how many."""
-    removed = 0
-    for path in folder.glob("*.lock"):
-        try:
-            with hold(path, timeout=0):
-                removed += 1
-        except OSError:
-            continue  # held right now (Timeout is an OSError): its holder removes it
-    return removed
