@@ -71,7 +71,7 @@ def block(ws: Workspace, *, command: str | None = None) -> str:
 
 def _read(crontab: str) -> str:
     try:
-        proc = subprocess.run([crontab, "-l"], capture_output=True, text=True, timeout=30)
+        proc = subprocess.run(check=False, args=[crontab, "-l"], capture_output=True, text=True, timeout=30)
     except FileNotFoundError as err:
         raise ClawmemError(f"cannot run {crontab!r}: not found", hint="install cron, or print the lines with `clawmem cron` and add them yourself") from err
     if proc.returncode == 0:
@@ -82,7 +82,7 @@ def _read(crontab: str) -> str:
 
 
 def _write(crontab: str, text: str) -> None:
-    proc = subprocess.run([crontab, "-"], input=text, capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(check=False, args=[crontab, "-"], input=text, capture_output=True, text=True, timeout=30)
     if proc.returncode != 0:
         raise ClawmemError(f"`{crontab} -` refused the new crontab: {proc.stderr.strip() or f'exit {proc.returncode}'}", hint="your crontab was left as it was")
 
