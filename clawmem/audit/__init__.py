@@ -122,12 +122,17 @@ def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
                     "established now; commit it (clawmem init --git does) and rerun")]
 
 
-def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False) -> AuditReport:
-    """Audit the curated files: provenance of every entry, and the four ``--ci`` checks."""
+def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False, strict: bool = False) -> AuditReport:
+    """Audit the curated files: provenance of every entry, and the four ``--ci`` checks.
+
+    ``strict``: warnings fail, so a file with a hand edit keeps its old baseline (as a file
+    with a violation does) and the next strict run still reports the edit.
+    """
     from clawmem.index.db import Index
 
     with ws.lock(AUDIT_LOCK):
         unbased = _uncommitted_baseline(ws)
+        previous = preimages.load_baseline(ws)
         with Index.open(ws) as index:
             index_findings = check_index(ws, index)
             led = _Ledger.read(ws)
@@ -169,8 +174,9 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
         if not led.intact:
             warnings.append(Finding("ledger", ".clawmem/provenance.jsonl", 0, "the provenance ledger is missing or has no header: unrecorded episodic lines count as untrusted"))
         violations = unbased + index_findings + outcome.violations + violations
+        held = {w.path for w in outcome.warnings if w.check == "hand-edit"} if strict else set()
         try:
-            save_baseline(ws, outcome.files)
+            save_baseline(ws, {**outcome.files, **{rel: previous[rel] for rel in held if rel in previous}})
         except OSError as err:
             warnings.append(Finding("baseline", ".clawmem/audit/baseline.json", 0, f"cannot store the audit baseline: {err.strerror}"))
     return AuditReport(

@@ -56,16 +56,16 @@ def audit(
     import sys
 
     from clawmem.audit import parse_since, run_audit
-    from clawmem.errors import BadInput, ExitCode
+    from clawmem.errors import ExitCode
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
     if not ci and (strict or output_format is not Format.text):
-        raise BadInput("--strict and --format apply to --ci", hint="add --ci")
+        raise typer.BadParameter("applies to --ci only (add --ci)", param_hint="'--strict' / '--format'")
     if json_output and output_format is not Format.text:
-        raise BadInput("--json and --format cannot be combined", hint="pick one")
+        raise typer.BadParameter("--json prints the whole report; --format is for --ci lines", param_hint="'--format'")
     ws = Workspace.open(workspace)
-    report = run_audit(ws, since=parse_since(ws, since), accept=accept)
+    report = run_audit(ws, since=parse_since(ws, since), accept=accept, strict=ci and strict)
     if json_output:
         emit_json({**_as_dict(report), "ok": report.ok})
         if ci:
