@@ -89,7 +89,7 @@ from clawmem.workspace import Workspace
 
 CHECKS = ("provenance", "preimage", "annotation", "grounding", "index")
 AUDIT_LOCK = "audit"
-__all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "parse_since", "run_audit"]
+__all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "establish_baseline", "parse_since", "run_audit"]
 
 
 def parse_since(ws: Workspace, since: str | None) -> dt.datetime | None:
@@ -120,6 +120,19 @@ def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
     return [Finding("baseline", ".clawmem/audit/baseline.json", 0,
                     "no audit baseline in this git checkout, so removals made before now cannot be checked: "
                     "established now; commit it (clawmem init --git does) and rerun")]
+
+
+def establish_baseline(ws: Workspace) -> bool:
+    """Write the audit baseline from the curated files as they are, if there is none; True when written.
+
+    ``init`` calls it so the baseline exists from the first commit of a shared workspace.
+    """
+    if preimages.baseline_path(ws).exists():
+        return False
+    with ws.lock(AUDIT_LOCK):
+        outcome = check_preimages(ws, _Ledger.read(ws), accept=False)
+        save_baseline(ws, outcome.files)
+    return True
 
 
 def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False, strict: bool = False) -> AuditReport:
