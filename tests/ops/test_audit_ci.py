@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -12,15 +11,6 @@ import pytest
 
 SCHEMA = Path(__file__).resolve().parents[1] / "data" / "sarif-2.1.0-subset.schema.json"
 MATCHER = re.compile(r"^(?P<file>[^\s:]+)(?::(?P<line>\d+))?: (?P<level>error|warning): (?P<check>[\w-]+): (?P<message>.+)$")
-GIT_ID = ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main"]
-
-
-def git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *GIT_ID, *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
 @pytest.fixture
 def hand_changed_user_md(ws, clawmem):
     """USER.md line 5 changed by hand after a clean audit: a preimage violation at USER.md:5."""
@@ -109,7 +99,7 @@ def test_format_and_strict_without_ci_are_usage_errors(ws, clawmem):
     assert clawmem("audit", "--ci", "--format", "xml").returncode == 2
 
 
-def test_a_fresh_clone_without_a_committed_baseline_fails_then_passes_once_committed(ws, clawmem, tmp_path):
+def test_a_fresh_clone_without_a_committed_baseline_fails_then_passes_once_committed(ws, clawmem, tmp_path, git):
     assert clawmem("user", "set", "Always answer in British English", "--key", "language", "--origin", "owner").returncode == 0
     (ws.root / ".gitignore").write_text(".clawmem/index.db*\n.clawmem/locks/\n.clawmem/audit/\n")  # a repo that ignores the baseline
     git(ws.root, "init", "-q")
