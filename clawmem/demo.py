@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
@@ -93,6 +93,7 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
         *(f"  + {p.text}  [{', '.join(p.sources)}]" for p in sweep.promoted),
     ]))
 
-    result = recall(ws, "ugh, the build fails again on arm64", session="demo")
+    # cwd="": the demo is about its own folder, not the repository the user happens to run it in
+    result = recall(ws, "ugh, the build fails again on arm64", session="demo", cwd="")
     say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the build fails again on arm64"', context_block(result).splitlines() or ["(nothing)"]))
     return ws

@@ -99,6 +99,10 @@ def _register() -> None:
     from clawmem.cli import cron
 
     app.command("cron")(cron.cron)
+    from clawmem.cli import man
+
+    app.command("man")(man.man)
+    app.command("completion")(man.completion)
 
 
 _register()

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from clawmem.cli.options import JsonOpt
+from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 app = typer.Typer(invoke_without_command=True)
 
@@ -43,6 +43,7 @@ def show(
 def prepare(
     path: Annotated[Optional[str], typer.Argument(help="Directory inside the repository [default: current].")] = None,
     session: Annotated[str, typer.Option("--session", help="Session whose active set to update.")] = ...,
+    workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Move a repository's key to the front of the session's active set (at most 4 kept).
@@ -53,16 +54,17 @@ def prepare(
         clawmem project prepare --session s-42
         clawmem project prepare ~/src/lib --session s-42
     """
-    from clawmem.config import RecallConfig
     from clawmem.errors import BadInput
     from clawmem.output import emit_json
     from clawmem.projects import current
     from clawmem.projects import prepare as prepare_key
+    from clawmem.workspace import Workspace
 
     repo = current(path)
     if repo is None:
         raise BadInput(f"{path or 'the current directory'} is not inside a git repository")
-    keys = prepare_key(session, repo.key, cap=RecallConfig().active_projects)
+    ws = Workspace.open(workspace)
+    keys = prepare_key(ws, session, repo.key, cap=ws.config.recall.active_projects)
     if json_output:
         emit_json({"session": session, "active": keys})
     else:
@@ -72,6 +74,7 @@ def prepare(
 @app.command("active")
 def active(
     session: Annotated[str, typer.Option("--session", help="Session to show.")] = ...,
+    workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """List the session's active project keys, most recent first (empty for a new session).
@@ -83,8 +86,9 @@ def active(
     """
     from clawmem.output import emit_json
     from clawmem.projects import active_set
+    from clawmem.workspace import Workspace
 
-    keys = active_set(session)
+    keys = active_set(Workspace.open(workspace), session)
     if json_output:
         emit_json({"session": session, "active": keys})
     else:
