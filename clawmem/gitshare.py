@@ -6,8 +6,9 @@ ledger only ever grow at the end, so ``merge=union`` keeps every line of both si
 lose none (the ledger is replayed by content hash, so the order two machines' records land in
 does not matter). ``MEMORY.md`` and ``USER.md`` are rewritten as a whole by one writer: a
 union there would splice two rewrites into a file neither side wrote, so they merge as plain
-text and a conflict stops for a human. The index (with its embedding cache) and locks are derived: untracked,
-rebuilt per machine by ``clawmem index``, which reads trust from the ledger, never from git.
+text and a conflict stops for a human. The index (with its embedding cache) and the locks
+are derived: untracked, rebuilt per machine by ``clawmem index``, which reads trust from the
+ledger, never from git.
 """
 
 from __future__ import annotations
