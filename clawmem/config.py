@@ -95,6 +95,8 @@ class DreamConfig:
     paraphrase_new_words: int = setting(1, "most topic words a merged paraphrase may reword (more: it adds information)")
     consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
     consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
+    host: str = setting("", "the one machine (hostname) allowed to dream a shared workspace; empty = any machine")
+    cron_schedule: str = setting("17 3 * * *", "when `clawmem cron` runs the nightly dream (crontab time fields)")
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,8 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
         *(f"  + {p.text}  [{', '.join(p.sources)}]" for p in sweep.promoted),
     ]))
 
-    result = recall(ws, "ugh, the build fails again on arm64", session="demo")
+    # cwd="": the demo is about its own folder, not the repository the user happens to run it in
+    result = recall(ws, "ugh, the build fails again on arm64", session="demo", cwd="")
     say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the build fails again on arm64"', context_block(result).splitlines() or ["(nothing)"]))
 
     from clawmem import report

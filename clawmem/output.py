@@ -88,3 +88,11 @@ def report_error(err: ClawmemError, *, as_json: bool) -> None:
     sys.stderr.write(f"clawmem: error: {err.message}\n")
     if err.hint:
         sys.stderr.write(f"hint: {err.hint}\n")
+
+
+def emit_json_line(value: Any) -> None:
+    """One compact JSON object on one line, its time first in ``at`` (logs appended from cron)."""
+    from clawmem.timeparse import now
+
+    record = {"at": now().astimezone().isoformat(timespec="seconds"), **to_jsonable(value)}
+    sys.stdout.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")

@@ -3,8 +3,9 @@
 Identity is the normalised origin remote, read straight from the repository's config file
 (no git process, ever), so clones and worktrees of one repository share a key and forks do
 not; a repository without an origin is keyed by its absolute root. It is resolved once per
-process. The active set (at most four keys, most recent first) is ephemeral runtime state
-kept outside the workspace, per session: a new session starts empty.
+process. The active set (at most four keys, most recent first) is runtime state kept per
+workspace and per session (``.clawmem/runtime/``, never committed): two agents reusing a
+session id on two workspaces do not share it, and a new session starts empty.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from clawmem.entries.grammar import escape_project
-from clawmem.workspace import atomic_write, validate_session_id
+from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>(?!//).+)$")
 URL_LIKE = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?/(?P<path>.+)$", re.IGNORECASE)
@@ -111,30 +112,26 @@ def current(cwd: str | None = None) -> Repository | None:
 
 
 # the session's active set ----------------------------------------------------------------
-def _state_dir() -> Path:
-    import tempfile  # deferred: only without $XDG_RUNTIME_DIR
-
-    base = os.environ.get("XDG_RUNTIME_DIR") or os.path.join(tempfile.gettempdir(), f"clawmem-{os.getuid()}")
-    return Path(base) / "clawmem" / "active-projects"
+ACTIVE_DIR = "runtime/active-projects"
 
 
-def _state_file(session: str) -> Path:
-    return _state_dir() / f"{validate_session_id(session)}.json"
+def _state_file(ws: Workspace, session: str) -> Path:
+    return ws.state_dir / ACTIVE_DIR / f"{validate_session_id(session)}.json"
 
 
-def active_set(session: str) -> list[str]:
-    """Keys active in ``session``, most recent first (empty for a new session)."""
+def active_set(ws: Workspace, session: str) -> list[str]:
+    """Keys active in ``session`` of this workspace, most recent first (empty for a new session)."""
     try:
-        data = json.loads(_state_file(session).read_text(encoding="utf-8"))
+        data = json.loads(_state_file(ws, session).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     return [k for k in data if isinstance(k, str)] if isinstance(data, list) else []
 
 
-def prepare(session: str, key: str, *, cap: int = 4) -> list[str]:
+def prepare(ws: Workspace, session: str, key: str, *, cap: int = 4) -> list[str]:
     """Move ``key`` to the front of the session's active set, evicting the least recent beyond ``cap``."""
-    keys = [key, *(k for k in active_set(session) if k != key)][:cap]
-    path = _state_file(session)
+    keys = [key, *(k for k in active_set(ws, session) if k != key)][:cap]
+    path = _state_file(ws, session)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     atomic_write(path, json.dumps(keys).encode())
     return keys

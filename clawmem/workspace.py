@@ -1,6 +1,6 @@
 """The workspace: where it is, what it contains, and how files in it are written safely.
 
-Every write to a workspace file holds a per-file lock (``filelock``, so two processes never
+Every write to a workspace file holds a per-file lock (``clawmem.lock``, so two processes never
 interleave) and every rewrite is write-temp-then-rename, so a crash never leaves half a file.
 """
 
@@ -279,11 +279,10 @@ class Workspace:
     @contextmanager
     def lock(self, name: str, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the named inter-process lock (``name`` may be a workspace-relative path)."""
-        from filelock import FileLock  # deferred: only writers need it
+        from clawmem.lock import hold  # deferred: only writers need it
 
         digest = hashlib.sha1(name.encode()).hexdigest()[:16]
-        self.locks_dir.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(self.locks_dir / f"{digest}.lock"), timeout=timeout):
+        with hold(self.locks_dir / f"{digest}.lock", timeout=timeout):
             yield
 
     @contextmanager

@@ -61,9 +61,9 @@ EXIT_STATUS = [
 ENVIRONMENT = [
     ("CLAWMEM_WORKSPACE", "Workspace directory when --workspace is not given."),
     ("XDG_DATA_HOME", "The default workspace is $XDG_DATA_HOME/clawmem (else ~/.local/share/clawmem)."),
-    ("XDG_RUNTIME_DIR", "Where each session's active project set is kept (ephemeral)."),
     ("CLAWMEM_MODEL_PATH", "Directory of a local all-MiniLM-L6-v2 model for the embedding backends."),
     ("CLAWMEM_NOW", "Pins the current time (ISO) for intents and reminders: a testing and scripting aid."),
+    ("CLAWMEM_HOST", "The name this machine goes by for dream.host (else its hostname)."),
     ("NO_COLOR", "Plain output even on a terminal (output is always plain when stdout is not a terminal)."),
     (COMPLETE_VAR, "Set by the shell completion scripts in completions/; not for interactive use."),
 ]
@@ -279,7 +279,8 @@ def man_page(node: Node, root: Node) -> str:
             lines += [".PP", roff_inline(title + ":"), ".RS", ".nf", *map(roff_escape, block), ".fi", ".RE"]
     if not node.path:
         lines += [".PP", roff_inline(
-            "Each command has its own page: `man clawmem-search`, `man clawmem-note-add`. Every data-producing "
+            "Each command has its own page: `man clawmem-search`, `man clawmem-note-add` (or `clawmem man note add`, "
+            "which finds the pages wherever clawmem was installed). Every data-producing "
             "command takes --json and prints one documented JSON shape (docs/json.md in the source)."
         )]
     if arguments:
@@ -370,7 +371,7 @@ def readme_commands(root: Node) -> str:
             out += ["", "Subcommands: " + ", ".join(f"[`{c.path[-1]}`](#{PROG}-{'-'.join(c.path)})" for c in node.children) + "."]
         if info.examples:
             out += ["", "```sh", *info.examples, "```"]
-        out += ["", f"Every option: `{PROG} {' '.join(node.path)} --help` or `man {node.page}`."]
+        out += ["", f"Every option: `{PROG} {' '.join(node.path)} --help` or `{PROG} man {' '.join(node.path)}`."]
     return "\n".join(out)
 
 

@@ -59,30 +59,45 @@ def test_semicolons_cannot_split_a_key(tmp_path):
     assert projects.identify(str(repo)).key == str(repo).replace(";", "\\;")
 
 
-def test_active_set_is_capped_most_recent_first_and_per_session():
+def test_active_set_is_capped_most_recent_first_and_per_session(ws):
     for key in ("a", "b", "c", "d", "e"):
-        projects.prepare("sess-1", key, cap=4)
-    assert projects.active_set("sess-1") == ["e", "d", "c", "b"]
-    projects.prepare("sess-1", "c", cap=4)
-    assert projects.active_set("sess-1") == ["c", "e", "d", "b"]
-    assert projects.active_set("sess-2") == []
+        projects.prepare(ws, "sess-1", key, cap=4)
+    assert projects.active_set(ws, "sess-1") == ["e", "d", "c", "b"]
+    projects.prepare(ws, "sess-1", "c", cap=4)
+    assert projects.active_set(ws, "sess-1") == ["c", "e", "d", "b"]
+    assert projects.active_set(ws, "sess-2") == []
 
 
 def test_project_cli_and_note_tagging(clawmem, tmp_path):
     repo = tmp_path / "repo"
     git("init", "-q", str(repo))
     git("remote", "add", "origin", "git@gitlab.com:team/svc.git", cwd=repo)
+    clawmem("init")
     shown = clawmem("project", "--path", str(repo), "--json").json()
     assert shown["key"] == "gitlab.com/team/svc"
     prepared = clawmem("project", "prepare", str(repo), "--session", "cli-s", "--json").json()
     assert prepared["active"] == ["gitlab.com/team/svc"]
     assert clawmem("project", "active", "--session", "cli-s", "--json").json()["active"] == ["gitlab.com/team/svc"]
     assert clawmem("project", "active", "--session", "fresh-session", "--json").json()["active"] == []
-    clawmem("init")
     import os
     import sys
 
     env = {**os.environ}
-    note = subprocess.run([sys.executable, "-m", "clawmem", "note", "add", "svc needs redis 7", "--origin", "owner", "--json"], cwd=repo, env=env, capture_output=True, text=True)
+    note = subprocess.run([sys.executable, "-m", "clawmem", "note", "add", "svc needs redis 7", "--origin", "owner", "--json"], cwd=repo, env=env, capture_output=True, text=True, check=False)
     path = tmp_path / "ws" / json.loads(note.stdout)["path"]
     assert "<!-- project: gitlab.com/team/svc -->" in path.read_text()
+
+
+def test_two_workspaces_reusing_a_session_id_do_not_share_the_active_set(clawmem, tmp_path):
+    """Two agents, each with its own workspace, both call their session "main"."""
+    repo = tmp_path / "repo"
+    git("init", "-q", str(repo))
+    git("remote", "add", "origin", "https://github.com/team/api.git", cwd=repo)
+    first, second = tmp_path / "agent-1", tmp_path / "agent-2"
+    for root in (first, second):
+        assert clawmem("init", "-w", str(root)).returncode == 0
+    prepared = clawmem("project", "prepare", str(repo), "--session", "main", "-w", str(first), "--json").json()
+    assert prepared["active"] == ["github.com/team/api"]
+    assert clawmem("project", "active", "--session", "main", "-w", str(first), "--json").json()["active"] == ["github.com/team/api"]
+    assert clawmem("project", "active", "--session", "main", "-w", str(second), "--json").json()["active"] == []
+    assert not (tmp_path / "run" / "clawmem").exists(), "nothing is kept per user outside the workspace any more"

@@ -5,11 +5,14 @@ provenance ledger and ``DREAMS.md``: the entry's origin and session kind, when c
 recorded it, its source anchors with the origin and session kind of the evidence each one
 points at, and the dream sweep (or user-model change) that put it there.
 
-With ``--ci`` five checks decide the exit status (3 when any fails), one line per violation:
+With ``--ci`` five checks decide the exit status (3 when any fails; with ``--strict`` any
+warning fails too), one line per violation (``formats.py``: also GitHub annotations, SARIF):
 
-    clawmem: violation: <check>: <path>#L<n>: <what>
+    <path>:<n>: error: <check>: <what>
 
-``#L0`` means the whole file. The checks, precisely:
+(``<path>: error: …`` for the whole file). In a git checkout a missing baseline is itself a
+violation (``baseline``): a fresh clone without a committed one must not pass quietly. The
+checks, precisely:
 
 provenance
     A curated entry whose own provenance (the index, replayed from the ledger) is untrusted
@@ -66,26 +69,83 @@ from __future__ import annotations
 import datetime as dt
 
 from clawmem import loopguard
+from clawmem.audit import preimages
 from clawmem.audit.diary import _sweeps, diary_items
 from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
 from clawmem.audit.index_check import check_index
 from clawmem.audit.ledger_view import UNTRUSTED, _Ledger, _when
 from clawmem.audit.preimages import check_preimages, save_baseline
-from clawmem.audit.results import AuditEntry, AuditReport, Finding, SourceTrace, SweepRef
+from clawmem.audit.results import (
+    AuditEntry,
+    AuditReport,
+    Finding,
+    SourceTrace,
+    SweepRef,
+)
 from clawmem.audit.sources import _trace
 from clawmem.entries import grammar
+from clawmem.errors import BadInput
 from clawmem.workspace import Workspace
 
 CHECKS = ("provenance", "preimage", "annotation", "grounding", "index")
 AUDIT_LOCK = "audit"
-__all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "run_audit"]
+__all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "establish_baseline", "parse_since", "run_audit"]
 
 
-def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False) -> AuditReport:
-    """Audit the curated files: provenance of every entry, and the four ``--ci`` checks."""
+def parse_since(ws: Workspace, since: str | None) -> dt.datetime | None:
+    """``--since`` as a time: a date or a phrase, in the workspace's zone, and not in the future."""
+    if since is None:
+        return None
+    from clawmem.timeparse import local_now, parse_time
+
+    try:
+        start = parse_time(since, timezone=ws.config.intents.timezone)
+    except BadInput as err:
+        raise BadInput(f"cannot read --since {since!r}", hint="use a date like 2026-11-29 or a phrase like '7 days ago'") from err
+    if start > local_now() + dt.timedelta(days=1):
+        raise BadInput(f"--since {since!r} is in the future", hint="give a date in the past")
+    return start
+
+
+def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
+    """A git checkout without a baseline (a fresh clone, or one that ignores it) must not pass quietly.
+
+    Without the baseline the preimage check has nothing to compare with: every hand removal
+    made before this audit is invisible. Outside git the first audit simply establishes it.
+    """
+    from clawmem import projects
+
+    if preimages.baseline_path(ws).exists() or projects.identify(str(ws.root)) is None:
+        return []
+    return [Finding("baseline", ".clawmem/audit/baseline.json", 0,
+                    "no audit baseline in this git checkout, so removals made before now cannot be checked: "
+                    "established now; commit it (clawmem init --git does) and rerun")]
+
+
+def establish_baseline(ws: Workspace) -> bool:
+    """Write the audit baseline from the curated files as they are, if there is none; True when written.
+
+    ``init`` calls it so the baseline exists from the first commit of a shared workspace.
+    """
+    if preimages.baseline_path(ws).exists():
+        return False
+    with ws.lock(AUDIT_LOCK):
+        outcome = check_preimages(ws, _Ledger.read(ws), accept=False)
+        save_baseline(ws, outcome.files)
+    return True
+
+
+def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False, strict: bool = False) -> AuditReport:
+    """Audit the curated files: provenance of every entry, and the four ``--ci`` checks.
+
+    ``strict``: warnings fail, so a file with a hand edit keeps its old baseline (as a file
+    with a violation does) and the next strict run still reports the edit.
+    """
     from clawmem.index.db import Index
 
     with ws.lock(AUDIT_LOCK):
+        unbased = _uncommitted_baseline(ws)
+        previous = preimages.load_baseline(ws)
         with Index.open(ws) as index:
             index_findings = check_index(ws, index)
             led = _Ledger.read(ws)
@@ -126,9 +186,10 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                     warnings += notes
         if not led.intact:
             warnings.append(Finding("ledger", ".clawmem/provenance.jsonl", 0, "the provenance ledger is missing or has no header: unrecorded episodic lines count as untrusted"))
-        violations = index_findings + outcome.violations + violations
+        violations = unbased + index_findings + outcome.violations + violations
+        held = {w.path for w in outcome.warnings if w.check == "hand-edit"} if strict else set()
         try:
-            save_baseline(ws, outcome.files)
+            save_baseline(ws, {**outcome.files, **{rel: previous[rel] for rel in held if rel in previous}})
         except OSError as err:
             warnings.append(Finding("baseline", ".clawmem/audit/baseline.json", 0, f"cannot store the audit baseline: {err.strerror}"))
     return AuditReport(

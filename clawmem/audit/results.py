@@ -14,8 +14,14 @@ class Finding:
     line: int
     message: str
 
+    @property
+    def anchor(self) -> str:
+        """``PATH:LINE`` (``PATH`` alone for the whole file): what editors and problem matchers open."""
+        return f"{self.path}:{self.line}" if self.line > 0 else self.path
+
     def render(self, level: str = "violation") -> str:
-        return f"clawmem: {level}: {self.check}: {self.path}#L{self.line}: {self.message}"
+        """``PATH:LINE: error|warning: CHECK: WHAT``, the compiler convention CI problem matchers parse."""
+        return f"{self.anchor}: {'error' if level == 'violation' else 'warning'}: {self.check}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -87,3 +93,7 @@ class AuditReport:
     @property
     def ok(self) -> bool:
         return not self.violations
+
+    def failed(self, *, strict: bool = False) -> bool:
+        """Whether ``--ci`` fails: any violation, and under ``--strict`` any warning too."""
+        return bool(self.violations or (strict and self.warnings))

@@ -187,6 +187,13 @@ def _register() -> None:
     from clawmem.cli import report
 
     app.command("report")(report.report)
+    from clawmem.cli import cron
+
+    app.command("cron")(cron.cron)
+    from clawmem.cli import man
+
+    app.command("man")(man.man)
+    app.command("completion")(man.completion)
 
 
 _register()

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+import enum
+from typing import Annotated
 
 import typer
 
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 
+class Format(str, enum.Enum):
+    text = "text"
+    github = "github"
+    sarif = "sarif"
+
+
 def audit(
-    since: Annotated[Optional[str], typer.Option("--since", help="Only entries that entered since DATE (2026-11-29, or a phrase like '7 days ago').")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Only entries that entered since DATE (2026-11-29, or a phrase like '7 days ago').")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="Print one line per violation and exit 3 when there is any.")] = False,
+    output_format: Annotated[Format, typer.Option("--format", help="How --ci prints findings: text (PATH:LINE: error: ...), github (Actions annotations) or sarif (a SARIF 2.1.0 log on stdout).")] = Format.text,
+    strict: Annotated[bool, typer.Option("--strict", help="With --ci, warnings (hand edits, a new baseline, stale sources) fail too.")] = False,
     accept: Annotated[bool, typer.Option("--accept", help="Accept entries removed by hand since the last audit: keep the old version as a pre-image.")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
@@ -20,15 +29,19 @@ def audit(
 
     Each entry is traced through the index, the provenance ledger and DREAMS.md: its origin
     and session kind, when it was recorded, its source anchors and the provenance of the
-    evidence they point at, and the dream sweep that promoted it. Four checks run every
+    evidence they point at, and the dream sweep that promoted it. Five checks run every
     time: provenance (no curated entry traces to untrusted or system content or to a
     non-interactive session), preimage (no entry left a curated file without a stored
-    pre-image), annotation (no malformed metadata) and index (the index agrees with the
-    files and the ledger). Violations read
-    "clawmem: violation: <check>: <path>#L<n>: <what>" (#L0: the whole file).
+    pre-image), annotation (no malformed metadata), grounding (an entry says only what its
+    sources say) and index (the index agrees with the files and the ledger). With --ci
+    findings read "PATH:LINE: error: CHECK: WHAT" ("PATH: ..." for the whole file), the form
+    CI problem matchers parse; --format github prints GitHub Actions annotations and
+    --format sarif one SARIF 2.1.0 log. The baseline (.clawmem/audit/baseline.json) is what
+    the preimage check compares with: commit it; in a git checkout without one (a fresh
+    clone) the audit reports a baseline violation and establishes it.
 
-    Exit status: 0 (with --ci: no violations), 3 with --ci when there are violations, 1 on an
-    error (no workspace, index locked), 2 on bad usage.
+    Exit status: 0 (with --ci: no violations, and with --strict no warnings), 3 with --ci
+    when there are violations, 1 on an error (no workspace, index locked), 2 on bad usage.
 
     Examples:
 
@@ -36,44 +49,55 @@ def audit(
         clawmem audit
         clawmem audit --since 2026-11-01 --json
         clawmem audit --ci
+        clawmem audit --ci --strict --format github
+        clawmem audit --ci --format sarif > clawmem.sarif
         clawmem audit --accept
     """
-    import datetime as dt
     import sys
 
-    from clawmem.audit import run_audit
-    from clawmem.errors import BadInput, ExitCode
+    from clawmem.audit import parse_since, run_audit
+    from clawmem.errors import ExitCode
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
+    if not ci and (strict or output_format is not Format.text):
+        raise typer.BadParameter("applies to --ci only (add --ci)", param_hint="'--strict' / '--format'")
+    if json_output and output_format is not Format.text:
+        raise typer.BadParameter("--json prints the whole report; --format is for --ci lines", param_hint="'--format'")
     ws = Workspace.open(workspace)
-    start = None
-    if since is not None:
-        from clawmem.timeparse import local_now, parse_time
-
-        try:
-            start = parse_time(since, timezone=ws.config.intents.timezone)
-        except BadInput as err:
-            raise BadInput(f"cannot read --since {since!r}", hint="use a date like 2026-11-29 or a phrase like '7 days ago'") from err
-        if start > local_now() + dt.timedelta(days=1):
-            raise BadInput(f"--since {since!r} is in the future", hint="give a date in the past")
-    report = run_audit(ws, since=start, accept=accept)
+    report = run_audit(ws, since=parse_since(ws, since), accept=accept, strict=ci and strict)
     if json_output:
         emit_json({**_as_dict(report), "ok": report.ok})
         if ci:
             for v in report.violations:
                 sys.stderr.write(v.render() + "\n")
     elif ci:
-        for v in report.violations:
-            sys.stdout.write(v.render() + "\n")
-        for w in report.warnings:
-            sys.stderr.write(w.render("warning") + "\n")
-        verdict = "no violations" if report.ok else f"{len(report.violations)} violation(s)"
-        sys.stderr.write(f"clawmem: audit: {len(report.entries)} curated entr{'y' if len(report.entries) == 1 else 'ies'}, {verdict}\n")
+        _print_ci(report, output_format.value, strict=strict)
     else:
         _print(report)
-    if ci and not report.ok:
+    if ci and report.failed(strict=strict):
         raise typer.Exit(ExitCode.VIOLATIONS)
+
+
+def _print_ci(report, fmt: str, *, strict: bool) -> None:
+    """Findings for a CI log: violations on stdout; warnings on stdout too when they fail (--strict)."""
+    import sys
+
+    from clawmem import __version__
+    from clawmem.audit.formats import line, sarif_log
+
+    if fmt == "sarif":
+        sys.stdout.write(sarif_log(report.violations, report.warnings, workspace=report.workspace, version=__version__) + "\n")
+    else:
+        for v in report.violations:
+            sys.stdout.write(line(v, "violation", fmt) + "\n")
+        warn_to = sys.stdout if strict or fmt == "github" else sys.stderr
+        for w in report.warnings:
+            warn_to.write(line(w, "warning", fmt) + "\n")
+    n = len(report.entries)
+    verdict = "no violations" if report.ok else f"{len(report.violations)} violation(s)"
+    warned = f", {len(report.warnings)} warning(s){' (failing: --strict)' if strict and report.warnings else ''}" if report.warnings else ""
+    sys.stderr.write(f"clawmem: audit: {n} curated entr{'y' if n == 1 else 'ies'}, {verdict}{warned}\n")
 
 
 def _as_dict(report) -> dict:

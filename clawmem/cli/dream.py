@@ -23,6 +23,7 @@ def dream(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing unless something changed MEMORY.md (for cron mail).")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
+    json_lines: Annotated[bool, typer.Option("--json-lines", help="Print the report as one compact JSON line with its time in \"at\" (for appending to a log).")] = False,
 ) -> None:
     """Consolidate memory: stage, reflect, and promote what passes every gate into MEMORY.md.
 
@@ -41,6 +42,7 @@ def dream(
         clawmem dream
         clawmem dream --dry-run --explain
         clawmem dream --phase light --phase rem --json
+        clawmem dream --json-lines >> .clawmem/dream.jsonl
     """
     from clawmem.dream import PHASES, run_sweep
     from clawmem.output import emit_json
@@ -51,6 +53,11 @@ def dream(
     report = run_sweep(ws, phases=phases, dry_run=dry_run, explain=explain)
     if json_output:
         emit_json(report)
+        return
+    if json_lines:
+        from clawmem.output import emit_json_line
+
+        emit_json_line(report)
         return
     if quiet and not (report.promoted or report.merged or report.superseded or report.recovered_lock):
         return

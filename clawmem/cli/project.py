@@ -58,11 +58,13 @@ def prepare(
     from clawmem.output import emit_json
     from clawmem.projects import current
     from clawmem.projects import prepare as prepare_key
+    from clawmem.workspace import Workspace
 
     repo = current(path)
     if repo is None:
         raise BadInput(f"{path or 'the current directory'} is not inside a git repository")
-    keys = prepare_key(session, repo.key, cap=_active_cap(workspace))
+    ws = Workspace.open(workspace)
+    keys = prepare_key(ws, session, repo.key, cap=ws.config.recall.active_projects)
     if json_output:
         emit_json({"session": session, "active": keys})
     else:
@@ -84,16 +86,11 @@ def active(
     """
     from clawmem.output import emit_json
     from clawmem.projects import active_set
+    from clawmem.workspace import Workspace
 
-    keys = active_set(session)[: _active_cap(workspace)]
+    keys = active_set(Workspace.open(workspace), session)
     if json_output:
         emit_json({"session": session, "active": keys})
     else:
         print("\n".join(keys) if keys else "(no active projects)")
 
-
-def _active_cap(workspace) -> int:
-    """How many keys the active set keeps: the workspace's ``recall.active_projects`` (the default without one)."""
-    from clawmem.workspace import Workspace, resolve_root
-
-    return Workspace(resolve_root(workspace)).config.recall.active_projects

@@ -51,7 +51,7 @@ def search(
     if session:
         from clawmem.projects import active_set
 
-        active += [k for k in active_set(session) if k not in active]
+        active += [k for k in active_set(ws, session) if k not in active]
     options = SearchOptions(
         limit=limit, min_score=min_score, tier=tier.value, include_untrusted=include_untrusted,
         include_superseded=include_superseded,

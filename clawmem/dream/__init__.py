@@ -101,6 +101,11 @@ def run_sweep(
         raise BadInput(f"unknown dream phase(s): {', '.join(unknown) or 'none given'}", hint="use light, rem or deep")
     ordered = tuple(p for p in PHASES if p in chosen)
     started = time.perf_counter()
+    from clawmem.gitshare import dream_refusal  # dream.host: one machine dreams a shared workspace
+
+    refusal = None if dry_run else dream_refusal(ws)
+    if refusal:
+        return DreamReport(ran=False, skipped=refusal, phases=ordered, dry_run=dry_run, seconds=time.perf_counter() - started)
     with lock.sweep_lock(ws) as held:
         if not held.acquired:
             who = held.holder or {}

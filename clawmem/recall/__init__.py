@@ -151,7 +151,7 @@ def recall(
     keys: list[str] = []
     if session:
         repo = projects.current(cwd)
-        keys = projects.prepare(session, repo.key, cap=cfg.active_projects) if repo else projects.active_set(session)
+        keys = projects.prepare(ws, session, repo.key, cap=cfg.active_projects) if repo else projects.active_set(ws, session)
 
     index = _open_index(ws, budget, degraded)
     try:

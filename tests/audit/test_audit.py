@@ -11,7 +11,7 @@ import pytest
 from clawmem import ledger, loopguard
 from clawmem.entries import grammar
 
-LINE = re.compile(r"^clawmem: violation: (provenance|preimage|annotation|grounding|index): (\S+)#L(\d+): (.+)$")
+LINE = re.compile(r"^(\S+?)(?::(\d+))?: error: (provenance|preimage|annotation|grounding|index): (.+)$")
 WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
 
 
@@ -20,7 +20,7 @@ def violations(result) -> list[tuple[str, str, int, str]]:
     for line in result.stdout.splitlines():
         match = LINE.match(line)
         assert match, f"not a violation line: {line!r}"
-        found.append((match[1], match[2], int(match[3]), match[4]))
+        found.append((match[3], match[1], int(match[2] or 0), match[4]))
     return found
 
 
@@ -215,7 +215,7 @@ def test_rewrites_through_clawmem_and_hand_additions_are_not_violations(ws, claw
     line = append_line(ws.memory_md, "- The owner added this line by hand.\n")
     result = ci(clawmem)
     assert result.returncode == 0, result.stdout
-    assert f"clawmem: warning: hand-edit: MEMORY.md#L{line}: entry added by hand" in result.stderr
+    assert f"MEMORY.md:{line}: warning: hand-edit: entry added by hand" in result.stderr
 
 
 # annotation --------------------------------------------------------------------------------
@@ -392,4 +392,4 @@ def test_json_under_ci_keeps_stdout_a_single_document(ws, clawmem):
     data = json.loads(result.stdout)
     assert data["ok"] is False
     assert data["violations"] == [{"check": "provenance", "path": "USER.md", "line": 0, "message": "the file is tainted by system content (a flush or writer recorded it)"}]
-    assert "clawmem: violation: provenance: USER.md#L0:" in result.stderr
+    assert "USER.md: error: provenance: the file is tainted" in result.stderr

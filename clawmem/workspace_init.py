@@ -1,0 +1,58 @@
+"""``clawmem init``: create a workspace, or bring an existing one up to date, changing only what is missing.
+
+Run twice it changes nothing and says so (exit 0): the layout, the index, the ``.gitignore``
+for derived files and the audit baseline are each created only when absent, and no existing
+file is ever overwritten. ``git`` also makes the workspace a git working tree with clawmem's
+merge rules (``gitshare``); on a fresh clone it is the per-machine setup (index, merge driver).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clawmem.errors import BadInput
+from clawmem.workspace import STATE_DIR, Workspace, resolve_root
+
+
+@dataclass(frozen=True)
+class InitResult:
+    workspace: str
+    created: bool
+    changed: list[str] = field(default_factory=list)
+
+
+def _check_root(root: Path) -> None:
+    """Refuse a root that cannot hold a workspace before anything is written."""
+    for part in (root, *root.parents):
+        if part.exists():
+            if not part.is_dir():
+                raise BadInput(f"{part} is a file, not a directory", hint="pick a directory for the workspace (-w DIR)")
+            break
+    if root.is_dir() and not (root / STATE_DIR).is_dir() and not os.access(root, os.W_OK):
+        raise BadInput(f"cannot write to {root}", hint="pick a directory you can write to")
+
+
+def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = False) -> InitResult:
+    """Create what is missing of the workspace at ``option``; report what changed."""
+    from clawmem import gitshare
+    from clawmem.audit import establish_baseline
+    from clawmem.index.db import Index
+
+    root = resolve_root(option)
+    _check_root(root)
+    created = not (root / STATE_DIR).is_dir()
+    ws = Workspace.init(root) if created else Workspace.open(root)
+    changed = ["workspace"] if created else []
+    index_existed = ws.index_path.exists()
+    Index.open(ws).close()
+    if not index_existed and not created:
+        changed.append("index")
+    if gitshare.ensure_lines(ws.root / ".gitignore", gitshare.GITIGNORE):
+        changed.append(".gitignore")
+    if establish_baseline(ws):
+        changed.append("audit baseline")
+    if git:
+        changed += gitshare.share(ws)
+    return InitResult(str(ws.root), created, changed)
