@@ -30,6 +30,10 @@ def _read_cpuinfo() -> str | None:
         return None
 
 
+def _names(flags) -> str:
+    return " and ".join(flag.upper() for flag in flags)
+
+
 def _machine() -> str:
     if hasattr(os, "uname"):
         return os.uname().machine
@@ -45,11 +49,11 @@ def unsupported_reason(machine: str | None = None, system: str | None = None, cp
     if machine not in ("x86_64", "amd64"):
         return ""  # arm64/aarch64 builds use NEON, which every such CPU has
     if not system.startswith("linux"):
-        return f"cannot check this {machine} CPU for {' and '.join(X86_FLAGS).upper()} on {system}"
+        return f"cannot check this {machine} CPU for {_names(X86_FLAGS)} on {system}"
     text = _read_cpuinfo() if cpuinfo is None else cpuinfo
     if text is None:
-        return f"cannot read {CPUINFO} to check for {' and '.join(X86_FLAGS).upper()}"
+        return f"cannot read {CPUINFO} to check for {_names(X86_FLAGS)}"
     missing = [flag for flag in X86_FLAGS if flag not in cpu_flags(text)]
     if missing:
-        return f"this CPU lacks {' and '.join(missing).upper()}, which the engine needs"
+        return f"this CPU lacks {_names(missing)}, which the engine needs"
     return ""
