@@ -59,7 +59,7 @@ def _resolve(backend: str, model_path: str | None) -> tuple[Backend | None, Path
         if not reason:
             return BY_NAME[name], weights, ""
         reasons.append(reason)
-    return None, None, f"no embedding backend can run, {LEXICAL}: {'; '.join(reasons)}"
+    return None, None, f"no embedding backend can run here: {'; '.join(reasons)}"
 
 
 def backend_status(backend: str = "auto", model_path: str | None = None) -> dict:
