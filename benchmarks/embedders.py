@@ -250,6 +250,7 @@ def main() -> None:
         if args.data:
             print(f"{backend}: LoCoMo retrieval ...", file=sys.stderr)
             rows[backend]["retrieval"] = retrieval(args.data, backend, workdir, args.limit_questions)
+            print(f"{backend}: {json.dumps(rows[backend])}", file=sys.stderr)  # a long run's figures, as they come
     report(rows, baseline)
     if args.out:
         args.out.write_text(json.dumps({"baseline": baseline, "backends": rows}, indent=2), encoding="utf-8")
