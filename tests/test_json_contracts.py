@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-jsonschema = pytest.importorskip("jsonschema")
+from tests.conftest import require_module
+
+jsonschema = require_module("jsonschema", "jsonschema is a test dependency: pip install -e '.[test]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 ROOT = Path(__file__).resolve().parent.parent

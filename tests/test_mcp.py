@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
-mcp = pytest.importorskip("mcp", reason="the MCP extra is not installed: pip install 'clawmem[mcp]'")
-jsonschema = pytest.importorskip("jsonschema")
+from tests.conftest import require_module
+
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+jsonschema = require_module("jsonschema", "jsonschema is a test dependency: pip install -e '.[test]'")
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import enum
 from typing import Annotated, Optional
 
 import typer
 
 from clawmem.cli.options import JsonOpt, OriginOpt, SessionOpt, WorkspaceOpt, resolve_origin
+from clawmem.vocabulary import IntentStateFilter as StateFilter
 
 app = typer.Typer(
     help="Standing intents: 'when X comes up, do Y', reminders at a time, and aspirations with a review date.",
     no_args_is_help=True,
 )
-
-
-class StateFilter(str, enum.Enum):
-    active = "active"
-    all = "all"
-    pending = "pending"
-    armed = "armed"
-    fired = "fired"
-    done = "done"
-    cancelled = "cancelled"
-    expired = "expired"
 
 
 def _duration(seconds: int) -> str:
@@ -142,17 +131,15 @@ def list_(
         clawmem intent list --state done --state expired
     """
     from clawmem.index.db import Index
-    from clawmem.intents import LIVE_STATES, STATES, list_intents, schedule
+    from clawmem.intents import list_intents, schedule
     from clawmem.output import emit_json
+    from clawmem.vocabulary import states_for
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     chosen = [s.value for s in (state or [StateFilter.active])]
-    states: set[str] = set()
-    for value in chosen:
-        states |= set(LIVE_STATES) if value == "active" else set(STATES) if value == "all" else {value}
     with Index.open(ws) as index:
-        intents = list_intents(ws, index, states=states)
+        intents = list_intents(ws, index, states=states_for(chosen))
     if json_output:
         emit_json(intents)
         return

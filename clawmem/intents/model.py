@@ -20,11 +20,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from clawmem.vocabulary import ENDED_STATES, INTENT_STATES, LIVE_STATES
+
+__all__ = ["ENDED_STATES", "KINDS", "LIVE_STATES", "STATES", "Intent"]
+
 
 KINDS = ("event", "time")
-STATES = ("pending", "armed", "fired", "done", "cancelled", "expired")
-LIVE_STATES = ("pending", "armed", "fired")
-ENDED_STATES = ("done", "cancelled", "expired")
+STATES = INTENT_STATES
 # Only these origins may create (or cancel) an intent; a CHECK constraint repeats the rule.
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"

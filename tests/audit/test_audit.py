@@ -10,6 +10,7 @@ import pytest
 
 from clawmem import ledger, loopguard
 from clawmem.entries import grammar
+from tests.conftest import require
 
 LINE = re.compile(r"^clawmem: violation: (provenance|preimage|annotation|grounding|index): (\S+)#L(\d+): (.+)$")
 WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
@@ -372,8 +373,7 @@ def test_ci_flags_an_index_whose_taint_was_removed(ws, clawmem, indexed):
 def test_ci_flags_a_vector_marked_trusted_for_untrusted_content(ws, clawmem, indexed):
     from clawmem.embeddings import backend_status
 
-    if not backend_status().get("available"):
-        pytest.skip("no embedding model installed: the index has no vectors to check")
+    require(backend_status().get("available"), "no embedding model installed: the index has no vectors to check")
     assert clawmem("index", "-q").returncode == 0
     from clawmem.index.db import Index
 

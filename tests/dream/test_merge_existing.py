@@ -17,6 +17,7 @@ from clawmem.dream.consolidate import Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.embeddings import EmbedderUnavailable, load_embedder
 from clawmem.entries import grammar
+from tests.conftest import require
 
 # (existing MEMORY.md line, candidate, merged on words alone?)
 SAME_FACT = [
@@ -57,7 +58,7 @@ def embedder():
     try:
         return load_embedder()
     except EmbedderUnavailable as err:
-        pytest.skip(f"vector rows need an installed embedder: {err}")
+        require(False, f"vector rows need an installed embedder: {err}")
 
 
 @pytest.mark.parametrize(("existing", "candidate", "why"), DIFFERENT_FACT)
@@ -147,7 +148,7 @@ def test_a_reworded_paraphrase_needs_the_embedder_to_merge(ws, clawmem, ingest_s
         try:
             load_embedder()
         except EmbedderUnavailable as err:
-            pytest.skip(f"needs an installed embedder: {err}")
+            require(False, f"needs an installed embedder: {err}")
     else:
         _embeddings_off(ws)
     _hand_written(ws, "- Integration tests need the postgres container running first.")
