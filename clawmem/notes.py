@@ -88,7 +88,7 @@ def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
             return Blocked(take_echoes(index, [h for h in hashes if h not in forgotten]), forgotten)
     except IndexUnavailable:
         return Blocked(set(), forgotten)
-    except BusyError as err:
+    except (BusyError, Busy) as err:
         raise Busy("the index stayed locked while checking for recalled content; nothing was written") from err
 
 
@@ -113,7 +113,7 @@ def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
                 found = recalls.untrusted_sources(index)
         except IndexUnavailable:
             pass
-        except BusyError as err:
+        except (BusyError, Busy) as err:
             raise Busy("the index stayed locked while checking for untrusted sources; nothing was written") from err
     known = {s.text_hash for s in found}
     return found + [s for s in recalls.ledger_sources(ws) if s.text_hash not in known]

@@ -143,7 +143,7 @@ def match_for_recall(
     candidates.sort()
     hits: list[IntentHit] = []
     when = stamp(moment)
-    with store.write_transaction(index):
+    with index.transaction():
         chosen = []
         for _, intent_id, phrase in candidates:
             if len(chosen) >= cap:

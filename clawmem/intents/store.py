@@ -6,7 +6,7 @@ commits. The index is derived data and can be deleted: when the table is empty b
 holds intent records, the first intents operation replays them (``ensure_restored``), so a
 rebuilt index neither loses an intent nor gives a used-up one its budget back.
 
-Every state change runs in ``write_transaction`` (``BEGIN IMMEDIATE``): the write lock is taken
+Every state change runs in ``Index.transaction`` (``BEGIN IMMEDIATE``): the write lock is taken
 before anything is read, so two processes (two overlapping cron runs of ``intent due``, two
 agent turns) can never both fire the same intent.
 """
@@ -16,11 +16,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Sequence
 
 from clawmem import incoming, ledger, provenance
-from clawmem.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.errors import BadInput, Forbidden, NotFound
 from clawmem.index.db import Index
 from clawmem.index.tokens import query_terms
 from clawmem.inputs import decode_input
@@ -37,33 +36,6 @@ COLUMNS = (
     "id", "kind", "state", "text", "keywords", "channel", "sender", "origin", "session", "created_at", "armed_at",
     "due_at", "expires_at", "cooldown_s", "budget", "fires", "last_fired_at", "ended_at",
 )
-
-
-# transactions ----------------------------------------------------------------------------
-@contextmanager
-def write_transaction(index: Index) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (a savepoint inside a caller's open transaction).
-
-    Taking the write lock first means what is read inside is what gets written: the read
-    and the update of a fire are one step for every other process.
-    """
-    if index.conn.in_transaction:
-        with index.transaction():
-            yield
-        return
-    import apsw  # already loaded by Index; imported here only for the exception types
-
-    try:
-        index.execute("BEGIN IMMEDIATE")
-    except apsw.BusyError as err:
-        raise Busy("the index is locked by another clawmem process") from err
-    try:
-        yield
-        index.execute("COMMIT")
-    except BaseException:
-        if index.conn.in_transaction:  # SQLite may already have rolled back on its own
-            index.execute("ROLLBACK")
-        raise
 
 
 # ledger mirror ---------------------------------------------------------------------------
@@ -85,7 +57,7 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
     """
     if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
         return 0
-    with write_transaction(index):
+    with index.transaction():
         if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
             return 0
         records = [r for r in ledger.read(ws).records if r.get("t") == "intent"]
@@ -305,7 +277,7 @@ def add_intent(
     if row["state"] == "armed":
         row["armed_at"] = created
     ensure_restored(ws, index)
-    with write_transaction(index):
+    with index.transaction():
         row["id"] = _insert(index, row)
         ledger.append(ws, [_add_record(row)])
     return from_row(fetch_row(index, row["id"]), created)
@@ -338,7 +310,7 @@ def cancel_intent(ws: Workspace, index: Index, intent_id: int, *, origin: str, n
     check_creator(origin, "cancel an intent")
     current = stamp(now or current_time())
     ensure_restored(ws, index)
-    with write_transaction(index):
+    with index.transaction():
         sweep(index, current)
         row = fetch_row(index, intent_id)
         if row is None:
