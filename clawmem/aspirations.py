@@ -98,6 +98,33 @@ def add_aspiration(
     return AspirationResult("aspiration", ws.rel(path), line, " ".join(text.split()), review, origin)
 
 
+def add_for_review(
+    ws: Workspace,
+    text: str,
+    review: str,
+    *,
+    origin: str,
+    session: str | None,
+    now: dt.datetime,
+    with_trigger: bool = False,
+    with_intent_options: bool = False,
+) -> AspirationResult:
+    """``intent add --review PHRASE``: an aspiration takes a review date and nothing of an intent's.
+
+    ``review`` is a phrase or time read in the workspace's time zone; a trigger (``--when``,
+    ``--at``) or an intent's delivery and lifetime options make the request ambiguous and are
+    refused before anything is written.
+    """
+    from clawmem.intents import schedule  # deferred: only `intent add --review` parses a review phrase
+
+    if with_trigger:
+        raise BadInput("--review makes an aspiration; it cannot be combined with --when or --at")
+    if with_intent_options:
+        raise BadInput("an aspiration takes only --review (no --channel, --sender, --expires, --budget, --cooldown)")
+    day = schedule.resolve_time(ws, review, now=now)
+    return add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=origin, session=session, now=now)
+
+
 def aspirations(ws: Workspace) -> list[Aspiration]:
     """Every live aspiration in the daily notes (quarantine is never read), by review date."""
     found: list[Aspiration] = []

@@ -59,28 +59,24 @@ def add(
         clawmem intent add "Ask how the launch went" --when "launch" --channel telegram --sender alice --budget 1
         clawmem intent add "Read the codebase before refactoring" --review "in 2 weeks" --origin owner
     """
-    from clawmem.errors import BadInput
     from clawmem.intents import schedule, store
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    if text == "-":
-        from clawmem.inputs import decode_input, read_source
+    from clawmem.inputs import text_or_stdin
 
-        text = decode_input(read_source("-", limit=ws.config.limits.max_note_bytes, what="intent"), limit=ws.config.limits.max_note_bytes, what="intent text")
+    text = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="intent")
     who = resolve_origin(origin)
     store.check_creator(who, "create an intent")
     now = store.current_time()
     if review is not None:
-        if when or at:
-            raise BadInput("--review makes an aspiration; it cannot be combined with --when or --at")
-        if any(v is not None for v in (channel, sender, expires, budget, cooldown)):
-            raise BadInput("an aspiration takes only --review (no --channel, --sender, --expires, --budget, --cooldown)")
-        from clawmem.aspirations import add_aspiration
+        from clawmem.aspirations import add_for_review
 
-        day = schedule.resolve_time(ws, review, now=now)
-        result = add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=who, session=session, now=now)
+        result = add_for_review(
+            ws, text, review, origin=who, session=session, now=now,
+            with_trigger=bool(when or at), with_intent_options=any(v is not None for v in (channel, sender, expires, budget, cooldown)),
+        )
         if json_output:
             emit_json(result)
         else:
@@ -216,10 +212,9 @@ def match(
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    if message == "-":
-        from clawmem.inputs import decode_input, read_source
+    from clawmem.inputs import text_or_stdin
 
-        message = decode_input(read_source("-", limit=ws.config.limits.max_ingest_bytes, what="message"), limit=ws.config.limits.max_ingest_bytes, what="message")
+    message = text_or_stdin(message, limit=ws.config.limits.max_ingest_bytes, what="message", named="message")
     with Index.open(ws) as index:
         hits = match_for_recall(ws, index, message, channel=channel, sender=sender)
     if json_output:
@@ -244,13 +239,12 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         clawmem intent due
         clawmem intent due --json | my-agent deliver
     """
+    from clawmem.aspirations import surface
     from clawmem.index.db import Index
     from clawmem.intents import fire_due, schedule
     from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
-
-    from clawmem.aspirations import surface
     from clawmem.timeparse import local_now
+    from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     with Index.open(ws) as index:
