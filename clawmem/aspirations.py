@@ -249,7 +249,7 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
         for state, group in (("escalated", escalated), ("expired", expired)) for d in group
     ])
     if escalated or expired:
-        from clawmem import curated
+        from clawmem import diary
         from clawmem.dream.text import excerpt
 
         body = []
@@ -259,7 +259,7 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
         if expired:
             body.append(f"Aspirations expired ({len(expired)}): overdue {cfg.aspiration_expire_days}+ days, marked superseded:")
             body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({d.path}#L{d.line})" for d in expired]
-        curated.append_diary(ws, "aspirations", body)
+        diary.append(ws, "aspirations", body)
     return AspirationReview(len(found), tuple(escalated), tuple(expired))
 
 

@@ -185,7 +185,7 @@ def forget(
             mode, target, False, [r for r in result.removed if (r.path, r.line_start) not in {t.key for t in missed}],
             deleted, review, result.session_tombstoned, len(tombs), redacted, forget_id, until,
         )
-        from clawmem import curated
+        from clawmem import diary
 
-        curated.append_diary(ws, f"forget {mode}", _diary_lines(result, preimages))
+        diary.append(ws, f"forget {mode}", _diary_lines(result, preimages))
     return result

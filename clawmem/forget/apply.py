@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clawmem import loopguard
+from clawmem import diary, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import Busy
 from clawmem.forget.plan import _contains, _Target
@@ -60,25 +60,15 @@ def _rewrite_curated(ws: Workspace, path: Path, hashes: set[str]) -> str | None:
 
 def _redact_diary(ws: Workspace, norms: set[str], stamp: str) -> int:
     """Replace DREAMS.md list lines that quote forgotten text (whole or as a shortened excerpt)."""
-    path = ws.dreams_md
-    if not path.exists() or not norms:
+    if not norms:
         return 0
-    with ws.lock_file(path):
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-        count = 0
-        for i, line in enumerate(lines):
-            stripped = line.lstrip()
-            if not stripped.startswith("- ") or "[forgotten" in stripped:
-                continue
-            norm = loopguard.normalise(stripped)
-            short = loopguard.normalise(stripped.split("…", 1)[0]) if "…" in stripped else None
-            if any(_contains(n, norm) for n in norms) or (short and len(short) >= 20 and any(n.startswith(short) for n in norms)):
-                indent = line[: len(line) - len(stripped)]
-                lines[i] = f"{indent}- [forgotten on {stamp}]" + line[len(line.rstrip('\r\n')):]
-                count += 1
-        if count:
-            atomic_write(path, "".join(lines).encode())
-    return count
+
+    def quotes_forgotten(item: str) -> bool:
+        norm = loopguard.normalise(item)
+        short = loopguard.normalise(item.split("…", 1)[0]) if "…" in item else None
+        return any(_contains(n, norm) for n in norms) or bool(short and len(short) >= 20 and any(n.startswith(short) for n in norms))
+
+    return diary.redact(ws, quotes_forgotten, stamp)
 
 
 def _redact_preimages(ws: Workspace, hashes: set[str]) -> int:

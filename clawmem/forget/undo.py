@@ -217,7 +217,7 @@ def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_r
 
 def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
     """Restore what forget ``forget_id`` removed and lift its tombstones (the caller checked it is the owner)."""
-    from clawmem import curated
+    from clawmem import diary
     from clawmem.forget import FORGET_LOCK
 
     prune(ws, local_now().date())
@@ -255,7 +255,7 @@ def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
             lift["sessions"] = [record["session"]]
         ledger.append(ws, [lift])
         (records_dir(ws) / f"{record['id']}.json").unlink(missing_ok=True)
-        curated.append_diary(ws, "forget undone", _diary_lines(result))
+        diary.append(ws, "forget undone", _diary_lines(result))
     _sync(ws)
     return result
 
