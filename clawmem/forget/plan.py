@@ -12,7 +12,6 @@ from clawmem.workspace import Workspace
 
 MIN_NEEDLE = 3  # characters of normalised text a --text match needs
 SESSION_LINE_WORDS = 3  # session mode: lines shorter than this are not tombstoned one by one
-NEAR_DUPLICATE = 90.0
 
 
 @dataclass
@@ -198,7 +197,7 @@ def _follow_curated(ws: Workspace, files: _Files, targets: list[_Target], delete
                 review.append(Review(rel, e.line_start, _excerpt(e.body), f"cites forgotten evidence ({cited}) but also other sources: merged, review by hand"))
             elif norm in norms and not anchors:
                 extra.append(files.target(rel, e, "verbatim copy of forgotten text"))
-            elif norm in norms or any(similarity(norm, n) >= NEAR_DUPLICATE for n in norms):
+            elif norm in norms or any(similarity(norm, n) >= ws.config.dream.dedupe_similarity for n in norms):
                 review.append(Review(rel, e.line_start, _excerpt(e.body), "near-duplicate of forgotten text: review by hand"))
     return extra, review
 
