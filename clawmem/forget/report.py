@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from clawmem.errors import IndexUnavailable
-from clawmem.forget.plan import _excerpt, _Target
+from clawmem.forget.plan import Target, excerpt
 from clawmem.forget.results import ForgetResult, Removed
 from clawmem.workspace import Workspace
 
 UNTRUSTED = ("untrusted", "system")
 
 
-def _record(t: _Target, rows: dict[tuple[str, int], dict]) -> Removed:
+def removed_record(t: Target, rows: dict[tuple[str, int], dict]) -> Removed:
     row = rows.get(t.key) or {}
     origin = row.get("origin")
     return Removed(
-        t.rel, t.line_start, t.line_end, _excerpt(t.body), t.hash, origin, row.get("session_kind"), row.get("session_id"),
+        t.rel, t.line_start, t.line_end, excerpt(t.body), t.hash, origin, row.get("session_kind"), row.get("session_id"),
         t.why, origin in UNTRUSTED or t.kind == "quarantine",
     )
 
 
-def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
+def diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
     out = [f"Forgot ({result.mode}): {len(result.removed)} entr{'y' if len(result.removed) == 1 else 'ies'}; the text is not repeated here."]
     if result.id:
         undo = f"undo with `clawmem forget --undo {result.id}` until {result.undo_until}" if result.undo_until else "kept no undo record: it cannot be undone"
@@ -45,7 +45,7 @@ def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
     return out
 
 
-def _provenance_rows(ws: Workspace) -> dict[tuple[str, int], dict]:
+def provenance_rows(ws: Workspace) -> dict[tuple[str, int], dict]:
     """Index provenance of every entry, for the report (empty when the index is unusable)."""
     from clawmem.index.maintain import open_synced
 

@@ -255,12 +255,12 @@ def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
             lift["sessions"] = [record["session"]]
         ledger.append(ws, [lift])
         (records_dir(ws) / f"{record['id']}.json").unlink(missing_ok=True)
-        diary.append(ws, "forget undone", _diary_lines(result))
+        diary.append(ws, "forget undone", diary_lines(result))
     _sync(ws)
     return result
 
 
-def _diary_lines(result: UndoResult) -> list[str]:
+def diary_lines(result: UndoResult) -> list[str]:
     out = [f"Undid forget {result.id}: {len(result.restored)} entr(y/ies) restored; the text is not repeated here."]
     out += [f"- restored {r.path}#L{r.line_start}" for r in result.restored[:50]]
     out += [f"- recreated {p}" for p in result.recreated_files]
