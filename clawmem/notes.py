@@ -11,9 +11,9 @@ note. Owner text is never dropped or downgraded because of untrusted content.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from clawmem import content_origin, incoming, ledger, loopguard, provenance
 from clawmem.entries import grammar
@@ -21,6 +21,7 @@ from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably
+
 
 def check_provenance(origin: str, session_kind: str) -> None:
     if origin not in provenance.ORIGINS:
@@ -253,7 +254,7 @@ def flush(
     path = ws.daily_note(observed.date())
     kept = [
         (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1])
-        for u, h in zip(units, hashes)
+        for u, h in zip(units, hashes, strict=True)
         if h not in blocked and loopguard.normalise(u)
     ]
     own = [k for k in kept if k[2] is None]

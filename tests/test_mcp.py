@@ -441,7 +441,7 @@ def test_memory_and_user_files_are_resources_inside_a_recall_marker(ws):
     listed, contents = run(session())
     assert {str(r.uri) for r in listed} == {"clawmem://MEMORY.md", "clawmem://USER.md"}
     assert all(r.mime_type == "text/markdown" and r.description for r in listed)
-    texts = {str(r.uri): c.contents[0].text for r, c in zip(listed, contents)}
+    texts = {str(r.uri): c.contents[0].text for r, c in zip(listed, contents, strict=True)}
     assert texts["clawmem://MEMORY.md"].startswith("<clawmem-recall id=") and "- The staging app is atlas" in texts["clawmem://MEMORY.md"]
     assert "Answer in British English" in texts["clawmem://USER.md"] and "<!-- key" not in texts["clawmem://USER.md"]
     echoed = run(call(ws.root, "flush_context", text=texts["clawmem://MEMORY.md"])).structured_content

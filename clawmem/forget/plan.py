@@ -225,7 +225,7 @@ def follow_evidence(ws: Workspace, files: Files, targets: list[Target]) -> tuple
                     extra.append(files.target(rel, e, "evidence saying the same as the target"))
                     chosen.add((rel, e.line_start))
                 else:
-                    review.append(Review(rel, e.line_start, excerpt(e.body), f"evidence of the forgotten {t.rel}#L{t.line_start} says more than it: forget it too, or a later dream may promote the fact again"))
+                    review.append(Review(rel, e.line_start, excerpt(e.body), f"evidence of the forgotten {t.rel}#L{t.line_start} says more than it: forget it too, or a later dream may promote the fact again"))  # noqa: E501
     return extra, review
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from clawmem.errors import Busy, IndexUnavailable
 from clawmem.workspace import Workspace
@@ -25,7 +26,7 @@ def _apsw():
 
 
 def _dict_row(cursor: Any, row: tuple) -> dict[str, Any]:
-    return dict(zip((d[0] for d in cursor.get_description()), row))
+    return dict(zip((d[0] for d in cursor.get_description()), row, strict=True))
 
 
 class IndexLocked(IndexUnavailable):

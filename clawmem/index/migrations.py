@@ -5,7 +5,7 @@ Never edit a released migration; add ``mNNN_…`` after the last one.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from clawmem.index.db import Index
 

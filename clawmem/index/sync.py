@@ -11,9 +11,9 @@ import datetime as dt
 import json
 import re
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from clawmem import ledger, loopguard, provenance
 from clawmem.entries import grammar

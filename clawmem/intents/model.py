@@ -39,12 +39,12 @@ def aware(moment: dt.datetime) -> dt.datetime:
 
 def stamp(moment: dt.datetime) -> str:
     """The stored form of a time: UTC, second precision, fixed width (compares as text)."""
-    return aware(moment).astimezone(dt.timezone.utc).strftime(STAMP)
+    return aware(moment).astimezone(dt.UTC).strftime(STAMP)
 
 
 def unstamp(text: str) -> dt.datetime:
     """Read a stored time back (aware, UTC)."""
-    return dt.datetime.strptime(text, STAMP).replace(tzinfo=dt.timezone.utc)
+    return dt.datetime.strptime(text, STAMP).replace(tzinfo=dt.UTC)
 
 
 @dataclass(frozen=True)

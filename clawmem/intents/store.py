@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from clawmem import incoming, ledger, provenance
 from clawmem.errors import BadInput, Forbidden, NotFound

@@ -256,7 +256,7 @@ def build_server(workspace: str | Path | None = None):
         session: Annotated[str, Field(min_length=1, description=SESSION_DOC + " Ingesting the same session again replaces its transcript.")],
         origin: Annotated[Origin, Field(description="Class of the session's sender: user turns take it, assistant turns follow it, tool output is always untrusted.")] = "agent",
         session_kind: Annotated[SESSION_KINDS, Field(description="Kind of session it was.")] = "interactive",
-        format: Annotated[str, Field(min_length=1, description="auto (detect from the content), or a format name `clawmem ingest --format` accepts, such as jsonl or markdown.")] = "auto",
+        format: Annotated[str, Field(min_length=1, description="auto (detect from the content), or a format name `clawmem ingest --format` accepts, such as jsonl or markdown.")] = "auto",  # noqa: E501
     ) -> dict[str, Any]:
         """Ingest a finished session's transcript into transcripts/<session>.md, with provenance per turn.
 

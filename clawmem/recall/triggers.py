@@ -47,7 +47,7 @@ def _same_word(a: str, b: str, stem_prefix: int) -> bool:
     if _exact_only(a) or _exact_only(b):
         return False
     common = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         common += 1
@@ -156,7 +156,7 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
 
     matrix = np.frombuffer(b"".join(r["vector"] for r in stored), dtype=np.float32).reshape(len(stored), -1)
     sims = matrix @ lane.vector
-    return {r["phrase"]: float(s) for r, s in zip(stored, sims)}
+    return {r["phrase"]: float(s) for r, s in zip(stored, sims, strict=False)}
 
 
 def match(

@@ -36,7 +36,7 @@ BARE_ITEMS = frozenset({
 })
 # a user message holding a part Codex writes (a line opening with one of its tags or AGENTS.md), or wholly one tag
 CONTEXT_TAG = re.compile(r"^\s*<(?P<tag>[A-Za-z_][\w-]*)>.*</(?P=tag)>\s*$", re.DOTALL)
-CONTEXT_PREFIX = re.compile(r"^\s*(?:# AGENTS\.md instructions|<(?:environment_context|user_instructions|turn_aborted|user_shell_command|skill|subagent_notification|context_update)>)", re.IGNORECASE | re.MULTILINE)
+CONTEXT_PREFIX = re.compile(r"^\s*(?:# AGENTS\.md instructions|<(?:environment_context|user_instructions|turn_aborted|user_shell_command|skill|subagent_notification|context_update)>)", re.IGNORECASE | re.MULTILINE)  # noqa: E501
 
 
 def contextual(text: str) -> bool:

@@ -182,7 +182,7 @@ def test_ci_flags_a_curated_entry_removed_without_a_preimage(ws, clawmem, promot
     assert ci(clawmem).returncode == 0  # the baseline now holds the promoted line
     text = ws.memory_md.read_text()
     line = next(e.line_start for e in grammar.parse(text).entries if e.body == promoted)
-    ws.memory_md.write_text("".join(l for l in text.splitlines(keepends=True) if promoted not in l))
+    ws.memory_md.write_text("".join(ln for ln in text.splitlines(keepends=True) if promoted not in ln))
     result = ci(clawmem)
     assert result.returncode == 3
     [(check, path, at, what)] = violations(result)

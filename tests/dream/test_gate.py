@@ -109,7 +109,7 @@ def test_a_candidate_already_in_memory_is_merged_not_duplicated(ws, days_ago):
     assert len(entries) == 1 and len(entries[0].sources) == 3
     assert "<!-- note: typed by the owner -->" in entries[0].raw
     assert report.merged and report.promoted == ()
-    ledger = [json.loads(l) for l in ws.ledger_path.read_text().splitlines()[1:]]
+    ledger = [json.loads(ln) for ln in ws.ledger_path.read_text().splitlines()[1:]]
     assert not [r for r in ledger if r.get("path") == "MEMORY.md"], "the owner's line keeps its provenance"
 
 
