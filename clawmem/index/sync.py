@@ -57,7 +57,7 @@ class MemoryFile:
 
 
 def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
-    """Every file the index covers, with its kind (DESIGN.md section 2).
+    """Every file the index covers, with its kind (docs/design.md section 2).
 
     A file reached through a link (``ws.contains``) is never read: it could be any file on the
     machine, served as the owner's. Its path goes to ``skipped`` so ``index`` and ``status`` warn.

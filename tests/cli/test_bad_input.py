@@ -1,4 +1,4 @@
-"""DESIGN.md section 11 through the installed command: clear error, non-zero exit, nothing written."""
+"""docs/design.md section 11 through the installed command: clear error, non-zero exit, nothing written."""
 
 from __future__ import annotations
 
