@@ -231,7 +231,7 @@ def _append_units(
 
 def flush(
     ws: Workspace,
-    text: str,
+    text: str | bytes,
     *,
     origin: str,
     session_kind: str = "interactive",

@@ -159,9 +159,9 @@ def evaluate(
     verdicts: dict[int, Verdict] = {}
     ranked = sorted((p for p in pending if not p[3]), key=lambda p: (-p[2], p[0].id))
     rank_of = {p[0].id: i for i, p in enumerate(ranked, 1)}
-    for c, s, score, failed, excluded in pending:
+    for c, s, score, reasons, was_excluded in pending:
         rank = rank_of.get(c.id)
         if rank is not None and rank > cfg.max_promotions:
-            failed = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
-        verdicts[c.id] = Verdict(c.id, score, s, tuple(failed), excluded, rank)
+            reasons = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
+        verdicts[c.id] = Verdict(c.id, score, s, tuple(reasons), was_excluded, rank)
     return verdicts

@@ -28,7 +28,7 @@ def blank_episodic(ws: Workspace, path: Path, targets: list[Target]) -> list[Tar
             else:
                 same = [e for e in doc.entries if loopguard.text_hash(e.body) == t.hash and e.line_start not in taken]
                 exact = [e for e in same if e.line_start == t.line_start]
-                e = (exact or same or [None])[0]
+                e = (exact or same)[0] if (exact or same) else None
                 span = (e.line_start, e.line_end) if e else None
             if span is None:
                 missed.append(t)

@@ -141,7 +141,7 @@ def by_session(ws: Workspace, files: Files, session: str) -> tuple[list[Target],
     pairs: dict[str, set[str]] = {}
     for r in ledger.read(ws).records:
         if r.get("t") == "entry" and r.get("session") == session and isinstance(r.get("path"), str):
-            pairs.setdefault(r["path"], set()).add(r.get("hash"))
+            pairs.setdefault(r["path"], set()).add(str(r.get("hash")))
     transcript = ws.rel(ws.transcript(session))
     deleted = [transcript] if transcript in files.files else []
     found = []

@@ -40,8 +40,8 @@ def diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
             f"and {redacted.get('baseline', 0)} audit baseline entr(y/ies)"
         )
     out += [f"- curated pre-image (redacted): {p}" for p in preimages]
-    for r in result.review:
-        out.append(f"- needs manual review: {r.path}#L{r.line} — {r.reason}")
+    for item in result.review:
+        out.append(f"- needs manual review: {item.path}#L{item.line} — {item.reason}")
     return out
 
 

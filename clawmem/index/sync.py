@@ -252,8 +252,9 @@ def _ledger_provenance(index: Index, rel: str, text_hash: str) -> dict | None:
 
 
 def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str | None) -> str | None:
-    if entry is not None and entry.observed and grammar.parse_when(entry.observed):
-        return grammar.parse_when(entry.observed).isoformat()
+    when = grammar.parse_when(entry.observed) if entry is not None and entry.observed else None
+    if when is not None:
+        return when.isoformat()
     if recorded:
         return recorded
     if file_date:
@@ -264,7 +265,7 @@ def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str 
 def torn_lines(index: Index, rel: str, doc: grammar.Document, data: bytes) -> set[int]:
     """Line numbers nobody can vouch for: the unterminated tail, and lines recorded as torn."""
     lines = [line for block in doc.blocks for line in block.lines]
-    torn = set()
+    torn: set[int] = set()
     if data and not data.endswith(b"\n"):
         tail = data[data.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")
         count = sum(len(block.lines) for block in grammar.parse(tail).blocks)
