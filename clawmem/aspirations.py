@@ -73,7 +73,7 @@ def add_aspiration(
     # deferred: recall reads aspirations every turn, only `intent add` writes one
     from clawmem import incoming, notes
     from clawmem.inputs import decode_input
-    from clawmem.intents.store import check_creator
+    from clawmem.intents.validation import check_creator
 
     check_creator(origin, "record an aspiration")
     notes.check_provenance(origin, session_kind)

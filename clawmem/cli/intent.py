@@ -59,7 +59,7 @@ def add(
         clawmem intent add "Ask how the launch went" --when "launch" --channel telegram --sender alice --budget 1
         clawmem intent add "Read the codebase before refactoring" --review "in 2 weeks" --origin owner
     """
-    from clawmem.intents import schedule, store
+    from clawmem.intents import schedule, store, validation
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
@@ -68,7 +68,7 @@ def add(
 
     text = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="intent")
     who = resolve_origin(origin)
-    store.check_creator(who, "create an intent")
+    validation.check_creator(who, "create an intent")
     now = store.current_time()
     if review is not None:
         from clawmem.aspirations import add_for_review

@@ -15,24 +15,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from clawmem import incoming, ledger, provenance
-from clawmem.errors import BadInput, Forbidden, NotFound
+from clawmem import ledger, provenance
+from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
-from clawmem.index.tokens import query_terms
-from clawmem.inputs import decode_input
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
-from clawmem.provenance import ORIGINS
+from clawmem.intents.validation import check_creator, clean_phrases, clean_scope, clean_text
 from clawmem.workspace import Workspace, validate_session_id
 
 RESTORED_META = "intents_restored_at"
-MAX_PHRASES = 20
-MAX_PHRASE_CHARS = 200
-MAX_SCOPE_CHARS = 200
 COLUMNS = (
     "id", "kind", "state", "text", "keywords", "channel", "sender", "origin", "session", "created_at", "armed_at",
     "due_at", "expires_at", "cooldown_s", "budget", "fires", "last_fired_at", "ended_at",
@@ -161,57 +155,6 @@ def record_fires(ws: Workspace, index: Index, fired: Sequence[tuple[int, str]]) 
         _apply_fire(index, intent_id, when)
 
 
-# validation ------------------------------------------------------------------------------
-def check_creator(origin: str, what: str = "create an intent") -> None:
-    """Only owner or agent origin may shape intents: decided by the caller's class, never by text."""
-    if origin not in ORIGINS:
-        raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(ORIGINS)}")
-    if not provenance.is_trusted(origin):
-        raise Forbidden(
-            f"{origin} origin may not {what}: only owner or agent may",
-            hint="an instruction from external content cannot schedule actions; if the owner asked for it, pass --origin owner",
-        )
-
-
-def clean_phrases(raw: Iterable[str]) -> list[str]:
-    """Trigger phrases from ``--when`` values (each may hold several, split on ``,`` or ``;``)."""
-    phrases: list[str] = []
-    seen: set[str] = set()
-    for value in raw:
-        for part in re.split(r"[,;]", value):
-            phrase = incoming.clean_value(part)
-            if not phrase:
-                continue
-            if len(phrase) > MAX_PHRASE_CHARS:
-                raise BadInput(f"trigger phrase is longer than {MAX_PHRASE_CHARS} characters: {phrase[:40]!r}…")
-            if not query_terms(phrase):
-                raise BadInput(f"trigger phrase {phrase!r} has no words to match", hint="give keywords such as --when 'release'")
-            if phrase.casefold() not in seen:
-                seen.add(phrase.casefold())
-                phrases.append(phrase)
-    if len(phrases) > MAX_PHRASES:
-        raise BadInput(f"{len(phrases)} trigger phrases; at most {MAX_PHRASES}")
-    return phrases
-
-
-def _scope(value: str | None, what: str) -> str | None:
-    if value is None:
-        return None
-    cleaned = incoming.clean_value(value)
-    if len(cleaned) > MAX_SCOPE_CHARS:
-        raise BadInput(f"{what} is longer than {MAX_SCOPE_CHARS} characters")
-    return cleaned or None
-
-
-def clean_text(ws: Workspace, text: str, origin: str) -> str:
-    text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="intent text")
-    text = incoming.clean(text, typed_by_owner=origin == "owner")[0].strip()
-    if not text:
-        raise BadInput("intent text is empty once recalled blocks are removed")
-    return text
-
-
-# operations ------------------------------------------------------------------------------
 def add_intent(
     ws: Workspace,
     index: Index,
@@ -263,8 +206,8 @@ def add_intent(
         "state": _initial_state(kind, due),
         "text": text,
         "keywords": json.dumps(phrases, ensure_ascii=False),
-        "channel": _scope(channel, "channel"),
-        "sender": _scope(sender, "sender"),
+        "channel": clean_scope(channel, "channel"),
+        "sender": clean_scope(sender, "sender"),
         "origin": origin,
         "session": session,
         "created_at": created,
