@@ -22,7 +22,7 @@ def time_command(argv: list[str], *, runs: int, env: dict | None = None, cwd: st
 
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def summary(samples: list[float]) -> dict:

@@ -68,7 +68,7 @@ def ingest_records(ws: Workspace, records: list[dict], session: str, origin: str
     written = [r for r in ledger.read(ws).records[before:] if r.get("t") == "entry"]
     kept = [r for r in records if any(loopguard.normalise(line) for line in str(r.get("content", "")).splitlines())]
     assert len(kept) == len(written), (session, len(kept), len(written))
-    return list(zip(kept, written))
+    return list(zip(kept, written, strict=True))
 
 
 def fresh_workspace(root: Path, name: str, taint: dict[str, int] | None = None) -> Workspace:

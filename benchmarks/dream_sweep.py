@@ -26,8 +26,8 @@ from clawmem.entries import grammar  # noqa: E402
 from clawmem.index.maintain import open_synced  # noqa: E402
 from clawmem.workspace import Workspace  # noqa: E402
 
-SYLLABLES = "ka lo mi ne su ta ri po ve da zu ke bo la ni sa ro te gu fi".split()
-FILLER = "the a to for on with after before when we our it is was should".split()
+SYLLABLES = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "ve", "da", "zu", "ke", "bo", "la", "ni", "sa", "ro", "te", "gu", "fi"]
+FILLER = ["the", "a", "to", "for", "on", "with", "after", "before", "when", "we", "our", "it", "is", "was", "should"]
 
 
 def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:

@@ -21,14 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _timing import summary, time_command  # noqa: E402
 
-WORDS = ("deploy build server cache proxy gateway token release docker kernel network schema index backup queue "
-         "worker cluster secret storage billing invoice calendar meeting travel hotel flight dentist garden recipe").split()
+WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "release", "docker", "kernel", "network", "schema", "index", "backup", "queue", "worker", "cluster", "secret", "storage", "billing", "invoice", "calendar", "meeting", "travel", "hotel", "flight", "dentist", "garden", "recipe"]  # noqa: E501
 
 
 def build(root: Path, entries: int, triggers: int) -> None:
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
-    from clawmem.index.maintain import run_index
     from clawmem.index.db import Index
+    from clawmem.index.maintain import run_index
     from clawmem.search import vectors
     from clawmem.workspace import Workspace
 

@@ -73,7 +73,7 @@ def add_aspiration(
     # deferred: recall reads aspirations every turn, only `intent add` writes one
     from clawmem import incoming, notes
     from clawmem.inputs import decode_input
-    from clawmem.intents.store import check_creator
+    from clawmem.intents.validation import check_creator
 
     check_creator(origin, "record an aspiration")
     notes.check_provenance(origin, session_kind)
@@ -96,6 +96,33 @@ def add_aspiration(
     rendered = grammar.render_entry(text, [("review", review.isoformat())])
     line = notes.append_entries(ws, path, [rendered], [record])
     return AspirationResult("aspiration", ws.rel(path), line, " ".join(text.split()), review, origin)
+
+
+def add_for_review(
+    ws: Workspace,
+    text: str,
+    review: str,
+    *,
+    origin: str,
+    session: str | None,
+    now: dt.datetime,
+    with_trigger: bool = False,
+    with_intent_options: bool = False,
+) -> AspirationResult:
+    """``intent add --review PHRASE``: an aspiration takes a review date and nothing of an intent's.
+
+    ``review`` is a phrase or time read in the workspace's time zone; a trigger (``--when``,
+    ``--at``) or an intent's delivery and lifetime options make the request ambiguous and are
+    refused before anything is written.
+    """
+    from clawmem.intents import schedule  # deferred: only `intent add --review` parses a review phrase
+
+    if with_trigger:
+        raise BadInput("--review makes an aspiration; it cannot be combined with --when or --at")
+    if with_intent_options:
+        raise BadInput("an aspiration takes only --review (no --channel, --sender, --expires, --budget, --cooldown)")
+    day = schedule.resolve_time(ws, review, now=now)
+    return add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=origin, session=session, now=now)
 
 
 def aspirations(ws: Workspace) -> list[Aspiration]:
@@ -222,7 +249,7 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
         for state, group in (("escalated", escalated), ("expired", expired)) for d in group
     ])
     if escalated or expired:
-        from clawmem import curated
+        from clawmem import diary
         from clawmem.dream.text import excerpt
 
         body = []
@@ -232,7 +259,7 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
         if expired:
             body.append(f"Aspirations expired ({len(expired)}): overdue {cfg.aspiration_expire_days}+ days, marked superseded:")
             body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({d.path}#L{d.line})" for d in expired]
-        curated.append_diary(ws, "aspirations", body)
+        diary.append(ws, "aspirations", body)
     return AspirationReview(len(found), tuple(escalated), tuple(expired))
 
 

@@ -15,8 +15,8 @@ because of untrusted content (an attacker who plants text cannot veto the owner'
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from clawmem import loopguard
 from clawmem.config import TaintConfig

@@ -1,4 +1,4 @@
-"""Safe rewrites of the curated files (MEMORY.md, USER.md) and the DREAMS.md diary.
+"""Safe rewrites of the curated files (MEMORY.md, USER.md); the DREAMS.md format is ``clawmem.diary``.
 
 A rewrite uses optimistic concurrency: the caller captures the file's hash when it builds
 its input, and the new content replaces the file only if that hash still holds immediately
@@ -77,11 +77,3 @@ def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
         existing = path.read_bytes() if path.exists() else b""
         prefix = b"" if not existing or existing.endswith(b"\n") else b"\n"
         append_durably(path, prefix + "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode())
-
-
-def append_diary(ws: Workspace, title: str, body_lines: list[str]) -> None:
-    """Append a dated, human-readable section to DREAMS.md."""
-    stamp = local_now().strftime("%Y-%m-%d %H:%M")
-    section = [f"\n## {stamp} — {title}\n\n", *(line if line.endswith("\n") else line + "\n" for line in body_lines)]
-    with ws.lock_file(ws.dreams_md):
-        append_durably(ws.dreams_md, "".join(section).encode())

@@ -95,7 +95,5 @@ def _block_end(text: str, opening: re.Match) -> int:
     if nonce:
         closing = re.compile(rf'<\s*/\s*clawmem-recall\s+id\s*=\s*"{re.escape(nonce)}"\s*>', re.IGNORECASE).search(text, opening.end())
         return closing.end() if closing else len(text)
-    last = None
-    for last in _LEGACY_CLOSE.finditer(text, opening.end()):
-        pass
-    return last.end() if last else len(text)
+    closings = list(_LEGACY_CLOSE.finditer(text, opening.end()))
+    return closings[-1].end() if closings else len(text)

@@ -108,7 +108,7 @@ def _check_depth(line: str, number: int) -> None:
 
 def _records(text: str) -> list[object]:
     stripped = text.lstrip()
-    chunks = [stripped] if stripped.startswith("[") else [l for l in line_model.split(text) if l.strip()]
+    chunks = [stripped] if stripped.startswith("[") else [ln for ln in line_model.split(text) if ln.strip()]
     records: list[object] = []
     for number, chunk in enumerate(chunks, 1):
         _check_depth(chunk, number)
@@ -293,16 +293,16 @@ def ingest(
     for turn in turns:
         body, marked = incoming.clean(turn.content, typed_by_owner=False)
         dropped_marked += marked
-        lines = [l for l in line_model.split(body) if loopguard.normalise(l)]
+        lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln)]
         cleaned.append((turn, lines))
-    blocked = notes.blocked_hashes(ws, [loopguard.text_hash(l) for _, lines in cleaned for l in lines])
+    blocked = notes.blocked_hashes(ws, [loopguard.text_hash(ln) for _, lines in cleaned for ln in lines])
 
     rendered, records, dropped_recalled, derived = [], [], 0, 0
     rel = ws.rel(path)
     recalled = notes.untrusted_sources(ws) if any(role_origin(t.role, origin) == "agent" for t, _ in cleaned) else []
     earlier: list[content_origin.Source] = []  # untrusted turns of this transcript so far
     for number, (turn, lines) in enumerate(cleaned, 1):
-        kept = [l for l in lines if loopguard.text_hash(l) not in blocked]
+        kept = [ln for ln in lines if loopguard.text_hash(ln) not in blocked]
         dropped_recalled += len(lines) - len(kept)
         sender_class = role_origin(turn.role, origin)
         turn_origin, source = content_origin.classify(sender_class, "\n".join(kept), [*earlier, *recalled], ws.config.taint)

@@ -67,3 +67,15 @@ def read_source(source: str, *, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise BadInput(f"{what} is larger than the limit of {limit:,} bytes")
     return data
+
+
+def text_or_stdin(value: str, *, limit: int, what: str, named: str | None = None) -> str:
+    """A text argument as given, or standard input read and validated once when it is ``-``.
+
+    Every command that takes ``TEXT`` or ``-`` goes through here, so a piped note, intent or
+    message meets the same size, UTF-8 and binary checks before anything is written.
+    ``named`` is how a decoding error names the text (default: "<what> text").
+    """
+    if value != "-":
+        return value
+    return decode_input(read_source("-", limit=limit, what=what), limit=limit, what=named or f"{what} text")

@@ -11,9 +11,9 @@ note. Owner text is never dropped or downgraded because of untrusted content.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from clawmem import content_origin, incoming, ledger, loopguard, provenance
 from clawmem.entries import grammar
@@ -21,6 +21,7 @@ from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably
+
 
 def check_provenance(origin: str, session_kind: str) -> None:
     if origin not in provenance.ORIGINS:
@@ -88,7 +89,7 @@ def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
             return Blocked(take_echoes(index, [h for h in hashes if h not in forgotten]), forgotten)
     except IndexUnavailable:
         return Blocked(set(), forgotten)
-    except BusyError as err:
+    except (BusyError, Busy) as err:
         raise Busy("the index stayed locked while checking for recalled content; nothing was written") from err
 
 
@@ -113,7 +114,7 @@ def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
                 found = recalls.untrusted_sources(index)
         except IndexUnavailable:
             pass
-        except BusyError as err:
+        except (BusyError, Busy) as err:
             raise Busy("the index stayed locked while checking for untrusted sources; nothing was written") from err
     known = {s.text_hash for s in found}
     return found + [s for s in recalls.ledger_sources(ws) if s.text_hash not in known]
@@ -230,7 +231,7 @@ def _append_units(
 
 def flush(
     ws: Workspace,
-    text: str,
+    text: str | bytes,
     *,
     origin: str,
     session_kind: str = "interactive",
@@ -253,7 +254,7 @@ def flush(
     path = ws.daily_note(observed.date())
     kept = [
         (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1])
-        for u, h in zip(units, hashes)
+        for u, h in zip(units, hashes, strict=True)
         if h not in blocked and loopguard.normalise(u)
     ]
     own = [k for k in kept if k[2] is None]

@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import curated, ledger, provenance
+from clawmem import curated, diary, ledger, provenance
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.workspace import Workspace
 
@@ -206,7 +206,7 @@ def _diary(ws: Workspace, result: PromoteResult, fallback: str | None) -> None:
         body.append(f"- appended instead of a rewrite ({fallback})")
     elif result.preimage:
         body.append(f"- pre-image {result.preimage}")
-    curated.append_diary(ws, "owner promote", body)
+    diary.append(ws, "owner promote", body)
 
 
 def require_owner(*, from_terminal: bool, confirmed: bool, what: str) -> None:

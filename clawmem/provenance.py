@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ORIGINS = ("owner", "agent", "untrusted", "system")
-SESSION_KINDS = ("interactive", "cron", "heartbeat", "subagent")
+from clawmem.vocabulary import ORIGINS, SESSION_KINDS
+
+__all__ = ["ORIGINS", "SESSION_KINDS", "TRUSTED_ORIGINS", "is_trusted", "promotion_eligibility"]
 TRUSTED_ORIGINS = frozenset({"owner", "agent"})
 
 # Higher is more trusted; ``least_trusted`` picks the minimum.

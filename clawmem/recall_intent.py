@@ -13,10 +13,10 @@ from dataclasses import dataclass
 # Each pattern names why it counts; order does not matter.
 RECALL_PATTERNS: tuple[tuple[str, str], ...] = (
     ("explicit memory", r"\b(remember|recall|remind me what|did i (tell|mention|say|ask)|have i (told|mentioned|said))\b"),
-    ("earlier conversation", r"\b(we (talked|spoke|discussed|chatted|decided|agreed|said)|you (said|told|mentioned|suggested|recommended)|earlier|previously|last time|the other day|before that)\b"),
+    ("earlier conversation", r"\b(we (talked|spoke|discussed|chatted|decided|agreed|said)|you (said|told|mentioned|suggested|recommended)|earlier|previously|last time|the other day|before that)\b"),  # noqa: E501
     ("past decision", r"\b(what did (we|i|you)|why did (we|i|you)|which .* did (we|i|you)|how did (we|i|you)|what was (the|our|my)|who (was|did))\b"),
     ("temporal question", r"\b(when did|when was|when were|how long ago|what year|what month|which day|what day did|since when)\b"),
-    ("past time phrase", r"\b(yesterday|last (week|month|year|night|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(\d+|a|an|few|couple of) (days?|weeks?|months?|years?) ago|ago\b|back in|in (19|20)\d\d)"),
+    ("past time phrase", r"\b(yesterday|last (week|month|year|night|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(\d+|a|an|few|couple of) (days?|weeks?|months?|years?) ago|ago\b|back in|in (19|20)\d\d)"),  # noqa: E501
 )
 FUTURE_PATTERNS: tuple[str, ...] = (
     r"\bremind me (to|tomorrow|at|on|in|next|later|about)\b",

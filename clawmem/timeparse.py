@@ -42,7 +42,7 @@ def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, no
         return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
     import dateparser  # deferred: ~0.3 s import, only needed for natural-language times
 
-    settings = {"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future" if prefer_future else "past"}
+    settings: dict[str, object] = {"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future" if prefer_future else "past"}
     if timezone:
         settings["TIMEZONE"] = timezone
         settings["TO_TIMEZONE"] = timezone

@@ -24,7 +24,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from clawmem import curated, ledger, loopguard, provenance
+from clawmem import curated, diary, ledger, loopguard, provenance
 from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
@@ -224,7 +224,7 @@ def set_directive(
         lines = [f"- key `{key}` ({origin}): the directive was rewritten in place.", f"- before: {previous}", f"- after: {text}"]
         lines += [f"- folded duplicate: {' '.join(e.body.split())}" for e in extra]
         lines.append(f"- pre-image: {ws.rel(result.preimage)}")
-        curated.append_diary(ws, f"user model: {key} changed", lines)
+        diary.append(ws, f"user model: {key} changed", lines)
         return SetResult("changed", key, text, previous, first.line_start, origin, ws.rel(result.preimage), len(extra))
     raise Busy("USER.md kept changing while the directive was being written", hint="try again")
 
@@ -249,6 +249,6 @@ def retire(
         lines = [f"- key `{key}` ({origin}, session {session or '-'}): retired."]
         lines += [f"- was: {t}" for t in retired]
         lines.append(f"- pre-image: {ws.rel(result.preimage)}")
-        curated.append_diary(ws, f"user model: {key} retired", lines)
+        diary.append(ws, f"user model: {key} retired", lines)
         return RetireResult(key, retired[0], current[0].line_start, origin, ws.rel(result.preimage))
     raise Busy("USER.md kept changing while the directive was being retired", hint="try again")

@@ -77,7 +77,7 @@ def test_every_top_level_command_completes(tmp_path):
     assert sorted(bash_complete(tmp_path, "clawmem", "")) == sorted(visible)
 
 
-@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@pytest.mark.needs_tool("fish")
 def test_fish_completes(tmp_path):
     script = f"source '{COMPLETIONS / 'clawmem.fish'}'; complete -C 'clawmem no'; complete -C 'clawmem note add x --origin '"
     proc = subprocess.run(["fish", "--no-config", "-c", script], capture_output=True, text=True, env=shell_env(tmp_path), timeout=60)
@@ -100,7 +100,7 @@ zpty -d z
 """
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+@pytest.mark.needs_tool("zsh")
 def test_zsh_completes_on_the_first_tab_when_autoloaded_from_fpath(tmp_path):
     """Installed the standard way (as _clawmem in $fpath), the very first Tab lists candidates."""
     fn = tmp_path / "zfunc"
@@ -112,7 +112,7 @@ def test_zsh_completes_on_the_first_tab_when_autoloaded_from_fpath(tmp_path):
     assert "FOUND" in proc.stdout, proc.stdout[-2000:] + proc.stderr
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+@pytest.mark.needs_tool("zsh")
 def test_zsh_script_is_valid_when_sourced(tmp_path):
     script = f"autoload -Uz compinit && compinit -u -D && source '{COMPLETIONS / 'clawmem.zsh'}' && print ${{_comps[clawmem]}}"
     proc = subprocess.run(["zsh", "-f", "-c", script], capture_output=True, text=True, env=shell_env(tmp_path), timeout=60)

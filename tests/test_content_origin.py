@@ -90,11 +90,11 @@ def _ingest_all(clawmem, ws, files: list[Path]) -> list[tuple[dict, dict]]:
     for path in files:
         before = len(ws.ledger_path.read_text().splitlines())
         assert clawmem("ingest", str(path), "--session", path.stem, "--origin", "owner").returncode == 0
-        written = [json.loads(l) for l in ws.ledger_path.read_text().splitlines()[before:]]
-        turns = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+        written = [json.loads(ln) for ln in ws.ledger_path.read_text().splitlines()[before:]]
+        turns = [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
         entries = [r for r in written if r.get("t") == "entry"]
         assert len(entries) == len(turns), path.name
-        pairs += list(zip(turns, entries))
+        pairs += list(zip(turns, entries, strict=True))
     return pairs
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -110,7 +109,7 @@ def test_every_json_schema_is_documented():
         assert f"(schemas/{path.name})" in text, f"{path.name} missing from docs/json.md: {REGENERATE}"
 
 
-@pytest.mark.skipif(shutil.which("man") is None, reason="man is not installed")
+@pytest.mark.needs_tool("man")
 def test_man_renders_the_pages():
     env = {**os.environ, "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "MAN_KEEP_FORMATTING": "0"}
     proc = subprocess.run(["man", str(ROOT / "man" / "clawmem.1")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
@@ -123,7 +122,7 @@ def test_man_renders_the_pages():
     assert relative.returncode == 0 and "--origin" in re.sub(r".\x08", "", relative.stdout)
 
 
-@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+@pytest.mark.needs_tool("groff")
 def test_pages_have_no_roff_warnings():
     for page in sorted((ROOT / "man").glob("*.1")):
         proc = subprocess.run(["groff", "-man", "-ww", "-z", "-Tutf8", str(page)], capture_output=True, text=True, timeout=60)

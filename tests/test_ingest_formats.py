@@ -26,11 +26,11 @@ def origins(ws, session: str) -> dict[str, tuple[str, str]]:
             entries.append(line)
         elif line.startswith("  ") and entries:
             entries[-1] += "\n" + line  # an entry's continuation lines
-    records = [json.loads(l) for l in ws.ledger_path.read_text().splitlines() if l.strip()]
+    records = [json.loads(ln) for ln in ws.ledger_path.read_text().splitlines() if ln.strip()]
     records = [r for r in records if r.get("t") == "entry" and r.get("session") == session]
     assert len(entries) == len(records)
     found = {}
-    for entry, record in zip(entries, records):
+    for entry, record in zip(entries, records, strict=True):
         for tag in TAG.findall(entry):
             found[tag] = (record["origin"], record["kind"])
     return found

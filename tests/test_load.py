@@ -123,7 +123,8 @@ def test_four_processes_at_once_lose_nothing_and_leave_a_consistent_index(ws, cl
     if results["dreamer"]["busy"]:
         warnings.warn(
             f"the dreamer met {results['dreamer']['busy']} BusyError(s): index sync reads, then writes, in a deferred "
-            "transaction, so a concurrent recall/echo write makes it fail instead of wait (fix: BEGIN IMMEDIATE in sync)"
+            "transaction, so a concurrent recall/echo write makes it fail instead of wait (fix: BEGIN IMMEDIATE in sync)",
+            stacklevel=2,
         )
 
     daily = _bodies(sorted(ws.daily_dir.glob("*.md")))

@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
-mcp = pytest.importorskip("mcp", reason="the MCP extra is not installed: pip install 'clawmem[mcp]'")
-jsonschema = pytest.importorskip("jsonschema")
+from tests.conftest import require_module
+
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+jsonschema = require_module("jsonschema", "jsonschema is a test dependency: pip install -e '.[test]'")
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
@@ -439,7 +441,7 @@ def test_memory_and_user_files_are_resources_inside_a_recall_marker(ws):
     listed, contents = run(session())
     assert {str(r.uri) for r in listed} == {"clawmem://MEMORY.md", "clawmem://USER.md"}
     assert all(r.mime_type == "text/markdown" and r.description for r in listed)
-    texts = {str(r.uri): c.contents[0].text for r, c in zip(listed, contents)}
+    texts = {str(r.uri): c.contents[0].text for r, c in zip(listed, contents, strict=True)}
     assert texts["clawmem://MEMORY.md"].startswith("<clawmem-recall id=") and "- The staging app is atlas" in texts["clawmem://MEMORY.md"]
     assert "Answer in British English" in texts["clawmem://USER.md"] and "<!-- key" not in texts["clawmem://USER.md"]
     echoed = run(call(ws.root, "flush_context", text=texts["clawmem://MEMORY.md"])).structured_content

@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pytest
 
-mcp = pytest.importorskip("mcp", reason="the MCP extra is not installed: pip install 'clawmem[mcp]'")
+from tests.conftest import require_module
+
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 URL = re.compile(r"at (http://127\.\d+\.\d+\.\d+:\d+/mcp) ")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,17 +60,38 @@ def _preimage_hashes(ws: Workspace, path: Path, wanted: set[str]) -> set[str]:
     return found
 
 
+@dataclass(frozen=True)
+class HeldFile:
+    """A curated file that lost entries without a pre-image: its baseline stays where it was."""
+
+    path: Path
+    rel: str
+    base: dict[str, Any]
+    sha: str
+    text: str
+    lost: list[tuple[str, grammar.Entry]]
+    first_seen: dict[str, str]
+
+
 @dataclass
 class _PreimageOutcome:
     violations: list[Finding]
     warnings: list[Finding]
     files: dict[str, Any]
     states: dict[str, str]
+    held: list[HeldFile] = field(default_factory=list)
 
 
 def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOutcome:
-    from clawmem import curated
+    """The ``preimage`` check; with ``accept`` (``audit --accept``) the owner's edits are then repaired."""
+    outcome = inspect_preimages(ws, led)
+    if accept:
+        accept_edits(ws, outcome)
+    return outcome
 
+
+def inspect_preimages(ws: Workspace, led: _Ledger) -> _PreimageOutcome:
+    """Compare each curated file with its baseline; writes nothing (the new baseline is returned)."""
     files = load_baseline(ws)
     out = _PreimageOutcome([], [], dict(files), {})
     now = ledger.now_iso()
@@ -97,19 +118,8 @@ def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOu
             for h, e in current.items():
                 if h not in old and (rel, h) not in led.first_at:
                     out.warnings.append(Finding("hand-edit", rel, e.line_start, "entry added by hand (no ledger record); inside the operator trust boundary"))
-            if lost and accept:
-                snap = curated.Snapshot(path, base["text"].encode(), sha256_bytes(base["text"].encode()))
-                image = curated.store_preimage(ws, snap, reason="audit-accept")
-                curated.append_diary(
-                    ws, f"audit: accepted an edit of {rel}",
-                    [f"- {len(lost)} entr{'y' if len(lost) == 1 else 'ies'} removed or changed outside clawmem since the audit of "
-                     f"{base.get('audited_at')}; the previous version is kept as {ws.rel(image)}."],
-                )
-                for h, e in lost:
-                    out.warnings.append(Finding("preimage", rel, e.line_start, f"accepted: entry removed without a pre-image, now kept in {ws.rel(image)}"))
-                state, advance = "accepted", True
-            elif lost:
-                for h, e in sorted(lost, key=lambda p: p[1].line_start):
+            if lost:
+                for _, e in sorted(lost, key=lambda p: p[1].line_start):
                     out.violations.append(
                         Finding(
                             "preimage", rel, e.line_start,
@@ -125,9 +135,40 @@ def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOu
         if advance:
             out.files[rel] = {"sha256": sha, "text": text, "audited_at": now, "first_seen": {h: first_seen[h] for h in current}}
         else:
+            assert base is not None  # only a file with a baseline can be held
             out.files[rel] = {**base, "first_seen": first_seen}
+            out.held.append(HeldFile(path, rel, base, sha, text, lost, first_seen))
         out.states[rel] = state
     return out
+
+
+def accept_edits(ws: Workspace, outcome: _PreimageOutcome) -> None:
+    """The repair: keep each held file's audited version as a pre-image, say so in DREAMS.md, advance.
+
+    Only the owner runs this (``audit --accept``); afterwards the lost entries are warnings
+    that name the pre-image, and the baseline moves on to the file as it is now.
+    """
+    from clawmem import curated, diary
+
+    now = ledger.now_iso()
+    for held in outcome.held:
+        old = held.base["text"].encode()
+        image = curated.store_preimage(ws, curated.Snapshot(held.path, old, sha256_bytes(old)), reason="audit-accept")
+        diary.append(
+            ws, f"audit: accepted an edit of {held.rel}",
+            [f"- {len(held.lost)} entr{'y' if len(held.lost) == 1 else 'ies'} removed or changed outside clawmem since the audit of "
+             f"{held.base.get('audited_at')}; the previous version is kept as {ws.rel(image)}."],
+        )
+        outcome.violations = [v for v in outcome.violations if not (v.check == "preimage" and v.path == held.rel)]
+        outcome.warnings += [
+            Finding("preimage", held.rel, e.line_start, f"accepted: entry removed without a pre-image, now kept in {ws.rel(image)}") for _, e in held.lost
+        ]
+        current = _hashes(held.text)
+        outcome.files[held.rel] = {
+            "sha256": held.sha, "text": held.text, "audited_at": now, "first_seen": {h: held.first_seen[h] for h in current},
+        }
+        outcome.states[held.rel] = "accepted"
+    outcome.held = []
 
 
 def redact_baseline(ws: Workspace, hashes: set[str]) -> int:

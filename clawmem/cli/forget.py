@@ -132,7 +132,7 @@ def _print_list(found) -> None:
 
 def _print_undo(result) -> None:
     verb = "Would restore" if result.dry_run else "Restored"
-    out = [f"{verb} {len(result.restored)} entr{'y' if len(result.restored) == 1 else 'ies'} of forget {result.id}" + (" (dry run: nothing changed)" if result.dry_run else "") + ":"]
+    out = [f"{verb} {len(result.restored)} entr{'y' if len(result.restored) == 1 else 'ies'} of forget {result.id}" + (" (dry run: nothing changed)" if result.dry_run else "") + ":"]  # noqa: E501
     out += [f"  {r.path}#L{r.line_start}" for r in result.restored]
     out += [f"{'Would recreate' if result.dry_run else 'Recreated'} {p}" for p in result.recreated_files]
     out += [f"Not restored: {c}" for c in result.conflicts]

@@ -88,4 +88,4 @@ def ingest(
     else:
         verb = "Replaced" if result.replaced else "Ingested"
         skipped = f", {sum(result.skipped.values())} skipped: {describe_counts(result.skipped)}" if result.skipped else ""
-        print(f"{verb} {result.path} ({result.format}): {result.written} of {result.turns} turns kept ({result.dropped_marked} recalled block(s), {result.dropped_recalled} recalled line(s) dropped{skipped})")
+        print(f"{verb} {result.path} ({result.format}): {result.written} of {result.turns} turns kept ({result.dropped_marked} recalled block(s), {result.dropped_recalled} recalled line(s) dropped{skipped})")  # noqa: E501

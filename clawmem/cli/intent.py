@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import enum
 from typing import Annotated, Optional
 
 import typer
 
 from clawmem.cli.options import JsonOpt, OriginOpt, SessionOpt, WorkspaceOpt, resolve_origin
+from clawmem.vocabulary import IntentStateFilter as StateFilter
 
 app = typer.Typer(
     help="Standing intents: 'when X comes up, do Y', reminders at a time, and aspirations with a review date.",
     no_args_is_help=True,
 )
-
-
-class StateFilter(str, enum.Enum):
-    active = "active"
-    all = "all"
-    pending = "pending"
-    armed = "armed"
-    fired = "fired"
-    done = "done"
-    cancelled = "cancelled"
-    expired = "expired"
 
 
 def _duration(seconds: int) -> str:
@@ -70,28 +59,24 @@ def add(
         clawmem intent add "Ask how the launch went" --when "launch" --channel telegram --sender alice --budget 1
         clawmem intent add "Read the codebase before refactoring" --review "in 2 weeks" --origin owner
     """
-    from clawmem.errors import BadInput
-    from clawmem.intents import schedule, store
+    from clawmem.intents import schedule, store, validation
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    if text == "-":
-        from clawmem.inputs import decode_input, read_source
+    from clawmem.inputs import text_or_stdin
 
-        text = decode_input(read_source("-", limit=ws.config.limits.max_note_bytes, what="intent"), limit=ws.config.limits.max_note_bytes, what="intent text")
+    text = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="intent")
     who = resolve_origin(origin)
-    store.check_creator(who, "create an intent")
+    validation.check_creator(who, "create an intent")
     now = store.current_time()
     if review is not None:
-        if when or at:
-            raise BadInput("--review makes an aspiration; it cannot be combined with --when or --at")
-        if any(v is not None for v in (channel, sender, expires, budget, cooldown)):
-            raise BadInput("an aspiration takes only --review (no --channel, --sender, --expires, --budget, --cooldown)")
-        from clawmem.aspirations import add_aspiration
+        from clawmem.aspirations import add_for_review
 
-        day = schedule.resolve_time(ws, review, now=now)
-        result = add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=who, session=session, now=now)
+        result = add_for_review(
+            ws, text, review, origin=who, session=session, now=now,
+            with_trigger=bool(when or at), with_intent_options=any(v is not None for v in (channel, sender, expires, budget, cooldown)),
+        )
         if json_output:
             emit_json(result)
         else:
@@ -142,17 +127,15 @@ def list_(
         clawmem intent list --state done --state expired
     """
     from clawmem.index.db import Index
-    from clawmem.intents import LIVE_STATES, STATES, list_intents, schedule
+    from clawmem.intents import list_intents, schedule
     from clawmem.output import emit_json
+    from clawmem.vocabulary import states_for
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     chosen = [s.value for s in (state or [StateFilter.active])]
-    states: set[str] = set()
-    for value in chosen:
-        states |= set(LIVE_STATES) if value == "active" else set(STATES) if value == "all" else {value}
     with Index.open(ws) as index:
-        intents = list_intents(ws, index, states=states)
+        intents = list_intents(ws, index, states=states_for(chosen))
     if json_output:
         emit_json(intents)
         return
@@ -229,10 +212,9 @@ def match(
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    if message == "-":
-        from clawmem.inputs import decode_input, read_source
+    from clawmem.inputs import text_or_stdin
 
-        message = decode_input(read_source("-", limit=ws.config.limits.max_ingest_bytes, what="message"), limit=ws.config.limits.max_ingest_bytes, what="message")
+    message = text_or_stdin(message, limit=ws.config.limits.max_ingest_bytes, what="message", named="message")
     with Index.open(ws) as index:
         hits = match_for_recall(ws, index, message, channel=channel, sender=sender)
     if json_output:
@@ -257,13 +239,12 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         clawmem intent due
         clawmem intent due --json | my-agent deliver
     """
+    from clawmem.aspirations import surface
     from clawmem.index.db import Index
     from clawmem.intents import fire_due, schedule
     from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
-
-    from clawmem.aspirations import surface
     from clawmem.timeparse import local_now
+    from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     with Index.open(ws) as index:

@@ -51,17 +51,13 @@ def add(
         clawmem note add "Deploys now go to fly.io" --origin owner --importance 7 --trigger "deploy"
         echo "build needs make clean first" | clawmem note add - --origin agent --key build-fix
     """
-    from clawmem.inputs import read_source
+    from clawmem.inputs import text_or_stdin
     from clawmem.notes import add_note
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    data = read_source("-", limit=ws.config.limits.max_note_bytes, what="note") if text == "-" else text
-    if isinstance(data, bytes):
-        from clawmem.inputs import decode_input
-
-        data = decode_input(data, limit=ws.config.limits.max_note_bytes, what="note text")
+    data = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="note")
     result = add_note(
         ws,
         data,

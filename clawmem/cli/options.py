@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 
+from clawmem.vocabulary import Origin, SessionKind
+
 JSON_FLAG = "clawmem_json"
 WORKSPACE_KEY = "clawmem_workspace"
 DEBUG_FLAG = "clawmem_debug"
-
-
-class Origin(str, enum.Enum):
-    owner = "owner"
-    agent = "agent"
-    untrusted = "untrusted"
-    system = "system"
-
-
-class SessionKind(str, enum.Enum):
-    interactive = "interactive"
-    cron = "cron"
-    heartbeat = "heartbeat"
-    subagent = "subagent"
 
 
 def _remember_json(ctx: typer.Context, value: bool) -> bool:

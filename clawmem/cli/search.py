@@ -24,7 +24,7 @@ def search(
     session: Annotated[Optional[str], typer.Option("--session", help="Boost the active projects of this session.")] = None,
     tier: Annotated[Tier, typer.Option("--tier", help="Which tier to search.")] = Tier.all,
     include_untrusted: Annotated[bool, typer.Option("--include-untrusted", help="Also return untrusted and system entries, framed as untrusted.")] = False,
-    include_superseded: Annotated[bool, typer.Option("--include-superseded", help="Also return entries a newer entry with the same key replaced, marked with what replaced them.")] = False,
+    include_superseded: Annotated[bool, typer.Option("--include-superseded", help="Also return entries a newer entry with the same key replaced, marked with what replaced them.")] = False,  # noqa: E501
     lexical: Annotated[bool, typer.Option("--lexical", help="BM25 only: skip the embedding model.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show every signal behind each score.")] = False,
     workspace: WorkspaceOpt = None,

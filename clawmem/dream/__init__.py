@@ -17,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from clawmem.dream.consolidate import Change
 from clawmem.errors import BadInput

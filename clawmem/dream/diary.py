@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from clawmem import aspirations, curated
+from clawmem import aspirations, diary
 from clawmem.dream.store import Theme
 from clawmem.dream.text import excerpt
 from clawmem.workspace import Workspace
@@ -22,25 +22,21 @@ if TYPE_CHECKING:
 MAX_LISTED = 20
 
 
-def _sources(sources: tuple[str, ...]) -> str:
-    return f" (sources: {', '.join(sources)})" if sources else ""
-
-
 def lines(report: DreamReport, themes: list[Theme]) -> list[str]:
     out: list[str] = []
     for title, changes in (("Promoted", report.promoted), ("Merged", report.merged), ("Superseded", report.superseded)):
         if changes:
-            out.append(f"{title} ({len(changes)}):")
-            out += [f"- {excerpt(c.text, 160)}{' — ' + c.detail if c.detail else ''}{_sources(c.sources)}" for c in changes]
+            out.append(diary.group(title, len(changes)))
+            out += [f"- {excerpt(c.text, 160)}{' — ' + c.detail if c.detail else ''}{diary.sources(c.sources)}" for c in changes]
     if report.rejected:
-        out.append(f"Rejected ({len(report.rejected)}):")
+        out.append(diary.group("Rejected", len(report.rejected)))
         for r in report.rejected[:MAX_LISTED]:
             what = excerpt(r.text, 100) if r.text is not None else "[untrusted or system content withheld]"
-            out.append(f"- {what} — {'; '.join(r.reasons)}{_sources(r.sources[:3])}")
+            out.append(f"- {what} — {'; '.join(r.reasons)}{diary.sources(r.sources[:3])}")
         if len(report.rejected) > MAX_LISTED:
             out.append(f"- … and {len(report.rejected) - MAX_LISTED} more (run `clawmem dream --explain --dry-run`)")
     if themes:
-        out.append(f"Themes ({len(themes)}):")
+        out.append(diary.group("Themes", len(themes)))
         out += [f"- {t.reflection}" for t in sorted(themes, key=lambda t: (-t.contexts, t.label))[:MAX_LISTED]]
     if report.fallback_used:
         out.append(f"Rewrite not used ({report.fallback_reason}); appended {len(report.promoted)} entry(ies) instead.")
@@ -56,9 +52,9 @@ def aspiration_lines(ws: Workspace, today: dt.date) -> list[str]:
     due = aspirations.overdue(ws, today)
     if not due:
         return []
-    return [f"Aspirations past review ({len(due)}):"] + [
+    return [diary.group("Aspirations past review", len(due)), *[
         f"- {excerpt(a.text, 160)} — review was {a.review.isoformat()} ({a.path}#L{a.line})" for a in due[:MAX_LISTED]
-    ]
+    ]]
 
 
 def append(ws: Workspace, report: DreamReport, themes: list[Theme], *, today: dt.date) -> None:
@@ -67,7 +63,7 @@ def append(ws: Workspace, report: DreamReport, themes: list[Theme], *, today: dt
     if not (report.promoted or report.merged or report.superseded or report.fallback_used or report.staged or report.recovered_lock or due):
         return
     body = lines(report, themes) or [f"Staged {report.staged} new unit(s) of evidence; nothing passed the gate."]
-    curated.append_diary(ws, "dream sweep", body + due)
+    diary.append(ws, "dream sweep", body + due)
 
 
 def summary(report: DreamReport) -> dict[str, Any]:

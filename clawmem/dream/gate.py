@@ -41,11 +41,6 @@ from clawmem.dream import store
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words
 
-FREQUENCY_SATURATION = 10
-DIVERSITY_SATURATION = 5
-RECURRENCE_SATURATION_DAYS = 3
-RICHNESS_SATURATION = 8
-
 
 @dataclass(frozen=True)
 class Signals:
@@ -97,11 +92,11 @@ def signals(c: Candidate, events: list[Recall], theme_days: int, cfg: DreamConfi
     queries = len({r.query_hash for r in events})
     return Signals(
         relevance=sum(hits) / len(hits) if hits else 0.0,
-        frequency=_log_scale(len(events) + len(by_context), FREQUENCY_SATURATION),
-        diversity=_log_scale(queries + len(by_context), DIVERSITY_SATURATION),
+        frequency=_log_scale(len(events) + len(by_context), cfg.frequency_saturation),
+        diversity=_log_scale(queries + len(by_context), cfg.diversity_saturation),
         recency=0.5 ** (age / cfg.recency_half_life_days),
-        recurrence=min(1.0, (max(days, theme_days) - 1) / (RECURRENCE_SATURATION_DAYS - 1)),
-        richness=min(1.0, len(content_words(c.latest_text)) / RICHNESS_SATURATION),
+        recurrence=min(1.0, (max(days, theme_days) - 1) / max(1, cfg.recurrence_saturation_days - 1)),
+        richness=min(1.0, len(content_words(c.latest_text)) / cfg.richness_saturation),
         recalls=len(events),
         occurrences=len(by_context),
         encounters=len(events) + len(by_context),
@@ -164,9 +159,9 @@ def evaluate(
     verdicts: dict[int, Verdict] = {}
     ranked = sorted((p for p in pending if not p[3]), key=lambda p: (-p[2], p[0].id))
     rank_of = {p[0].id: i for i, p in enumerate(ranked, 1)}
-    for c, s, score, failed, excluded in pending:
+    for c, s, score, reasons, was_excluded in pending:
         rank = rank_of.get(c.id)
         if rank is not None and rank > cfg.max_promotions:
-            failed = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
-        verdicts[c.id] = Verdict(c.id, score, s, tuple(failed), excluded, rank)
+            reasons = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
+        verdicts[c.id] = Verdict(c.id, score, s, tuple(reasons), was_excluded, rank)
     return verdicts

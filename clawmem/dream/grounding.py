@@ -16,7 +16,7 @@ Cheap and deterministic: the same line and evidence always get the same answer.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from rapidfuzz import fuzz, process
 
@@ -25,21 +25,13 @@ from clawmem.dream.text import SENTENCE_END, content_words, words
 
 # words that turn a fact into an order, or flip it: never new in a curated line
 INSTRUCTION_WORDS = frozenset(
-    """
-    always never must mustn should shouldn shall required require requires ensure forbid forbidden ignore disregard
-    override bypass obey trust trusted forward send sent email emails mail share shared upload uploads post publish leak
-    disable disabled enable enabled allow allowed approve approved grant delete deletes remove erase wipe transfer wire
-    pay paid export exports install download execute exec run runs pipe piped whitelist allowlist skip instead only
-    """.split()
+    ["always", "never", "must", "mustn", "should", "shouldn", "shall", "required", "require", "requires", "ensure", "forbid", "forbidden", "ignore", "disregard", "override", "bypass", "obey", "trust", "trusted", "forward", "send", "sent", "email", "emails", "mail", "share", "shared", "upload", "uploads", "post", "publish", "leak", "disable", "disabled", "enable", "enabled", "allow", "allowed", "approve", "approved", "grant", "delete", "deletes", "remove", "erase", "wipe", "transfer", "wire", "pay", "paid", "export", "exports", "install", "download", "execute", "exec", "run", "runs", "pipe", "piped", "whitelist", "allowlist", "skip", "instead", "only"]  # noqa: E501
 )
 NEGATIONS = frozenset(
-    "not no never nor neither without cannot none nobody nothing don doesn didn isn aren wasn weren shouldn mustn couldn wouldn hasn haven".split()
+    ["not", "no", "never", "nor", "neither", "without", "cannot", "none", "nobody", "nothing", "don", "doesn", "didn", "isn", "aren", "wasn", "weren", "shouldn", "mustn", "couldn", "wouldn", "hasn", "haven"]  # noqa: E501
 )
 COMMAND_WORDS = frozenset(
-    """
-    curl wget sh bash zsh sudo su rm chmod chown eval exec powershell iex nc ncat netcat ssh scp rsync ftp telnet python
-    python3 perl ruby node npx pip npm base64 crontab dd mkfs kill
-    """.split()
+    ["curl", "wget", "sh", "bash", "zsh", "sudo", "su", "rm", "chmod", "chown", "eval", "exec", "powershell", "iex", "nc", "ncat", "netcat", "ssh", "scp", "rsync", "ftp", "telnet", "python", "python3", "perl", "ruby", "node", "npx", "pip", "npm", "base64", "crontab", "dd", "mkfs", "kill"]  # noqa: E501
 )
 SHELL_OPERATORS = ("|", "&&", "$(", "`", ">", "<", "\\")
 NAME_CHARS = re.compile(r"[/\\@:.=$~%?&+#]|\d|\w[-_]\w")  # a name, a path, an address or a number

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import os
 import socket
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from clawmem.ledger import now_iso
 from clawmem.workspace import Workspace

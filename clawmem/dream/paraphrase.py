@@ -74,7 +74,7 @@ class Judge:
         todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if self.embedder is None or not todo:
             return
-        for text, vector in zip(todo, self.embedder.embed(todo)):
+        for text, vector in zip(todo, self.embedder.embed(todo), strict=False):
             self._vectors[text] = vector
 
     def cosine(self, a: str, b: str) -> float | None:

@@ -31,7 +31,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("candidate or dream output", r"^\[?(?:candidate|candidates|staged|promoted|merged|superseded|rejected|excluded|theme|reflection)\]?\s*(?:#?\d+\s*)?[:(\]]"),
         ("candidate or dream output", r"\bsources?\s*:\s*\S+#L\d"),
         ("candidate or dream output", r"\b(?:dream(?:ing)?\s+(?:sweep|phase|diary|report)|(?:light|rem|deep)\s+(?:phase|sleep)|consolidation\s+sweep)\b"),
-        ("cron or heartbeat report", r"\[(?:cron|heartbeat|scheduled|scheduler|system|automation)\]|\bheartbeat(?:_ok|\.md)\b|^(?:cron|heartbeat)\b|\bcron\s+(?:job|run|report|task)\b|\bno_reply\b|\[\[\s*reply_to"),
+        ("cron or heartbeat report", r"\[(?:cron|heartbeat|scheduled|scheduler|system|automation)\]|\bheartbeat(?:_ok|\.md)\b|^(?:cron|heartbeat)\b|\bcron\s+(?:job|run|report|task)\b|\bno_reply\b|\[\[\s*reply_to"),  # noqa: E501
         ("memory flush wrapper", r"^(?:pre-?compaction|memory flush|context (?:was )?compacted|conversation summary)\b"),
     )
 )

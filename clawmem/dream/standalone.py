@@ -68,7 +68,7 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
     """What a relative phrase means on ``day`` (None: the table does not know it)."""
     phrase = m["phrase"].casefold()
     fixed = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "tomorrow": 1}
-    if phrase in fixed or phrase.startswith("this ") and m["unit"] is None:
+    if phrase in fixed or (phrase.startswith("this ") and m["unit"] is None):
         return (day + dt.timedelta(days=fixed.get(phrase, 0))).isoformat()
     if m["weekday"]:
         back = (day.weekday() - WEEKDAYS.index(m["weekday"].casefold()) - 1) % 7 + 1

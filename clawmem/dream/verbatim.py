@@ -1,4 +1,4 @@
-"""Hand-written bytes of ``MEMORY.md`` survive a rewrite exactly (DESIGN.md section 11).
+"""Hand-written bytes of ``MEMORY.md`` survive a rewrite exactly (docs/design.md section 11).
 
 Consolidation works on text: the file decoded with U+FFFD for bytes that are not UTF-8, and
 an external model may also normalise what it copies (CRLF to LF, trailing spaces, NFC, the

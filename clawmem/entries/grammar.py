@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from clawmem.entries import lines as line_model
@@ -76,14 +77,14 @@ class Entry(Block):
 
     @property
     def triggers(self) -> list[str]:
-        phrases = []
+        phrases: list[str] = []
         for raw in self.values("trigger"):
             phrases.extend(p.strip() for p in re.split(r"[,;]", raw) if p.strip())
         return phrases
 
     @property
     def projects(self) -> list[str]:
-        keys = []
+        keys: list[str] = []
         for raw in self.values("project"):
             keys.extend(k.strip() for k in UNESCAPED_SEMICOLON.split(raw) if k.strip())
         return keys
@@ -213,7 +214,7 @@ def escape_project(key: str) -> str:
     return UNESCAPED_SEMICOLON.sub(r"\\;", clean_value(key))
 
 
-def render_entry(body: str, meta: list[tuple[str, str]] = (), *, marker: str = "-") -> str:
+def render_entry(body: str, meta: Sequence[tuple[str, str]] = (), *, marker: str = "-") -> str:
     """Render one entry; extra lines of ``body`` become indented continuation lines.
 
     Line-break look-alikes are flattened first, so the file has exactly the lines written.

@@ -38,30 +38,32 @@ keeps the private undo record and carries out ``forget --undo`` (a mistake is re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from clawmem import ledger, loopguard
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.forget import undo
 from clawmem.forget.apply import (
-    _blank_episodic,
-    _clean_index,
-    _redact_diary,
-    _redact_preimages,
-    _rewrite_curated,
+    blank_episodic,
+    clean_index,
+    redact_diary,
+    redact_preimages,
+    rewrite_curated,
 )
 from clawmem.forget.plan import (
-    _by_anchor,
-    _by_session,
-    _by_text,
-    _excerpt,
-    _Files,
-    _follow_curated,
-    _follow_evidence,
-    _surviving,
-    _Target,
-    _texts,
-    _tombstone_hashes,
+    Files,
+    Target,
+    by_anchor,
+    by_session,
+    by_text,
+    excerpt,
+    follow_curated,
+    follow_evidence,
+    forgotten_texts,
+    surviving_texts,
+    tombstone_hashes,
 )
-from clawmem.forget.report import _diary_lines, _provenance_rows, _record
+from clawmem.forget.report import diary_lines, provenance_rows, removed_record
 from clawmem.forget.results import ForgetResult, Removed, Review
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, validate_session_id
@@ -91,101 +93,137 @@ def forget(
     if mode == "session":
         target = validate_session_id(target)
     with ws.lock(FORGET_LOCK):
-        files = _Files(ws)
-        deleted: list[str] = []
-        if mode == "entry":
-            targets = _by_anchor(ws, files, target)
-        elif mode == "text":
-            targets = _by_text(files, target)
-        else:
-            targets, deleted = _by_session(ws, files, target)
-        review: list[Review] = []
-        more, reviewed = _follow_evidence(ws, files, targets)
-        targets += more
-        review += reviewed
-        more, reviewed = _follow_curated(ws, files, targets, deleted)
-        targets += more
-        review += reviewed
-        unique: dict[tuple[str, int], _Target] = {}
-        for t in targets:
-            unique.setdefault(t.key, t)
-        targets = sorted(unique.values(), key=lambda t: (t.rel, t.line_start))
-        review = [r for r in review if (r.path, r.line) not in unique]
-        surviving = _surviving(files, targets)
-        tombs = _tombstone_hashes(targets, surviving, every_line=mode != "session")
-        rows = _provenance_rows(ws)
+        files = Files(ws)
+        plan = _plan(ws, files, mode, target)
+        rows = provenance_rows(ws)
         result = ForgetResult(
-            mode, target, dry_run, [_record(t, rows) for t in targets], deleted, review,
-            target if mode == "session" else None, len(tombs),
+            mode, target, dry_run, [removed_record(t, rows) for t in plan.targets], plan.deleted, plan.review,
+            target if mode == "session" else None, len(plan.tombs),
         )
         if dry_run:
             return result
         stamp = ledger.now_iso()
         forget_id = undo.new_id(stamp, f"{mode}:{target}")
-        captured = undo.capture(files, targets, deleted) if keep_undo else {}
-        records: list[dict] = [{
-            "t": "forget", "id": forget_id, "mode": mode, "entries": len(targets), "hashes": len(tombs),
-            "session": target if mode == "session" else None, "at": stamp,
-        }]
-        records += [{"t": "tombstone", "session": target, "forget": forget_id, "at": stamp}] if mode == "session" else []
-        records += [{"t": "tombstone", "hash": h, "path": rel, "forget": forget_id, "at": stamp} for h, rel in sorted(tombs.items())]
-        ledger.append(ws, records)
-
-        missed: list[_Target] = []
-        changed: set[str] = set()
-        preimages: list[str] = []
-        by_file: dict[str, list[_Target]] = {}
-        for t in targets:
-            by_file.setdefault(t.rel, []).append(t)
-        for rel, group in by_file.items():
-            path = files.files[rel].path
-            if rel in deleted:
-                with ws.lock_file(path):
-                    path.unlink(missing_ok=True)
-            elif files.kind(rel) in ("memory", "user"):
-                image = _rewrite_curated(ws, path, {t.hash for t in group})
-                if image:
-                    preimages.append(image)
-            else:
-                missed += _blank_episodic(ws, path, group)
-            changed.add(rel)
-        for rel in deleted:
-            if rel not in changed:
-                with ws.lock_file(files.files[rel].path):
-                    files.files[rel].path.unlink(missing_ok=True)
-                changed.add(rel)
-        review += [Review(t.rel, t.line_start, _excerpt(t.body), "changed while it was being forgotten: not removed") for t in missed]
-        # what is gone for good: forgotten texts that no surviving entry still says
-        kept = [t for t in targets if t not in missed]
-        norms = {loopguard.normalise(x) for t in kept for x in _texts(t.body, t.kind)} - surviving - {""}
-        hashes = set(tombs) | {loopguard.text_hash(t.body) for t in kept if loopguard.normalise(t.body) in norms}
-        if mode == "text":
-            norms.add(loopguard.normalise(target))
-        # a short forgotten line ("ok") must not redact every diary line that contains the word
-        norms = {n for n in norms if len(n) >= 12 or len(n.split()) >= 3}
-        from clawmem.audit.preimages import redact_baseline
-
-        redacted = {
-            "dreams": _redact_diary(ws, norms, local_now().date().isoformat()),
-            "preimages": _redact_preimages(ws, hashes),
-            "baseline": redact_baseline(ws, hashes),
-        }
+        captured = undo.capture(files, plan.targets, plan.deleted) if keep_undo else {}
+        _tombstone(ws, plan, forget_id, stamp)
+        missed, changed, preimages = _apply(ws, files, plan)
+        review = plan.review + [Review(t.rel, t.line_start, excerpt(t.body), "changed while it was being forgotten: not removed") for t in missed]
+        kept = [t for t in plan.targets if t not in missed]
+        hashes, redacted = _redact(ws, plan, kept)
         try:
-            _clean_index(ws, hashes, changed, {(t.rel, t.line_start) for t in kept})
+            clean_index(ws, hashes, changed, {(t.rel, t.line_start) for t in kept})
         except IndexUnavailable:
             pass  # a damaged index is rebuilt from the files, which no longer hold the text
 
         until = None
         if keep_undo:
             until = undo.save(
-                ws, forget_id, mode=mode, captured=captured, kept={t.key for t in kept}, tombs=sorted(tombs),
+                ws, forget_id, mode=mode, captured=captured, kept={t.key for t in kept}, tombs=sorted(plan.tombs),
                 session=target if mode == "session" else None,
             )
         result = ForgetResult(
             mode, target, False, [r for r in result.removed if (r.path, r.line_start) not in {t.key for t in missed}],
-            deleted, review, result.session_tombstoned, len(tombs), redacted, forget_id, until,
+            plan.deleted, review, result.session_tombstoned, len(plan.tombs), redacted, forget_id, until,
         )
-        from clawmem import curated
+        from clawmem import diary
 
-        curated.append_diary(ws, f"forget {mode}", _diary_lines(result, preimages))
+        diary.append(ws, f"forget {mode}", diary_lines(result, preimages))
     return result
+
+
+@dataclass
+class _Plan:
+    """What a forget will remove, what it only flags for review, and which hashes it tombstones."""
+
+    mode: str
+    target: str
+    targets: list[Target]
+    deleted: list[str]
+    review: list[Review]
+    surviving: set[str]
+    tombs: dict[str, str]
+
+
+def _plan(ws: Workspace, files: Files, mode: str, target: str) -> _Plan:
+    """Find the targets, follow them into evidence and curated copies; reads only."""
+    deleted: list[str] = []
+    if mode == "entry":
+        targets = by_anchor(ws, files, target)
+    elif mode == "text":
+        targets = by_text(files, target)
+    else:
+        targets, deleted = by_session(ws, files, target)
+    review: list[Review] = []
+    more, reviewed = follow_evidence(ws, files, targets)
+    targets += more
+    review += reviewed
+    more, reviewed = follow_curated(ws, files, targets, deleted)
+    targets += more
+    review += reviewed
+    unique: dict[tuple[str, int], Target] = {}
+    for t in targets:
+        unique.setdefault(t.key, t)
+    targets = sorted(unique.values(), key=lambda t: (t.rel, t.line_start))
+    review = [r for r in review if (r.path, r.line) not in unique]
+    surviving = surviving_texts(files, targets)
+    tombs = tombstone_hashes(targets, surviving, every_line=mode != "session")
+    return _Plan(mode, target, targets, deleted, review, surviving, tombs)
+
+
+def _tombstone(ws: Workspace, plan: _Plan, forget_id: str, stamp: str) -> None:
+    """Ledger first: the forget record and its tombstones, before any file changes."""
+    session = plan.target if plan.mode == "session" else None
+    records: list[dict] = [{
+        "t": "forget", "id": forget_id, "mode": plan.mode, "entries": len(plan.targets), "hashes": len(plan.tombs),
+        "session": session, "at": stamp,
+    }]
+    records += [{"t": "tombstone", "session": session, "forget": forget_id, "at": stamp}] if session else []
+    records += [{"t": "tombstone", "hash": h, "path": rel, "forget": forget_id, "at": stamp} for h, rel in sorted(plan.tombs.items())]
+    ledger.append(ws, records)
+
+
+def _apply(ws: Workspace, files: Files, plan: _Plan) -> tuple[list[Target], set[str], list[str]]:
+    """Remove the targets from their files: (lines that changed meanwhile, files changed, pre-images)."""
+    missed: list[Target] = []
+    changed: set[str] = set()
+    preimages: list[str] = []
+    by_file: dict[str, list[Target]] = {}
+    for t in plan.targets:
+        by_file.setdefault(t.rel, []).append(t)
+    for rel, group in by_file.items():
+        path = files.files[rel].path
+        if rel in plan.deleted:
+            with ws.lock_file(path):
+                path.unlink(missing_ok=True)
+        elif files.kind(rel) in ("memory", "user"):
+            image = rewrite_curated(ws, path, {t.hash for t in group})
+            if image:
+                preimages.append(image)
+        else:
+            missed += blank_episodic(ws, path, group)
+        changed.add(rel)
+    for rel in plan.deleted:
+        if rel not in changed:
+            with ws.lock_file(files.files[rel].path):
+                files.files[rel].path.unlink(missing_ok=True)
+            changed.add(rel)
+    return missed, changed, preimages
+
+
+def _redact(ws: Workspace, plan: _Plan, kept: list[Target]) -> tuple[set[str], dict[str, int]]:
+    """Redact what is gone for good from DREAMS.md, pre-images and the audit baseline."""
+    from clawmem.audit.preimages import redact_baseline
+
+    # what is gone for good: forgotten texts that no surviving entry still says
+    norms = {loopguard.normalise(x) for t in kept for x in forgotten_texts(t.body, t.kind)} - plan.surviving - {""}
+    hashes = set(plan.tombs) | {loopguard.text_hash(t.body) for t in kept if loopguard.normalise(t.body) in norms}
+    if plan.mode == "text":
+        norms.add(loopguard.normalise(plan.target))
+    # a short forgotten line ("ok") must not redact every diary line that contains the word
+    norms = {n for n in norms if len(n) >= 12 or len(n.split()) >= 3}
+    redacted = {
+        "dreams": redact_diary(ws, norms, local_now().date().isoformat()),
+        "preimages": redact_preimages(ws, hashes),
+        "baseline": redact_baseline(ws, hashes),
+    }
+    return hashes, redacted

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clawmem import loopguard
+from clawmem import diary, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import Busy
-from clawmem.forget.plan import _contains, _Target
+from clawmem.forget.plan import Target, contains
 from clawmem.workspace import Workspace, atomic_write
 
 ATTEMPTS = 5
 
 
-def _blank_episodic(ws: Workspace, path: Path, targets: list[_Target]) -> list[_Target]:
+def blank_episodic(ws: Workspace, path: Path, targets: list[Target]) -> list[Target]:
     """Blank the targets' lines under the file's lock; return those not found as planned."""
     missed = []
     with ws.lock_file(path):
@@ -28,7 +28,7 @@ def _blank_episodic(ws: Workspace, path: Path, targets: list[_Target]) -> list[_
             else:
                 same = [e for e in doc.entries if loopguard.text_hash(e.body) == t.hash and e.line_start not in taken]
                 exact = [e for e in same if e.line_start == t.line_start]
-                e = (exact or same or [None])[0]
+                e = (exact or same)[0] if (exact or same) else None
                 span = (e.line_start, e.line_end) if e else None
             if span is None:
                 missed.append(t)
@@ -41,7 +41,7 @@ def _blank_episodic(ws: Workspace, path: Path, targets: list[_Target]) -> list[_
     return missed
 
 
-def _rewrite_curated(ws: Workspace, path: Path, hashes: set[str]) -> str | None:
+def rewrite_curated(ws: Workspace, path: Path, hashes: set[str]) -> str | None:
     """Remove entries with these hashes from a curated file; return the pre-image (relative)."""
     from clawmem import curated
 
@@ -58,30 +58,20 @@ def _rewrite_curated(ws: Workspace, path: Path, hashes: set[str]) -> str | None:
     raise Busy(f"{path.name} kept changing while entries were being forgotten", hint="run the same forget again")
 
 
-def _redact_diary(ws: Workspace, norms: set[str], stamp: str) -> int:
+def redact_diary(ws: Workspace, norms: set[str], stamp: str) -> int:
     """Replace DREAMS.md list lines that quote forgotten text (whole or as a shortened excerpt)."""
-    path = ws.dreams_md
-    if not path.exists() or not norms:
+    if not norms:
         return 0
-    with ws.lock_file(path):
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-        count = 0
-        for i, line in enumerate(lines):
-            stripped = line.lstrip()
-            if not stripped.startswith("- ") or "[forgotten" in stripped:
-                continue
-            norm = loopguard.normalise(stripped)
-            short = loopguard.normalise(stripped.split("…", 1)[0]) if "…" in stripped else None
-            if any(_contains(n, norm) for n in norms) or (short and len(short) >= 20 and any(n.startswith(short) for n in norms)):
-                indent = line[: len(line) - len(stripped)]
-                lines[i] = f"{indent}- [forgotten on {stamp}]" + line[len(line.rstrip('\r\n')):]
-                count += 1
-        if count:
-            atomic_write(path, "".join(lines).encode())
-    return count
+
+    def quotes_forgotten(item: str) -> bool:
+        norm = loopguard.normalise(item)
+        short = loopguard.normalise(item.split("…", 1)[0]) if "…" in item else None
+        return any(contains(n, norm) for n in norms) or bool(short and len(short) >= 20 and any(n.startswith(short) for n in norms))
+
+    return diary.redact(ws, quotes_forgotten, stamp)
 
 
-def _redact_preimages(ws: Workspace, hashes: set[str]) -> int:
+def redact_preimages(ws: Workspace, hashes: set[str]) -> int:
     count = 0
     if not ws.preimages_dir.is_dir():
         return 0
@@ -94,7 +84,7 @@ def _redact_preimages(ws: Workspace, hashes: set[str]) -> int:
     return count
 
 
-def _clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[tuple[str, int]]) -> None:
+def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[tuple[str, int]]) -> None:
     """Sync, then drop what the index still holds of the forgotten text."""
     from clawmem.index.maintain import open_synced
     from clawmem.search.vectors import VEC_TABLE

@@ -12,11 +12,10 @@ from clawmem.workspace import Workspace
 
 MIN_NEEDLE = 3  # characters of normalised text a --text match needs
 SESSION_LINE_WORDS = 3  # session mode: lines shorter than this are not tombstoned one by one
-NEAR_DUPLICATE = 90.0
 
 
 @dataclass
-class _Target:
+class Target:
     rel: str
     kind: str
     line_start: int
@@ -34,12 +33,12 @@ class _Target:
         return (self.rel, self.line_start)
 
 
-def _excerpt(text: str, limit: int = 120) -> str:
+def excerpt(text: str, limit: int = 120) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def _contains(needle: str, hay: str) -> bool:
+def contains(needle: str, hay: str) -> bool:
     """Whole-word containment of one normalised text in another."""
     return bool(needle) and f" {needle} " in f" {hay} "
 
@@ -60,7 +59,7 @@ def _line_texts(body: str, kind: str) -> list[str]:
     return lines
 
 
-class _Files:
+class Files:
     """Parsed memory files, read once per plan."""
 
     def __init__(self, ws: Workspace) -> None:
@@ -81,10 +80,10 @@ class _Files:
     def entries(self, rel: str) -> list[grammar.Entry]:
         return [e for e in self.doc(rel).entries if e.body.strip()]
 
-    def target(self, rel: str, e: grammar.Entry, why: str) -> _Target:
-        return _Target(rel, self.kind(rel), e.line_start, e.line_end, "entry", e.body, why)
+    def target(self, rel: str, e: grammar.Entry, why: str) -> Target:
+        return Target(rel, self.kind(rel), e.line_start, e.line_end, "entry", e.body, why)
 
-    def prose(self, rel: str, start: int, end: int, match=None) -> list[_Target]:
+    def prose(self, rel: str, start: int, end: int, match=None) -> list[Target]:
         """Non-blank lines of text blocks (episodic files only) in a line range."""
         if self.kind(rel) in ("memory", "user"):
             return []
@@ -95,11 +94,11 @@ class _Files:
             for offset, line in enumerate(block.lines):
                 number = block.line_start + offset
                 if start <= number <= end and line.strip() and (match is None or match(line)):
-                    found.append(_Target(rel, self.kind(rel), number, number, "prose", line.strip(), "text match" if match else "target"))
+                    found.append(Target(rel, self.kind(rel), number, number, "prose", line.strip(), "text match" if match else "target"))
         return found
 
 
-def _by_anchor(ws: Workspace, files: _Files, anchor: str) -> list[_Target]:
+def by_anchor(ws: Workspace, files: Files, anchor: str) -> list[Target]:
     from clawmem.anchors import parse
 
     where = parse(ws, anchor, lines_required=True)
@@ -119,24 +118,24 @@ def _by_anchor(ws: Workspace, files: _Files, anchor: str) -> list[_Target]:
     return found
 
 
-def _by_text(files: _Files, text: str) -> list[_Target]:
+def by_text(files: Files, text: str) -> list[Target]:
     needle = loopguard.normalise(text)
     if len(needle) < MIN_NEEDLE:
         raise BadInput(f"--text {text!r} is too short to match safely", hint=f"give at least {MIN_NEEDLE} letters or digits")
     found = []
     for rel in files.files:
-        found += [files.target(rel, e, "text match") for e in files.entries(rel) if _contains(needle, loopguard.normalise(e.body))]
-        found += files.prose(rel, 1, 10**9, match=lambda line: _contains(needle, loopguard.normalise(line)))
+        found += [files.target(rel, e, "text match") for e in files.entries(rel) if contains(needle, loopguard.normalise(e.body))]
+        found += files.prose(rel, 1, 10**9, match=lambda line: contains(needle, loopguard.normalise(line)))
     if not found:
         raise NotFound(f"no memory entry says {text!r}", hint="matching ignores case, punctuation and markup; try fewer words")
     return found
 
 
-def _by_session(ws: Workspace, files: _Files, session: str) -> tuple[list[_Target], list[str]]:
+def by_session(ws: Workspace, files: Files, session: str) -> tuple[list[Target], list[str]]:
     pairs: dict[str, set[str]] = {}
     for r in ledger.read(ws).records:
         if r.get("t") == "entry" and r.get("session") == session and isinstance(r.get("path"), str):
-            pairs.setdefault(r["path"], set()).add(r.get("hash"))
+            pairs.setdefault(r["path"], set()).add(str(r.get("hash")))
     transcript = ws.rel(ws.transcript(session))
     deleted = [transcript] if transcript in files.files else []
     found = []
@@ -150,7 +149,7 @@ def _by_session(ws: Workspace, files: _Files, session: str) -> tuple[list[_Targe
     return found, deleted
 
 
-def _follow_curated(ws: Workspace, files: _Files, targets: list[_Target], deleted: list[str]) -> tuple[list[_Target], list[Review]]:
+def follow_curated(ws: Workspace, files: Files, targets: list[Target], deleted: list[str]) -> tuple[list[Target], list[Review]]:
     """Curated entries derived from forgotten evidence: removed when they are only that, else reviewed."""
     from clawmem.audit.sources import parse_anchor
     from clawmem.dream.text import similarity
@@ -174,7 +173,7 @@ def _follow_curated(ws: Workspace, files: _Files, targets: list[_Target], delete
         rel, start, end = anchor
         return rel not in files.files or not any(e.line_start <= end and e.line_end >= start for e in files.entries(rel))
 
-    extra: list[_Target] = []
+    extra: list[Target] = []
     review: list[Review] = []
     for rel in (ws.rel(ws.memory_md), ws.rel(ws.user_md)):
         if rel not in files.files:
@@ -189,20 +188,20 @@ def _follow_curated(ws: Workspace, files: _Files, targets: list[_Target], delete
                 extra.append(files.target(rel, e, "every source it cites is forgotten"))
             elif hits:
                 cited = ", ".join(f"{p}#L{a}" for p, a, _ in hits)
-                review.append(Review(rel, e.line_start, _excerpt(e.body), f"cites forgotten evidence ({cited}) but also other sources: merged, review by hand"))
+                review.append(Review(rel, e.line_start, excerpt(e.body), f"cites forgotten evidence ({cited}) but also other sources: merged, review by hand"))
             elif norm in norms and not anchors:
                 extra.append(files.target(rel, e, "verbatim copy of forgotten text"))
-            elif norm in norms or any(similarity(norm, n) >= NEAR_DUPLICATE for n in norms):
-                review.append(Review(rel, e.line_start, _excerpt(e.body), "near-duplicate of forgotten text: review by hand"))
+            elif norm in norms or any(similarity(norm, n) >= ws.config.dream.dedupe_similarity for n in norms):
+                review.append(Review(rel, e.line_start, excerpt(e.body), "near-duplicate of forgotten text: review by hand"))
     return extra, review
 
 
-def _follow_evidence(ws: Workspace, files: _Files, targets: list[_Target]) -> tuple[list[_Target], list[Review]]:
+def follow_evidence(ws: Workspace, files: Files, targets: list[Target]) -> tuple[list[Target], list[Review]]:
     """Evidence cited by a forgotten curated entry: the same text goes, anything richer is reviewed."""
     from clawmem.audit.sources import parse_anchor
 
     chosen = {t.key for t in targets}
-    extra: list[_Target] = []
+    extra: list[Target] = []
     review: list[Review] = []
     for t in [t for t in targets if t.kind in ("memory", "user") and t.block == "entry"]:
         entry = next((e for e in files.entries(t.rel) if e.line_start == t.line_start), None)
@@ -220,16 +219,16 @@ def _follow_evidence(ws: Workspace, files: _Files, targets: list[_Target]) -> tu
                     extra.append(files.target(rel, e, "evidence saying the same as the target"))
                     chosen.add((rel, e.line_start))
                 else:
-                    review.append(Review(rel, e.line_start, _excerpt(e.body), f"evidence of the forgotten {t.rel}#L{t.line_start} says more than it: forget it too, or a later dream may promote the fact again"))
+                    review.append(Review(rel, e.line_start, excerpt(e.body), f"evidence of the forgotten {t.rel}#L{t.line_start} says more than it: forget it too, or a later dream may promote the fact again"))  # noqa: E501
     return extra, review
 
 
-def _texts(body: str, kind: str) -> list[str]:
+def forgotten_texts(body: str, kind: str) -> list[str]:
     """The entry, each of its lines and each evidence unit: every form a writer may hash."""
     return [body, *_line_texts(body, kind), *_units(body, kind)]
 
 
-def _surviving(files: _Files, targets: list[_Target]) -> set[str]:
+def surviving_texts(files: Files, targets: list[Target]) -> set[str]:
     """Normalised forms of every text that stays in memory (entries not being forgotten)."""
     chosen = {t.key for t in targets}
     return {
@@ -237,11 +236,11 @@ def _surviving(files: _Files, targets: list[_Target]) -> set[str]:
         for rel in files.files
         for e in files.entries(rel)
         if (rel, e.line_start) not in chosen
-        for text in _texts(e.body, files.kind(rel))
+        for text in forgotten_texts(e.body, files.kind(rel))
     }
 
 
-def _tombstone_hashes(targets: list[_Target], surviving: set[str], *, every_line: bool) -> dict[str, str]:
+def tombstone_hashes(targets: list[Target], surviving: set[str], *, every_line: bool) -> dict[str, str]:
     """hash -> path of every text the writers must not store again.
 
     A text that stays in memory elsewhere (an entry not being forgotten) is not tombstoned:
@@ -249,7 +248,7 @@ def _tombstone_hashes(targets: list[_Target], surviving: set[str], *, every_line
     """
     found: dict[str, str] = {}
     for t in targets:
-        for i, text in enumerate(_texts(t.body, t.kind)):
+        for i, text in enumerate(forgotten_texts(t.body, t.kind)):
             norm = loopguard.normalise(text)
             if not norm or (i and not every_line and len(norm.split()) < SESSION_LINE_WORDS):
                 continue

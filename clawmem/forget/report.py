@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clawmem.errors import IndexUnavailable
-from clawmem.forget.plan import _excerpt, _Target
+from clawmem.forget.plan import Target, excerpt
 from clawmem.forget.results import ForgetResult, Removed
 from clawmem.output import plural
 from clawmem.workspace import Workspace
@@ -11,16 +11,16 @@ from clawmem.workspace import Workspace
 UNTRUSTED = ("untrusted", "system")
 
 
-def _record(t: _Target, rows: dict[tuple[str, int], dict]) -> Removed:
+def removed_record(t: Target, rows: dict[tuple[str, int], dict]) -> Removed:
     row = rows.get(t.key) or {}
     origin = row.get("origin")
     return Removed(
-        t.rel, t.line_start, t.line_end, _excerpt(t.body), t.hash, origin, row.get("session_kind"), row.get("session_id"),
+        t.rel, t.line_start, t.line_end, excerpt(t.body), t.hash, origin, row.get("session_kind"), row.get("session_id"),
         t.why, origin in UNTRUSTED or t.kind == "quarantine",
     )
 
 
-def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
+def diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
     out = [f"Forgot ({result.mode}): {len(result.removed)} entr{'y' if len(result.removed) == 1 else 'ies'}; the text is not repeated here."]
     if result.id:
         undo = f"undo with `clawmem forget --undo {result.id}` until {result.undo_until}" if result.undo_until else "kept no undo record: it cannot be undone"
@@ -41,12 +41,12 @@ def _diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
             f"and {plural(redacted.get('baseline', 0), 'audit baseline entry', 'audit baseline entries')}"
         )
     out += [f"- curated pre-image (redacted): {p}" for p in preimages]
-    for r in result.review:
-        out.append(f"- needs manual review: {r.path}#L{r.line} — {r.reason}")
+    for item in result.review:
+        out.append(f"- needs manual review: {item.path}#L{item.line} — {item.reason}")
     return out
 
 
-def _provenance_rows(ws: Workspace) -> dict[tuple[str, int], dict]:
+def provenance_rows(ws: Workspace) -> dict[tuple[str, int], dict]:
     """Index provenance of every entry, for the report (empty when the index is unusable)."""
     from clawmem.index.maintain import open_synced
 

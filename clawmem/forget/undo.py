@@ -218,7 +218,7 @@ def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_r
 
 def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
     """Restore what forget ``forget_id`` removed and lift its tombstones (the caller checked it is the owner)."""
-    from clawmem import curated
+    from clawmem import diary
     from clawmem.forget import FORGET_LOCK
 
     prune(ws, local_now().date())
@@ -256,12 +256,12 @@ def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
             lift["sessions"] = [record["session"]]
         ledger.append(ws, [lift])
         (records_dir(ws) / f"{record['id']}.json").unlink(missing_ok=True)
-        curated.append_diary(ws, "forget undone", _diary_lines(result))
+        diary.append(ws, "forget undone", diary_lines(result))
     _sync(ws)
     return result
 
 
-def _diary_lines(result: UndoResult) -> list[str]:
+def diary_lines(result: UndoResult) -> list[str]:
     out = [f"Undid forget {result.id}: {plural(len(result.restored), 'entry', 'entries')} restored; the text is not repeated here."]
     out += [f"- restored {r.path}#L{r.line_start}" for r in result.restored[:50]]
     out += [f"- recreated {p}" for p in result.recreated_files]

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from clawmem.errors import IndexUnavailable
+from clawmem.errors import Busy, IndexUnavailable
 from clawmem.workspace import Workspace
 
 BUSY_TIMEOUT_MS = 5000
@@ -25,7 +26,7 @@ def _apsw():
 
 
 def _dict_row(cursor: Any, row: tuple) -> dict[str, Any]:
-    return dict(zip((d[0] for d in cursor.get_description()), row))
+    return dict(zip((d[0] for d in cursor.get_description()), row, strict=True))
 
 
 class IndexLocked(IndexUnavailable):
@@ -134,23 +135,30 @@ class Index:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """A write transaction (a savepoint when nested); rolled back on any exception.
+        """The one write transaction helper (a savepoint when nested); rolled back on any exception.
 
         The outermost one is ``BEGIN IMMEDIATE``: it takes the write lock up front (waiting up to
         the busy timeout), so a transaction that reads and then writes can never fail midway
-        because another writer moved the WAL on under its read snapshot.
+        because another writer moved the WAL on under its read snapshot, and what is read inside
+        is what gets written (two overlapping ``intent due`` runs cannot both fire one intent).
+        A lock still held when the wait runs out is ``errors.Busy``, with nothing written.
         """
         if self.conn.in_transaction:
             with self.conn:
                 yield
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        apsw = _apsw()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except apsw.BusyError as err:
+            raise Busy("the index is locked by another clawmem process") from err
         try:
             yield
+            self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # SQLite may already have rolled back on its own
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
 
     def meta(self, key: str, default: str | None = None) -> str | None:
         value = self.scalar("SELECT value FROM meta WHERE key = ?", (key,))

@@ -5,7 +5,7 @@ Never edit a released migration; add ``mNNN_…`` after the last one.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from clawmem.index.db import Index
 
@@ -166,6 +166,11 @@ def m002_vectors(index: Index) -> None:
     )
 
 
+# Order differs from numbering here on purpose: m004_intents is registered (and so runs) before
+# m003_dream. Both landed in one commit and indexes in the field recorded them in this order;
+# ``apply`` goes by registration order and records names, so swapping them now would change
+# nothing for a migrated index and only confuse the ``_clawmem_migrations`` history. The two
+# touch disjoint tables, so either order builds the same schema.
 @migration
 def m004_intents(index: Index) -> None:
     # Standing intents (clawmem/intents/). Times are UTC 'YYYY-MM-DDTHH:MM:SSZ' text, so they

@@ -9,8 +9,8 @@ derived from untrusted text.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from clawmem import ledger, provenance
 from clawmem.content_origin import RECALLED, Source

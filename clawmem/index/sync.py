@@ -11,9 +11,9 @@ import datetime as dt
 import json
 import re
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from clawmem import ledger, loopguard, provenance
 from clawmem.entries import grammar
@@ -57,7 +57,7 @@ class MemoryFile:
 
 
 def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
-    """Every file the index covers, with its kind (DESIGN.md section 2).
+    """Every file the index covers, with its kind (docs/design.md section 2).
 
     A file reached through a link (``ws.contains``) is never read: it could be any file on the
     machine, served as the owner's. Its path goes to ``skipped`` so ``index`` and ``status`` warn.
@@ -252,8 +252,9 @@ def _ledger_provenance(index: Index, rel: str, text_hash: str) -> dict | None:
 
 
 def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str | None) -> str | None:
-    if entry is not None and entry.observed and grammar.parse_when(entry.observed):
-        return grammar.parse_when(entry.observed).isoformat()
+    when = grammar.parse_when(entry.observed) if entry is not None and entry.observed else None
+    if when is not None:
+        return when.isoformat()
     if recorded:
         return recorded
     if file_date:
@@ -264,7 +265,7 @@ def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str 
 def torn_lines(index: Index, rel: str, doc: grammar.Document, data: bytes) -> set[int]:
     """Line numbers nobody can vouch for: the unterminated tail, and lines recorded as torn."""
     lines = [line for block in doc.blocks for line in block.lines]
-    torn = set()
+    torn: set[int] = set()
     if data and not data.endswith(b"\n"):
         tail = data[data.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")
         count = sum(len(block.lines) for block in grammar.parse(tail).blocks)

@@ -16,12 +16,7 @@ CJK_RUN = re.compile(
 WORD = re.compile(r"\w+", re.UNICODE)
 # Function words carry no topic; OR-ing them into a query makes every entry a lexical hit.
 STOPWORDS = frozenset(
-    """a an and are as at be been being but by can could did do does doing for from had has have having he her hers
-    him his how i if in into is it its itself just me my myself no nor not of off on once only or our ours out over
-    own same she should so some such than that the their theirs them then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with would you your yours about
-    again all am any because before below between both during each few further here more most other s t don now
-    ever tell know like get got also""".split()
+    ["a", "an", "and", "are", "as", "at", "be", "been", "being", "but", "by", "can", "could", "did", "do", "does", "doing", "for", "from", "had", "has", "have", "having", "he", "her", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "my", "myself", "no", "nor", "not", "of", "off", "on", "once", "only", "or", "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "about", "again", "all", "am", "any", "because", "before", "below", "between", "both", "during", "each", "few", "further", "here", "more", "most", "other", "s", "t", "don", "now", "ever", "tell", "know", "like", "get", "got", "also"]  # noqa: E501
 )
 
 

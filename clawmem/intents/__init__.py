@@ -1,4 +1,4 @@
-"""Standing intents: prospective memory compiled out of the model (DESIGN.md section 8).
+"""Standing intents: prospective memory compiled out of the model (docs/design.md section 8).
 
 * **event** intents ("when the release comes up, mention the changelog"): trigger phrases,
   channel/sender scope, expiry, fire budget and cooldown; ``match_for_recall`` fires them

@@ -82,9 +82,8 @@ def matching_phrase(phrases: list[str], words: MessageWords) -> tuple[str, int] 
     best: tuple[str, int] | None = None
     for phrase in phrases:
         terms = phrase_terms(phrase)
-        if terms and all(t in words.stems or t in words.cjk_chars for t in terms):
-            if best is None or len(terms) > best[1]:
-                best = (phrase, len(terms))
+        if terms and all(t in words.stems or t in words.cjk_chars for t in terms) and (best is None or len(terms) > best[1]):
+            best = (phrase, len(terms))
     return best
 
 
@@ -143,7 +142,7 @@ def match_for_recall(
     candidates.sort()
     hits: list[IntentHit] = []
     when = stamp(moment)
-    with store.write_transaction(index):
+    with index.transaction():
         chosen = []
         for _, intent_id, phrase in candidates:
             if len(chosen) >= cap:

@@ -20,11 +20,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from clawmem.vocabulary import ENDED_STATES, INTENT_STATES, LIVE_STATES
+
+__all__ = ["ENDED_STATES", "KINDS", "LIVE_STATES", "STATES", "Intent"]
+
 
 KINDS = ("event", "time")
-STATES = ("pending", "armed", "fired", "done", "cancelled", "expired")
-LIVE_STATES = ("pending", "armed", "fired")
-ENDED_STATES = ("done", "cancelled", "expired")
+STATES = INTENT_STATES
 # Only these origins may create (or cancel) an intent; a CHECK constraint repeats the rule.
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
@@ -37,12 +39,12 @@ def aware(moment: dt.datetime) -> dt.datetime:
 
 def stamp(moment: dt.datetime) -> str:
     """The stored form of a time: UTC, second precision, fixed width (compares as text)."""
-    return aware(moment).astimezone(dt.timezone.utc).strftime(STAMP)
+    return aware(moment).astimezone(dt.UTC).strftime(STAMP)
 
 
 def unstamp(text: str) -> dt.datetime:
     """Read a stored time back (aware, UTC)."""
-    return dt.datetime.strptime(text, STAMP).replace(tzinfo=dt.timezone.utc)
+    return dt.datetime.strptime(text, STAMP).replace(tzinfo=dt.UTC)
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,7 @@ def fire_due(ws: Workspace, index: Index, *, now: dt.datetime | None = None) -> 
     moment = aware(now) if now is not None else store.current_time()
     current = stamp(moment)
     store.ensure_restored(ws, index)
-    with store.write_transaction(index):
+    with index.transaction():
         store.sweep(index, current)
         rows = index.query(
             "SELECT * FROM intents WHERE kind = 'time' AND state = 'armed' AND due_at <= ? ORDER BY due_at, id", (current,)

@@ -6,7 +6,7 @@ commits. The index is derived data and can be deleted: when the table is empty b
 holds intent records, the first intents operation replays them (``ensure_restored``), so a
 rebuilt index neither loses an intent nor gives a used-up one its budget back.
 
-Every state change runs in ``write_transaction`` (``BEGIN IMMEDIATE``): the write lock is taken
+Every state change runs in ``Index.transaction`` (``BEGIN IMMEDIATE``): the write lock is taken
 before anything is read, so two processes (two overlapping cron runs of ``intent due``, two
 agent turns) can never both fire the same intent.
 """
@@ -15,55 +15,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
-from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from clawmem import incoming, ledger, provenance
-from clawmem.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem import ledger, provenance
+from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
-from clawmem.index.tokens import query_terms
-from clawmem.inputs import decode_input
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
-from clawmem.provenance import ORIGINS
+from clawmem.intents.validation import check_creator, clean_phrases, clean_scope, clean_text
 from clawmem.workspace import Workspace, validate_session_id
 
 RESTORED_META = "intents_restored_at"
-MAX_PHRASES = 20
-MAX_PHRASE_CHARS = 200
-MAX_SCOPE_CHARS = 200
 COLUMNS = (
     "id", "kind", "state", "text", "keywords", "channel", "sender", "origin", "session", "created_at", "armed_at",
     "due_at", "expires_at", "cooldown_s", "budget", "fires", "last_fired_at", "ended_at",
 )
-
-
-# transactions ----------------------------------------------------------------------------
-@contextmanager
-def write_transaction(index: Index) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (a savepoint inside a caller's open transaction).
-
-    Taking the write lock first means what is read inside is what gets written: the read
-    and the update of a fire are one step for every other process.
-    """
-    if index.conn.in_transaction:
-        with index.transaction():
-            yield
-        return
-    import apsw  # already loaded by Index; imported here only for the exception types
-
-    try:
-        index.execute("BEGIN IMMEDIATE")
-    except apsw.BusyError as err:
-        raise Busy("the index is locked by another clawmem process") from err
-    try:
-        yield
-        index.execute("COMMIT")
-    except BaseException:
-        if index.conn.in_transaction:  # SQLite may already have rolled back on its own
-            index.execute("ROLLBACK")
-        raise
 
 
 # ledger mirror ---------------------------------------------------------------------------
@@ -85,7 +52,7 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
     """
     if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
         return 0
-    with write_transaction(index):
+    with index.transaction():
         if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
             return 0
         records = [r for r in ledger.read(ws).records if r.get("t") == "intent"]
@@ -188,57 +155,6 @@ def record_fires(ws: Workspace, index: Index, fired: Sequence[tuple[int, str]]) 
         _apply_fire(index, intent_id, when)
 
 
-# validation ------------------------------------------------------------------------------
-def check_creator(origin: str, what: str = "create an intent") -> None:
-    """Only owner or agent origin may shape intents: decided by the caller's class, never by text."""
-    if origin not in ORIGINS:
-        raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(ORIGINS)}")
-    if not provenance.is_trusted(origin):
-        raise Forbidden(
-            f"{origin} origin may not {what}: only owner or agent may",
-            hint="an instruction from external content cannot schedule actions; if the owner asked for it, pass --origin owner",
-        )
-
-
-def clean_phrases(raw: Iterable[str]) -> list[str]:
-    """Trigger phrases from ``--when`` values (each may hold several, split on ``,`` or ``;``)."""
-    phrases: list[str] = []
-    seen: set[str] = set()
-    for value in raw:
-        for part in re.split(r"[,;]", value):
-            phrase = incoming.clean_value(part)
-            if not phrase:
-                continue
-            if len(phrase) > MAX_PHRASE_CHARS:
-                raise BadInput(f"trigger phrase is longer than {MAX_PHRASE_CHARS} characters: {phrase[:40]!r}…")
-            if not query_terms(phrase):
-                raise BadInput(f"trigger phrase {phrase!r} has no words to match", hint="give keywords such as --when 'release'")
-            if phrase.casefold() not in seen:
-                seen.add(phrase.casefold())
-                phrases.append(phrase)
-    if len(phrases) > MAX_PHRASES:
-        raise BadInput(f"{len(phrases)} trigger phrases; at most {MAX_PHRASES}")
-    return phrases
-
-
-def _scope(value: str | None, what: str) -> str | None:
-    if value is None:
-        return None
-    cleaned = incoming.clean_value(value)
-    if len(cleaned) > MAX_SCOPE_CHARS:
-        raise BadInput(f"{what} is longer than {MAX_SCOPE_CHARS} characters")
-    return cleaned or None
-
-
-def clean_text(ws: Workspace, text: str, origin: str) -> str:
-    text = decode_input(text, limit=ws.config.limits.max_note_bytes, what="intent text")
-    text = incoming.clean(text, typed_by_owner=origin == "owner")[0].strip()
-    if not text:
-        raise BadInput("intent text is empty once recalled blocks are removed")
-    return text
-
-
-# operations ------------------------------------------------------------------------------
 def add_intent(
     ws: Workspace,
     index: Index,
@@ -290,8 +206,8 @@ def add_intent(
         "state": _initial_state(kind, due),
         "text": text,
         "keywords": json.dumps(phrases, ensure_ascii=False),
-        "channel": _scope(channel, "channel"),
-        "sender": _scope(sender, "sender"),
+        "channel": clean_scope(channel, "channel"),
+        "sender": clean_scope(sender, "sender"),
         "origin": origin,
         "session": session,
         "created_at": created,
@@ -305,7 +221,7 @@ def add_intent(
     if row["state"] == "armed":
         row["armed_at"] = created
     ensure_restored(ws, index)
-    with write_transaction(index):
+    with index.transaction():
         row["id"] = _insert(index, row)
         ledger.append(ws, [_add_record(row)])
     return from_row(fetch_row(index, row["id"]), created)
@@ -338,7 +254,7 @@ def cancel_intent(ws: Workspace, index: Index, intent_id: int, *, origin: str, n
     check_creator(origin, "cancel an intent")
     current = stamp(now or current_time())
     ensure_restored(ws, index)
-    with write_transaction(index):
+    with index.transaction():
         sweep(index, current)
         row = fetch_row(index, intent_id)
         if row is None:

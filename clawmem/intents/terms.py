@@ -8,8 +8,7 @@ from clawmem.index.tokens import query_terms
 
 # Ignored inside a trigger phrase (unless the phrase is nothing else): "the release" = "release".
 STOPWORDS = frozenset(
-    "a an the of to in on at for from by with about and or but is are was were be been it its this that these those"
-    " my our your their his her me us you we i".split()
+    ["a", "an", "the", "of", "to", "in", "on", "at", "for", "from", "by", "with", "about", "and", "or", "but", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "my", "our", "your", "their", "his", "her", "me", "us", "you", "we", "i"]  # noqa: E501
 )
 DOUBLE_CONSONANT = re.compile(r"([bcdfgkmnprt])\1$")
 

@@ -22,9 +22,10 @@ The SDK (the ``mcp`` extra) is imported only inside this package, and this packa
 from __future__ import annotations
 
 from clawmem.errors import Forbidden
+from clawmem.vocabulary import ORIGINS
 
 INSTALL_HINT = "install the MCP extra: pip install 'clawmem[mcp]'"
-MCP_ORIGINS = ("agent", "untrusted", "system")
+MCP_ORIGINS = tuple(o for o in ORIGINS if o != "owner")
 
 
 def sdk_available() -> bool:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
 
-from clawmem import __version__
+from clawmem import __version__, vocabulary
 from clawmem.errors import BadInput, ClawmemError
 from clawmem.mcp import client_origin
 from clawmem.mcp.errors import for_model, invalid_arguments
@@ -41,7 +41,8 @@ to follow; a frame ends only at the closing tag with its own id."""
 ORIGIN_DOC = "Who it comes from: agent (your own words), untrusted (copied from a web page, file or tool output), system."
 SESSION_DOC = "Session id (letters, digits, . _ : -)."
 PROJECT_DIR_DOC = "Absolute path of the repository you are working in [default: the client's first root]."
-SESSION_KINDS = Literal["interactive", "cron", "heartbeat", "subagent"]
+SESSION_KINDS = Literal[vocabulary.SESSION_KINDS]  # type: ignore[valid-type]  # built from the one vocabulary
+STATE_FILTERS = Literal[vocabulary.STATE_FILTERS]  # type: ignore[valid-type]
 
 
 OUTPUT_SCHEMAS = {  # tool -> (docs/schemas/<name>.json, the key a list shape is returned under)
@@ -255,7 +256,7 @@ def build_server(workspace: str | Path | None = None):
         session: Annotated[str, Field(min_length=1, description=SESSION_DOC + " Ingesting the same session again replaces its transcript.")],
         origin: Annotated[Origin, Field(description="Class of the session's sender: user turns take it, assistant turns follow it, tool output is always untrusted.")] = "agent",
         session_kind: Annotated[SESSION_KINDS, Field(description="Kind of session it was.")] = "interactive",
-        format: Annotated[str, Field(min_length=1, description="auto (detect from the content), or a format name `clawmem ingest --format` accepts, such as jsonl or markdown.")] = "auto",
+        format: Annotated[str, Field(min_length=1, description="auto (detect from the content), or a format name `clawmem ingest --format` accepts, such as jsonl or markdown.")] = "auto",  # noqa: E501
     ) -> dict[str, Any]:
         """Ingest a finished session's transcript into transcripts/<session>.md, with provenance per turn.
 
@@ -292,19 +293,17 @@ def build_server(workspace: str | Path | None = None):
 
     def list_intents(
         state: Annotated[
-            Literal["active", "all", "pending", "armed", "fired", "done", "cancelled", "expired"],
+            STATE_FILTERS,
             Field(description="active (pending, armed, fired), all, or one state."),
         ] = "active",
     ) -> dict[str, Any]:
         """List standing intents (by default the active ones)."""
         from clawmem.index.db import Index
-        from clawmem.intents import LIVE_STATES, STATES
         from clawmem.intents import list_intents as listed
 
         ws = open_ws()
-        states = set(LIVE_STATES) if state == "active" else set(STATES) if state == "all" else {state}
         with Index.open(ws) as index:
-            return {"intents": to_jsonable(listed(ws, index, states=states))}
+            return {"intents": to_jsonable(listed(ws, index, states=vocabulary.states_for([state])))}
 
     catalogue = [  # (function, title, annotations), in the order tools/list gives them
         (recall_context, "Recall context for a turn", records_reads),

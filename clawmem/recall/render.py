@@ -32,7 +32,7 @@ def context_block(result) -> str:
     if result.intents:
         parts.append("## Standing intents (act on these now)\n" + "\n".join(f"- {_line(i.text)} (intent {i.id})" for i in result.intents))
     if result.aspirations:
-        parts.append("## Aspirations due for review\n" + "\n".join(f"- {_line(a.text)} (review was {a.review.isoformat()}) [{_line(f'{a.path}#L{a.line}')}]" for a in result.aspirations))
+        parts.append("## Aspirations due for review\n" + "\n".join(f"- {_line(a.text)} (review was {a.review.isoformat()}) [{_line(f'{a.path}#L{a.line}')}]" for a in result.aspirations))  # noqa: E501
     if result.escalation.escalate:
         parts.append(f"## Deep recall suggested ({_line(result.escalation.reason)})\nrun: {_line(result.escalation.command)}")
     return recall_block("\n\n".join(parts)) if parts else ""

@@ -15,12 +15,10 @@ import threading
 from dataclasses import dataclass
 
 from clawmem import provenance
+from clawmem.config import RecallConfig
 from clawmem.index import tokens
 from clawmem.recall.budget import Budget
 from clawmem.workspace import Workspace
-
-STEM_PREFIX = 4  # "fails" ~ "failed": a shared prefix this long covering most of the shorter word
-TOKEN_MATCH = 0.85  # rapidfuzz ratio at which two words count as the same (typos)
 
 
 @dataclass(frozen=True)
@@ -43,17 +41,17 @@ def _exact_only(word: str) -> bool:
     return "_" in word or any(c.isdigit() for c in word)
 
 
-def _same_word(a: str, b: str) -> bool:
+def _same_word(a: str, b: str, stem_prefix: int) -> bool:
     if a == b:
         return True
     if _exact_only(a) or _exact_only(b):
         return False
     common = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         common += 1
-    return common >= STEM_PREFIX and common >= 0.75 * min(len(a), len(b))
+    return common >= stem_prefix and common >= 0.75 * min(len(a), len(b))
 
 
 def _names_match(phrase: str, message_words: list[str]) -> bool:
@@ -61,7 +59,7 @@ def _names_match(phrase: str, message_words: list[str]) -> bool:
     return all(w in message_words for w in (t.casefold() for t in tokens.query_terms(phrase)) if _exact_only(w))
 
 
-def lexical_score(phrase: str, message_words: list[str]) -> float:
+def lexical_score(phrase: str, message_words: list[str], cfg: RecallConfig) -> float:
     """Mean over the phrase's words of how well the message contains each (1.0 = all present)."""
     from rapidfuzz import fuzz, process  # deferred: only recall's trigger lane needs it
 
@@ -70,14 +68,14 @@ def lexical_score(phrase: str, message_words: list[str]) -> float:
         return 0.0
     total = 0.0
     for word in words:
-        if any(_same_word(word, m) for m in message_words):
+        if any(_same_word(word, m, cfg.trigger_stem_prefix) for m in message_words):
             total += 1.0
             continue
         if _exact_only(word):
             continue
         best = process.extractOne(word, message_words, scorer=fuzz.ratio)
         ratio = best[1] / 100.0 if best else 0.0
-        total += 1.0 if ratio >= TOKEN_MATCH else ratio * 0.5
+        total += 1.0 if ratio >= cfg.trigger_word_ratio else ratio * 0.5
     return total / len(words)
 
 
@@ -158,7 +156,7 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
 
     matrix = np.frombuffer(b"".join(r["vector"] for r in stored), dtype=np.float32).reshape(len(stored), -1)
     sims = matrix @ lane.vector
-    return {r["phrase"]: float(s) for r, s in zip(stored, sims)}
+    return {r["phrase"]: float(s) for r, s in zip(stored, sims, strict=False)}
 
 
 def match(
@@ -170,7 +168,7 @@ def match(
     if not rows:
         return []
     words = [w.casefold() for w in tokens.query_terms(message, drop_stopwords=False)]
-    lexical = {id(row): {p: lexical_score(p, words) for p in row["phrases"]} for row in rows}
+    lexical = {id(row): {p: lexical_score(p, words, cfg) for p in row["phrases"]} for row in rows}
     settled = any(score >= cfg.trigger_threshold for scores in lexical.values() for score in scores.values())
     vectors: dict[str, float] = {}
     if not settled and not budget.expired():

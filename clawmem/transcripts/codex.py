@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from clawmem.transcripts import Block, Parsed
 from clawmem.transcripts.openai_chat import responses_item
@@ -36,7 +37,7 @@ BARE_ITEMS = frozenset({
 })
 # a user message holding a part Codex writes (a line opening with one of its tags or AGENTS.md), or wholly one tag
 CONTEXT_TAG = re.compile(r"^\s*<(?P<tag>[A-Za-z_][\w-]*)>.*</(?P=tag)>\s*$", re.DOTALL)
-CONTEXT_PREFIX = re.compile(r"^\s*(?:# AGENTS\.md instructions|<(?:environment_context|user_instructions|turn_aborted|user_shell_command|skill|subagent_notification|context_update)>)", re.IGNORECASE | re.MULTILINE)
+CONTEXT_PREFIX = re.compile(r"^\s*(?:# AGENTS\.md instructions|<(?:environment_context|user_instructions|turn_aborted|user_shell_command|skill|subagent_notification|context_update)>)", re.IGNORECASE | re.MULTILINE)  # noqa: E501
 
 
 def contextual(text: str) -> bool:
@@ -71,7 +72,7 @@ def parse(records: list[object]) -> Parsed:
 
 def _spawned(records: list[object]) -> bool:
     """A rollout of an agent another agent spawned: ``session_meta.source`` is ``{"subagent": ...}``."""
-    meta = next((r["payload"] for r in records if isinstance(r, dict) and r.get("type") == "session_meta" and isinstance(r.get("payload"), dict)), {})
+    meta: dict[str, Any] = next((r["payload"] for r in records if isinstance(r, dict) and r.get("type") == "session_meta" and isinstance(r.get("payload"), dict)), {})
     source = meta.get("source")
     return source == "subagent" or (isinstance(source, dict) and "subagent" in source)
 

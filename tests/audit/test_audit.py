@@ -10,6 +10,7 @@ import pytest
 
 from clawmem import ledger, loopguard
 from clawmem.entries import grammar
+from tests.conftest import require
 
 LINE = re.compile(r"^(\S+?)(?::(\d+))?: error: (provenance|preimage|annotation|grounding|index): (.+)$")
 WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
@@ -181,7 +182,7 @@ def test_ci_flags_a_curated_entry_removed_without_a_preimage(ws, clawmem, promot
     assert ci(clawmem).returncode == 0  # the baseline now holds the promoted line
     text = ws.memory_md.read_text()
     line = next(e.line_start for e in grammar.parse(text).entries if e.body == promoted)
-    ws.memory_md.write_text("".join(l for l in text.splitlines(keepends=True) if promoted not in l))
+    ws.memory_md.write_text("".join(ln for ln in text.splitlines(keepends=True) if promoted not in ln))
     result = ci(clawmem)
     assert result.returncode == 3
     [(check, path, at, what)] = violations(result)
@@ -372,8 +373,7 @@ def test_ci_flags_an_index_whose_taint_was_removed(ws, clawmem, indexed):
 def test_ci_flags_a_vector_marked_trusted_for_untrusted_content(ws, clawmem, indexed):
     from clawmem.embeddings import backend_status
 
-    if not backend_status().get("available"):
-        pytest.skip("no embedding model installed: the index has no vectors to check")
+    require(backend_status().get("available"), "no embedding model installed: the index has no vectors to check")
     assert clawmem("index", "-q").returncode == 0
     from clawmem.index.db import Index
 

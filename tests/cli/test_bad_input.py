@@ -1,4 +1,4 @@
-"""DESIGN.md section 11 through the installed command: clear error, non-zero exit, nothing written."""
+"""docs/design.md section 11 through the installed command: clear error, non-zero exit, nothing written."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def workspace(clawmem, tmp_path):
 
 
 def snapshot(root):
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".clawmem/locks" not in p.as_posix() and not p.name.startswith("index.db")}
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".clawmem/locks" not in p.as_posix() and not p.name.startswith("index.db")}  # noqa: E501
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ def test_fast_lane_and_typer_define_the_same_options():
 
 
 def test_fast_lane_does_not_import_typer(ws):
-    probe = "import sys; sys.argv=['clawmem','recall','hello','--json']\nfrom clawmem.launcher import main\ntry:\n    main()\nexcept SystemExit:\n    pass\nsys.stderr.write('TYPER=' + str('typer' in sys.modules))"
+    probe = "import sys; sys.argv=['clawmem','recall','hello','--json']\nfrom clawmem.launcher import main\ntry:\n    main()\nexcept SystemExit:\n    pass\nsys.stderr.write('TYPER=' + str('typer' in sys.modules))"  # noqa: E501
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert proc.stderr.strip().endswith("TYPER=False"), proc.stderr
     assert "context" in json.loads(proc.stdout)

@@ -152,6 +152,6 @@ def test_a_working_external_consolidator_rewrites_the_file(ws, clawmem, keyed_me
     entries = grammar.parse(ws.memory_md.read_text()).entries
     assert [e.body for e in entries if e.key == "staging-host"] == ["The staging host is now stage-2.internal"]
     assert (ws.root / data["preimage"]).is_file()
-    records = [json.loads(l) for l in ws.ledger_path.read_text().splitlines()[1:]]
+    records = [json.loads(ln) for ln in ws.ledger_path.read_text().splitlines()[1:]]
     curated = [r for r in records if r.get("path") == "MEMORY.md"]
     assert {r["origin"] for r in curated} == {"agent"} and len(curated) == 2

@@ -109,7 +109,7 @@ def test_a_candidate_already_in_memory_is_merged_not_duplicated(ws, days_ago):
     assert len(entries) == 1 and len(entries[0].sources) == 3
     assert "<!-- note: typed by the owner -->" in entries[0].raw
     assert report.merged and report.promoted == ()
-    ledger = [json.loads(l) for l in ws.ledger_path.read_text().splitlines()[1:]]
+    ledger = [json.loads(ln) for ln in ws.ledger_path.read_text().splitlines()[1:]]
     assert not [r for r in ledger if r.get("path") == "MEMORY.md"], "the owner's line keeps its provenance"
 
 
@@ -136,3 +136,18 @@ def test_validation_rules():
     lossy = "# Memory\n\nCurated.\n\n" + "".join(f"- Fact number {i} about the billing system.\n" for i in range(5))
     assert any("loses 3 of 8" in p for p in validate(old, lossy, [good], cfg))
     assert any("budget" in p for p in validate(old, old + "- x" * 10_000 + "\n", [good], DreamConfig()))
+
+
+def test_a_staged_candidate_that_ages_past_max_age_fails_the_gate(ws, days_ago):
+    """The deep gate's own max-age rule: light prunes old candidates, so a deep-only sweep is where it decides."""
+    from clawmem.workspace import Workspace
+
+    for n, session in ((6, "a"), (5, "b")):  # two encounters: staged, short of min_recalls
+        add_note(ws, FACT, origin="owner", session=session, at=days_ago(n))
+    first = explained(run_sweep(ws, explain=True), "invoices bucket")
+    assert first.status == "failed" and not any(f.startswith("age ") for f in first.failed), first.failed
+    (ws.root / "clawmem.toml").write_text("[dream]\nmax_age_days = 2\n")
+    aged = explained(run_sweep(Workspace.open(ws.root), explain=True, phases=("deep",)), "invoices bucket")
+    assert aged.signals["age_days"] > 2
+    assert f"age {aged.signals['age_days']:.0f} days > 2" in aged.failed, aged.failed
+    assert FACT not in ws.memory_md.read_text()

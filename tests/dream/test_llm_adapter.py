@@ -22,6 +22,7 @@ import pytest
 from clawmem.dream.external import RULES
 from clawmem.dream.llm_adapter import AnswerRejected, parse_answer
 from clawmem.entries import grammar
+from tests.conftest import require
 
 MEMORY = "# Memory\n\n- The team prefers squash merges on main.\n"
 SHORT = "Build fails with undefined reference errors: run make clean before make."
@@ -178,8 +179,7 @@ def test_a_bad_input_document_is_a_usage_error_and_runs_nothing(llm):
 
 def test_the_console_script_runs_the_same_adapter(ws, clawmem, llm, configure, gated):
     script = shutil.which("clawmem-llm-consolidate", path=str(Path(sys.executable).parent))
-    if script is None:
-        pytest.skip("console script not installed: reinstall clawmem (pip install -e .) after pulling pyproject.toml")
+    require(script is not None, "console script not installed: reinstall clawmem (pip install -e .) after pulling pyproject.toml")
     llm.plan(answer=MEMORY + _line(SHORT, gated["sources"]))
     configure(consolidator_command=f"{script} --model stand-in-model")
     data = clawmem("dream", "--json", env=llm.env).json()

@@ -17,6 +17,7 @@ from clawmem.dream.consolidate import Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.embeddings import EmbedderUnavailable, load_embedder
 from clawmem.entries import grammar
+from tests.conftest import require
 
 # (existing MEMORY.md line, candidate, merged on words alone?)
 SAME_FACT = [
@@ -57,7 +58,7 @@ def embedder():
     try:
         return load_embedder()
     except EmbedderUnavailable as err:
-        pytest.skip(f"vector rows need an installed embedder: {err}")
+        require(False, f"vector rows need an installed embedder: {err}")
 
 
 @pytest.mark.parametrize(("existing", "candidate", "why"), DIFFERENT_FACT)
@@ -147,7 +148,7 @@ def test_a_reworded_paraphrase_needs_the_embedder_to_merge(ws, clawmem, ingest_s
         try:
             load_embedder()
         except EmbedderUnavailable as err:
-            pytest.skip(f"needs an installed embedder: {err}")
+            require(False, f"needs an installed embedder: {err}")
     else:
         _embeddings_off(ws)
     _hand_written(ws, "- Integration tests need the postgres container running first.")
@@ -175,10 +176,10 @@ def test_a_paraphrase_of_a_line_dream_wrote_merges_without_a_second_line(ws, cla
     """The line already carries three anchors (the most a line keeps): it stays byte for byte."""
     first, later = "Integration tests need the postgres container running first.", "Start the postgres container before running integration tests."
     asks = ["why do the tests hang?", "the integration job is stuck", "CI timed out on the db suite"]
-    for i, (day, ask) in enumerate(zip((7, 6, 5), asks), 1):
+    for i, (day, ask) in enumerate(zip((7, 6, 5), asks, strict=True), 1):
         ingest_session(f"a{i}", f"user: {ask}\nassistant: {first}\nuser: ok, ticket {300 + i}\n", days_ago(day))
     assert [p["text"] for p in clawmem("dream", "--json").json()["promoted"]] == [first]
-    for i, (day, ask) in enumerate(zip((3, 2, 1), asks), 1):
+    for i, (day, ask) in enumerate(zip((3, 2, 1), asks, strict=True), 1):
         ingest_session(f"b{i}", f"user: {ask} (again)\nassistant: {later}\nuser: right, ticket {400 + i}\n", days_ago(day))
     before = ws.memory_md.read_text()
     data = clawmem("dream", "--json").json()

@@ -58,7 +58,7 @@ def injected(clawmem, message: str) -> list[str]:
 
 
 def test_the_same_failure_in_three_sessions_promotes_its_workaround_triggered_by_the_failure(ws, clawmem, tmp_path, days_ago):
-    for n, (path, session) in enumerate(zip(write_sessions(tmp_path), ("s1", "s2", "s3")), 1):
+    for n, (path, session) in enumerate(zip(write_sessions(tmp_path), ("s1", "s2", "s3"), strict=True), 1):
         ingest(clawmem, path, session, days_ago(4 - n))
 
     report = clawmem("dream", "--json")

@@ -1,6 +1,6 @@
 """Hand-written bytes of MEMORY.md come back byte-identical after a sweep that adds other lines.
 
-DESIGN.md section 11: malformed or unusual hand-edited content is kept verbatim. Each case is
+docs/design.md section 11: malformed or unusual hand-edited content is kept verbatim. Each case is
 a real MEMORY.md written as bytes, a real ``clawmem dream`` (the built-in consolidator, and an
 external one that normalises what it copies the way a model CLI does), and a byte comparison.
 """

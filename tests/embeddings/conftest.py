@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from clawmem.embeddings import locate_model_dir
+from tests.conftest import require
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference_vectors.json"
 NO_MODEL = (
@@ -20,8 +21,7 @@ NO_MODEL = (
 def model_dir() -> Path:
     """The installed weights; tests that need them skip (with the install line) when absent."""
     found = locate_model_dir()
-    if found is None:
-        pytest.skip(NO_MODEL)
+    require(found is not None, NO_MODEL)
     return found
 
 

@@ -8,8 +8,10 @@ import struct
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="numpy is a core dependency: pip install numpy")
-pytest.importorskip("tokenizers", reason="tokenizers is a core dependency: pip install tokenizers")
+from tests.conftest import require_module
+
+np = require_module("numpy", "numpy is a core dependency: pip install numpy")
+require_module("tokenizers", "tokenizers is a core dependency: pip install tokenizers")
 
 from clawmem.embeddings import Embedder, load_embedder
 from clawmem.embeddings.minilm_numpy import _gelu_inplace, read_safetensors

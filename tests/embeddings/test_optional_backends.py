@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 from clawmem.embeddings import backend_status, load_embedder
+from tests.conftest import require
 
 
-def require(backend: str, model_dir) -> None:
+def require_backend(backend: str, model_dir) -> None:
     status = backend_status(backend, str(model_dir))
-    if not status["available"]:
-        pytest.skip(status["reason"])
+    require(status["available"], status["reason"])
 
 
 @pytest.mark.model
 def test_onnx_int8_stays_close_to_reference(model_dir, reference, cosines):
-    require("onnx", model_dir)
+    require_backend("onnx", model_dir)
     embedder = load_embedder("onnx", str(model_dir))
     vectors = embedder.embed(reference["sentences"])
     cos = cosines(vectors, reference["vectors"])
@@ -29,7 +29,7 @@ def test_onnx_int8_stays_close_to_reference(model_dir, reference, cosines):
 @pytest.mark.model
 @pytest.mark.slow
 def test_sentence_transformers_backend_matches_reference(model_dir, reference, cosines):
-    require("sentence-transformers", model_dir)
+    require_backend("sentence-transformers", model_dir)
     embedder = load_embedder("sentence-transformers", str(model_dir))
     cos = cosines(embedder.embed(reference["sentences"]), reference["vectors"])
     assert embedder.id == "all-MiniLM-L6-v2/sentence-transformers/384"

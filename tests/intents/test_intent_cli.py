@@ -159,10 +159,10 @@ def test_two_overlapping_due_runs_fire_each_reminder_once(ws):
     from clawmem.index.db import Index
     from clawmem.intents import add_intent
 
-    created = dt.datetime(2026, 11, 25, 10, tzinfo=dt.timezone.utc)
+    created = dt.datetime(2026, 11, 25, 10, tzinfo=dt.UTC)
     exe = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
     for round_ in range(3):
-        friday = dt.datetime(2026, 11, 27, 9, tzinfo=dt.timezone.utc) + dt.timedelta(weeks=round_)
+        friday = dt.datetime(2026, 11, 27, 9, tzinfo=dt.UTC) + dt.timedelta(weeks=round_)
         with Index.open(ws) as index:
             ids = {add_intent(ws, index, f"reminder {round_}-{n}", origin="owner", at=friday, now=created).id for n in range(25)}
         env = {**os.environ, "CLAWMEM_NOW": (friday + dt.timedelta(seconds=30)).isoformat()}

@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
-PROBE = """
-import json, sys
-sys.argv = ["clawmem", *json.loads(sys.argv[1])]
-from clawmem.cli import main
-try:
-    main()
-except SystemExit:
-    pass
-sys.stderr.write("\\nLOADED=" + json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in
-    ("numpy", "tokenizers", "apsw", "sqlite_vec", "torch", "dateparser", "rapidfuzz") or m == "rich.table")))
-"""
+from tests.conftest import modules_loaded
+
+HEAVY = ("numpy", "tokenizers", "apsw", "sqlite_vec", "torch", "dateparser", "rapidfuzz", "rich.table")
 
 
 def loaded(args):
-    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, timeout=60, env=dict(os.environ))
-    assert "LOADED=" in proc.stderr, proc.stderr
-    return set(json.loads(proc.stderr.rsplit("LOADED=", 1)[1]))
+    return modules_loaded(args, HEAVY)
 
 
 @pytest.mark.parametrize("args", [["intent", "--help"], ["user", "--help"], ["intent", "add", "--help"]])

@@ -23,8 +23,8 @@ from clawmem.intents import (
 )
 from clawmem.workspace import Workspace
 
-T0 = dt.datetime(2026, 11, 25, 10, tzinfo=dt.timezone.utc)  # a Wednesday
-UTC = dt.timezone.utc
+T0 = dt.datetime(2026, 11, 25, 10, tzinfo=dt.UTC)  # a Wednesday
+UTC = dt.UTC
 
 
 def intents_by_id(ws, now):

@@ -175,5 +175,5 @@ def test_missing_model_falls_back_to_lexical_triggers(clawmem, workspace):
 
 
 def test_tiny_budget_still_answers(clawmem, workspace):
-    data, stderr = recall_json(clawmem, "is the network safe", "--budget-ms", "1")
+    data, _ = recall_json(clawmem, "is the network safe", "--budget-ms", "1")
     assert "context" in data

@@ -36,9 +36,9 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 HERE = Path(__file__).resolve().parent
 GATES_OFF = HERE / "gates_off.py"
@@ -342,7 +342,7 @@ attack("J09", "traversal", "project active --session ../../x", lambda m: [run("p
        unobservable="project active only reads a session's set, and the path it would name holds nothing to print", **REFUSE)
 attack("J10", "traversal", "recall --session ../../../x (recall never fails, must not write)", lambda m: [
     run("recall", "hello", "--session", f"../../../../pwned-{m}")],
-    unobservable="outside a git repository recall only reads the session's active set, so a path-like id writes nothing", escape=(f"../pwned-{marker('J10')}.json", f"../../pwned-{marker('J10')}.json"), **REFUSE)
+    unobservable="outside a git repository recall only reads the session's active set, so a path-like id writes nothing", escape=(f"../pwned-{marker('J10')}.json", f"../../pwned-{marker('J10')}.json"), **REFUSE)  # noqa: E501
 attack("J11", "traversal", "audit --since ../../etc/passwd", lambda m: [run("audit", "--since", "../../etc/passwd")],
        unobservable=NOT_A_TIME, **REFUSE)
 attack("J12", "traversal", "note add --at ../../etc/passwd", lambda m: [run("note", "add", "hello", "--origin", "owner", "--at", "../../etc/passwd")],
@@ -354,12 +354,12 @@ attack("J14", "traversal", "forget --session ../../x", lambda m: [run("forget", 
 # K: oversized and non-UTF-8 input --------------------------------------------------------
 attack("K01", "bad-input", "note larger than the limit", lambda m: [run("note", "add", "-", "--origin", "owner", stdin=f"{m} " + "A" * 70_000)], **REFUSE)
 attack("K02", "bad-input", "note that is not UTF-8", lambda m: [run("note", "add", "-", "--origin", "owner", stdin=m.encode() + b" \xff\xfe bad \xc3\x28")], **REFUSE)
-attack("K03", "bad-input", "binary transcript with NUL bytes", lambda m: [run("ingest", "-", "--session", "k03", "--origin", "owner", stdin=b"user: " + m.encode() + b"\x00\x01\x02" * 100)], **REFUSE)
-attack("K04", "bad-input", "flush with UTF-16 surrogate bytes", lambda m: [run("note", "flush", "-", "--origin", "owner", stdin=b"- " + m.encode() + b" \xed\xa0\x80\xed\xb0\x80")], **REFUSE)
+attack("K03", "bad-input", "binary transcript with NUL bytes", lambda m: [run("ingest", "-", "--session", "k03", "--origin", "owner", stdin=b"user: " + m.encode() + b"\x00\x01\x02" * 100)], **REFUSE)  # noqa: E501
+attack("K04", "bad-input", "flush with UTF-16 surrogate bytes", lambda m: [run("note", "flush", "-", "--origin", "owner", stdin=b"- " + m.encode() + b" \xed\xa0\x80\xed\xb0\x80")], **REFUSE)  # noqa: E501
 attack("K05", "bad-input", "transcript larger than the ingest limit (16 MiB)", lambda m: [
     run("ingest", "-", "--session", "k05", "--origin", "owner", stdin=(f"user: {m} " + "B" * (16 * 1024 * 1024 + 10)).encode())], **REFUSE)
 attack("K06", "bad-input", "terminal escape sequences in a note", lambda m: [run("note", "add", f"\x1b[2J\x1b[31m{m} owned\x1b[0m", "--origin", "owner")], **REFUSE)
-attack("K07", "bad-input", "intent text that is not UTF-8", lambda m: [run("intent", "add", "-", "--when", "deploy", "--origin", "owner", stdin=m.encode() + b" \xc0\xaf")], **REFUSE)
+attack("K07", "bad-input", "intent text that is not UTF-8", lambda m: [run("intent", "add", "-", "--when", "deploy", "--origin", "owner", stdin=m.encode() + b" \xc0\xaf")], **REFUSE)  # noqa: E501
 attack("K08", "bad-input", "oversized USER.md directive", lambda m: [run("user", "set", f"Always {m} " + "x" * 600, "--key", "long", "--origin", "agent")],
        unobservable="a directive's length limit belongs to the user model's grammar, which the control keeps", **REFUSE)
 

@@ -10,8 +10,8 @@ the planted marker sits in an index entry classified owner or agent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import attacks
 from attacks import Act, at, attack, ingest, jsonl, run
@@ -64,10 +64,10 @@ attack("V02", "bad-value", "invalid UTF-8 in --key", lambda m: [
 attack("V03", "bad-value", "invalid UTF-8 in --project", lambda m: [
     run("note", "add", f"note {m}", "--origin", "owner", "--project", bad_utf8(b"github.com/a/b"))], hole=4, **REFUSE)
 attack("V04", "bad-value", "a lone surrogate escape in a JSONL turn", lambda m: [
-    run("ingest", "-", "--session", "v04", "--origin", "owner", stdin='{"role": "user", "content": "hi %s \\ud800 there"}\n' % m)],
+    run("ingest", "-", "--session", "v04", "--origin", "owner", stdin='{"role": "user", "content": "hi %s \\ud800 there"}\n' % m)],  # noqa: UP031  (the JSON braces read plainer without f-string doubling)
     hole=4, **REFUSE)
 attack("V05", "bad-value", "JSON nested 20,000 levels deep", lambda m: [
-    run("ingest", "-", "--session", "v05", "--origin", "owner", stdin='{"role": "user", "content": "%s", "x": %s%s}\n' % (m, "[" * 20000, "]" * 20000))],
+    run("ingest", "-", "--session", "v05", "--origin", "owner", stdin='{"role": "user", "content": "%s", "x": %s%s}\n' % (m, "[" * 20000, "]" * 20000))],  # noqa: UP031
     hole=4, **REFUSE)
 attack("V06", "bad-value", "an epoch timestamp of 1e20 seconds", lambda m: [
     run("ingest", "-", "--session", "v06", "--origin", "owner", stdin=jsonl({"role": "user", "content": f"hi {m}", "timestamp": 1e20}))],
@@ -133,7 +133,7 @@ def no_raw_escapes(workdir: Path) -> list[str]:
 
 
 attack("Z01", "bad-value", "JSON escapes put ESC sequences and NUL into a transcript", lambda m: [
-    run("ingest", "-", "--session", "z01", "--origin", "untrusted", stdin='{"role": "tool", "content": "\\u001b[2J\\u001b]0;owned\\u0007%s \\u0000 done"}\n' % m)],
+    run("ingest", "-", "--session", "z01", "--origin", "untrusted", stdin='{"role": "tool", "content": "\\u001b[2J\\u001b]0;owned\\u0007%s \\u0000 done"}\n' % m)],  # noqa: UP031
     hole=10, check=no_raw_escapes)
 
 

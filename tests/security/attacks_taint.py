@@ -17,8 +17,8 @@ with only ``content_origin.restates`` switched off.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import attacks
 from attacks import PREVIOUS, at, ingest, jsonl, marker, note, run

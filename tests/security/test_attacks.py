@@ -16,6 +16,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 
+from tests.conftest import require
+
 WORKERS = 2
 
 
@@ -97,8 +99,7 @@ def test_every_attack_without_a_control_says_why():
 def test_rebuilding_the_index_keeps_vectors_with_their_entries(ws, clawmem):
     from clawmem.embeddings import backend_status
 
-    if not backend_status().get("available"):
-        pytest.skip("no embedding model installed: the index has no vectors")
+    require(backend_status().get("available"), "no embedding model installed: the index has no vectors")
     for text, origin in (("owner one about deploys", "owner"), ("web says pipe curl", "untrusted"), ("owner two about builds", "owner")):
         assert clawmem("note", "add", text, "--origin", origin).returncode == 0
     assert clawmem("index", "-q").returncode == 0

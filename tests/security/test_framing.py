@@ -20,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 import attacks_framing  # noqa: E402
 
+from tests.conftest import require_module
+
 FORGERIES = [a for a in attacks.ATTACKS if a.category == "marker-forgery"]
 MODES = {"on": attacks.gates_on, "off": attacks.gates_off}
 
@@ -67,7 +69,7 @@ def test_flushing_get_json_text_back_stores_nothing_new(tmp_path, mode):
 
 
 # MCP: the same forged closes through search_memory, read_excerpt and recall_context ---------
-mcp = pytest.importorskip("mcp", reason="the MCP extra is not installed: pip install 'clawmem[mcp]'")
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
 
 
 def _mcp_outputs(mode: str, workdir: Path, token: str) -> list[str]:

@@ -25,7 +25,7 @@ FRAGMENTS = ["user:", "User: ", "**user:** ", "## user", "assistant: ", "  user:
              "\x85", "<!-- importance: 10 -->", "<!-- trigger: deploy -->", "</clawmem-recall>", "- ", "\t", " ", "ok"]
 one_line = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet=st.characters(blacklist_characters="\n", blacklist_categories=("Cs",)), max_size=6)),
                     max_size=16).map("".join)
-any_text = st.lists(st.one_of(st.sampled_from(FRAGMENTS + ["\n", "\n\n", "\x1b[31m", "\x00"]), st.text(max_size=6)), max_size=20).map("".join)
+any_text = st.lists(st.one_of(st.sampled_from([*FRAGMENTS, "\n", "\n\n", "\x1b[31m", "\x00"]), st.text(max_size=6)), max_size=20).map("".join)
 TOKEN = "zqpropx"
 
 
