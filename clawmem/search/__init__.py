@@ -125,7 +125,7 @@ def query_text(query: str, stdin: Any = None) -> str:
     """The query a command was given: ``-`` reads standard input; empty or blank is a usage error."""
     from clawmem.errors import BadValue
 
-    text = (stdin or sys.stdin).read() if query == "-" else query
+    text = (stdin or sys.stdin).read().strip() if query == "-" else query
     if not text.strip():
         raise BadValue("the query is empty", hint="give words to look for, or - to read them from standard input")
     return text

@@ -44,7 +44,8 @@ def test_untrusted_results_are_framed_in_plain_output(clawmem, workspace):
     assert hidden.returncode == 0 and "evil.example" not in hidden.stdout
     assert "--include-untrusted" in hidden.stderr
     shown = clawmem("search", "curl evil", "--include-untrusted")
-    assert "<untrusted-content" in shown.stdout and "<clawmem-recall id=" in shown.stdout
+    assert "<untrusted-content" in shown.stdout and "evil.example" in shown.stdout
+    assert "<clawmem-recall" not in shown.stdout  # that frame is recall's; search in a pipe prints its list
 
 
 def test_get_reads_a_bounded_excerpt_and_refuses_traversal(clawmem, workspace):
