@@ -38,7 +38,7 @@ def _normal(text: str) -> str:
 
 
 def _run(argv: list[str], cwd: Path, stdin: str | None) -> tuple[int, str, str]:
-    proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=180, cwd=cwd, env=os.environ)
+    proc = subprocess.run(argv, check=False, input=stdin, capture_output=True, text=True, timeout=180, cwd=cwd, env=os.environ)
     return proc.returncode, _normal(proc.stdout), _normal(proc.stderr)
 
 
@@ -104,7 +104,7 @@ def test_fast_lane_and_typer_agree(seeded, tmp_path, args):
 @pytest.mark.parametrize("args", [a for a in GOOD if "--session" not in a and "-w" not in a], ids=" ".join)
 def test_good_runs_take_the_fast_lane(seeded, tmp_path, args):
     stdin = "deploy from main" if "-" in args else None
-    code, _, err = _run([sys.executable, "-c", LAUNCHER_PROBE, *args], tmp_path, stdin)
+    _, _, err = _run([sys.executable, "-c", LAUNCHER_PROBE, *args], tmp_path, stdin)
     assert "typer" not in err.rpartition("MODULES=")[2].split(","), err
 
 

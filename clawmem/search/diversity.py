@@ -29,7 +29,7 @@ def mmr_vectors(candidates: Sequence[tuple[int, float]], vectors: dict[int, np.n
             matrix[row] = vectors[entry_id]
     similarity = (matrix @ matrix.T).astype(np.float64)
     value = lam * np.asarray([s for _, s in candidates], dtype=np.float64)
-    redundancy = np.zeros(len(ids))
+    redundancy = np.zeros(len(ids))  # before the first pick; then the highest similarity to a pick (may be < 0)
     open_ = np.ones(len(ids), dtype=bool)
     chosen: list[int] = []
     while len(chosen) < min(limit, len(ids)):
@@ -37,7 +37,7 @@ def mmr_vectors(candidates: Sequence[tuple[int, float]], vectors: dict[int, np.n
         pick = int(np.argmax(gain))
         chosen.append(ids[pick])
         open_[pick] = False
-        redundancy = np.maximum(redundancy, similarity[pick])
+        redundancy = np.maximum(redundancy, similarity[pick]) if len(chosen) > 1 else similarity[pick]
     return chosen
 
 
@@ -51,5 +51,6 @@ def mmr_pairs(candidates: Sequence[tuple[int, float]], similarity: Callable[[int
         picked = remaining.pop(best)[0]
         redundancy.pop(best)
         chosen.append(picked)
-        redundancy = [max(r, similarity(entry_id, picked)) for r, (entry_id, _) in zip(redundancy, remaining, strict=True)]
+        fresh = [similarity(entry_id, picked) for entry_id, _ in remaining]
+        redundancy = fresh if len(chosen) == 1 else [max(r, f) for r, f in zip(redundancy, fresh, strict=True)]
     return chosen

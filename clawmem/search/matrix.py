@@ -141,7 +141,13 @@ def current(index: Index, dimension: int) -> Matrix:
     root, prefix, state = cache_root(index), _prefix(embedder_id), _state(index)
     folder = root / f"{prefix}-{state[0]}-{state[1]}"
     if (folder / "meta.json").is_file():
-        return _load(folder)
+        try:
+            m = _load(folder)
+            if m.codes.shape == (len(m.ids), dimension) and len(m.ids) == state[0]:
+                return m
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged cache is rebuilt, like a stale one
+        shutil.rmtree(folder, ignore_errors=True)
     return _build(index, root, prefix, state, dimension)
 
 
