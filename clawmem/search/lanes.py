@@ -160,7 +160,7 @@ def vector_lane(ws: Workspace, index: Index, query: str, opts: SearchOptions, k:
         warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
     if report.pending:
         warnings.append(f"{report.pending} entries are not embedded yet; run `clawmem index` to embed them")
-    query_vector = embedder.embed([query])[0]
+    query_vector = embedder.embed_query(query)
     tier = None if opts.tier == "all" else opts.tier
     found = vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted)
     return VectorLane(embedder, query_vector, dict(found))

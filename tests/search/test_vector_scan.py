@@ -36,7 +36,7 @@ def _embedded(ws):
 
 def _same_as_vec0(index, embedder, *, k: int = 10, trusted_only: bool = True) -> None:
     for q in QUERIES:
-        qv = embedder.embed([q])[0]
+        qv = embedder.embed_query(q)
         scanned = vectors.knn(index, qv, k=k, tier=None, trusted_only=trusted_only)
         reference = vectors._vec0_knn(index, qv, k=k, tier=None, trusted_only=trusted_only)
         assert [i for i, _ in scanned] == [i for i, _ in reference], q
@@ -78,7 +78,7 @@ def test_untrusted_vectors_stay_out_unless_asked_for(ws):
     index, embedder = _embedded(ws)
     with index:
         untrusted = {r["id"] for r in index.query("SELECT id FROM entries WHERE origin = 'untrusted'")}
-        qv = embedder.embed(["where does the deploy run evil.example"])[0]
+        qv = embedder.embed_query("where does the deploy run evil.example")
         assert not untrusted & {i for i, _ in vectors.knn(index, qv, k=50, tier=None, trusted_only=True)}
         assert untrusted & {i for i, _ in vectors.knn(index, qv, k=50, tier=None, trusted_only=False)}
         _same_as_vec0(index, embedder, trusted_only=False)
