@@ -3,6 +3,8 @@
 In a terminal the list is styled with rich; in a pipe it is the same list as plain, stable
 text (every explanation kept), hit text inert and untrusted hits inside their own
 untrusted-content frame, exactly as ``--json`` carries them. Warnings go to stderr in a pipe.
+The piped list keeps the recall marker around it: agents read pipes, and an agent flushing
+what it read must not store it again (tests/security M01, M09, M10 succeed without it).
 """
 
 from __future__ import annotations
@@ -111,7 +113,12 @@ def print_result(result: Any, explain: bool) -> None:
     """The human layout: rich in a terminal, the same lines as plain text in a pipe."""
     footer = f"mode: {result.mode}; recency decay: {result.decay}"
     if not sys.stdout.isatty():
-        sys.stdout.write("".join(f"{text}\n" for _, text in _lines(result, explain)) + footer + "\n")
+        body = "".join(f"{text}\n" for _, text in _lines(result, explain)) + footer
+        if result.hits:  # agents read pipes: marked, an echo of this list is never stored as a new memory
+            from clawmem.framing import recall_block
+
+            body = recall_block(body)
+        sys.stdout.write(body + "\n")
         for w in result.warnings:
             sys.stderr.write(f"clawmem: {w}\n")
         return
