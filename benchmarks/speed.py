@@ -365,7 +365,7 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
 def import_profile(ws: Workspace, query: str) -> dict[str, Any]:
     """Top-level modules a lexical ``clawmem search`` imports, by cumulative import time (``-X importtime``)."""
     env = {**os.environ, "CLAWMEM_WORKSPACE": str(ws.root)}
-    code = "import sys; from clawmem.cli import main; sys.argv = ['clawmem', 'search', sys.argv[1], '--json', '--lexical']; main()"
+    code = "import sys; from clawmem.launcher import main; sys.argv = ['clawmem', 'search', sys.argv[1], '--json', '--lexical']; main()"
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code, query], env=env, capture_output=True, text=True, check=False)
     top: list[tuple[str, int]] = []
     every: set[str] = set()
