@@ -5,13 +5,17 @@ lexically (a trigger matches by words), and recall that needs the vector lane (a
 with ratios to the floor measured in the same run. Targets (issue 4): vector lane
 p50 <= 10x the floor, lexically settled p50 <= 5x.
 
-    python benchmarks/recall_latency.py [--entries 10000] [--triggers 200] [--runs 30]
+    python benchmarks/recall_latency.py [--entries 10000] [--triggers 200] [--runs 30] [--code CHECKOUT]
+
+``--code`` measures another checkout's clawmem (``python -m clawmem`` with it first on the path),
+so a baseline (``git archive main | tar -x -C /tmp/base``) is measured by the same script.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import random
 import shutil
 import sys
@@ -19,7 +23,11 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _timing import summary, time_command  # noqa: E402
+if "--code" in sys.argv[:-1]:  # the checkout to measure comes first, here and in the subprocesses
+    _code = str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve())
+    sys.path.insert(0, _code)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_code, os.environ.get("PYTHONPATH", "")) if p)
+from _timing import summary, time_command
 
 WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "release", "docker", "kernel", "network", "schema", "index", "backup", "queue", "worker", "cluster", "secret", "storage", "billing", "invoice", "calendar", "meeting", "travel", "hotel", "flight", "dentist", "garden", "recipe"]  # noqa: E501
 
@@ -57,22 +65,27 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--triggers", type=int, default=200)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--code", type=Path, default=None, help="measure the clawmem of another checkout")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="clawmem-recall-bench-"))
     try:
         root = tmp / "ws"
         build(root, args.entries, args.triggers)
         env = {"CLAWMEM_WORKSPACE": str(root)}
-        clawmem = shutil.which("clawmem") or "clawmem"
+        clawmem_argv = [sys.executable, "-m", "clawmem"] if args.code else [shutil.which("clawmem") or "clawmem"]
         budget = ["--budget-ms", "2000"]  # measure the work itself, not the budget cut-off
         rows = {
             "python -c pass": time_command([sys.executable, "-c", "pass"], runs=args.runs),
-            "clawmem --version": time_command([clawmem, "--version"], runs=args.runs, env=env),
-            "recall, settled lexically": time_command([clawmem, "recall", "the arm64 build fails again", *budget], runs=args.runs, env=env),
-            "recall, vector lane": time_command([clawmem, "recall", "why is compiling broken on the ARM machine", *budget], runs=args.runs, env=env),
+            "clawmem --version": time_command([*clawmem_argv, "--version"], runs=args.runs, env=env),
+            "recall, settled lexically": time_command([*clawmem_argv, "recall", "the arm64 build fails again", *budget], runs=args.runs, env=env),
+            "recall, vector lane": time_command([*clawmem_argv, "recall", "why is compiling broken on the ARM machine", *budget], runs=args.runs, env=env),
         }
         floor = summary(rows["python -c pass"])["p50"]
-        print(f"\n{args.entries:,} entries, {args.triggers} trigger entries, {args.runs} runs each\n")
+        from clawmem.embeddings import backend_status
+
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"\n{args.entries:,} entries, {args.triggers} trigger entries, {args.runs} runs each; code {args.code or 'this checkout'}; "
+              f"embedder {backend_status().get('model_id')}; load average {load}\n")
         print("| command | p50 ms | p95 ms | p50 / floor |")
         print("|---|---|---|---|")
         for name, samples in rows.items():

@@ -35,45 +35,30 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+if "--code" in sys.argv[:-1]:  # measure another checkout (the baseline): its clawmem first, here and in the CLI subprocesses
+    ROOT = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    sys.path.insert(0, str(ROOT))
 if "--blas-threads" in sys.argv[:-1]:  # must be set before numpy is first imported (here or in the CLI subprocesses)
     _threads = sys.argv[sys.argv.index("--blas-threads") + 1]
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[_name] = _threads
 
-from clawmem.workspace import Workspace  # noqa: E402
+from clawmem.workspace import Workspace
 
 TARGET_MS = 50.0
 MEMORY_ENTRIES = 50
-FUNCTION_WORDS = (
-    "the a an to of and in on for with at by from we i you it is was will should that this after before "
-    "because but so then again also not our my their about into over when while"
-).split()
-DOMAIN_WORDS = (
-    "agent memory note file index search query vector token model cache server deploy branch commit review test "
-    "failure retry webhook invoice customer database schema migration column table user prefers dark mode answer "
-    "meeting project deadline budget release bug fix crash log error warning config key secret rotate staging "
-    "production backup restore disk network latency timeout queue worker job schedule cron python rust shell script "
-    "library package version upgrade pin lock docker kubernetes cluster node pod ingress certificate dns domain "
-    "email calendar invite travel flight hotel train ticket passport visa dentist doctor appointment pharmacy recipe "
-    "dinner lunch coffee grocery garden plant dog cat vet school homework birthday gift party wedding anniversary "
-    "budget rent mortgage tax refund salary invoice payment card bank loan insurance car repair tyre oil service "
-    "bike run gym yoga swim climb hike trail camping tent beach mountain lake river city museum concert movie book "
-    "podcast album guitar piano lesson course exam language spanish german japanese chinese french kitchen laptop "
-    "phone monitor keyboard mouse printer router wifi password account login token api endpoint latency throughput "
-    "benchmark profile flamegraph memory leak thread lock deadlock race condition retry backoff circuit breaker "
-    "queue topic partition consumer producer offset checkpoint snapshot replica leader follower quorum consensus"
-).split()
-PEOPLE = (
-    "alice bob carol dave erin frank grace heidi ivan judy mallory nina oscar peggy quinn rupert sybil trent "
-    "ursula victor wendy xavier yvonne zach maria jon gina caroline melanie joanna nate john tim sam"
-).split()
-SYLLABLES = "ka lo mi ren tar vos qua zel dri pon sha kel mur tis vax bel cor dun fey gar hol jin lex nor pim".split()
+FUNCTION_WORDS = ["the", "a", "an", "to", "of", "and", "in", "on", "for", "with", "at", "by", "from", "we", "i", "you", "it", "is", "was", "will", "should", "that", "this", "after", "before", "because", "but", "so", "then", "again", "also", "not", "our", "my", "their", "about", "into", "over", "when", "while"]
+DOMAIN_WORDS = ["agent", "memory", "note", "file", "index", "search", "query", "vector", "token", "model", "cache", "server", "deploy", "branch", "commit", "review", "test", "failure", "retry", "webhook", "invoice", "customer", "database", "schema", "migration", "column", "table", "user", "prefers", "dark", "mode", "answer", "meeting", "project", "deadline", "budget", "release", "bug", "fix", "crash", "log", "error", "warning", "config", "key", "secret", "rotate", "staging", "production", "backup", "restore", "disk", "network", "latency", "timeout", "queue", "worker", "job", "schedule", "cron", "python", "rust", "shell", "script", "library", "package", "version", "upgrade", "pin", "lock", "docker", "kubernetes", "cluster", "node", "pod", "ingress", "certificate", "dns", "domain", "email", "calendar", "invite", "travel", "flight", "hotel", "train", "ticket", "passport", "visa", "dentist", "doctor", "appointment", "pharmacy", "recipe", "dinner", "lunch", "coffee", "grocery", "garden", "plant", "dog", "cat", "vet", "school", "homework", "birthday", "gift", "party", "wedding", "anniversary", "budget", "rent", "mortgage", "tax", "refund", "salary", "invoice", "payment", "card", "bank", "loan", "insurance", "car", "repair", "tyre", "oil", "service", "bike", "run", "gym", "yoga", "swim", "climb", "hike", "trail", "camping", "tent", "beach", "mountain", "lake", "river", "city", "museum", "concert", "movie", "book", "podcast", "album", "guitar", "piano", "lesson", "course", "exam", "language", "spanish", "german", "japanese", "chinese", "french", "kitchen", "laptop", "phone", "monitor", "keyboard", "mouse", "printer", "router", "wifi", "password", "account", "login", "token", "api", "endpoint", "latency", "throughput", "benchmark", "profile", "flamegraph", "memory", "leak", "thread", "lock", "deadlock", "race", "condition", "retry", "backoff", "circuit", "breaker", "queue", "topic", "partition", "consumer", "producer", "offset", "checkpoint", "snapshot", "replica", "leader", "follower", "quorum", "consensus"]
+PEOPLE = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "nina", "oscar", "peggy", "quinn", "rupert", "sybil", "trent", "ursula", "victor", "wendy", "xavier", "yvonne", "zach", "maria", "jon", "gina", "caroline", "melanie", "joanna", "nate", "john", "tim", "sam"]
+SYLLABLES = ["ka", "lo", "mi", "ren", "tar", "vos", "qua", "zel", "dri", "pon", "sha", "kel", "mur", "tis", "vax", "bel", "cor", "dun", "fey", "gar", "hol", "jin", "lex", "nor", "pim"]
 
 
 # generation -----------------------------------------------------------------------------
@@ -290,16 +275,22 @@ def build(result: SizeResult, root: Path, *, embed: bool, embed_max: int, sample
     result.size_bytes["without vectors"] = index_bytes(ws)
     if not embed:
         return ws
-    embedder = load_embedder("numpy")
+    embedder = load_embedder(ws.config.embeddings.backend)
     embedder.embed(["warm up"])
+    result.notes.append(f"embedder {embedder.id}")
     with Index.open(ws) as index:
         todo = indexed if indexed <= embed_max else sample
+        raw = [r["text"] for r in index.query("SELECT text FROM entries ORDER BY id DESC LIMIT ?", (min(todo, 256),))]
+        t = time.perf_counter()
+        embedder.embed(raw, batch_size=vectors.BATCH)
+        result.throughput["raw encode entries/s"] = round(len(raw) / (time.perf_counter() - t), 1)
         t = time.perf_counter()
         vectors.refresh(index, embedder, max_new=todo, progress=_progress(f"{result.entries:,}: embedding"))
         seconds = time.perf_counter() - t
     result.seconds["embed"] = seconds
     rate = todo / seconds
     result.throughput["embed entries/s"] = round(rate, 1)
+    result.throughput["indexing / raw encode"] = f"{100 * rate / result.throughput['raw encode entries/s']:.0f} %"
     result.throughput["embedded for real"] = todo
     total = result.seconds["index (sync)"] + indexed / rate
     result.throughput["sync + embed entries/s"] = round(indexed / total, 1)
@@ -341,8 +332,16 @@ def process_times(argv: list[str], runs: int, env: dict[str, str]) -> list[float
 
 
 def clawmem_command() -> list[str]:
+    """The console script, or (measuring another checkout with ``--code``) ``python -m clawmem`` from it."""
     script = Path(sys.executable).parent / "clawmem"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "clawmem"]
+    return [str(script)] if script.exists() and "--code" not in sys.argv else [sys.executable, "-m", "clawmem"]
+
+
+def peak_rss_mb(argv: list[str], env: dict[str, str]) -> float:
+    """Peak resident set of one run of ``argv``, measured by a fresh parent that runs nothing else."""
+    probe = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    out = subprocess.run([sys.executable, "-c", probe, *argv], env=env, capture_output=True, text=True, check=True).stdout
+    return round(int(out.split()[-1]) / 1024, 1)
 
 
 def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> dict[str, Any]:
@@ -356,6 +355,7 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
             argv = [*clawmem_command(), "search", q, "--json"] + (["--lexical"] if lane == "lexical" else [])
             times += process_times(argv, 1, env)
         found[f"clawmem search --json ({lane})"] = summary_ms(times)
+        found[f"clawmem search --json ({lane})"]["peak RSS MB"] = peak_rss_mb(argv, env)
     base = found["python -c pass"]["p50"]
     for key, value in found.items():
         value["x python"] = round(value["p50"] / base, 1) if base else None
@@ -365,7 +365,7 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
 def import_profile(ws: Workspace, query: str) -> dict[str, Any]:
     """Top-level modules a lexical ``clawmem search`` imports, by cumulative import time (``-X importtime``)."""
     env = {**os.environ, "CLAWMEM_WORKSPACE": str(ws.root)}
-    code = "import sys; from clawmem.cli import main; sys.argv = ['clawmem', 'search', sys.argv[1], '--json', '--lexical']; main()"
+    code = "import sys; from clawmem.launcher import main; sys.argv = ['clawmem', 'search', sys.argv[1], '--json', '--lexical']; main()"
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code, query], env=env, capture_output=True, text=True, check=False)
     top: list[tuple[str, int]] = []
     every: set[str] = set()
@@ -392,7 +392,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
     from clawmem.embeddings import load_embedder
     from clawmem.index import tokens
     from clawmem.index.db import Index
-    from clawmem.search import SearchOptions, ranking, vectors
+    from clawmem.search import SearchOptions, lanes, vectors
 
     cfg = ws.config.search
     opts = SearchOptions()
@@ -410,17 +410,17 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
     with Index.open(ws) as index:
         index.load_vec()
         for q in qs:
-            timed("vectors.refresh check (every search)", lambda: vectors.refresh(index, embedder, max_new=S.INLINE_EMBED_MAX,
+            timed("vectors.refresh check (every search)", lambda: vectors.refresh(index, embedder, max_new=lanes.INLINE_EMBED_MAX,
                                                                                   cache_cap=ws.config.embeddings.cache_max_entries))
             qv = timed("embed query", lambda: embedder.embed([q])[0])
             vec = timed(f"vec0 KNN k={k}", lambda: dict(vectors.knn(index, qv, k=k, tier=None, trusted_only=True)))
-            lex = timed("FTS5 any-term BM25", lambda: S.lexical_candidates(index, q, opts, k))
-            exact = timed("FTS5 all-terms back-fill", lambda: S.exact_candidates(index, q, opts, limit))
-            rows = timed("fetch rows", lambda: S._rows(index, list(dict.fromkeys([*(i for i, _ in lex), *vec, *exact]))))
-            if cfg.context_weight and hasattr(S, "neighbours"):
+            lex = timed("FTS5 any-term BM25", lambda: lanes.lexical_candidates(index, q, opts, k))
+            exact = timed("FTS5 all-terms back-fill", lambda: lanes.exact_candidates(index, q, opts, limit))
+            rows = timed("fetch rows", lambda: lanes.rows(index, list(dict.fromkeys([*(i for i, _ in lex), *vec, *exact]))))
+            if cfg.context_weight and True:
 
                 def context():
-                    adjacent = S.neighbours(index, rows, trusted_only=True)
+                    adjacent = lanes.neighbours(index, rows, trusted_only=True)
                     missing = sorted({n for around in adjacent.values() for n in around} - set(vec))
                     return vectors.cached_vectors(index, embedder.id, missing) if missing else {}
 
@@ -428,11 +428,8 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
             ids = list(rows)[: limit * 4]
 
             def rank():
-                try:
-                    sim = S._similarity(index, ids, rows, embedder.id)  # today: vectors from the embedding cache
-                except TypeError:
-                    sim = S._similarity(index, ids, rows, True)
-                return ranking.mmr([(i, 1.0 / (n + 1)) for n, i in enumerate(ids)], sim, lam=cfg.mmr_lambda, limit=limit)
+                ranked = [(i, 1.0 / (n + 1)) for n, i in enumerate(ids)]
+                return S._diverse(index, ranked, rows, embedder.id, lam=cfg.mmr_lambda, limit=limit)
 
             timed("score + MMR", rank)
             R = __import__("clawmem.index.recalls", fromlist=["x"])
@@ -441,7 +438,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         # alternatives on the same data
         alternatives: dict[str, Any] = {}
         count = index.scalar(f"SELECT count(*) FROM {vectors.VEC_TABLE}")
-        blob = lambda v: np.asarray(v, dtype=np.float32).tobytes()  # noqa: E731
+        blob = lambda v: np.asarray(v, dtype=np.float32).tobytes()
         qvs = [embedder.embed([q])[0] for q in qs[:20]]
 
         def over_queries(fn: Callable[[Any], Any]) -> dict[str, float]:
@@ -461,7 +458,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         alternatives["alternative: max(id) of entries vs max(rowid) of vec0 rowids only (deletions tracked elsewhere)"] = over_queries(lambda _: (
             index.scalar("SELECT max(id) FROM entries"), index.scalar(f"SELECT max(rowid) FROM {vectors.VEC_TABLE}_rowids")))
         alternatives["(old check, before _in_step) pending_count()"] = over_queries(lambda _: vectors.pending_count(index))
-        alternatives["(old check, before _in_step) _missing(256)"] = over_queries(lambda _: vectors._missing(index, S.INLINE_EMBED_MAX))
+        alternatives["(old check, before _in_step) _missing(256)"] = over_queries(lambda _: vectors._missing(index, lanes.INLINE_EMBED_MAX))
         alternatives["(old check, before _in_step) count of orphan vectors"] = over_queries(lambda _: index.scalar(
             f"SELECT count(*) FROM {vectors.VEC_TABLE} WHERE rowid NOT IN (SELECT id FROM entries)"))
         # the any-term FTS query: its join with entries (for the trust filter), and pruning very common terms
@@ -568,7 +565,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         agreement.update(_quantised_recall(index, embedder, qs[:20], k, vectors.VEC_TABLE, pools=("int8",)))
     alternatives.update(query_embed_threads(qs[:30]))
     stage_ms = {name: round(1000 * statistics.median(v), 2) for name, v in stages.items()}
-    p50 = lambda key: next(v["p50"] for name, v in alternatives.items() if name.startswith(key) and isinstance(v, dict))  # noqa: E731
+    p50 = lambda key: next(v["p50"] for name, v in alternatives.items() if name.startswith(key) and isinstance(v, dict))
     projected = (
         sum(stage_ms.values())
         - stage_ms["vectors.refresh check (every search)"] + p50("alternative: max(id) of entries")
@@ -618,7 +615,7 @@ def _quantised_recall(index: Any, embedder: Any, qs: list[str], k: int, table: s
     """How many of the float32 top-k a quantised scan (top 200, then exact float rescoring) recovers."""
     import numpy as np
 
-    blob = lambda v: np.asarray(v, dtype=np.float32).tobytes()  # noqa: E731
+    blob = lambda v: np.asarray(v, dtype=np.float32).tobytes()
     found: dict[str, list[float]] = {f"{p} top-200 rescored": [] for p in pools}
     for q in qs:
         qv = embedder.embed([q])[0]
@@ -699,24 +696,26 @@ def human_bytes(n: int) -> str:
 
 def print_tables(results: list[SizeResult], embed: bool) -> None:
     print("## Index build\n")
-    print("| entries | days | sync s | sync entries/s | embed entries/s | sync+embed entries/s | index.db (no vectors) | index.db+wal (vectors) | after checkpoint |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| entries | days | sync s | sync entries/s | raw encode entries/s | embed entries/s | indexing / raw | sync+embed entries/s"
+          " | index.db (no vectors) | index.db+wal (vectors) | after checkpoint |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         nov = r.size_bytes["without vectors"]
         wv = r.size_bytes.get("with vectors", {})
         ac = r.size_bytes.get("after checkpoint", {})
         print(f"| {r.entries:,} | {r.days} | {r.seconds['index (sync)']:.1f} | {r.throughput['sync entries/s']:,} | "
-              f"{r.throughput.get('embed entries/s', '–')} | {r.throughput.get('sync + embed entries/s', '–')} | "
+              f"{r.throughput.get('raw encode entries/s', '–')} | {r.throughput.get('embed entries/s', '–')} | "
+              f"{r.throughput.get('indexing / raw encode', '–')} | {r.throughput.get('sync + embed entries/s', '–')} | "
               f"{human_bytes(nov['db'] + nov['db_wal'])} | {human_bytes(wv['db'] + wv['db_wal']) if wv else '–'} | "
               f"{human_bytes(ac['db'] + ac['db_wal']) if ac else '–'} |")
     print("\n## Search latency (ms)\n")
-    print("| entries | in-process lexical p50 / p95 | in-process hybrid p50 / p95 | CLI lexical p50 / p95 | CLI hybrid p50 / p95 | python -c pass p50 |")
+    print("| entries | in-process lexical p50 / p95 | in-process hybrid p50 / p95 | CLI lexical p50 / p95 (x floor, peak RSS) | CLI hybrid p50 / p95 (x floor, peak RSS) | python -c pass p50 |")
     print("|---|---|---|---|---|---|")
     def cell(d: dict | None, ratio: bool = False) -> str:
         if not d:
             return "–"
         text = f"{d['p50']:.1f} / {d['p95']:.1f}"
-        return text + (f" ({d['x python']}x python)" if ratio else "")
+        return text + (f" ({d['x python']}x python, {d['peak RSS MB']} MB)" if ratio else "")
 
     for r in results:
         lex = r.cli_ms.get("clawmem search --json (lexical)")
@@ -760,6 +759,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cli-runs", type=int, default=10, help="CLI runs per lane")
     parser.add_argument("--profile", choices=("auto", "always", "never"), default="auto", help="per-stage breakdown (auto: when hybrid p50 >= 50 ms)")
     parser.add_argument("--blas-threads", default=None, help="set OPENBLAS/OMP/MKL_NUM_THREADS for this run and its subprocesses")
+    parser.add_argument("--code", type=Path, default=None, help="measure the clawmem of another checkout (e.g. main, for the baseline)")
     parser.add_argument("--workdir", type=Path, default=None, help="where workspaces go (default: a temp dir, removed)")
     parser.add_argument("--out", type=Path, default=None, help="directory for speed-results.json")
     args = parser.parse_args(argv)
@@ -785,7 +785,7 @@ def main(argv: list[str] | None = None) -> int:
         result.seconds["cli"] = time.perf_counter() - t
         result.profile["imports (lexical CLI search)"] = import_profile(ws, qs[0])
         slow = embed and result.search_ms["hybrid"]["p50"] >= TARGET_MS
-        if embed and (args.profile == "always" or (args.profile == "auto" and slow)):
+        if embed and args.code is None and (args.profile == "always" or (args.profile == "auto" and slow)):
             result.profile["breakdown"] = stage_breakdown(ws, qs[:30])
             result.profile["cprofile_hybrid"] = cprofile_search(ws, qs[:20], "hybrid")
         results.append(result)

@@ -1,9 +1,12 @@
-"""The console-script entry point: ``recall``, ``hook`` and ``--version`` take a fast lane, the rest Typer.
+"""The console-script entry point: ``recall``, ``search``, ``hook`` and ``--version`` take a fast lane, the rest Typer.
 
-``recall`` runs on every agent turn. Importing Typer and validating options through it costs
-more than the recall work itself, so plain ``recall`` invocations are parsed here with
-argparse (the same options as ``clawmem/cli/recall.py``) and never import Typer. Help,
-completion and every other command go through the Typer app.
+``recall`` runs on every agent turn and ``search`` is a shell command agents call in loops.
+Importing Typer and validating options through it costs more than the work itself, so plain
+invocations of these are parsed here with argparse (``clawmem.fastlane``: the same options as
+the Typer commands) and never import Typer. Global options come before the subcommand,
+git-style (``clawmem -w DIR --json search ...``), and mean the same as after it. Help,
+completion, anything the fast parser does not accept (Typer then prints the one usage error)
+and every other command go through the Typer app.
 """
 
 from __future__ import annotations
@@ -11,38 +14,71 @@ from __future__ import annotations
 import os
 import sys
 
+GLOBAL_FLAGS = ("--json", "--debug")
+WORKSPACE_OPTIONS = ("-w", "--workspace")
+
 
 def recall_parser():
-    import argparse
+    from clawmem.fastlane.recall import recall_parser as parser
 
-    parser = argparse.ArgumentParser(prog="clawmem recall", add_help=False)
-    parser.add_argument("message")
-    parser.add_argument("--session")
-    parser.add_argument("--channel")
-    parser.add_argument("--sender")
-    parser.add_argument("--bootstrap", dest="bootstrap", action="store_true", default=True)
-    parser.add_argument("--no-bootstrap", dest="bootstrap", action="store_false")
-    parser.add_argument("--budget-ms", dest="budget_ms", type=int)
-    parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
-    parser.add_argument("--workspace", "-w")
-    parser.add_argument("--json", dest="json_output", action="store_true")
-    return parser
+    return parser()
 
 
-def _fast_recall(argv: list[str]) -> int | None:
-    """Run recall without Typer; None when the arguments need Typer (help, or anything unusual)."""
-    if any(a in ("-h", "--help") or a.startswith("--install-completion") for a in argv):
-        return None
-    parser = recall_parser()
-    try:
-        args, extra = parser.parse_known_args(argv)
-    except SystemExit:
-        return None
-    if extra or (args.budget_ms is not None and args.budget_ms < 1):
-        return None  # let Typer produce its usual usage error
-    from clawmem.recall.command import run_command
+def split_globals(argv: list[str]) -> tuple[dict[str, str | bool], list[str]]:
+    """Global options before the subcommand, and the rest (the subcommand first)."""
+    found: dict[str, str | bool] = {}
+    position = 0
+    while position < len(argv):
+        arg = argv[position]
+        if arg in GLOBAL_FLAGS:
+            found[arg[2:]] = True
+        elif arg in WORKSPACE_OPTIONS and position + 1 < len(argv):
+            position += 1
+            found["workspace"] = argv[position]
+        elif arg.startswith("--workspace="):
+            found["workspace"] = arg.partition("=")[2]
+        elif arg.startswith("-w") and len(arg) > 2 and not arg.startswith("--"):
+            found["workspace"] = arg[2:]
+        else:
+            break
+        position += 1
+    return found, argv[position:]
 
-    return run_command(**vars(args))
+
+def _merged(args, found: dict[str, str | bool]) -> dict:
+    """Parsed subcommand options with the global ones filled in (the subcommand's own win)."""
+    values = vars(args)
+    values["json_output"] = values.get("json_output") or bool(found.get("json"))
+    values["debug"] = values.get("debug") or bool(found.get("debug"))
+    if values.get("workspace") is None and "workspace" in found:
+        values["workspace"] = found["workspace"]
+    return values
+
+
+def _fast_recall(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane import parse
+    from clawmem.fastlane.recall import run_command
+
+    args = parse(recall_parser(), argv)
+    if args.budget_ms is not None and args.budget_ms < 1:
+        from clawmem.fastlane import Usage
+
+        raise Usage("--budget-ms")
+    values = _merged(args, found)
+    values.pop("debug")
+    return run_command(**values)
+
+
+def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane import Usage, guarded, parse
+    from clawmem.fastlane.search import in_range, run_command, search_parser
+
+    args = parse(search_parser(), argv)
+    if not in_range(args):
+        raise Usage("value out of range")
+    values = _merged(args, found)
+    debug = values.pop("debug")
+    return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
 
 
 HOOK_EVENTS = ("session-start", "prompt", "pre-compact", "stop", "session-end")
@@ -50,13 +86,9 @@ HOOK_HOSTS = ("claude-code", "codex")
 
 
 def hook_parser():
-    import argparse
+    from clawmem.fastlane import Parser
 
-    class Quiet(argparse.ArgumentParser):
-        def error(self, message: str):  # Typer reports the usage error; argparse must not print first
-            raise SystemExit(2)
-
-    parser = Quiet(prog="clawmem hook", add_help=False)
+    parser = Parser("clawmem hook")
     parser.add_argument("event", choices=HOOK_EVENTS)
     parser.add_argument("--host", required=True, choices=HOOK_HOSTS)
     parser.add_argument("--budget-ms", dest="budget_ms", type=int)
@@ -64,19 +96,39 @@ def hook_parser():
     return parser
 
 
-def _fast_hook(argv: list[str]) -> int | None:
-    """Run a host hook without Typer; None when the arguments need Typer (help, a usage error)."""
-    if any(a in ("-h", "--help") for a in argv):
-        return None
-    try:
-        args, extra = hook_parser().parse_known_args(argv)
-    except SystemExit:
-        return None
-    if extra or (args.budget_ms is not None and args.budget_ms < 1):
-        return None
+def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane import Usage, parse
+
+    if set(found) - {"workspace"}:
+        raise Usage("hook takes no --json or --debug")
+    args = parse(hook_parser(), argv)
+    if args.budget_ms is not None and args.budget_ms < 1:
+        raise Usage("--budget-ms")
     from clawmem.hosts.command import run_command
 
-    return run_command(**vars(args))
+    values = vars(args)
+    if values["workspace"] is None:
+        values["workspace"] = found.get("workspace")
+    return run_command(**values)
+
+
+FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "hook": _fast_hook}
+
+
+def _fast(argv: list[str]) -> int | None:
+    """The exit code of a fast-lane run; None when Typer must take these arguments."""
+    if "_CLAWMEM_COMPLETE" in os.environ:
+        return None
+    found, rest = split_globals(argv)
+    lane = FAST_LANES.get(rest[0]) if rest else None
+    if lane is None:
+        return None
+    from clawmem.fastlane import Usage
+
+    try:
+        return lane(rest[1:], found)
+    except Usage:
+        return None
 
 
 def _checked_argv(argv: list[str]) -> list[str]:
@@ -91,7 +143,7 @@ def _checked_argv(argv: list[str]) -> list[str]:
     bad = [i for i, arg in enumerate(argv) if SURROGATE.search(arg)]
     if not bad:
         return argv
-    if argv[:1] == ["recall"]:
+    if split_globals(argv)[1][:1] == ["recall"]:
         sys.stderr.write("clawmem: recall: invalid UTF-8 in the arguments was read as U+FFFD\n")
         return [SURROGATE.sub("\ufffd", arg) for arg in argv]
     from clawmem.errors import BadValue
@@ -101,26 +153,29 @@ def _checked_argv(argv: list[str]) -> list[str]:
     sys.exit(BadValue.exit_code)
 
 
+def _dispatch() -> None:
+    argv = _checked_argv(sys.argv[1:])
+    sys.argv[1:] = argv
+    if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string
+        from clawmem import __version__
+
+        sys.stdout.write(f"clawmem {__version__}\n")
+        return
+    code = _fast(argv)
+    if code is not None:
+        sys.stdout.flush()
+        sys.exit(code)
+    from clawmem.cli import main as typer_main
+
+    typer_main()
+
+
 def main() -> None:
     try:
-        argv = _checked_argv(sys.argv[1:])
-        sys.argv[1:] = argv
-        if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string
-            from clawmem import __version__
-
-            sys.stdout.write(f"clawmem {__version__}\n")
-            return
-        if argv[:1] == ["recall"]:
-            code = _fast_recall(argv[1:])
-            if code is not None:
-                sys.exit(code)
-        if argv[:1] == ["hook"]:
-            code = _fast_hook(argv[1:])
-            if code is not None:
-                sys.exit(code)
-        from clawmem.cli import main as typer_main
-
-        typer_main()
+        _dispatch()
+    except KeyboardInterrupt:
+        sys.stderr.write("clawmem: interrupted\n")
+        sys.exit(130)  # errors.ExitCode.INTERRUPTED, without importing anything on the way out
     except BrokenPipeError:
         # the reader went away (``clawmem ... | head``): not an error; keep the interpreter from
         # complaining again when it flushes stdout at exit

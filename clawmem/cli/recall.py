@@ -36,7 +36,7 @@ def recall(
         clawmem recall "the build fails again on arm64" --session s-42
         echo "$MESSAGE" | clawmem recall - --session s-42 --channel slack --json
     """
-    from clawmem.recall.command import run_command
+    from clawmem.fastlane.recall import run_command
 
     run_command(
         message=message, session=session, channel=channel, sender=sender, bootstrap=bootstrap,

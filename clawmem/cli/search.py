@@ -1,4 +1,8 @@
-"""``clawmem search``: ranked, explained, cited memory search."""
+"""``clawmem search``: ranked, explained, cited memory search.
+
+The launcher runs plain invocations without Typer (``clawmem.fastlane.search``, which does the
+work for both paths); this module declares the same options for help, completion and usage errors.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ class Tier(str, enum.Enum):
 
 
 def search(
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    query: Annotated[str, typer.Argument(help="What to look for, or - to read it from standard input.")],
     limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, max=200, help="Most results [default: search.limit].")] = None,
     min_score: Annotated[Optional[float], typer.Option("--min-score", min=0.0, help="Drop results below this score [default: search.min_score].")] = None,
     project: Annotated[Optional[list[str]], typer.Option("--project", help="Active repository key to boost (repeatable).")] = None,
@@ -40,72 +44,10 @@ def search(
         clawmem search "curl install script" --include-untrusted --json
         clawmem search "where do deploys go" --include-superseded
     """
-    from clawmem.index.maintain import open_synced
-    from clawmem.output import emit_json
-    from clawmem.search import SearchOptions
-    from clawmem.search import search as run_search
-    from clawmem.workspace import Workspace
+    from clawmem.fastlane.search import run_command
 
-    ws = Workspace.open(workspace)
-    active = list(project or [])
-    if session:
-        from clawmem.projects import active_set
-
-        active += [k for k in active_set(ws, session) if k not in active]
-    options = SearchOptions(
-        limit=limit, min_score=min_score, tier=tier.value, include_untrusted=include_untrusted,
-        include_superseded=include_superseded,
-        active_projects=active, lanes="lexical" if lexical else "hybrid",
+    run_command(
+        query=query, limit=limit, min_score=min_score, project=project, session=session, tier=tier.value,
+        include_untrusted=include_untrusted, include_superseded=include_superseded, lexical=lexical, explain=explain,
+        workspace=None if workspace is None else str(workspace), json_output=json_output,
     )
-    index, _ = open_synced(ws)
-    with index:
-        result = run_search(ws, index, query, options)
-    if json_output:
-        from clawmem.search import payload
-
-        emit_json(payload(result, explain=explain))
-        return
-    _print_human(result, explain)
-
-
-def _superseded_note(hit) -> str:
-    if not hit.superseded:
-        return ""
-    from clawmem.framing import inert
-
-    return f", superseded by {inert(hit.superseded_by['citation'])}" if hit.superseded_by else ", superseded"
-
-
-def _print_human(result, explain: bool) -> None:
-    import sys
-
-    from clawmem.framing import inert, recall_block
-    from clawmem.output import console
-
-    if not sys.stdout.isatty():
-        # agents read this: mark it so an echo is never re-extracted as a new memory
-        blocks = [f"[{inert(h.citation)}] ({h.score:.2f}, {h.origin}{_superseded_note(h)})\n{h.framed_text}" for h in result.hits]
-        if blocks:
-            print(recall_block("\n\n".join(blocks)))
-        for w in result.warnings:
-            sys.stderr.write(f"clawmem: {w}\n")
-        return
-    out = console()
-    for n, h in enumerate(result.hits, 1):
-        tag = (" [untrusted]" if h.untrusted else "") + (" [superseded]" if h.superseded else "")
-        out.print(f"[bold]{n}. {h.citation}[/bold]  score {h.score:.3f}  {h.origin}/{h.session_kind}{tag}")
-        out.print(f"   {h.framed_text}", markup=False)
-        if h.superseded_by:
-            out.print(f"   superseded by {h.superseded_by['citation']}: {h.superseded_by['text']}", markup=False)
-        if explain:
-            s = h.signals
-            out.print(
-                f"   text {h.text_score:.3f}  vector {h.vector_score:.3f}  hybrid {s['hybrid']:.3f}  x recency {s['recency']:.3f}"
-                f" (age {s['age_days']} d)  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
-                + ("  [lexical back-fill]" if h.backfill else "")
-            )
-    if not result.hits:
-        out.print("No results.")
-    for w in result.warnings:
-        out.print(f"[yellow]note:[/yellow] {w}")
-    out.print(f"[dim]mode: {result.mode}; recency decay: {result.decay}[/dim]")

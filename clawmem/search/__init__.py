@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from clawmem import provenance
 from clawmem.framing import frame_untrusted, inert
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
-from clawmem.search import ranking
+from clawmem.search import diversity, lanes, ranking
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
 TIERS = ("curated", "episodic", "all")
-INLINE_EMBED_MAX = 256  # entries a search embeds itself before asking for `clawmem index`
 
 
 @dataclass(frozen=True)
@@ -120,101 +121,24 @@ class SearchOptions:
     log_recall: bool = True
 
 
-def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
-    clauses, params = [], []
-    if opts.tier != "all":
-        clauses.append("e.tier = ?")
-        params.append(opts.tier)
-    if not opts.include_untrusted:
-        clauses.append(provenance.trusted_sql("e.origin"))
-    if not opts.include_superseded:
-        clauses.append(supersession.live_sql("e"))
-    return (" AND " + " AND ".join(clauses)) if clauses else "", params
+def query_text(query: str, stdin: Any = None) -> str:
+    """The query a command was given: ``-`` reads standard input; empty or blank is a usage error."""
+    from clawmem.errors import BadValue
+
+    text = (stdin or sys.stdin).read().strip() if query == "-" else query
+    if not text.strip():
+        raise BadValue("the query is empty", hint="give words to look for, or - to read them from standard input")
+    return text
 
 
-def _fts(index: Index, expression: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
-    """(entry id, BM25) best first; SQLite's BM25 is negative, lower is better."""
-    where, params = _filters(opts)
-    rows = index.conn.execute(
-        f"SELECT e.id, bm25(entries_fts) AS score FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
-        f"WHERE entries_fts MATCH ?{where} ORDER BY score LIMIT ?",
-        [expression, *params, k],
-    ).fetchall()
-    return [(r[0], r[1]) for r in rows]
+def active_projects(ws: Workspace, projects: Sequence[str] = (), session: str | None = None) -> list[str]:
+    """The repository keys to boost: those named, then the session's active set in this workspace (each once, in order)."""
+    active = list(dict.fromkeys(projects))
+    if session:
+        from clawmem.projects import active_set
 
-
-def _quoted(terms: list[str]) -> list[str]:
-    """Each term as an FTS5 string literal, so query text is never read as FTS5 syntax."""
-    return ['"' + t.replace('"', '""') + '"' for t in terms]
-
-
-def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
-    """Entries containing any query term, in BM25 order."""
-    terms = tokens.query_terms(query)
-    return _fts(index, " OR ".join(_quoted(terms)), opts, k) if terms else []
-
-
-def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
-    """Entries containing every query term: the lexical back-fill that is never dropped."""
-    terms = tokens.query_terms(query)
-    return [entry_id for entry_id, _ in _fts(index, " AND ".join(_quoted(terms)), opts, k)] if terms else []
-
-
-def _allowed(row: dict, opts: SearchOptions) -> bool:
-    """The tier, supersession and trust filters, re-applied to rows from every lane (a vector row's own flags
-    are an optimisation of the KNN scan, never the authority)."""
-    if opts.tier != "all" and row["tier"] != opts.tier:
-        return False
-    if not (opts.include_superseded or supersession.is_live(row)):
-        return False
-    return opts.include_untrusted or provenance.is_trusted(row["origin"])
-
-
-def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, list[int]]:
-    """Transcript entry id -> the turns just before and after it in the same transcript.
-
-    A dialogue turn is often relevant only together with its neighbour (the question with its
-    answer); on the LoCoMo benchmark letting a turn share in its neighbour's relevance gained
-    several points of recall@5 (benchmarks/README.md). Daily-note lines are independent facts,
-    so they keep their own relevance.
-    """
-    wanted = [i for i, r in rows.items() if r["kind"] == "transcript"]
-    paths = sorted({rows[i]["path"] for i in wanted})
-    if not wanted:
-        return {}
-    trust = f" AND {provenance.trusted_sql()}" if trusted_only else ""
-    found: dict[int, list[int]] = {}
-    for start in range(0, len(paths), 400):
-        part = paths[start : start + 400]
-        sql = (
-            "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
-            f"WHERE path IN ({','.join('?' * len(part))}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
-            f"WHERE id IN ({','.join('?' * len(wanted))})"
-        )
-        for entry_id, before, after in index.conn.execute(sql, [*part, *wanted]).fetchall():
-            found[entry_id] = [n for n in (before, after) if n is not None]
-    return found
-
-
-def _rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
-    found: dict[int, dict] = {}
-    for start in range(0, len(ids), 500):
-        part = list(ids[start : start + 500])
-        marks = ",".join("?" * len(part))
-        for row in index.query(f"SELECT * FROM entries WHERE id IN ({marks})", part):
-            found[row["id"]] = row
-    return found
-
-
-def _load_embedder(ws: Workspace, warnings: list[str]):
-    from clawmem.embeddings import EmbedderUnavailable, load_embedder
-
-    cfg = ws.config.embeddings
-    try:
-        return load_embedder(cfg.backend, cfg.model_path or None)
-    except EmbedderUnavailable as err:
-        warnings.append(f"vector search off, lexical only: {err}")
-        return None
+        active += [k for k in active_set(ws, session) if k not in active]
+    return active
 
 
 def _decay_mode(query: str, opts: SearchOptions) -> str:
@@ -257,44 +181,23 @@ def search(
     warnings: list[str] = []
     k = min(cfg.candidates_max, cfg.candidates_factor * limit)
 
-    if opts.lanes == "lexical":
-        embedder = None
-    elif embedder == "auto":
-        embedder = _load_embedder(ws, warnings)
-    vector_scores: dict[int, float] = {}
-    if embedder is not None:
-        from clawmem.search import vectors
+    vector = lanes.vector_lane(ws, index, query, opts, k, embedder, warnings)
+    vector_scores, vectors_on = vector.scores, vector.on
 
-        report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
-        if report.reason:
-            warnings.append(f"vector search off, lexical only: {report.reason}")
-            embedder = None
-        else:
-            if report.rebuilt:
-                warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
-            if report.pending:
-                warnings.append(f"{report.pending} entries are not embedded yet; run `clawmem index` to embed them")
-            query_vector = embedder.embed_query(query)
-            tier = None if opts.tier == "all" else opts.tier
-            vector_scores = dict(vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted))
-    vectors_on = embedder is not None and opts.lanes != "lexical"
-
-    lexical = [] if opts.lanes == "vector" else lexical_candidates(index, query, opts, k)
+    lexical = [] if opts.lanes == "vector" else lanes.lexical_candidates(index, query, opts, k)
     lexical_ids = [entry_id for entry_id, _ in lexical]
     text_scores = ranking.normalise_bm25(lexical)
-    exact = [] if opts.lanes == "vector" else exact_candidates(index, query, opts, limit)
-    rows = {i: r for i, r in _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact]))).items() if _allowed(r, opts)}
+    exact = [] if opts.lanes == "vector" else lanes.exact_candidates(index, query, opts, limit)
+    found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
+    rows = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
 
     def relevance(entry_id: int) -> float:
         text_score, vector_score = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
         return vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on)
 
-    adjacent = neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
+    adjacent = lanes.neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
     if vectors_on and adjacent:
-        from clawmem.search import vectors
-
-        missing = sorted({n for around in adjacent.values() for n in around} - set(vector_scores))
-        vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in vectors.cached_vectors(index, embedder.id, missing).items()})
+        vector.score_more(index, {n for around in adjacent.values() for n in around})
 
     decay = _decay_mode(query, opts)
     half_life, floor = _decay(decay, cfg)
@@ -316,8 +219,7 @@ def search(
         factors = rec * scored[entry_id].importance * scored[entry_id].project
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
     ordered = sorted(((i, s.score) for i, s in scored.items() if passes[i]), key=lambda p: -p[1])
-    similarity = _similarity(index, [i for i, _ in ordered[: limit * 4]], rows, embedder.id if vectors_on else None)
-    chosen = ranking.mmr(ordered[: limit * 4], similarity, lam=cfg.mmr_lambda, limit=limit)
+    chosen = _diverse(index, ordered[: limit * 4], rows, vector.embedder.id if vectors_on else None, lam=cfg.mmr_lambda, limit=limit)
     backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
 
     newer = _superseding(index, [rows[i] for i in [*chosen, *backfilled]])
@@ -329,18 +231,19 @@ def search(
 
         returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
         record_returned(index, returned, query=query, source="search", ws=ws)
-    return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(embedder, "id", None), hits, warnings, decay)
+    return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(vector.embedder, "id", None), hits, warnings, decay)
 
 
-def _similarity(index: Index, ids: list[int], rows: dict[int, dict], embedder_id: str | None):
+def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder_id: str | None, *, lam: float, limit: int) -> list[int]:
+    """MMR on stored vectors when the vector lane ran, else on word overlap."""
     if embedder_id is not None:
         from clawmem.search.vectors import cached_vectors
 
-        stored = cached_vectors(index, embedder_id, ids)
+        stored = cached_vectors(index, embedder_id, [i for i, _ in candidates])
         if stored:
-            return lambda a, b: float(stored[a] @ stored[b]) if a in stored and b in stored else 0.0
-    words = {i: set(tokens.query_terms(rows[i]["text"].casefold())) for i in ids}
-    return lambda a, b: ranking.jaccard(words.get(a, set()), words.get(b, set()))
+            return diversity.mmr_vectors(candidates, stored, lam=lam, limit=limit)
+    words = {i: set(tokens.query_terms(rows[i]["text"].casefold())) for i, _ in candidates}
+    return diversity.mmr_pairs(candidates, lambda a, b: ranking.jaccard(words[a], words[b]), lam=lam, limit=limit)
 
 
 def _citation(row: dict) -> str:
@@ -350,7 +253,7 @@ def _citation(row: dict) -> str:
 def _superseding(index: Index, rows: list[dict]) -> dict[int, dict[str, str]]:
     """Superseding entry id -> its citation and text (inert: it is shown beside the hit)."""
     wanted = sorted({r["superseded_by"] for r in rows if r.get("superseded_by") is not None})
-    found = _rows(index, wanted) if wanted else {}
+    found = lanes.rows(index, wanted) if wanted else {}
     return {i: {"citation": _citation(r), "text": inert(r["text"])} for i, r in found.items()}
 
 
@@ -396,10 +299,10 @@ def _why_empty(index: Index, query: str, opts: SearchOptions) -> list[str]:
         return ["the query has no searchable words"]
     if not opts.include_untrusted:
         everything = SearchOptions(tier=opts.tier, include_untrusted=True)
-        if lexical_candidates(index, query, everything, 1):
+        if lanes.lexical_candidates(index, query, everything, 1):
             return ["only untrusted or system entries match; pass --include-untrusted to see them (framed as untrusted)"]
     if not opts.include_superseded:
         replaced = SearchOptions(tier=opts.tier, include_untrusted=opts.include_untrusted, include_superseded=True)
-        if lexical_candidates(index, query, replaced, 1):
+        if lanes.lexical_candidates(index, query, replaced, 1):
             return ["only superseded entries match (a newer entry with the same key replaced them); pass --include-superseded to see them"]
     return [f"no entry scored at or above the minimum score; try --min-score 0 (searched {total} entries)"]

@@ -8,8 +8,9 @@ the model; the cache is capped and trimmed least-recently-used first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from clawmem import provenance
 from clawmem.index.db import Index
@@ -156,9 +157,30 @@ def trim_cache(index: Index, cap: int) -> int:
 
 
 def knn(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, trusted_only: bool) -> list[tuple[int, float]]:
-    """Nearest entries as (entry id, cosine similarity), filtered inside the vec0 scan."""
+    """Nearest entries as (entry id, cosine similarity), best first.
+
+    Scans the derived int8 matrix (``clawmem.search.matrix``) and rescores its best candidates
+    exactly; falls back to sqlite-vec's own scan when the matrix cannot be built. Either way the
+    tier and trust flags only narrow the scan: the caller re-checks every row.
+    """
     if not index.load_vec() or not _has_table(index):
         return []
+    from clawmem.search import matrix
+
+    scanned = matrix.scan(index, query_vector, k=k, tier=tier, trusted_only=trusted_only)
+    if scanned is not None:
+        return _rescored(index, query_vector, scanned, k)
+    return _vec0_knn(index, query_vector, k=k, tier=tier, trusted_only=trusted_only)
+
+
+def _rescored(index: Index, query_vector: np.ndarray, approximate: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+    """Exact float32 cosine for the quantised scan's candidates (kept approximate where the cache lost a vector)."""
+    exact = cached_vectors(index, index.meta("embedder_id") or "", [i for i, _ in approximate])
+    scored = [(i, max(0.0, float(exact[i] @ query_vector)) if i in exact else s) for i, s in approximate]
+    return sorted(scored, key=lambda p: -p[1])[:k]
+
+
+def _vec0_knn(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, trusted_only: bool) -> list[tuple[int, float]]:
     where = ["embedding MATCH ?", "k = ?"]
     params: list = [_blob(query_vector), k]
     if tier:

@@ -45,6 +45,23 @@ def test_untrusted_results_are_framed_in_plain_output(clawmem, workspace):
     assert "--include-untrusted" in hidden.stderr
     shown = clawmem("search", "curl evil", "--include-untrusted")
     assert "<untrusted-content" in shown.stdout and "<clawmem-recall id=" in shown.stdout
+    assert "1. memory/quarantine/" in shown.stdout and "[untrusted]" in shown.stdout  # the list, as in a terminal
+
+
+def test_a_pipe_gets_the_list_with_every_explanation(clawmem, workspace):
+    piped = clawmem("search", "staging server", "--explain", "--lexical")
+    lines = piped.stdout.splitlines()
+    assert piped.returncode == 0 and lines[1].startswith("1. memory/") and "score" in lines[1]
+    assert any(line.strip().startswith("text ") and "x recency" in line and "x importance 1.05" in line for line in lines)
+    assert lines[-2] == "mode: lexical; recency decay: on"
+
+
+def test_query_from_stdin_and_empty_queries(clawmem, workspace):
+    piped = clawmem("search", "-", "--json", "--lexical", input="staging server\n")
+    assert piped.returncode == 0 and piped.json()["results"][0]["text"] == "The staging server is called atlas"
+    for empty in ("", "   ", "-"):
+        refused = clawmem("search", empty, input="  \n")
+        assert refused.returncode == 2 and "the query is empty" in refused.stderr and refused.stdout == ""
 
 
 def test_get_reads_a_bounded_excerpt_and_refuses_traversal(clawmem, workspace):

@@ -1,4 +1,4 @@
-"""What ``clawmem recall`` does once its arguments are parsed (shared by Typer and the fast lane).
+"""``clawmem recall`` without Typer: its argparse parser and what it does once parsed (shared by Typer).
 
 Never fails the turn: every problem becomes a line on stderr and less context, exit code 0.
 """
@@ -8,6 +8,25 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+
+from clawmem.fastlane import Parser
+
+
+def recall_parser() -> Parser:
+    """The options of ``clawmem/cli/recall.py`` (``tests/test_launcher_parity.py`` runs both)."""
+    parser = Parser("clawmem recall")
+    parser.add_argument("message")
+    parser.add_argument("--session")
+    parser.add_argument("--channel")
+    parser.add_argument("--sender")
+    parser.add_argument("--bootstrap", dest="bootstrap", action="store_true", default=True)
+    parser.add_argument("--no-bootstrap", dest="bootstrap", action="store_false")
+    parser.add_argument("--budget-ms", dest="budget_ms", type=int)
+    parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
+    parser.add_argument("--workspace", "-w")
+    parser.add_argument("--json", dest="json_output", action="store_true")
+    parser.add_argument("--debug", action="store_true")
+    return parser
 
 
 def run_command(
@@ -35,7 +54,7 @@ def run_command(
             ws, text, session=session, channel=channel, sender=sender, include_bootstrap=bootstrap, budget_ms=budget_ms,
             include_superseded=include_superseded,
         )
-    except Exception as err:  # recall must never cost the turn; say why and return nothing
+    except Exception as err:  # noqa: BLE001 -- recall must never cost the turn; say why and return nothing
         reason = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
         sys.stderr.write(f"clawmem: recall degraded: {reason}\n")
         if json_output:

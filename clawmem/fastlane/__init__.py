@@ -1,0 +1,58 @@
+"""The argparse front ends of the hot commands (``recall``, ``search``), run by ``clawmem.launcher``.
+
+Part of the command-line layer, kept outside ``clawmem/cli/`` only because importing that
+package imports Typer, the cost this lane exists to avoid. A parser here never prints: any
+argument it does not accept raises ``Usage``, and the launcher hands the same arguments to
+the Typer app, which prints its own usage error (or help). So both paths give one message,
+the same text and exit 2, and ``tests/test_launcher_parity.py`` runs both to prove it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+
+class Usage(Exception):
+    """Arguments the fast lane does not take as they are: Typer will parse (and report) them."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that neither abbreviates options nor prints: errors raise ``Usage``."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog=prog, add_help=False, allow_abbrev=False)
+
+    def error(self, message: str):  # type: ignore[override]
+        raise Usage(message)
+
+
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Every argument accepted, or ``Usage``."""
+    if any(a in ("-h", "--help") for a in argv):
+        raise Usage("help is Typer's")
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        raise Usage(f"unrecognised arguments: {' '.join(extra)}")
+    return args
+
+
+def guarded(run: Callable[[], int], *, as_json: bool, debug: bool) -> int:
+    """Errors as the Typer app's root group reports them: a message and an exit code, no traceback."""
+    from clawmem.errors import ClawmemError, ExitCode
+    from clawmem.output import report_error
+
+    try:
+        return run()
+    except ClawmemError as err:
+        report_error(err, as_json=as_json)
+        return err.exit_code
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise  # the launcher reports both, for every lane
+    except Exception as err:
+        if debug:
+            raise
+        sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
+        sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
+        return ExitCode.ERROR

@@ -1,0 +1,134 @@
+"""``clawmem search`` without Typer: its argparse parser, the run, and the output both paths print.
+
+In a terminal the list is styled with rich; in a pipe it is the same list as plain, stable
+text (every explanation kept), hit text inert and untrusted hits inside their own
+untrusted-content frame, exactly as ``--json`` carries them. Warnings go to stderr in a pipe.
+The piped list keeps the recall marker around it: agents read pipes, and an agent flushing
+what it read must not store it again (tests/security M01, M09, M10 succeed without it).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from clawmem.fastlane import Parser
+
+TIERS = ("curated", "episodic", "all")
+LIMIT_RANGE = (1, 200)
+
+
+def search_parser() -> Parser:
+    """The options of ``clawmem/cli/search.py`` (``tests/test_launcher_parity.py`` runs both)."""
+    parser = Parser("clawmem search")
+    parser.add_argument("query")
+    parser.add_argument("--limit", "-n", type=int)
+    parser.add_argument("--min-score", dest="min_score", type=float)
+    parser.add_argument("--project", action="append")
+    parser.add_argument("--session")
+    parser.add_argument("--tier", choices=TIERS, default="all")
+    parser.add_argument("--include-untrusted", dest="include_untrusted", action="store_true")
+    parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
+    parser.add_argument("--lexical", action="store_true")
+    parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--workspace", "-w")
+    parser.add_argument("--json", dest="json_output", action="store_true")
+    parser.add_argument("--debug", action="store_true")
+    return parser
+
+
+def in_range(args: Any) -> bool:
+    """The value checks Typer makes (its message is the one printed when they fail)."""
+    low, high = LIMIT_RANGE
+    limit_ok = args.limit is None or low <= args.limit <= high
+    return limit_ok and (args.min_score is None or args.min_score >= 0.0)
+
+
+def run_command(
+    *,
+    query: str,
+    limit: int | None = None,
+    min_score: float | None = None,
+    project: list[str] | None = None,
+    session: str | None = None,
+    tier: str = "all",
+    include_untrusted: bool = False,
+    include_superseded: bool = False,
+    lexical: bool = False,
+    explain: bool = False,
+    workspace: str | None = None,
+    json_output: bool = False,
+) -> int:
+    """Search and print; clawmem errors propagate to the caller's handler."""
+    from clawmem.index.maintain import open_synced
+    from clawmem.search import SearchOptions, active_projects, query_text
+    from clawmem.search import search as run_search
+    from clawmem.workspace import Workspace, validate_session_id
+
+    if session is not None:
+        validate_session_id(session)
+    text = query_text(query)
+    ws = Workspace.open(workspace)
+    options = SearchOptions(
+        limit=limit, min_score=min_score, tier=tier, include_untrusted=include_untrusted, include_superseded=include_superseded,
+        active_projects=active_projects(ws, project or (), session), lanes="lexical" if lexical else "hybrid",
+    )
+    index, _ = open_synced(ws)
+    with index:
+        result = run_search(ws, index, text, options)
+    if json_output:
+        from clawmem.output import emit_json
+        from clawmem.search import payload
+
+        emit_json(payload(result, explain=explain))
+    else:
+        print_result(result, explain)
+    return 0
+
+
+def _lines(result: Any, explain: bool) -> list[tuple[str, str]]:
+    """(style, text) per printed line: the layout both a terminal and a pipe get."""
+    from clawmem.framing import inert
+
+    lines: list[tuple[str, str]] = []
+    for n, h in enumerate(result.hits, 1):
+        tag = (" [untrusted]" if h.untrusted else "") + (" [superseded]" if h.superseded else "")
+        lines.append(("bold", f"{n}. {inert(h.citation)}  score {h.score:.3f}  {h.origin}/{h.session_kind}{tag}"))
+        lines.extend(("", f"   {line}") for line in h.framed_text.split("\n"))
+        if h.superseded_by:
+            lines.append(("", f"   superseded by {h.superseded_by['citation']}: {h.superseded_by['text']}"))
+        if explain:
+            s = h.signals
+            lines.append(("", (
+                f"   text {h.text_score:.3f}  vector {h.vector_score:.3f}  hybrid {s['hybrid']:.3f}  x recency {s['recency']:.3f}"
+                f" (age {s['age_days']} d)  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
+                + ("  [lexical back-fill]" if h.backfill else "")
+            )))
+    if not result.hits:
+        lines.append(("", "No results."))
+    return lines
+
+
+def print_result(result: Any, explain: bool) -> None:
+    """The human layout: rich in a terminal, the same lines as plain text in a pipe."""
+    footer = f"mode: {result.mode}; recency decay: {result.decay}"
+    if not sys.stdout.isatty():
+        body = "".join(f"{text}\n" for _, text in _lines(result, explain)) + footer
+        if result.hits:  # agents read pipes: marked, an echo of this list is never stored as a new memory
+            from clawmem.framing import recall_block
+
+            body = recall_block(body)
+        sys.stdout.write(body + "\n")
+        for w in result.warnings:
+            sys.stderr.write(f"clawmem: {w}\n")
+        return
+    from rich.text import Text
+
+    from clawmem.output import console
+
+    out = console()
+    for style, text in _lines(result, explain):
+        out.print(Text(text, style=style))
+    for w in result.warnings:
+        out.print(Text.assemble(("note:", "yellow"), f" {w}"))
+    out.print(Text(footer, style="dim"))

@@ -1,0 +1,166 @@
+"""The candidate lanes of a search: FTS5 BM25 (any term, every term) and the vector lane.
+
+Each lane returns entry ids with a score; rows of every lane are re-checked against the tier,
+supersession and trust filters (``allowed``) before ranking sees them, so a lane's own
+pre-filtering is only ever an optimisation. The embedder is loaded only when the vector lane
+runs: lexical searches and empty indexes never import numpy or a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from clawmem import provenance
+from clawmem.index import supersession, tokens
+from clawmem.index.db import Index
+from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:
+    from clawmem.search import SearchOptions
+
+INLINE_EMBED_MAX = 256  # entries a search embeds itself before asking for `clawmem index`
+
+
+def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
+    clauses, params = [], []
+    if opts.tier != "all":
+        clauses.append("e.tier = ?")
+        params.append(opts.tier)
+    if not opts.include_untrusted:
+        clauses.append(provenance.trusted_sql("e.origin"))
+    if not opts.include_superseded:
+        clauses.append(supersession.live_sql("e"))
+    return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _fts(index: Index, expression: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
+    """(entry id, BM25) best first; SQLite's BM25 is negative, lower is better."""
+    where, params = _filters(opts)
+    rows = index.conn.execute(
+        f"SELECT e.id, bm25(entries_fts) AS score FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
+        f"WHERE entries_fts MATCH ?{where} ORDER BY score LIMIT ?",
+        [expression, *params, k],
+    ).fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
+def _quoted(terms: list[str]) -> list[str]:
+    """Each term as an FTS5 string literal, so query text is never read as FTS5 syntax."""
+    return ['"' + t.replace('"', '""') + '"' for t in terms]
+
+
+def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
+    """Entries containing any query term, in BM25 order."""
+    terms = tokens.query_terms(query)
+    return _fts(index, " OR ".join(_quoted(terms)), opts, k) if terms else []
+
+
+def exact_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[int]:
+    """Entries containing every query term: the lexical back-fill that is never dropped."""
+    terms = tokens.query_terms(query)
+    return [entry_id for entry_id, _ in _fts(index, " AND ".join(_quoted(terms)), opts, k)] if terms else []
+
+
+def allowed(row: dict, opts: SearchOptions) -> bool:
+    """The tier, supersession and trust filters, re-applied to rows from every lane (a vector row's own flags
+    are an optimisation of the scan, never the authority)."""
+    if opts.tier != "all" and row["tier"] != opts.tier:
+        return False
+    if not (opts.include_superseded or supersession.is_live(row)):
+        return False
+    return opts.include_untrusted or provenance.is_trusted(row["origin"])
+
+
+def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, list[int]]:
+    """Transcript entry id -> the turns just before and after it in the same transcript.
+
+    A dialogue turn is often relevant only together with its neighbour (the question with its
+    answer); on the LoCoMo benchmark letting a turn share in its neighbour's relevance gained
+    several points of recall@5 (benchmarks/README.md). Daily-note lines are independent facts,
+    so they keep their own relevance.
+    """
+    wanted = [i for i, r in rows.items() if r["kind"] == "transcript"]
+    paths = sorted({rows[i]["path"] for i in wanted})
+    if not wanted:
+        return {}
+    trust = f" AND {provenance.trusted_sql()}" if trusted_only else ""
+    found: dict[int, list[int]] = {}
+    for start in range(0, len(paths), 400):
+        part = paths[start : start + 400]
+        sql = (
+            "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
+            f"WHERE path IN ({','.join('?' * len(part))}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
+            f"WHERE id IN ({','.join('?' * len(wanted))})"
+        )
+        for entry_id, before, after in index.conn.execute(sql, [*part, *wanted]).fetchall():
+            found[entry_id] = [n for n in (before, after) if n is not None]
+    return found
+
+
+def rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
+    """Entry rows by id (in chunks that stay under SQLite's variable limit)."""
+    found: dict[int, dict] = {}
+    for start in range(0, len(ids), 500):
+        part = list(ids[start : start + 500])
+        marks = ",".join("?" * len(part))
+        for row in index.query(f"SELECT * FROM entries WHERE id IN ({marks})", part):
+            found[row["id"]] = row
+    return found
+
+
+@dataclass
+class VectorLane:
+    """What the vector lane found; ``embedder`` is None when the lane did not run."""
+
+    embedder: Any = None
+    query_vector: Any = None
+    scores: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def on(self) -> bool:
+        return self.embedder is not None
+
+    def score_more(self, index: Index, ids: set[int]) -> None:
+        """Cosine of entries the scan did not return (a hit's transcript neighbours)."""
+        from clawmem.search import vectors
+
+        missing = sorted(ids - set(self.scores))
+        found = vectors.cached_vectors(index, self.embedder.id, missing)
+        self.scores.update({i: max(0.0, float(v @ self.query_vector)) for i, v in found.items()})
+
+
+def _load_embedder(ws: Workspace, warnings: list[str]):
+    from clawmem.embeddings import EmbedderUnavailable, load_embedder
+
+    cfg = ws.config.embeddings
+    try:
+        return load_embedder(cfg.backend, cfg.model_path or None)
+    except EmbedderUnavailable as err:
+        warnings.append(f"vector search off, lexical only: {err}")
+        return None
+
+
+def vector_lane(ws: Workspace, index: Index, query: str, opts: SearchOptions, k: int, embedder: Any, warnings: list[str]) -> VectorLane:
+    """Embed the query and scan the vectors; ``embedder="auto"`` loads the configured one, only if there is work."""
+    if opts.lanes == "lexical" or embedder is None or not index.scalar("SELECT count(*) FROM entries"):
+        return VectorLane()
+    if embedder == "auto":
+        embedder = _load_embedder(ws, warnings)
+        if embedder is None:
+            return VectorLane()
+    from clawmem.search import vectors
+
+    report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
+    if report.reason:
+        warnings.append(f"vector search off, lexical only: {report.reason}")
+        return VectorLane()
+    if report.rebuilt:
+        warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
+    if report.pending:
+        warnings.append(f"{report.pending} entries are not embedded yet; run `clawmem index` to embed them")
+    query_vector = embedder.embed_query(query)
+    tier = None if opts.tier == "all" else opts.tier
+    found = vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted)
+    return VectorLane(embedder, query_vector, dict(found))

@@ -1,0 +1,185 @@
+"""A derived, memory-mapped int8 copy of the vec0 table: the vector scan that meets the 100k target.
+
+sqlite-vec's float32 scan took 67-83 ms over 100k entries; converting int8 rows to float32 a
+block at a time and multiplying with BLAS takes about a sixth of that, maps a quarter of the
+bytes (so peak RSS stays low) and, rescored exactly afterwards, returns the same neighbours
+(``benchmarks/README.md``, Speed). The index stays the one source of truth: the matrix lives
+in ``.clawmem/cache/`` under a name made of the embedder and the vector set's (count, largest
+rowid) — rowids are never reused, so that pair names the set — and a stale or missing one is
+rebuilt (new rows appended when nothing was deleted) on the next scan. Writes go to a temporary
+folder renamed into place, so concurrent searches never see half a matrix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from clawmem.index.db import Index
+
+if TYPE_CHECKING:
+    import numpy as np
+
+BLOCK_ROWS = 4096  # rows converted to float32 at a time: fits the CPU cache, keeps the scan cheap
+POOL_FACTOR = 4  # candidates kept from the quantised scan per wanted neighbour, for exact rescoring
+VEC_TABLE = "entry_vectors"
+
+
+@dataclass(frozen=True)
+class Matrix:
+    ids: np.ndarray  # int64 rowids
+    codes: np.ndarray  # int8 (n, dimension), memory-mapped
+    scales: np.ndarray  # float32 per row: vector ~= codes * scale
+    trusted: np.ndarray  # bool per row (the vec0 row's flag)
+    tiers: np.ndarray  # uint8 code per row into ``tier_names``
+    tier_names: list[str]
+
+
+def cache_root(index: Index) -> Path:
+    return Path(index.path).parent / "cache"
+
+
+def _prefix(embedder_id: str) -> str:
+    return "vectors-" + hashlib.sha256(embedder_id.encode()).hexdigest()[:16]
+
+
+def _state(index: Index) -> tuple[int, int]:
+    count, largest = index.conn.execute(f"SELECT count(*), coalesce(max(rowid), 0) FROM {VEC_TABLE}_rowids").fetchone()
+    return int(count), int(largest)
+
+
+def _read_rows(index: Index, after: int) -> tuple[list[int], list[bytes], list[str], list[int]]:
+    ids, blobs, tiers, trusted = [], [], [], []
+    for rowid, blob, tier, flag in index.conn.execute(
+        f"SELECT rowid, embedding, tier, trusted FROM {VEC_TABLE} WHERE rowid > ? ORDER BY rowid", (after,)
+    ):
+        ids.append(rowid)
+        blobs.append(blob)
+        tiers.append(tier or "")
+        trusted.append(flag)
+    return ids, blobs, tiers, trusted
+
+
+def _quantise(blobs: list[bytes], dimension: int) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
+    floats = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dimension)
+    scales = np.abs(floats).max(axis=1) / 127.0
+    scales[scales == 0] = 1.0
+    return np.rint(floats / scales[:, None]).astype(np.int8), scales.astype(np.float32)
+
+
+def _load(folder: Path) -> Matrix:
+    import numpy as np
+
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    return Matrix(
+        ids=np.load(folder / "ids.npy"), codes=np.load(folder / "codes.npy", mmap_mode="r"), scales=np.load(folder / "scales.npy"),
+        trusted=np.load(folder / "trusted.npy"), tiers=np.load(folder / "tiers.npy"), tier_names=meta["tiers"],
+    )
+
+
+def _write(root: Path, name: str, m: Matrix) -> Path:
+    import numpy as np
+
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    for part in ("ids", "codes", "scales", "trusted", "tiers"):
+        np.save(work / f"{part}.npy", np.ascontiguousarray(getattr(m, part)))
+    (work / "meta.json").write_text(json.dumps({"tiers": m.tier_names}), encoding="utf-8")
+    final = root / name
+    try:
+        os.rename(work, final)
+    except OSError:  # another search built the same matrix first: same name, same content
+        shutil.rmtree(work, ignore_errors=True)
+    return final
+
+
+def _build(index: Index, root: Path, prefix: str, state: tuple[int, int], dimension: int) -> Matrix:
+    """The matrix for ``state``: the newest older one extended when no row was deleted, else from scratch."""
+    import numpy as np
+
+    base: Matrix | None = None
+    for old in sorted(root.glob(f"{prefix}-*"), key=lambda p: p.stat().st_mtime, reverse=True) if root.is_dir() else []:
+        try:
+            count, largest = (int(x) for x in old.name.rsplit("-", 2)[1:])
+        except ValueError:
+            continue
+        kept = index.scalar(f"SELECT count(*) FROM {VEC_TABLE}_rowids WHERE rowid <= ?", (largest,))
+        if kept == count and largest <= state[1]:
+            base = _load(old)
+            break
+    after = int(base.ids[-1]) if base is not None and len(base.ids) else 0
+    ids, blobs, tiers, trusted = _read_rows(index, after)
+    names = list(base.tier_names) if base is not None else []
+    for tier in tiers:
+        if tier not in names:
+            names.append(tier)
+    codes, scales = _quantise(blobs, dimension) if blobs else (np.zeros((0, dimension), np.int8), np.zeros(0, np.float32))
+    fresh = Matrix(
+        np.asarray(ids, dtype=np.int64), codes, scales, np.asarray(trusted, dtype=bool),
+        np.asarray([names.index(t) for t in tiers], dtype=np.uint8), names,
+    )
+    if base is not None:
+        fresh = Matrix(*(np.concatenate([getattr(base, f), getattr(fresh, f)]) for f in ("ids", "codes", "scales", "trusted", "tiers")), names)
+    folder = _write(root, f"{prefix}-{state[0]}-{state[1]}", fresh)
+    for old in root.glob(f"{prefix}-*"):
+        if old != folder:
+            shutil.rmtree(old, ignore_errors=True)
+    return _load(folder)
+
+
+def current(index: Index, dimension: int) -> Matrix:
+    """The matrix of the vec0 table as it is now, rebuilt first when stale."""
+    embedder_id = index.meta("embedder_id") or ""
+    root, prefix, state = cache_root(index), _prefix(embedder_id), _state(index)
+    folder = root / f"{prefix}-{state[0]}-{state[1]}"
+    if (folder / "meta.json").is_file():
+        try:
+            m = _load(folder)
+            if m.codes.shape == (len(m.ids), dimension) and len(m.ids) == state[0]:
+                return m
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged cache is rebuilt, like a stale one
+        shutil.rmtree(folder, ignore_errors=True)
+    return _build(index, root, prefix, state, dimension)
+
+
+def scan(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, trusted_only: bool) -> list[tuple[int, float]] | None:
+    """Approximate top ``k x POOL_FACTOR`` by cosine; None when the matrix cannot be had (the caller uses vec0)."""
+    import numpy as np
+
+    query = np.asarray(query_vector, dtype=np.float32)
+    try:
+        m = current(index, len(query))
+    except (OSError, ValueError) as err:
+        from clawmem.output import warn
+
+        warn(f"vector cache unavailable, scanning the index instead: {err}")
+        return None
+    n = len(m.ids)
+    if not n:
+        return []
+    scores = np.empty(n, dtype=np.float32)
+    for start in range(0, n, BLOCK_ROWS):
+        block = m.codes[start : start + BLOCK_ROWS]
+        scores[start : start + len(block)] = block.astype(np.float32) @ query
+    scores *= m.scales
+    keep = np.ones(n, dtype=bool)
+    if trusted_only:
+        keep &= m.trusted
+    if tier is not None:
+        keep &= m.tiers == (m.tier_names.index(tier) if tier in m.tier_names else 255)
+    scores[~keep] = -np.inf
+    pool = min(int(keep.sum()), max(k, 1) * POOL_FACTOR)
+    if pool <= 0:
+        return []
+    best = np.argpartition(-scores, pool - 1)[:pool]
+    best = best[np.argsort(-scores[best], kind="stable")]
+    return [(int(m.ids[i]), max(0.0, float(scores[i]))) for i in best]
