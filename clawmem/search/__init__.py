@@ -296,6 +296,7 @@ def search(
         missing = sorted({n for around in adjacent.values() for n in around} - set(vector_scores))
         vector_scores.update({i: max(0.0, float(v @ query_vector)) for i, v in vectors.cached_vectors(index, embedder.id, missing).items()})
 
+    boosts = ranking.conversation_factors(query, rows, cfg)
     decay = _decay_mode(query, opts)
     half_life, floor = _decay(decay, cfg)
     scored: dict[int, ranking.Signals] = {}
@@ -312,8 +313,9 @@ def search(
             importance=ranking.importance(row["importance"], cfg),
             project=ranking.project_factor(row["projects"], opts.active_projects, cfg),
             age_days=age,
+            conversation=boosts.get(entry_id, 1.0),
         )
-        factors = rec * scored[entry_id].importance * scored[entry_id].project
+        factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
     ordered = sorted(((i, s.score) for i, s in scored.items() if passes[i]), key=lambda p: -p[1])
     similarity = _similarity(index, [i for i, _ in ordered[: limit * 4]], rows, embedder.id if vectors_on else None)
@@ -381,6 +383,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "age_days": None if signals.age_days is None else round(signals.age_days, 2),
             "importance": round(signals.importance, 6),
             "project": round(signals.project, 6),
+            "conversation": round(signals.conversation, 6),
         },
         superseded=not supersession.is_live(row),
         superseded_by=newer.get(row.get("superseded_by")),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from clawmem.config import SearchConfig
 from clawmem.entries.grammar import parse_when
@@ -25,10 +25,11 @@ class Signals:
     importance: float
     project: float
     age_days: float | None
+    conversation: float = 1.0  # speaker and temporal boosts (``conversation_factors``)
 
     @property
     def score(self) -> float:
-        return self.hybrid * self.recency * self.importance * self.project
+        return self.hybrid * self.recency * self.importance * self.project * self.conversation
 
 
 def normalise_bm25(ranked: Sequence[tuple[int, float]]) -> dict[int, float]:
@@ -96,6 +97,22 @@ def project_factor(projects_json: str | None, active: Sequence[str], cfg: Search
     if any(key in active for key in tagged):
         return cfg.project_match
     return cfg.project_other
+
+
+def conversation_factors(query: str, rows: dict[int, dict], cfg: SearchConfig) -> dict[int, float]:
+    """Entry id -> product of the conversation-aware boosts (speaker, temporal); absent means 1.0.
+
+    Each is a multiplicative factor on candidates the lanes already found, so none can add an
+    entry or lift one past the trust and supersession filters.
+    """
+    from clawmem.search import speakers, temporal
+
+    turns = {i: r["text"] for i, r in rows.items() if r["kind"] == "transcript"}
+    found: dict[int, float] = {}
+    for part in (speakers.factors(query, turns, cfg.speaker_boost), temporal.factors(query, turns, cfg.temporal_boost)):
+        for entry_id, factor in part.items():
+            found[entry_id] = found.get(entry_id, 1.0) * factor
+    return found
 
 
 def mmr(
