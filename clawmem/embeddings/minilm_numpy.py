@@ -17,7 +17,13 @@ from pathlib import Path
 import numpy as np
 from tokenizers import Encoding, Tokenizer
 
-from .base import DEFAULT_MODEL, make_embedder_id, max_seq_length, model_config
+from .base import (
+    DEFAULT_MODEL,
+    SymmetricQuery,
+    make_embedder_id,
+    max_seq_length,
+    model_config,
+)
 
 _DTYPES = {"F32": np.float32, "I64": np.int64}
 
@@ -190,7 +196,7 @@ def _load_layer(t: dict[str, np.ndarray], i: int, head_dim: int) -> _Layer:
     )
 
 
-class MiniLMNumpy:
+class MiniLMNumpy(SymmetricQuery):
     """BERT encoder forward pass (post-LayerNorm, exact GELU) + mean pooling + L2 normalisation."""
 
     backend = "numpy"

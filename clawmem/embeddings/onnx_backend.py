@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import onnxruntime
 
-from .base import DEFAULT_MODEL, make_embedder_id, model_config
+from .base import DEFAULT_MODEL, SymmetricQuery, make_embedder_id, model_config
 from .minilm_numpy import embed_with, load_tokenizer
 
 
-class OnnxMiniLM:
+class OnnxMiniLM(SymmetricQuery):
     """Tokenise with the model dir's tokenizer.json, run the ONNX graph, mean-pool and normalise."""
 
     backend = "onnx"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import DEFAULT_MODEL, make_embedder_id, model_config
+from .base import DEFAULT_MODEL, SymmetricQuery, make_embedder_id, model_config
 
 
-class SentenceTransformersEmbedder:
+class SentenceTransformersEmbedder(SymmetricQuery):
     """Load the local model directory by path on CPU, with the Hugging Face hub forced offline."""
 
     backend = "sentence-transformers"
@@ -21,7 +21,9 @@ class SentenceTransformersEmbedder:
     def __init__(self, model_dir: Path, model: str = DEFAULT_MODEL) -> None:
         os.environ["HF_HUB_OFFLINE"] = "1"
         os.environ["TRANSFORMERS_OFFLINE"] = "1"
-        from sentence_transformers import SentenceTransformer  # deferred: reads the offline flags at import
+        from sentence_transformers import (
+            SentenceTransformer,  # deferred: reads the offline flags at import
+        )
 
         self._model = SentenceTransformer(str(model_dir), device="cpu")
         self.model = model

@@ -122,7 +122,7 @@ class VectorLane:
 
             cfg = ws.config.embeddings
             embedder = load_embedder(cfg.backend, cfg.model_path or None)
-            self.vector = embedder.embed([message])[0]
+            self.vector = embedder.embed_query(message)
         except Exception as err:  # the vector lane is an optional refinement
             self.error = f"{type(err).__name__}: {err}"
 

@@ -274,7 +274,7 @@ def search(
                 warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
             if report.pending:
                 warnings.append(f"{report.pending} entries are not embedded yet; run `clawmem index` to embed them")
-            query_vector = embedder.embed([query])[0]
+            query_vector = embedder.embed_query(query)
             tier = None if opts.tier == "all" else opts.tier
             vector_scores = dict(vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted))
     vectors_on = embedder is not None and opts.lanes != "lexical"

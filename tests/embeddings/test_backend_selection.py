@@ -88,8 +88,8 @@ def test_unknown_and_disabled_backends():
 
 
 @pytest.mark.model
-def test_status_reports_the_default_model(model_dir):
-    status = backend_status()
+def test_status_reports_the_minilm_model(model_dir):
+    status = backend_status("numpy")
     assert status == {
         "backend": "numpy",
         "model_id": "all-MiniLM-L6-v2/numpy/384",
@@ -107,10 +107,10 @@ def test_copied_model_dir_via_env_keeps_the_same_id(model_dir, tmp_path, monkeyp
         (copy / item.name).symlink_to(item)
     monkeypatch.setenv(MODEL_ENV, str(copy))
     assert locate_model_dir() == copy.resolve()
-    assert load_embedder().id == load_embedder("numpy", str(model_dir)).id
+    assert load_embedder().id == load_embedder("numpy", str(model_dir)).id  # a MiniLM path makes auto pick numpy
     assert locate_model_dir(str(model_dir.parent)) == model_dir
 
 
 @pytest.mark.model
 def test_embedder_is_cached_per_process(model_dir):
-    assert load_embedder() is load_embedder("numpy", str(model_dir))
+    assert load_embedder("numpy") is load_embedder("numpy", str(model_dir))

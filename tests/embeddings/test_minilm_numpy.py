@@ -11,8 +11,8 @@ import pytest
 np = pytest.importorskip("numpy", reason="numpy is a core dependency: pip install numpy")
 pytest.importorskip("tokenizers", reason="tokenizers is a core dependency: pip install tokenizers")
 
-from clawmem.embeddings import Embedder, load_embedder  # noqa: E402
-from clawmem.embeddings.minilm_numpy import _gelu_inplace, read_safetensors  # noqa: E402
+from clawmem.embeddings import Embedder, load_embedder
+from clawmem.embeddings.minilm_numpy import _gelu_inplace, read_safetensors
 
 
 @pytest.fixture(scope="module")
