@@ -145,11 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     folders = [f for f in folders if not wanted or f.name in wanted]
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="clawmem-beam-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    embedders = locomo.load_embedders(args.embedders, locomo.cache_folder(args.cache_dir))
+    embedders: list[Any] = locomo.load_embedders(args.embedders, locomo.cache_folder(args.cache_dir)) or [None]  # none: BM25 only
     if args.signals:
-        variants = locomo.signal_variants()
+        variants = locomo.signal_variants("lexical" if embedders == [None] else "hybrid")
     else:
         variants = [locomo.Variant(lanes, lanes, "auto") for lanes in ("lexical", "vector", "hybrid")]
+    if embedders == [None]:
+        variants = [v for v in variants if v.lanes == "lexical"]
     if args.variants:
         needles = [n for n in args.variants.split(",") if n]
         variants = [v for v in variants if any(n in v.name for n in needles)]
@@ -157,13 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[locomo.Variant, dict]] = []
     convs: list[locomo.Conversation] = []
     for embedder in embedders:
+        backend = getattr(embedder, "backend", "lexical")
         convs = []
         for folder in folders:
-            print(f"building beam-{folder.name} ({embedder.backend}) ...", file=sys.stderr)
-            convs.append(build(folder, workdir / embedder.backend / f"beam-{folder.name}", embedder, reuse=args.reuse))
+            print(f"building beam-{folder.name} ({backend}) ...", file=sys.stderr)
+            convs.append(build(folder, workdir / backend / f"beam-{folder.name}", embedder, reuse=args.reuse))
         with locomo.fast_mmr(True):
             for base in variants:
-                variant = dataclasses.replace(base, name=f"{base.name} [{embedder.backend}]")
+                variant = dataclasses.replace(base, name=f"{base.name} [{backend}]")
                 t = time.perf_counter()
                 results = {c.sample_id: locomo.run_variant(c, variant, embedder, KS, None) for c in convs}
                 summary = summarise(convs, results)

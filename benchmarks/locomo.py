@@ -160,6 +160,9 @@ class DiskCache:
             found.update({keys[i]: np.asarray(v, dtype=np.float32) for i, v in zip(missing, fresh)})
         return np.stack([found[key] for key in keys]) if keys else np.zeros((0, self.dimension), dtype=np.float32)
 
+    def embed_query(self, text: str):
+        return self.inner.embed_query(text)
+
 
 def cache_folder(given: Path | None) -> Path:
     return given or Path(tempfile.gettempdir()) / "clawmem-bench-embeddings"
@@ -324,14 +327,22 @@ SIGNALS: dict[str, tuple[tuple[str, Any], ...]] = {
 SIGNALS_OFF = tuple(pair for pairs in SIGNALS.values() for pair in pairs)
 
 
-def signal_variants() -> list[Variant]:
-    """Every lane with the issue-14 signals all off ("before") and on (the defaults), then each signal alone off (hybrid)."""
+# Candidate signals measured before they became defaults: name -> [search] value that switches it on.
+TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "rrf": (("fusion", "rrf"),),
+}
+
+
+def signal_variants(ablate: str = "hybrid") -> list[Variant]:
+    """Every lane with the issue-14 signals all off ("before") and on (the defaults), then each signal alone off (on ``ablate``)."""
     v = []
     for lanes in ("lexical", "vector", "hybrid"):
         v.append(Variant(f"before: {lanes}", lanes, "auto", search=SIGNALS_OFF, group="signals"))
         v.append(Variant(f"after: {lanes}", lanes, "auto", group="signals"))
     for name, off in SIGNALS.items():
-        v.append(Variant(f"hybrid without {name}", "hybrid", "auto", search=off, group="signals"))
+        v.append(Variant(f"{ablate} without {name}", ablate, "auto", search=off, group="signals"))
+    for name, on in TRIALS.items():
+        v.append(Variant(f"{ablate} with {name}", ablate, "auto", search=on, group="signals"))
     return v
 
 

@@ -285,7 +285,11 @@ def search(
     exact = [] if opts.lanes == "vector" else exact_candidates(index, query, opts, limit)
     rows = {i: r for i, r in _rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact]))).items() if _allowed(r, opts)}
 
+    fused = ranking.fused(lexical, vector_scores, cfg) if vectors_on and opts.lanes == "hybrid" else None
+
     def relevance(entry_id: int) -> float:
+        if fused is not None:
+            return fused.get(entry_id, 0.0)
         text_score, vector_score = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
         return vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on)
 

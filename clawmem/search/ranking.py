@@ -53,6 +53,16 @@ def hybrid(text_score: float, vector_score: float, cfg: SearchConfig, *, vectors
     return (cfg.vector_weight * vector_score + cfg.text_weight * text_score) / total
 
 
+def fused(lexical: Sequence[tuple[int, float]], vector_scores: dict[int, float], cfg: SearchConfig) -> dict[int, float] | None:
+    """Hybrid relevance by rank fusion (``search.fusion = "rrf"``); ``None`` keeps the score blend."""
+    if cfg.fusion != "rrf":
+        return None
+    from clawmem.search import fusion
+
+    vector = sorted(vector_scores, key=lambda i: -vector_scores[i])
+    return fusion.rrf([i for i, _ in lexical], vector, k=cfg.rrf_k, text_weight=cfg.text_weight, vector_weight=cfg.vector_weight)
+
+
 def with_context(own: float, context: float, weight: float) -> float:
     """Relevance that shares in the best neighbour's: (own + weight x context) / (1 + weight).
 
