@@ -1,6 +1,7 @@
 """Score arithmetic: hybrid blend, recency decay, importance, project factor, MMR diversity.
 
-score = hybrid relevance x recency x importance x project (DESIGN.md section 6); every
+score = hybrid relevance x recency x importance x project (DESIGN.md section 6) x the conversation
+boosts (speaker, temporal: ``conversation_factors``); every
 factor is returned with the score so ``--explain`` can show why a hit ranks where it does.
 """
 
