@@ -114,11 +114,13 @@ def conversation_factors(query: str, rows: dict[int, dict], cfg: SearchConfig) -
     """Entry id -> product of the conversation-aware boosts (speaker, temporal); absent means 1.0.
 
     Each is a multiplicative factor on candidates the lanes already found, so none can add an
-    entry or lift one past the trust and supersession filters.
+    entry or lift one past the trust and supersession filters; untrusted turns (shown only with
+    ``--include-untrusted``) are never boosted, so they rank exactly as before.
     """
+    from clawmem import provenance
     from clawmem.search import speakers, temporal
 
-    turns = {i: r["text"] for i, r in rows.items() if r["kind"] == "transcript"}
+    turns = {i: r["text"] for i, r in rows.items() if r["kind"] == "transcript" and provenance.is_trusted(r["origin"])}
     found: dict[int, float] = {}
     for part in (speakers.factors(query, turns, cfg.speaker_boost), temporal.factors(query, turns, cfg.temporal_boost)):
         for entry_id, factor in part.items():

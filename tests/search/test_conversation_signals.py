@@ -99,3 +99,8 @@ def test_the_boosts_are_shown_by_explain_and_never_admit_untrusted_turns(clawmem
     alice = [hit for hit in result["results"] if hit["text"].startswith("Alice:")]
     assert alice and all(hit["signals"]["conversation"] > 1.0 for hit in alice)
     assert all(hit["signals"]["conversation"] == 1.0 for hit in result["results"] if hit["text"].startswith("Bob:"))
+    shown = clawmem("search", "What did Alice make in pottery class?", "--lexical", "--min-score", "0", "--json", "--explain",
+                    "--include-untrusted").json()["results"]
+    untrusted = [hit for hit in shown if hit["untrusted"]]
+    assert untrusted and all(hit["signals"]["conversation"] == 1.0 for hit in untrusted)
+    assert all("<untrusted-content" in hit["text"] for hit in untrusted)
