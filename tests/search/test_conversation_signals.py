@@ -32,7 +32,11 @@ def _top(clawmem, query: str) -> str:
 
 
 def _switch_off(tmp_path, setting: str) -> None:
-    (tmp_path / "ws" / "clawmem.toml").write_text(f"[search]\n{setting} = 0.0\n", encoding="utf-8")
+    _set(tmp_path, setting, 0.0)
+
+
+def _set(tmp_path, setting: str, value: float) -> None:
+    (tmp_path / "ws" / "clawmem.toml").write_text(f"[search]\n{setting} = {value}\n", encoding="utf-8")
 
 
 FILLER = [
@@ -71,9 +75,9 @@ def test_a_question_naming_a_speaker_ranks_that_speakers_turn_first(clawmem, con
 
 def test_a_when_question_prefers_the_turn_that_says_when(clawmem, conversation):
     query = "When was the dog adopted?"
+    assert _top(clawmem, query).startswith("Bob: Nice. A dog!")  # off by default (neutral on BEAM)
+    _set(conversation, "temporal_boost", 0.2)
     assert _top(clawmem, query).startswith("Alice: We adopted the dog last Saturday")
-    _switch_off(conversation, "temporal_boost")
-    assert _top(clawmem, query).startswith("Bob: Nice. A dog!")
 
 
 def test_a_first_person_question_prefers_the_users_own_turn(clawmem, tmp_path):
