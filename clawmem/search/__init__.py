@@ -191,7 +191,11 @@ def search(
     found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
     rows = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
 
+    fused = ranking.fused(lexical, vector_scores, cfg) if vectors_on and opts.lanes == "hybrid" else None
+
     def relevance(entry_id: int) -> float:
+        if fused is not None:
+            return fused.get(entry_id, 0.0)
         text_score, vector_score = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
         return vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on)
 
@@ -199,6 +203,7 @@ def search(
     if vectors_on and adjacent:
         vector.score_more(index, {n for around in adjacent.values() for n in around})
 
+    boosts = ranking.conversation_factors(query, rows, cfg)
     decay = _decay_mode(query, opts)
     half_life, floor = _decay(decay, cfg)
     scored: dict[int, ranking.Signals] = {}
@@ -215,8 +220,9 @@ def search(
             importance=ranking.importance(row["importance"], cfg),
             project=ranking.project_factor(row["projects"], opts.active_projects, cfg),
             age_days=age,
+            conversation=boosts.get(entry_id, 1.0),
         )
-        factors = rec * scored[entry_id].importance * scored[entry_id].project
+        factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
     ordered = sorted(((i, s.score) for i, s in scored.items() if passes[i]), key=lambda p: -p[1])
     chosen = _diverse(index, ordered[: limit * 4], rows, vector.embedder.id if vectors_on else None, lam=cfg.mmr_lambda, limit=limit)
@@ -284,6 +290,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "age_days": None if signals.age_days is None else round(signals.age_days, 2),
             "importance": round(signals.importance, 6),
             "project": round(signals.project, 6),
+            "conversation": round(signals.conversation, 6),
         },
         superseded=not supersession.is_live(row),
         superseded_by=newer.get(row.get("superseded_by")),

@@ -1,6 +1,7 @@
 """Score arithmetic: hybrid blend, recency decay, importance, project factor, MMR diversity.
 
-score = hybrid relevance x recency x importance x project (DESIGN.md section 6); every
+score = hybrid relevance x recency x importance x project (DESIGN.md section 6) x the conversation
+boosts (speaker, temporal: ``conversation_factors``); every
 factor is returned with the score so ``--explain`` can show why a hit ranks where it does.
 """
 
@@ -9,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from clawmem.config import SearchConfig
 from clawmem.entries.grammar import parse_when
@@ -25,10 +26,11 @@ class Signals:
     importance: float
     project: float
     age_days: float | None
+    conversation: float = 1.0  # speaker and temporal boosts (``conversation_factors``)
 
     @property
     def score(self) -> float:
-        return self.hybrid * self.recency * self.importance * self.project
+        return self.hybrid * self.recency * self.importance * self.project * self.conversation
 
 
 def normalise_bm25(ranked: Sequence[tuple[int, float]]) -> dict[int, float]:
@@ -50,6 +52,16 @@ def hybrid(text_score: float, vector_score: float, cfg: SearchConfig, *, vectors
         return text_score
     total = cfg.vector_weight + cfg.text_weight
     return (cfg.vector_weight * vector_score + cfg.text_weight * text_score) / total
+
+
+def fused(lexical: Sequence[tuple[int, float]], vector_scores: dict[int, float], cfg: SearchConfig) -> dict[int, float] | None:
+    """Hybrid relevance by rank fusion (``search.fusion = "rrf"``); ``None`` keeps the score blend."""
+    if cfg.fusion != "rrf":
+        return None
+    from clawmem.search import fusion
+
+    vector = sorted(vector_scores, key=lambda i: -vector_scores[i])
+    return fusion.rrf([i for i, _ in lexical], vector, k=cfg.rrf_k, text_weight=cfg.text_weight, vector_weight=cfg.vector_weight)
 
 
 def with_context(own: float, context: float, weight: float) -> float:
@@ -96,6 +108,24 @@ def project_factor(projects_json: str | None, active: Sequence[str], cfg: Search
     if any(key in active for key in tagged):
         return cfg.project_match
     return cfg.project_other
+
+
+def conversation_factors(query: str, rows: dict[int, dict], cfg: SearchConfig) -> dict[int, float]:
+    """Entry id -> product of the conversation-aware boosts (speaker, temporal); absent means 1.0.
+
+    Each is a multiplicative factor on candidates the lanes already found, so none can add an
+    entry or lift one past the trust and supersession filters; untrusted turns (shown only with
+    ``--include-untrusted``) are never boosted, so they rank exactly as before.
+    """
+    from clawmem import provenance
+    from clawmem.search import speakers, temporal
+
+    turns = {i: r["text"] for i, r in rows.items() if r["kind"] == "transcript" and provenance.is_trusted(r["origin"])}
+    found: dict[int, float] = {}
+    for part in (speakers.factors(query, turns, cfg.speaker_boost), temporal.factors(query, turns, cfg.temporal_boost)):
+        for entry_id, factor in part.items():
+            found[entry_id] = found.get(entry_id, 1.0) * factor
+    return found
 
 
 def mmr(
