@@ -82,7 +82,9 @@ class Judge:
         if self.embedder is None:
             return None
         self.prepare([a, b])
-        return float(self._vectors[a] @ self._vectors[b])  # vectors are L2-normalised
+        from clawmem.embeddings.base import similarity
+
+        return float(similarity(self._vectors[a] @ self._vectors[b], self.embedder.cosine_floor))  # vectors are L2-normalised
 
     def new_words(self, existing: str, candidate: str) -> list[str]:
         """Topic words of ``candidate`` that match no word of ``existing``."""

@@ -63,6 +63,7 @@ class Embedder(Protocol):
     model: str
     backend: str
     dimension: int
+    cosine_floor: float  # the raw cosine of unrelated texts: ``similarity`` maps it to 0
 
     def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """Embed documents: shape ``(len(texts), dimension)``; an empty list gives ``(0, dimension)``."""
@@ -73,8 +74,21 @@ class Embedder(Protocol):
         ...
 
 
+def similarity(cosine, floor: float):
+    """A model's raw cosine on the common scale every threshold is written in (MiniLM's).
+
+    Models differ in where unrelated texts land: MiniLM puts them near 0, e5 near 0.78 (with
+    paraphrases at 0.95-0.99), so one ``search.min_score`` or ``recall.trigger_threshold`` cannot
+    serve both raw. ``(cosine - floor) / (1 - floor)`` is monotonic, so it never reorders one
+    model's neighbours; it works on a float or a numpy array alike.
+    """
+    return (cosine - floor) / (1.0 - floor)
+
+
 class SymmetricQuery:
     """For models that embed queries and documents alike (MiniLM): a query is a one-row batch."""
+
+    cosine_floor = 0.0  # MiniLM's raw cosines are the common scale
 
     def embed_query(self, text: str) -> np.ndarray:
         """The query's vector, exactly as ``embed([text])[0]``."""

@@ -106,6 +106,7 @@ class VectorLane:
 
     def __init__(self, ws: Workspace, message: str) -> None:
         self.vector = None
+        self.cosine_floor = 0.0
         self.error: str | None = None
         self._thread = threading.Thread(target=self._run, args=(ws, message), daemon=True)
         self._thread.start()
@@ -121,6 +122,7 @@ class VectorLane:
             cfg = ws.config.embeddings
             embedder = load_embedder(cfg.backend, cfg.model_path or None)
             self.vector = embedder.embed_query(message)
+            self.cosine_floor = embedder.cosine_floor
         except Exception as err:  # the vector lane is an optional refinement
             self.error = f"{type(err).__name__}: {err}"
 
@@ -155,7 +157,9 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
     import numpy as np  # already imported by the embedder
 
     matrix = np.frombuffer(b"".join(r["vector"] for r in stored), dtype=np.float32).reshape(len(stored), -1)
-    sims = matrix @ lane.vector
+    from clawmem.embeddings.base import similarity
+
+    sims = similarity(matrix @ lane.vector, lane.cosine_floor)
     return {r["phrase"]: float(s) for r, s in zip(stored, sims, strict=False)}
 
 

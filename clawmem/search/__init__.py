@@ -225,7 +225,7 @@ def search(
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
     ordered = sorted(((i, s.score) for i, s in scored.items() if passes[i]), key=lambda p: -p[1])
-    chosen = _diverse(index, ordered[: limit * 4], rows, vector.embedder.id if vectors_on else None, lam=cfg.mmr_lambda, limit=limit)
+    chosen = _diverse(index, ordered[: limit * 4], rows, vector.embedder if vectors_on else None, lam=cfg.mmr_lambda, limit=limit)
     backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
 
     newer = _superseding(index, [rows[i] for i in [*chosen, *backfilled]])
@@ -240,14 +240,14 @@ def search(
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(vector.embedder, "id", None), hits, warnings, decay)
 
 
-def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder_id: str | None, *, lam: float, limit: int) -> list[int]:
+def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder: Any, *, lam: float, limit: int) -> list[int]:
     """MMR on stored vectors when the vector lane ran, else on word overlap."""
-    if embedder_id is not None:
+    if embedder is not None:
         from clawmem.search.vectors import cached_vectors
 
-        stored = cached_vectors(index, embedder_id, [i for i, _ in candidates])
+        stored = cached_vectors(index, embedder.id, [i for i, _ in candidates])
         if stored:
-            return diversity.mmr_vectors(candidates, stored, lam=lam, limit=limit)
+            return diversity.mmr_vectors(candidates, stored, lam=lam, limit=limit, floor=embedder.cosine_floor)
     words = {i: set(tokens.query_terms(rows[i]["text"].casefold())) for i, _ in candidates}
     return diversity.mmr_pairs(candidates, lambda a, b: ranking.jaccard(words[a], words[b]), lam=lam, limit=limit)
 

@@ -15,9 +15,14 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def mmr_vectors(candidates: Sequence[tuple[int, float]], vectors: dict[int, np.ndarray], *, lam: float, limit: int) -> list[int]:
-    """MMR over cosine similarity of stored vectors (an entry without one is similar to nothing)."""
+def mmr_vectors(candidates: Sequence[tuple[int, float]], vectors: dict[int, np.ndarray], *, lam: float, limit: int, floor: float = 0.0) -> list[int]:
+    """MMR over the similarity of stored vectors (an entry without one is similar to nothing).
+
+    ``floor`` is the model's ``cosine_floor``: redundancy is weighed on the same scale as relevance.
+    """
     import numpy as np
+
+    from clawmem.embeddings.base import similarity as scaled
 
     if not candidates:
         return []
@@ -27,7 +32,10 @@ def mmr_vectors(candidates: Sequence[tuple[int, float]], vectors: dict[int, np.n
     for row, entry_id in enumerate(ids):
         if entry_id in vectors:
             matrix[row] = vectors[entry_id]
-    similarity = (matrix @ matrix.T).astype(np.float64)
+    similarity = scaled((matrix @ matrix.T).astype(np.float64), floor)
+    present = np.asarray([entry_id in vectors for entry_id in ids])
+    similarity[~present, :] = 0.0  # a missing vector is similar to nothing, whatever the floor
+    similarity[:, ~present] = 0.0
     value = lam * np.asarray([s for _, s in candidates], dtype=np.float64)
     redundancy = np.zeros(len(ids))  # before the first pick; then the highest similarity to a pick (may be < 0)
     open_ = np.ones(len(ids), dtype=bool)

@@ -128,7 +128,7 @@ class VectorLane:
 
         missing = sorted(ids - set(self.scores))
         found = vectors.cached_vectors(index, self.embedder.id, missing)
-        self.scores.update({i: max(0.0, float(v @ self.query_vector)) for i, v in found.items()})
+        self.scores.update({i: _scaled(self.embedder, float(v @ self.query_vector)) for i, v in found.items()})
 
 
 def _load_embedder(ws: Workspace, warnings: list[str]):
@@ -163,4 +163,11 @@ def vector_lane(ws: Workspace, index: Index, query: str, opts: SearchOptions, k:
     query_vector = embedder.embed_query(query)
     tier = None if opts.tier == "all" else opts.tier
     found = vectors.knn(index, query_vector, k=k, tier=tier, trusted_only=not opts.include_untrusted)
-    return VectorLane(embedder, query_vector, dict(found))
+    return VectorLane(embedder, query_vector, {i: _scaled(embedder, s) for i, s in found})
+
+
+def _scaled(embedder: Any, cosine: float) -> float:
+    """A raw cosine as a vector-lane score: on the common scale, never below 0."""
+    from clawmem.embeddings.base import similarity
+
+    return max(0.0, float(similarity(cosine, embedder.cosine_floor)))
