@@ -35,7 +35,7 @@ def line_chart(points: list[tuple[str, float]], *, title: str, percent: bool = F
     path = " ".join(f"{x},{y}" for x, y in coords)
     dots = "".join(
         f'<circle cx="{x}" cy="{y}" r="2.5"><title>{escape(label)}: {escape(_number(v, percent))}</title></circle>'
-        for (x, y), (label, v) in zip(coords, zip((p[0] for p in points), values))
+        for (x, y), (label, v) in zip(coords, zip((p[0] for p in points), values, strict=True), strict=True)
     )
     base = TOP + plot_h
     return (
