@@ -227,7 +227,7 @@ def refresh_triggers(index: Index, embedder: Embedder) -> int:
     """Embed trigger phrases of curated entries at index time, so recall only embeds the message."""
     import json
 
-    phrases = set()
+    phrases: set[str] = set()
     for row in index.query("SELECT triggers FROM entries WHERE tier = 'curated' AND triggers IS NOT NULL"):
         phrases.update(p.casefold() for p in json.loads(row["triggers"]))
     known = {r["phrase"] for r in index.query("SELECT phrase FROM trigger_vectors WHERE embedder = ?", (embedder.id,))}
