@@ -5,6 +5,7 @@ Labels come from clawmem (dates, numbers, captions it wrote), and are escaped al
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 WIDTH, HEIGHT = 560, 170
@@ -19,7 +20,7 @@ def _number(value: float, percent: bool) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 
 
-def line_chart(points: list[tuple[str, float]], *, title: str, percent: bool = False) -> str:
+def line_chart(points: Sequence[tuple[str, float]], *, title: str, percent: bool = False) -> str:
     """An SVG line chart of ``(label, value)`` points in order; a short note when there are none."""
     if not points:
         return f'<p class="empty">{escape(title)}: no data yet.</p>'
