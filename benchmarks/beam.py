@@ -84,7 +84,7 @@ def build(folder: Path, root: Path, embedder: Any, *, reuse: bool) -> locomo.Con
             vectors.refresh(index, embedder)
     questions = []
     for ability, items in sorted(probing.items()):
-        for n, item in enumerate(items):
+        for item in items:
             if "source_chat_ids" not in item:
                 continue
             ids = gold_ids(item["source_chat_ids"])

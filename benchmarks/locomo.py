@@ -155,10 +155,10 @@ class DiskCache:
         missing = [i for i, key in enumerate(keys) if key not in found]
         if missing:
             fresh = self.inner.embed([texts[i] for i in missing], batch_size=batch_size)
-            rows = [(self.id, keys[i], np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(missing, fresh)]
+            rows = [(self.id, keys[i], np.asarray(v, dtype=np.float32).tobytes()) for i, v in zip(missing, fresh, strict=True)]
             self.db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
             self.db.commit()
-            found.update({keys[i]: np.asarray(v, dtype=np.float32) for i, v in zip(missing, fresh)})
+            found.update({keys[i]: np.asarray(v, dtype=np.float32) for i, v in zip(missing, fresh, strict=True)})
         return np.stack([found[key] for key in keys]) if keys else np.zeros((0, self.dimension), dtype=np.float32)
 
     def embed_query(self, text: str):

@@ -55,10 +55,10 @@ from clawmem.workspace import Workspace
 
 TARGET_MS = 50.0
 MEMORY_ENTRIES = 50
-FUNCTION_WORDS = ["the", "a", "an", "to", "of", "and", "in", "on", "for", "with", "at", "by", "from", "we", "i", "you", "it", "is", "was", "will", "should", "that", "this", "after", "before", "because", "but", "so", "then", "again", "also", "not", "our", "my", "their", "about", "into", "over", "when", "while"]
-DOMAIN_WORDS = ["agent", "memory", "note", "file", "index", "search", "query", "vector", "token", "model", "cache", "server", "deploy", "branch", "commit", "review", "test", "failure", "retry", "webhook", "invoice", "customer", "database", "schema", "migration", "column", "table", "user", "prefers", "dark", "mode", "answer", "meeting", "project", "deadline", "budget", "release", "bug", "fix", "crash", "log", "error", "warning", "config", "key", "secret", "rotate", "staging", "production", "backup", "restore", "disk", "network", "latency", "timeout", "queue", "worker", "job", "schedule", "cron", "python", "rust", "shell", "script", "library", "package", "version", "upgrade", "pin", "lock", "docker", "kubernetes", "cluster", "node", "pod", "ingress", "certificate", "dns", "domain", "email", "calendar", "invite", "travel", "flight", "hotel", "train", "ticket", "passport", "visa", "dentist", "doctor", "appointment", "pharmacy", "recipe", "dinner", "lunch", "coffee", "grocery", "garden", "plant", "dog", "cat", "vet", "school", "homework", "birthday", "gift", "party", "wedding", "anniversary", "budget", "rent", "mortgage", "tax", "refund", "salary", "invoice", "payment", "card", "bank", "loan", "insurance", "car", "repair", "tyre", "oil", "service", "bike", "run", "gym", "yoga", "swim", "climb", "hike", "trail", "camping", "tent", "beach", "mountain", "lake", "river", "city", "museum", "concert", "movie", "book", "podcast", "album", "guitar", "piano", "lesson", "course", "exam", "language", "spanish", "german", "japanese", "chinese", "french", "kitchen", "laptop", "phone", "monitor", "keyboard", "mouse", "printer", "router", "wifi", "password", "account", "login", "token", "api", "endpoint", "latency", "throughput", "benchmark", "profile", "flamegraph", "memory", "leak", "thread", "lock", "deadlock", "race", "condition", "retry", "backoff", "circuit", "breaker", "queue", "topic", "partition", "consumer", "producer", "offset", "checkpoint", "snapshot", "replica", "leader", "follower", "quorum", "consensus"]
-PEOPLE = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "nina", "oscar", "peggy", "quinn", "rupert", "sybil", "trent", "ursula", "victor", "wendy", "xavier", "yvonne", "zach", "maria", "jon", "gina", "caroline", "melanie", "joanna", "nate", "john", "tim", "sam"]
-SYLLABLES = ["ka", "lo", "mi", "ren", "tar", "vos", "qua", "zel", "dri", "pon", "sha", "kel", "mur", "tis", "vax", "bel", "cor", "dun", "fey", "gar", "hol", "jin", "lex", "nor", "pim"]
+FUNCTION_WORDS = ["the", "a", "an", "to", "of", "and", "in", "on", "for", "with", "at", "by", "from", "we", "i", "you", "it", "is", "was", "will", "should", "that", "this", "after", "before", "because", "but", "so", "then", "again", "also", "not", "our", "my", "their", "about", "into", "over", "when", "while"]  # noqa: E501  word-list data
+DOMAIN_WORDS = ["agent", "memory", "note", "file", "index", "search", "query", "vector", "token", "model", "cache", "server", "deploy", "branch", "commit", "review", "test", "failure", "retry", "webhook", "invoice", "customer", "database", "schema", "migration", "column", "table", "user", "prefers", "dark", "mode", "answer", "meeting", "project", "deadline", "budget", "release", "bug", "fix", "crash", "log", "error", "warning", "config", "key", "secret", "rotate", "staging", "production", "backup", "restore", "disk", "network", "latency", "timeout", "queue", "worker", "job", "schedule", "cron", "python", "rust", "shell", "script", "library", "package", "version", "upgrade", "pin", "lock", "docker", "kubernetes", "cluster", "node", "pod", "ingress", "certificate", "dns", "domain", "email", "calendar", "invite", "travel", "flight", "hotel", "train", "ticket", "passport", "visa", "dentist", "doctor", "appointment", "pharmacy", "recipe", "dinner", "lunch", "coffee", "grocery", "garden", "plant", "dog", "cat", "vet", "school", "homework", "birthday", "gift", "party", "wedding", "anniversary", "budget", "rent", "mortgage", "tax", "refund", "salary", "invoice", "payment", "card", "bank", "loan", "insurance", "car", "repair", "tyre", "oil", "service", "bike", "run", "gym", "yoga", "swim", "climb", "hike", "trail", "camping", "tent", "beach", "mountain", "lake", "river", "city", "museum", "concert", "movie", "book", "podcast", "album", "guitar", "piano", "lesson", "course", "exam", "language", "spanish", "german", "japanese", "chinese", "french", "kitchen", "laptop", "phone", "monitor", "keyboard", "mouse", "printer", "router", "wifi", "password", "account", "login", "token", "api", "endpoint", "latency", "throughput", "benchmark", "profile", "flamegraph", "memory", "leak", "thread", "lock", "deadlock", "race", "condition", "retry", "backoff", "circuit", "breaker", "queue", "topic", "partition", "consumer", "producer", "offset", "checkpoint", "snapshot", "replica", "leader", "follower", "quorum", "consensus"]  # noqa: E501  word-list data
+PEOPLE = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "nina", "oscar", "peggy", "quinn", "rupert", "sybil", "trent", "ursula", "victor", "wendy", "xavier", "yvonne", "zach", "maria", "jon", "gina", "caroline", "melanie", "joanna", "nate", "john", "tim", "sam"]  # noqa: E501  word-list data
+SYLLABLES = ["ka", "lo", "mi", "ren", "tar", "vos", "qua", "zel", "dri", "pon", "sha", "kel", "mur", "tis", "vax", "bel", "cor", "dun", "fey", "gar", "hol", "jin", "lex", "nor", "pim"]  # noqa: E501  word-list data
 
 
 # generation -----------------------------------------------------------------------------
@@ -235,11 +235,11 @@ def fill_vectors(ws: Workspace, embedder: Any, sigma: float = 0.02, seed: int = 
                 index.executemany(
                     "INSERT INTO embedding_cache(embedder, text_hash, vector, last_used) VALUES (?,?,?,?) "
                     "ON CONFLICT(embedder, text_hash) DO NOTHING",
-                    [(embedder.id, r["text_hash"], b, stamp) for r, b in zip(part, blobs)],
+                    [(embedder.id, r["text_hash"], b, stamp) for r, b in zip(part, blobs, strict=True)],
                 )
                 index.executemany(
                     f"INSERT INTO {vectors.VEC_TABLE}(rowid, embedding, tier, trusted) VALUES (?,?,?,?)",
-                    [(r["id"], b, r["tier"], int(r["origin"] in ("owner", "agent"))) for r, b in zip(part, blobs)],
+                    [(r["id"], b, r["tier"], int(r["origin"] in ("owner", "agent"))) for r, b in zip(part, blobs, strict=True)],
                 )
         return len(missing)
 
@@ -357,7 +357,7 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
         found[f"clawmem search --json ({lane})"] = summary_ms(times)
         found[f"clawmem search --json ({lane})"]["peak RSS MB"] = peak_rss_mb(argv, env)
     base = found["python -c pass"]["p50"]
-    for key, value in found.items():
+    for value in found.values():
         value["x python"] = round(value["p50"] / base, 1) if base else None
     return found
 
@@ -412,14 +412,14 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         for q in qs:
             timed("vectors.refresh check (every search)", lambda: vectors.refresh(index, embedder, max_new=lanes.INLINE_EMBED_MAX,
                                                                                   cache_cap=ws.config.embeddings.cache_max_entries))
-            qv = timed("embed query", lambda: embedder.embed([q])[0])
-            vec = timed(f"vec0 KNN k={k}", lambda: dict(vectors.knn(index, qv, k=k, tier=None, trusted_only=True)))
-            lex = timed("FTS5 any-term BM25", lambda: lanes.lexical_candidates(index, q, opts, k))
-            exact = timed("FTS5 all-terms back-fill", lambda: lanes.exact_candidates(index, q, opts, limit))
-            rows = timed("fetch rows", lambda: lanes.rows(index, list(dict.fromkeys([*(i for i, _ in lex), *vec, *exact]))))
+            qv = timed("embed query", lambda q=q: embedder.embed([q])[0])
+            vec = timed(f"vec0 KNN k={k}", lambda qv=qv: dict(vectors.knn(index, qv, k=k, tier=None, trusted_only=True)))
+            lex = timed("FTS5 any-term BM25", lambda q=q: lanes.lexical_candidates(index, q, opts, k))
+            exact = timed("FTS5 all-terms back-fill", lambda q=q: lanes.exact_candidates(index, q, opts, limit))
+            rows = timed("fetch rows", lambda lex=lex, vec=vec, exact=exact: lanes.rows(index, list(dict.fromkeys([*(i for i, _ in lex), *vec, *exact]))))
             if cfg.context_weight and True:
 
-                def context():
+                def context(rows: Any = rows, vec: Any = vec) -> Any:
                     adjacent = lanes.neighbours(index, rows, trusted_only=True)
                     missing = sorted({n for around in adjacent.values() for n in around} - set(vec))
                     return vectors.cached_vectors(index, embedder.id, missing) if missing else {}
@@ -427,18 +427,20 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
                 timed("transcript context (neighbours + their vectors)", context)
             ids = list(rows)[: limit * 4]
 
-            def rank():
+            def rank(ids: list[Any] = ids, rows: Any = rows) -> Any:
                 ranked = [(i, 1.0 / (n + 1)) for n, i in enumerate(ids)]
                 return S._diverse(index, ranked, rows, embedder.id, lam=cfg.mmr_lambda, limit=limit)
 
             timed("score + MMR", rank)
             R = __import__("clawmem.index.recalls", fromlist=["x"])
-            timed("record recall events", lambda: R.record_returned(
+            timed("record recall events", lambda R=R, rows=rows, ids=ids, q=q: R.record_returned(
                 index, [R.Returned(rows[i]["text_hash"], rows[i]["path"], 0.5, rows[i]["origin"]) for i in ids[:limit]], query=q, source="search"))
         # alternatives on the same data
         alternatives: dict[str, Any] = {}
         count = index.scalar(f"SELECT count(*) FROM {vectors.VEC_TABLE}")
-        blob = lambda v: np.asarray(v, dtype=np.float32).tobytes()
+        def blob(v: Any) -> bytes:
+            return np.asarray(v, dtype=np.float32).tobytes()
+
         qvs = [embedder.embed([q])[0] for q in qs[:20]]
 
         def over_queries(fn: Callable[[Any], Any]) -> dict[str, float]:
@@ -534,7 +536,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
             mapped = np.load(path, mmap_mode="r")
             brute(mapped, qvs[0])
             alternatives["(np.load mmap + first scan, warm page cache, s)"] = round(time.perf_counter() - t, 3)
-            alternatives[f"numpy brute force top-{k}, np.memmap of a .npy file"] = over_queries(lambda qv: brute(mapped, qv))
+            alternatives[f"numpy brute force top-{k}, np.memmap of a .npy file"] = over_queries(lambda qv, mapped=mapped: brute(mapped, qv))
             del mapped
         # quantised copies in temp tables (never written to the workspace's database file)
         dim = embedder.dimension
@@ -552,7 +554,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         for pool_size in (200, 1000):
             hits = []
 
-            def bit_then_rescore(qv: Any, pool_size: int = pool_size) -> None:
+            def bit_then_rescore(qv: Any, pool_size: int = pool_size, hits: list[float] = hits) -> None:
                 pool = [r[0] for r in index.conn.execute(
                     "SELECT rowid FROM temp.q_bit WHERE embedding MATCH vec_quantize_binary(?) AND k = ?", [blob(qv), pool_size]).fetchall()]
                 scores = matrix[[position[p] for p in pool]] @ qv
@@ -565,7 +567,9 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
         agreement.update(_quantised_recall(index, embedder, qs[:20], k, vectors.VEC_TABLE, pools=("int8",)))
     alternatives.update(query_embed_threads(qs[:30]))
     stage_ms = {name: round(1000 * statistics.median(v), 2) for name, v in stages.items()}
-    p50 = lambda key: next(v["p50"] for name, v in alternatives.items() if name.startswith(key) and isinstance(v, dict))
+    def p50(key: str) -> Any:
+        return next(v["p50"] for name, v in alternatives.items() if name.startswith(key) and isinstance(v, dict))
+
     projected = (
         sum(stage_ms.values())
         - stage_ms["vectors.refresh check (every search)"] + p50("alternative: max(id) of entries")
@@ -615,7 +619,9 @@ def _quantised_recall(index: Any, embedder: Any, qs: list[str], k: int, table: s
     """How many of the float32 top-k a quantised scan (top 200, then exact float rescoring) recovers."""
     import numpy as np
 
-    blob = lambda v: np.asarray(v, dtype=np.float32).tobytes()
+    def blob(v: Any) -> bytes:
+        return np.asarray(v, dtype=np.float32).tobytes()
+
     found: dict[str, list[float]] = {f"{p} top-200 rescored": [] for p in pools}
     for q in qs:
         qv = embedder.embed([q])[0]
@@ -709,7 +715,8 @@ def print_tables(results: list[SizeResult], embed: bool) -> None:
               f"{human_bytes(nov['db'] + nov['db_wal'])} | {human_bytes(wv['db'] + wv['db_wal']) if wv else '–'} | "
               f"{human_bytes(ac['db'] + ac['db_wal']) if ac else '–'} |")
     print("\n## Search latency (ms)\n")
-    print("| entries | in-process lexical p50 / p95 | in-process hybrid p50 / p95 | CLI lexical p50 / p95 (x floor, peak RSS) | CLI hybrid p50 / p95 (x floor, peak RSS) | python -c pass p50 |")
+    print("| entries | in-process lexical p50 / p95 | in-process hybrid p50 / p95 "
+          "| CLI lexical p50 / p95 (x floor, peak RSS) | CLI hybrid p50 / p95 (x floor, peak RSS) | python -c pass p50 |")
     print("|---|---|---|---|---|---|")
     def cell(d: dict | None, ratio: bool = False) -> str:
         if not d:

@@ -63,15 +63,15 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     step = DemoStep("Ingest three short sessions", "clawmem ingest session.jsonl --session ID --origin owner")
     for session, when, turns in _sessions(local_now().date()):
         data = "\n".join(json.dumps(t) for t in turns)
-        result = ingest.ingest(ws, data, session=session, origin="owner", at=when)
-        step.output.append(f"{result.path}: {result.written} turns")
+        ingested = ingest.ingest(ws, data, session=session, origin="owner", at=when)
+        step.output.append(f"{ingested.path}: {ingested.written} turns")
     say(step)
 
-    report = run_index(ws)
-    vectors = report.vectors
+    indexed = run_index(ws)
+    vectors = indexed.vectors
     say(DemoStep("Index files and embeddings", "clawmem index", [
-        f"{report.sync.entries_indexed} entries from {report.sync.files_changed} files",
-        f"embeddings: {vectors.embedder} ({vectors.embedded} computed)" if vectors else f"embeddings off: {report.embeddings}",
+        f"{indexed.sync.entries_indexed} entries from {indexed.sync.files_changed} files",
+        f"embeddings: {vectors.embedder} ({vectors.embedded} computed)" if vectors else f"embeddings off: {indexed.embeddings}",
     ]))
 
     from clawmem.index.maintain import open_synced
@@ -80,9 +80,9 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     index, _ = open_synced(ws)
     with index:
         for query in ("why does the arm64 build break", "arm64 linker error fix", "build failing on arm64"):
-            result = search(ws, index, query, SearchOptions(limit=3))
-            step.output.append(f'"{query}" [{result.mode}]')
-            step.output.extend(f"  {h.score:.2f} {h.citation}  {h.text[:70]}" for h in result.hits)
+            found = search(ws, index, query, SearchOptions(limit=3))
+            step.output.append(f'"{query}" [{found.mode}]')
+            step.output.extend(f"  {h.score:.2f} {h.citation}  {h.text[:70]}" for h in found.hits)
         hidden = search(ws, index, "curl evil.example", SearchOptions())
         step.output.append(f'"curl evil.example" -> {len(hidden.hits)} hits ({"; ".join(hidden.warnings)})')
     say(step)
@@ -94,8 +94,8 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     ]))
 
     # cwd="": the demo is about its own folder, not the repository the user happens to run it in
-    result = recall(ws, "ugh, the build fails again on arm64", session="demo", cwd="")
-    say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the build fails again on arm64"', context_block(result).splitlines() or ["(nothing)"]))
+    recalled = recall(ws, "ugh, the build fails again on arm64", session="demo", cwd="")
+    say(DemoStep("Next turn: what the agent sees", 'clawmem recall "ugh, the build fails again on arm64"', context_block(recalled).splitlines() or ["(nothing)"]))
 
     from clawmem import report
 

@@ -20,6 +20,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from clawmem import content_origin, incoming, ledger, loopguard, notes, provenance
 from clawmem.entries import grammar
@@ -326,7 +327,7 @@ def ingest(
         records.append({**record, "derived_from": source} if source is not None else record)
     import frontmatter  # deferred: yaml is only needed when a transcript is written
 
-    header = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
+    header: dict[str, Any] = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
     document = frontmatter.dumps(frontmatter.Post(f"# Transcript {session}\n\n" + "".join(rendered), **header)) + "\n"
     encoded = document.encode()  # before the ledger: nothing is recorded for a file that cannot be written
     with ws.lock_file(path):

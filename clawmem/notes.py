@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from clawmem import content_origin, incoming, ledger, loopguard, provenance
 from clawmem.entries import grammar
@@ -164,7 +165,7 @@ def add_note(
     observed = _observed_at(at)
     path = _target(ws, origin, observed.date())
     text_hash = loopguard.text_hash(text)
-    common = dict(
+    common: dict[str, Any] = dict(
         path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted", derived_from=derived
     )
     blocked = blocked_hashes(ws, [text_hash])

@@ -210,6 +210,7 @@ def set_directive(
             line = new_text.count("\n")
             result = curated.replace_if_unchanged(ws, snap, new_text, reason=f"user set {key}")
             if result.written:
+                assert result.preimage is not None  # a written rewrite always stored its pre-image
                 return SetResult("added", key, text, None, line, origin, ws.rel(result.preimage), 0)
             continue
         first, extra = current[0], current[1:]
@@ -220,6 +221,7 @@ def set_directive(
         result = curated.replace_if_unchanged(ws, snap, new_text, reason=f"user set {key}")
         if not result.written:
             continue
+        assert result.preimage is not None  # a written rewrite always stored its pre-image
         previous = " ".join(first.body.split())
         lines = [f"- key `{key}` ({origin}): the directive was rewritten in place.", f"- before: {previous}", f"- after: {text}"]
         lines += [f"- folded duplicate: {' '.join(e.body.split())}" for e in extra]
@@ -245,6 +247,7 @@ def retire(
         result = curated.replace_if_unchanged(ws, snap, new_text, reason=f"user retire {key}")
         if not result.written:
             continue
+        assert result.preimage is not None  # a written rewrite always stored its pre-image
         retired = [" ".join(e.body.split()) for e in current]
         lines = [f"- key `{key}` ({origin}, session {session or '-'}): retired."]
         lines += [f"- was: {t}" for t in retired]

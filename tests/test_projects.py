@@ -83,7 +83,9 @@ def test_project_cli_and_note_tagging(clawmem, tmp_path):
     import sys
 
     env = {**os.environ}
-    note = subprocess.run([sys.executable, "-m", "clawmem", "note", "add", "svc needs redis 7", "--origin", "owner", "--json"], cwd=repo, env=env, capture_output=True, text=True, check=False)
+    note = subprocess.run(
+        [sys.executable, "-m", "clawmem", "note", "add", "svc needs redis 7", "--origin", "owner", "--json"], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
     path = tmp_path / "ws" / json.loads(note.stdout)["path"]
     assert "<!-- project: gitlab.com/team/svc -->" in path.read_text()
 

@@ -35,7 +35,7 @@ def _entry_findings(e: AuditEntry, led: _Ledger, rel: str) -> tuple[list[Finding
             reasons.append(f"is {s.origin} content")
         if s.session_kind != "interactive":
             reasons.append(f"comes from a {s.session_kind} session")
-        tainted = led.tainted_before(s.path, e.entered_at)
+        tainted = led.tainted_before(s.path, e.entered_at) if s.path is not None else None
         if tainted:
             reasons.append(f"sits in a file tainted by {tainted} content")
         if reasons:

@@ -83,7 +83,7 @@ def check_index(ws: Workspace, index) -> list[Finding]:
     for key in sorted(set(want) | set(have), key=lambda k: (k[0], k[1], k[2], k[3])):
         w, h = want.get(key), have.get(key)
         if h is None:
-            found.append(Finding("index", key[0], key[1], f"the index lacks the file's {_describe(w)}"))
+            found.append(Finding("index", key[0], key[1], f"the index lacks the file's {_describe(want[key])}"))
         elif w is None:
             found.append(Finding("index", key[0], key[1], f"the index holds an {_describe(h)} that the file does not have"))
         elif (h["origin"], h["session_kind"]) != (w["origin"], w["session_kind"]):

@@ -25,8 +25,8 @@ def _when(value: str | None) -> dt.datetime | None:
 @dataclass
 class _Ledger:
     intact: bool
-    first_at: dict[tuple[str, str], str] = field(default_factory=dict)  # (path, hash) -> first record time
-    taints: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # path -> [(origin, at)]
+    first_at: dict[tuple[str, str], str | None] = field(default_factory=dict)  # (path, hash) -> first record time
+    taints: dict[str, list[tuple[str | None, str | None]]] = field(default_factory=dict)  # path -> [(origin, at)]
     tombstoned: set[str] = field(default_factory=set)
 
     @classmethod

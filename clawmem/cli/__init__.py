@@ -10,6 +10,7 @@ import sys
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer._click.core import Context
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperArgument, TyperGroup
 
@@ -28,7 +29,7 @@ class ClawmemGroup(TyperGroup):
         super().__init__(*args, **kwargs)
         _human_metavars(self)
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         """``--debug`` is accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
         cut = args.index("--") if "--" in args else len(args)
         ctx.meta[DEBUG_FLAG] = "--debug" in args[:cut]
@@ -41,7 +42,7 @@ class ClawmemGroup(TyperGroup):
         except UsageError as err:
             _usage_error(ctx, err)
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except NoArgsIsHelpError:
@@ -71,11 +72,11 @@ METAVARS = {"int": "N", "int range": "N", "float": "NUMBER", "float range": "NUM
 class _Argument(TyperArgument):
     """An argument named as git and POSIX usage name it: ``TEXT``, ``[PATH]``, not ``{text}`` / ``text <str>``."""
 
-    def get_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def get_usage_pieces(self, ctx: Context) -> list[str]:
         name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
         return [name + ("..." if self.nargs != 1 else "")]
 
-    def get_help_record(self, ctx: typer.Context) -> tuple[str, str] | None:
+    def get_help_record(self, ctx: Context) -> tuple[str, str] | None:
         record = super().get_help_record(ctx)
         return None if record is None else (self.display_name_raw, record[1])
 
@@ -98,7 +99,7 @@ def _human_metavars(group: Any) -> None:
                     param.metavar = METAVARS[label]
 
 
-def _usage_error(ctx: typer.Context, err: UsageError) -> NoReturn:
+def _usage_error(ctx: Context, err: UsageError) -> NoReturn:
     """One line on stderr (and the error JSON under ``--json``, wherever it was given), exit 2."""
     command = err.ctx.command_path if err.ctx is not None else ctx.command_path
     as_json = bool(ctx.meta.get(JSON_FLAG)) or "--json" in ctx.meta.get(ARGS_KEY, ())

@@ -19,7 +19,7 @@ class Format(str, enum.Enum):
 def audit(
     since: Annotated[str | None, typer.Option("--since", help="Only entries that entered since DATE (2026-11-29, or a phrase like '7 days ago').")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="Print one line per violation and exit 3 when there is any.")] = False,
-    output_format: Annotated[Format, typer.Option("--format", help="How --ci prints findings: text (PATH:LINE: error: ...), github (Actions annotations) or sarif (a SARIF 2.1.0 log on stdout).")] = Format.text,
+    output_format: Annotated[Format, typer.Option("--format", help="How --ci prints findings: text (PATH:LINE: error: ...), github (Actions annotations) or sarif (a SARIF 2.1.0 log on stdout).")] = Format.text,  # noqa: E501  Typer help text kept on one line
     strict: Annotated[bool, typer.Option("--strict", help="With --ci, warnings (hand edits, a new baseline, stale sources) fail too.")] = False,
     accept: Annotated[bool, typer.Option("--accept", help="Accept entries removed by hand since the last audit: keep the old version as a pre-image.")] = False,
     workspace: WorkspaceOpt = None,
@@ -155,5 +155,6 @@ def _print(report) -> None:
         out.append(f"Warnings ({len(report.warnings)}):")
         out += [inert(w.render("warning")) for w in report.warnings]
     n = len(report.entries)
-    out.append(f"{n} curated entr{'y' if n == 1 else 'ies'} audited; " + ("no violations." if report.ok else f"{len(report.violations)} violation(s) (`clawmem audit --ci` exits 3)."))
+    out.append(f"{n} curated entr{'y' if n == 1 else 'ies'} audited; "
+               + ("no violations." if report.ok else f"{len(report.violations)} violation(s) (`clawmem audit --ci` exits 3)."))
     print("\n".join(out))

@@ -104,7 +104,7 @@ def _explain_rows(report, text_chars: int) -> list[tuple[str, ...]]:
     """One tuple of cells per explained candidate (the same values in a table and in records)."""
     from clawmem.dream.text import excerpt
 
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for e in report.explain:
         s = e.signals
         rows.append((

@@ -10,7 +10,7 @@ from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 
 def get(
-    anchor: Annotated[str, typer.Argument(help="PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20 (as search and note add cite it); absolute paths inside the workspace work too.")],
+    anchor: Annotated[str, typer.Argument(help="PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20 (as search and note add cite it); absolute paths inside the workspace work too.")],  # noqa: E501  Typer help text kept on one line
     context: Annotated[int, typer.Option("--context", "-C", min=0, max=100, help="Extra lines before and after.")] = 0,
     max_lines: Annotated[int, typer.Option("--max-lines", min=1, max=200, help="Most lines returned.")] = 200,
     workspace: WorkspaceOpt = None,

@@ -42,7 +42,7 @@ def show(
 @app.command("prepare")
 def prepare(
     path: Annotated[str | None, typer.Argument(help="Directory inside the repository [default: current].")] = None,
-    session: Annotated[str, session_option("Session whose active set to update.")] = ...,
+    session: Annotated[str, session_option("Session whose active set to update.")] = ...,  # type: ignore[assignment]  # Typer marks a required option after optional ones with ...
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -73,7 +73,7 @@ def prepare(
 
 @app.command("active")
 def active(
-    session: Annotated[str, session_option("Session to show.")] = ...,
+    session: Annotated[str, session_option("Session to show.")] = ...,  # type: ignore[assignment]  # Typer marks a required option after optional ones with ...
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:

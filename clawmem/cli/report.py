@@ -10,7 +10,7 @@ from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 
 def report(
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report here (FILE.html, or - for stdout) [default: .clawmem/report.html in the workspace].", show_default=False)] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report here (FILE.html, or - for stdout) [default: .clawmem/report.html in the workspace].", show_default=False)] = None,  # noqa: E501  Typer help text kept on one line
     open_it: Annotated[bool, typer.Option("--open", help="Open the written report in the default web browser.")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,

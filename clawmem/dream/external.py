@@ -103,8 +103,8 @@ def communicate(argv: list[str], data: bytes, *, timeout: float, cwd: Path | Non
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True
         )
-    except OSError as err:
-        raise ConsolidatorFailed(f"cannot start {argv[0]!r}: {err.strerror or err}") from err
+    except OSError as exc:
+        raise ConsolidatorFailed(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
     try:
         out, err = proc.communicate(data, timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -212,7 +212,8 @@ def save(index: Index, staging: Staging, verdicts: dict[int, Any]) -> None:
     with index.transaction():
         for table in ("dream_evidence", "dream_candidates", "dream_files", "dream_themes"):
             index.execute(f"DELETE FROM {table}")
-        rows, evidence = [], []
+        rows: list[tuple[Any, ...]] = []
+        evidence: list[tuple[Any, ...]] = []
         for c in staging.candidates.values():
             v = verdicts.get(c.id)
             rows.append((

@@ -280,6 +280,7 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         )
         if dry_run:
             return report
+        assert sweep_id is not None  # started above: not a dry run
         store.save(index, staging, verdicts)
         touched_themes = [t for t in staging.themes if lit and set(t.candidates) & lit.touched]
         diary.append(ws, report, touched_themes, today=now.date())

@@ -49,15 +49,15 @@ def restore(original: bytes, new_text: str) -> bytes:
     ending = _dominant_ending(views)
     out = []
     for line in line_model.split(new_text, keepends=True):
-        i = _take(exact[line], used) if line in exact else None
-        if i is None and loose(line) in similar:
-            i = _take(similar[loose(line)], used)
-        if i is None:
+        kept = _take(exact[line], used) if line in exact else None
+        if kept is None and loose(line) in similar:
+            kept = _take(similar[loose(line)], used)
+        if kept is None:
             content, terminator = _split(line)
             out.append((content + (ending if terminator == "\n" else terminator)).encode())
             continue
-        used.add(i)
-        content, terminator = _split(raw_lines[i])
+        used.add(kept)
+        content, terminator = _split(raw_lines[kept])
         if not terminator and _split(line)[1]:
             terminator = ending  # the old last line, now followed by more
         out.append((content + terminator).encode("utf-8", "surrogateescape"))

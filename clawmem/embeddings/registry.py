@@ -98,7 +98,9 @@ def _construct_numpy(model_dir: Path) -> Embedder:
 def _construct_onnx(model_dir: Path) -> Embedder:
     from .onnx_backend import OnnxMiniLM  # deferred: imports onnxruntime (~0.15 s)
 
-    return OnnxMiniLM(model_dir, locate.locate_onnx_model(), model_name(model_dir))
+    onnx_path = locate.locate_onnx_model()
+    assert onnx_path is not None, "_find_onnx checked it before construction"
+    return OnnxMiniLM(model_dir, onnx_path, model_name(model_dir))
 
 
 def _construct_st(model_dir: Path) -> Embedder:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 
 class Usage(Exception):
@@ -24,7 +25,7 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, prog: str) -> None:
         super().__init__(prog=prog, add_help=False, allow_abbrev=False)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise Usage(message)
 
 

@@ -103,6 +103,7 @@ def by_anchor(ws: Workspace, files: Files, anchor: str) -> list[Target]:
 
     where = parse(ws, anchor, lines_required=True)
     rel, start, end = where.rel, where.start, where.end
+    assert start is not None and end is not None  # lines_required=True
     if rel not in files.files:
         raise NotFound(f"{rel} is not a memory file", hint="MEMORY.md, USER.md, memory/…, memory/quarantine/… or transcripts/…")
     found = [files.target(rel, e, "target") for e in files.entries(rel) if e.line_start <= end and e.line_end >= start]

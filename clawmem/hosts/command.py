@@ -10,7 +10,7 @@ import os
 import sys
 
 
-def run_command(*, event: str, host: str, workspace: str | None = None, budget_ms: int | None = None) -> int:
+def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
     from clawmem.hosts.hook import run
 
     raw = b"" if sys.stdin.isatty() else sys.stdin.buffer.read()

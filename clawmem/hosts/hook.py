@@ -96,7 +96,7 @@ def _recall(ws, host: ModuleType, event: str, data: HookInput, budget_ms: int | 
         degraded.append("no prompt in the hook JSON")
         return ""
     result = recall(
-        ws, "" if start else data.prompt, session=_session(data, degraded), channel=host.NAME,
+        ws, "" if start or data.prompt is None else data.prompt, session=_session(data, degraded), channel=host.NAME,
         include_bootstrap=start, budget_ms=budget_ms, cwd=data.cwd,
     )
     degraded.extend(result.degraded)

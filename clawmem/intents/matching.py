@@ -143,13 +143,13 @@ def match_for_recall(
     hits: list[IntentHit] = []
     when = stamp(moment)
     with index.transaction():
-        chosen = []
+        chosen: list[tuple[dict[str, Any], str]] = []
         for _, intent_id, phrase in candidates:
             if len(chosen) >= cap:
                 break
-            row = store.fetch_row(index, intent_id)  # re-read under the write lock: another turn may have fired it
-            if row is not None and eligible(row, moment, channel, sender):
-                chosen.append((row, phrase))
+            fresh = store.fetch_row(index, intent_id)  # re-read under the write lock: another turn may have fired it
+            if fresh is not None and eligible(fresh, moment, channel, sender):
+                chosen.append((fresh, phrase))
         store.record_fires(ws, index, [(row["id"], when) for row, _ in chosen])
         for row, phrase in chosen:
             hits.append(

@@ -70,7 +70,7 @@ def replay(index: Index, records: Iterable[dict[str, Any]]) -> int:
             if op == "add":
                 if not provenance.is_trusted(record.get("origin")):
                     continue
-                row = {k: record.get(k) for k in COLUMNS if k in record}
+                row: dict[str, Any] = {k: record.get(k) for k in COLUMNS if k in record}
                 row["id"] = intent_id
                 row["keywords"] = json.dumps(list(record.get("keywords") or []), ensure_ascii=False)
                 row["state"] = _initial_state(row["kind"], row.get("due_at"))
@@ -189,6 +189,7 @@ def add_intent(
         raise BadInput("an intent needs a trigger", hint="--when PHRASE (fires when it comes up), --at TIME (a reminder) or --review DATE (an aspiration)")
     due = stamp(at) if at is not None else None
     if due is not None and due <= created:
+        assert at is not None  # due is derived from at
         raise BadInput(f"--at {aware(at).isoformat()} is not in the future", hint="give a later time, e.g. --at 'friday 9am'")
     if kind == "time" and (budget is not None or cooldown_s is not None):
         raise BadInput("--budget and --cooldown apply to event intents (--when); a reminder fires once")
@@ -200,7 +201,7 @@ def add_intent(
     expiry = stamp(expires) if expires is not None else stamp(start + dt.timedelta(days=cfg.expiry_days))
     if expiry <= (due or created):
         raise BadInput(f"--expires {expiry} comes before the intent could fire", hint="give a later expiry, e.g. --expires 30d")
-    row = {
+    row: dict[str, Any] = {
         "id": None,
         "kind": kind,
         "state": _initial_state(kind, due),
@@ -224,7 +225,9 @@ def add_intent(
     with index.transaction():
         row["id"] = _insert(index, row)
         ledger.append(ws, [_add_record(row)])
-    return from_row(fetch_row(index, row["id"]), created)
+    added = fetch_row(index, row["id"])
+    assert added is not None  # inserted just above
+    return from_row(added, created)
 
 
 def get_intent(ws: Workspace, index: Index, intent_id: int, *, now: dt.datetime | None = None) -> Intent:
@@ -263,7 +266,9 @@ def cancel_intent(ws: Workspace, index: Index, intent_id: int, *, origin: str, n
             raise BadInput(f"intent #{intent_id} is already {row['state']}; nothing to cancel")
         ledger.append(ws, [_op_record("cancel", intent_id, current)])
         index.execute("UPDATE intents SET state = 'cancelled', ended_at = ? WHERE id = ?", (current, intent_id))
-    return from_row(fetch_row(index, intent_id), current)
+    cancelled = fetch_row(index, intent_id)
+    assert cancelled is not None  # found above, in the same transaction's database
+    return from_row(cancelled, current)
 
 
 def current_time() -> dt.datetime:

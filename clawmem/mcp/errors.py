@@ -9,6 +9,7 @@ documentation URL and repeats the rejected value: we keep the field and the reas
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clawmem.errors import ClawmemError
@@ -68,11 +69,11 @@ def for_model(err: ClawmemError) -> str:
 PARAMETER_NOTES = {"origin": "an MCP client is an agent, never the owner"}
 
 
-def _location(error: dict[str, Any]) -> str:
+def _location(error: Mapping[str, Any]) -> str:
     return ".".join(str(part) for part in error.get("loc", ())) or "arguments"
 
 
-def invalid_arguments(tool: str, errors: list[dict[str, Any]]) -> str:
+def invalid_arguments(tool: str, errors: Sequence[Mapping[str, Any]]) -> str:
     """Pydantic's validation errors as one sentence per parameter, without URLs or values."""
     problems = []
     for error in errors:

@@ -87,7 +87,7 @@ def build_server(workspace: str | Path | None = None):
     from clawmem.output import to_jsonable
     from clawmem.workspace import Workspace
 
-    Origin = Literal[policy.MCP_ORIGINS]  # read at build time: the schema and client_origin agree
+    Origin = Literal[policy.MCP_ORIGINS]  # type: ignore[valid-type]  # built from the policy tuple at run time: the schema and client_origin agree
 
     def open_ws() -> Workspace:
         return Workspace.open(workspace)
@@ -95,10 +95,12 @@ def build_server(workspace: str | Path | None = None):
     async def in_thread(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    async def client_root(ctx: Context) -> str | None:
+    async def client_root(ctx: Context | None) -> str | None:
         """The client's first ``file://`` root, asked for once per call within a bounded time."""
         timeout = open_ws().config.mcp.roots_timeout_ms / 1000
         try:
+            if ctx is None:  # called without a request context
+                return None
             capabilities = ctx.client_capabilities  # raises outside a client request (a direct server.call_tool)
             if capabilities is None or capabilities.roots is None:
                 return None
@@ -113,7 +115,7 @@ def build_server(workspace: str | Path | None = None):
                 return found
         return None
 
-    async def working_dir(ctx: Context, project_dir: str | None) -> str:
+    async def working_dir(ctx: Context | None, project_dir: str | None) -> str:
         """The directory whose repository is the call's project; "" when none is known."""
         if project_dir:
             if not Path(project_dir).is_absolute():
@@ -140,7 +142,7 @@ def build_server(workspace: str | Path | None = None):
         sender: Annotated[str | None, Field(description="Who sent it (intent scope).")] = None,
         bootstrap: Annotated[bool, Field(description="Include MEMORY.md and USER.md (false if you already have them in context).")] = True,
         project_dir: Annotated[str | None, Field(description=PROJECT_DIR_DOC)] = None,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Build the hidden context for one turn: curated memory, triggered entries, intents, project memory.
 
@@ -168,7 +170,7 @@ def build_server(workspace: str | Path | None = None):
         projects: Annotated[list[str] | None, Field(description="Repository keys to boost [default: the key of project_dir or the client's root].")] = None,
         include_superseded: Annotated[bool, Field(description="Also return entries a newer entry with the same key replaced (marked superseded_by).")] = False,
         project_dir: Annotated[str | None, Field(description=PROJECT_DIR_DOC)] = None,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Search memory (hybrid BM25 + vectors, x recency x importance x project); every hit is cited.
 
@@ -216,7 +218,7 @@ def build_server(workspace: str | Path | None = None):
         session: Annotated[str | None, Field(description=SESSION_DOC)] = None,
         session_kind: Annotated[SESSION_KINDS, Field(description="Kind of session that produced it.")] = "interactive",
         project_dir: Annotated[str | None, Field(description=PROJECT_DIR_DOC)] = None,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> dict[str, Any]:
         """Append one entry to today's daily note with its provenance (never as the owner).
 
@@ -305,7 +307,7 @@ def build_server(workspace: str | Path | None = None):
         with Index.open(ws) as index:
             return {"intents": to_jsonable(listed(ws, index, states=vocabulary.states_for([state])))}
 
-    catalogue = [  # (function, title, annotations), in the order tools/list gives them
+    catalogue: list[tuple[Callable[..., Any], str, ToolAnnotations]] = [  # (function, title, annotations), in the order tools/list gives them
         (recall_context, "Recall context for a turn", records_reads),
         (search_memory, "Search memory", records_reads),
         (read_excerpt, "Read a memory excerpt", marks_reads),

@@ -13,12 +13,16 @@ import json
 import os
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from clawmem import provenance
 from clawmem.config import RecallConfig
 from clawmem.index import tokens
 from clawmem.recall.budget import Budget
 from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,7 @@ class VectorLane:
     """Load the embedder and embed the message in a thread, so the budget can cut it off."""
 
     def __init__(self, ws: Workspace, message: str) -> None:
-        self.vector = None
+        self.vector: np.ndarray | None = None
         self.cosine_floor = 0.0
         self.error: str | None = None
         self._thread = threading.Thread(target=self._run, args=(ws, message), daemon=True)

@@ -5,6 +5,7 @@ Labels come from clawmem (dates, numbers, captions it wrote), and are escaped al
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 WIDTH, HEIGHT = 560, 170
@@ -19,7 +20,7 @@ def _number(value: float, percent: bool) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 
 
-def line_chart(points: list[tuple[str, float]], *, title: str, percent: bool = False) -> str:
+def line_chart(points: Sequence[tuple[str, float]], *, title: str, percent: bool = False) -> str:
     """An SVG line chart of ``(label, value)`` points in order; a short note when there are none."""
     if not points:
         return f'<p class="empty">{escape(title)}: no data yet.</p>'
@@ -35,7 +36,7 @@ def line_chart(points: list[tuple[str, float]], *, title: str, percent: bool = F
     path = " ".join(f"{x},{y}" for x, y in coords)
     dots = "".join(
         f'<circle cx="{x}" cy="{y}" r="2.5"><title>{escape(label)}: {escape(_number(v, percent))}</title></circle>'
-        for (x, y), (label, v) in zip(coords, zip((p[0] for p in points), values))
+        for (x, y), (label, v) in zip(coords, zip((p[0] for p in points), values, strict=True), strict=True)
     )
     base = TOP + plot_h
     return (

@@ -321,7 +321,7 @@ def _lineage(index: Index, key: str | None, own_id: int | None) -> list[Lineage]
 # dreaming --------------------------------------------------------------------------------
 def _diary_sections(ws: Workspace) -> list[dict[str, Any]]:
     """``DREAMS.md`` sweep sections, oldest first: when, groups of items, other lines."""
-    from clawmem.audit.diary import DIARY_GROUP, DIARY_SECTION
+    from clawmem.diary import GROUP, SECTION
 
     try:
         lines = ws.dreams_md.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -330,13 +330,13 @@ def _diary_sections(ws: Workspace) -> list[dict[str, Any]]:
     sections: list[dict[str, Any]] = []
     group: list[str] | None = None
     for line in lines:
-        head = DIARY_SECTION.match(line)
+        head = SECTION.match(line)
         if head:
             sections.append({"when": head["when"], "title": head["title"], "groups": {}, "notes": []})
             group = None
         elif not sections or not line.strip():
             continue
-        elif (match := DIARY_GROUP.match(line)) is not None:
+        elif (match := GROUP.match(line)) is not None:
             group = sections[-1]["groups"].setdefault(match["label"], [])
         elif line.startswith("- ") and group is not None:
             group.append(line[2:])

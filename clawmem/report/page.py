@@ -120,9 +120,9 @@ def _source_link(s: Source) -> str:
 def _entry(c: CuratedEntry) -> str:
     who = f"{c.origin or 'not indexed'}" + (f" / {c.session_kind}" if c.session_kind else "") + (" (hand-written)" if c.hand_written else "")
     lineage = "".join(
-        f"<li>{e(l.path)}#L{e(l.line)} ({e(l.origin)}, {'current' if l.live else 'superseded'}): "
-        + (_framed(l.text, "untrusted content") if l.framed else e(l.text)) + "</li>"
-        for l in c.lineage
+        f"<li>{e(link.path)}#L{e(link.line)} ({e(link.origin)}, {'current' if link.live else 'superseded'}): "
+        + (_framed(link.text, "untrusted content") if link.framed else e(link.text)) + "</li>"
+        for link in c.lineage
     )
     rows = [
         ("provenance", f"{e(who)}; entered {e(_time(c.entered_at) if c.entered_at else 'unrecorded (hand-written or before the ledger)')}"),
@@ -137,7 +137,8 @@ def _entry(c: CuratedEntry) -> str:
     if c.problems:
         rows.append(("problems", _tags(c.problems, "bad")))
     meta = "".join(f"<tr><th>{e(k)}</th><td>{v}</td></tr>" for k, v in rows)
-    return f'<div class="entry" id="{e(c.path.split(".")[0].lower())}-L{c.line}"><div class="text">{e(c.text)}</div><div class="meta">{e(c.path)}#L{c.line}</div><table>{meta}</table></div>'
+    return (f'<div class="entry" id="{e(c.path.split(".")[0].lower())}-L{c.line}"><div class="text">{e(c.text)}</div>'
+            f'<div class="meta">{e(c.path)}#L{c.line}</div><table>{meta}</table></div>')
 
 
 def _curated(report: Report) -> str:

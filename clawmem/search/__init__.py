@@ -293,7 +293,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "conversation": round(signals.conversation, 6),
         },
         superseded=not supersession.is_live(row),
-        superseded_by=newer.get(row.get("superseded_by")),
+        superseded_by=newer.get(row["superseded_by"]) if row.get("superseded_by") is not None else None,
     )
 
 

@@ -127,7 +127,10 @@ def _build(index: Index, root: Path, prefix: str, state: tuple[int, int], dimens
         np.asarray([names.index(t) for t in tiers], dtype=np.uint8), names,
     )
     if base is not None:
-        fresh = Matrix(*(np.concatenate([getattr(base, f), getattr(fresh, f)]) for f in ("ids", "codes", "scales", "trusted", "tiers")), names)
+        fresh = Matrix(
+            np.concatenate([base.ids, fresh.ids]), np.concatenate([base.codes, fresh.codes]), np.concatenate([base.scales, fresh.scales]),
+            np.concatenate([base.trusted, fresh.trusted]), np.concatenate([base.tiers, fresh.tiers]), names,
+        )
     folder = _write(root, f"{prefix}-{state[0]}-{state[1]}", fresh)
     for old in root.glob(f"{prefix}-*"):
         if old != folder:

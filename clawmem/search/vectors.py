@@ -123,7 +123,7 @@ def refresh(
         if need:
             unique = list({r["text_hash"]: r["text"] for r in need}.items())
             vectors = embedder.embed([text for _, text in unique], batch_size=BATCH)
-            for (text_hash, _), vector in zip(unique, vectors):
+            for (text_hash, _), vector in zip(unique, vectors, strict=True):
                 found[text_hash] = _blob(vector)
             embedded += len(unique)
         cached += len(batch) - len(need)
@@ -227,7 +227,7 @@ def refresh_triggers(index: Index, embedder: Embedder) -> int:
     """Embed trigger phrases of curated entries at index time, so recall only embeds the message."""
     import json
 
-    phrases = set()
+    phrases: set[str] = set()
     for row in index.query("SELECT triggers FROM entries WHERE tier = 'curated' AND triggers IS NOT NULL"):
         phrases.update(p.casefold() for p in json.loads(row["triggers"]))
     known = {r["phrase"] for r in index.query("SELECT phrase FROM trigger_vectors WHERE embedder = ?", (embedder.id,))}
@@ -237,6 +237,6 @@ def refresh_triggers(index: Index, embedder: Embedder) -> int:
         with index.transaction():
             index.executemany(
                 "INSERT INTO trigger_vectors(embedder, phrase, vector) VALUES (?,?,?)",
-                [(embedder.id, p, _blob(v)) for p, v in zip(new, vectors)],
+                [(embedder.id, p, _blob(v)) for p, v in zip(new, vectors, strict=True)],
             )
     return len(new)

@@ -78,7 +78,8 @@ def _chat_message(record: dict, number: int, parsed: Parsed) -> None:
         parsed.add(Block("tool", text, f"{name or 'tool'} result", when, turn_id, number))
     else:
         parsed.add(Block(role, text, speaker, when, turn_id, number))
-    calls = record.get("tool_calls") if isinstance(record.get("tool_calls"), list) else []
+    tool_calls = record.get("tool_calls")
+    calls = tool_calls if isinstance(tool_calls, list) else []
     if isinstance(record.get("function_call"), dict):
         calls = [*calls, {"function": record["function_call"]}]
     for call in calls:
@@ -116,7 +117,8 @@ def responses_item(item: dict, number: int, when: object, parsed: Parsed, *, con
     elif kind == "custom_tool_call":
         add("assistant", f"{item.get('name') or 'tool'} {_arguments(item.get('input'))}", "tool call")
     elif kind == "local_shell_call":
-        action = item.get("action") if isinstance(item.get("action"), dict) else {}
+        given = item.get("action")
+        action = given if isinstance(given, dict) else {}
         command = action.get("command")
         add("assistant", "shell " + (" ".join(map(str, command)) if isinstance(command, list) else _arguments(command)), "tool call")
     elif kind == "web_search_call":

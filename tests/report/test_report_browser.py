@@ -83,7 +83,7 @@ def _check_dom(dom: str) -> Page:
     page = Page(dom)
     tags = {tag for tag, _ in page.elements}
     assert not {"script", "img", "iframe", "object", "embed", "clawmem-recall", "untrusted-content"} & tags, tags
-    assert SECTION_IDS <= {a.get("id") for a in page.tags("section")}
+    assert {a.get("id") for a in page.tags("section")} >= SECTION_IDS
     assert not [a for _, attrs in page.elements for a in attrs if a.startswith("on")]
     for attack in ATTACKS:
         assert attack in page.text, attack

@@ -19,7 +19,7 @@ def test_default_target_is_printed_and_has_every_section(clawmem, attacked_ws):
     path = attacked_ws / ".clawmem" / "report.html"
     assert result.stdout.strip() == str(path)
     page = Page(path.read_text(encoding="utf-8"))
-    assert SECTION_IDS <= {a.get("id") for a in page.tags("section")}
+    assert {a.get("id") for a in page.tags("section")} >= SECTION_IDS
     assert len(page.tags("svg")) == 4  # growth: entries, MEMORY.md entries and size, hit rate
 
 
@@ -66,7 +66,7 @@ def test_stdout_and_json_agree_with_dream_explain(clawmem, attacked_ws):
     assert promoted["recalls"] == data["recall"]["top"][0]["recalls"] >= 1
     hand = next(e for t, e in memory.items() if t.startswith("Hand-written"))
     assert hand["hand_written"] and hand["key"] == "deploy-target"
-    assert {(l["text"], l["live"]) for l in hand["lineage"]} >= {("Deploys go to fly.io", False)}
+    assert {(link["text"], link["live"]) for link in hand["lineage"]} >= {("Deploys go to fly.io", False)}
     assert data["untrusted"]["total"] >= 3 and all(u["origin"] != "owner" or u["kind"] == "quarantine" for u in data["untrusted"]["items"])
     sweeps = data["dreaming"]["sweeps"]
     assert sweeps["total"] == 1 and "Promoted" in sweeps["items"][0]["groups"]

@@ -97,10 +97,16 @@ def test_incremental_mmr_picks_what_ranking_mmr_picks(seed):
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     stored = {i: vecs[i] for i in range(count) if i != 5}  # one candidate without a vector
     candidates = [(i, float(s)) for i, s in enumerate(sorted(rng.random(count), reverse=True))]
-    sim = lambda a, b: float(stored[a] @ stored[b]) if a in stored and b in stored else 0.0
+
+    def sim(a: int, b: int) -> float:
+        return float(stored[a] @ stored[b]) if a in stored and b in stored else 0.0
+
     expected = ranking.mmr(candidates, sim, lam=0.7, limit=limit)
     assert diversity.mmr_vectors(candidates, stored, lam=0.7, limit=limit) == expected
     assert diversity.mmr_pairs(candidates, sim, lam=0.7, limit=limit) == expected
     words = {i: set(rng.choice(list("abcdefghij"), size=4).tolist()) for i in range(count)}
-    overlap = lambda a, b: ranking.jaccard(words[a], words[b])
+
+    def overlap(a: int, b: int) -> float:
+        return ranking.jaccard(words[a], words[b])
+
     assert diversity.mmr_pairs(candidates, overlap, lam=0.7, limit=limit) == ranking.mmr(candidates, overlap, lam=0.7, limit=limit)
