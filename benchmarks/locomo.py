@@ -134,7 +134,7 @@ class DiskCache:
 
         self.inner = inner
         self.id, self.model, self.backend, self.dimension = inner.id, inner.model, inner.backend, inner.dimension
-        self.cosine_floor = inner.cosine_floor
+        self.cosine_floor, self.symmetric_floor = inner.cosine_floor, inner.symmetric_floor
         folder.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(folder / "embeddings.sqlite")
         self.db.execute("CREATE TABLE IF NOT EXISTS vectors (embedder TEXT, hash TEXT, vector BLOB, PRIMARY KEY (embedder, hash))")
@@ -187,7 +187,7 @@ class QueryCache:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.id, self.model, self.backend, self.dimension = inner.id, inner.model, inner.backend, inner.dimension
-        self.cosine_floor = inner.cosine_floor
+        self.cosine_floor, self.symmetric_floor = inner.cosine_floor, inner.symmetric_floor
         self._vectors: dict[str, Any] = {}
         self._queries: dict[str, Any] = {}
 

@@ -38,7 +38,7 @@ def default_root() -> Path:
 
 #: How ``resolve`` chose the workspace, in the order the rules are tried (``status`` says which).
 RULES = {
-    "option": "from --workspace",
+    "option": "from the workspace option",
     "environment": f"from ${ENV_WORKSPACE}",
     "enclosing": "the nearest enclosing workspace of the current directory",
     "default": "the per-user default",

@@ -13,7 +13,7 @@ import pytest
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 # CI (.ci/run) sets this: a test whose model, shell or tool is missing fails instead of skipping,
 # so a green run cannot hide untested code. Skips for data outside the repo (CLAWMEM_LOCOMO…),
-# root-only mounts and a console script not yet reinstalled stay plain skips (pytest -rs lists them).
+# root-only mounts, the optional [onnx]/[st] extras and a console script not yet reinstalled stay plain skips (pytest -rs lists them).
 REQUIRE_ALL = os.environ.get("CLAWMEM_REQUIRE_ALL") == "1"
 
 

@@ -137,7 +137,7 @@ def test_four_processes_at_once_lose_nothing_and_leave_a_consistent_index(ws, cl
         # the workaround line itself may be dropped as an echo once a search returned it (loop prevention)
         assert turns[0] == f"user: round {k} broke the linker again" and turns[-1] == f"user: ticket {k} is closed now", turns
     directives = [e for e in grammar.parse(ws.user_md.read_text()).entries if e.key == "load-round"]
-    assert [e.body for e in directives] == [f"Always mention load round {results['writer']['rounds'][-1]}."]
+    assert [e.body for e in directives] == [f"Always mention load round {results['writer']['rounds'][-1]}"]
 
     assert clawmem("dream").returncode == 0
     assert sum(WORKAROUND in e.body for e in grammar.parse(ws.memory_md.read_text()).entries) <= 1, "never promoted twice"

@@ -67,7 +67,7 @@ def test_cli_choices_come_from_the_vocabulary(clawmem):
     assert "<" + "|".join(vocabulary.ORIGINS) + ">" in note_help
     assert "<" + "|".join(vocabulary.SESSION_KINDS) + ">" in note_help
     list_help = re.sub(r"\s+", "", clawmem("intent", "list", "--help").stdout)
-    assert "[" + "|".join(vocabulary.STATE_FILTERS) + "]>" in list_help
+    assert "<" + "|".join(vocabulary.STATE_FILTERS) + ">" in list_help
     refused = clawmem("note", "add", "x", "--origin", "root")
     assert refused.returncode == 2 and "root" in refused.stderr
 

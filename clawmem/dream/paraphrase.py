@@ -70,12 +70,12 @@ class Judge:
         self._vectors: dict[str, np.ndarray] = {}
 
     def prepare(self, texts: Iterable[str]) -> None:
-        """Embed every text not seen yet, in one batch."""
+        """Embed every text not seen yet, each as a query: comparing two statements is a symmetric task."""
         todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if self.embedder is None or not todo:
             return
-        for text, vector in zip(todo, self.embedder.embed(todo), strict=False):
-            self._vectors[text] = vector
+        for text in todo:
+            self._vectors[text] = self.embedder.embed_query(text)
 
     def cosine(self, a: str, b: str) -> float | None:
         """Cosine of two texts' vectors, or None without an embedder."""
@@ -84,7 +84,7 @@ class Judge:
         self.prepare([a, b])
         from clawmem.embeddings.base import similarity
 
-        return float(similarity(self._vectors[a] @ self._vectors[b], self.embedder.cosine_floor))  # vectors are L2-normalised
+        return float(similarity(self._vectors[a] @ self._vectors[b], self.embedder.symmetric_floor))  # vectors are L2-normalised
 
     def new_words(self, existing: str, candidate: str) -> list[str]:
         """Topic words of ``candidate`` that match no word of ``existing``."""

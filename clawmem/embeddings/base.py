@@ -63,7 +63,8 @@ class Embedder(Protocol):
     model: str
     backend: str
     dimension: int
-    cosine_floor: float  # the raw cosine of unrelated texts: ``similarity`` maps it to 0
+    cosine_floor: float  # a query against unrelated passages: ``similarity`` maps this raw cosine to 0
+    symmetric_floor: float  # the same for two statements, both embedded with ``embed_query``
 
     def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """Embed documents: shape ``(len(texts), dimension)``; an empty list gives ``(0, dimension)``."""
@@ -89,6 +90,7 @@ class SymmetricQuery:
     """For models that embed queries and documents alike (MiniLM): a query is a one-row batch."""
 
     cosine_floor = 0.0  # MiniLM's raw cosines are the common scale
+    symmetric_floor = 0.0
 
     def embed_query(self, text: str) -> np.ndarray:
         """The query's vector, exactly as ``embed([text])[0]``."""

@@ -101,7 +101,7 @@ def test_listing_traces_each_entry_to_its_sources_and_sweep(ws, clawmem, promote
     assert sorted(s["session_id"] for s in memory["sources"]) == ["s1", "s2", "s3"]
     assert [s["action"] for s in memory["sweeps"]] == ["promoted"] and memory["sweeps"][0]["title"] == "dream sweep"
     user = by_path["USER.md"]
-    assert user["text"] == "Always answer in Scots." and user["key"] == "language"
+    assert user["text"] == "Always answer in Scots" and user["key"] == "language"
     assert user["origin"] == "owner" and user["session_id"] == "chat-8"
     assert [s["action"] for s in user["sweeps"]] == ["changed"]
     human = clawmem("audit")

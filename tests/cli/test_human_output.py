@@ -33,7 +33,7 @@ def test_status_reports_counts_the_rule_and_what_to_do(ws, cli):
     code, out, _ = cli("status")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == f"workspace: {ws.root} (from --workspace)"
+    assert lines[0] == f"workspace: {ws.root} (from the workspace option)"
     assert "entries: 0" in lines and "last sync: never" in lines
     assert "warning: 4 files changed since the last index sync; run `clawmem index` (search syncs first)" in lines  # 2 notes, MEMORY.md, USER.md
 
@@ -53,9 +53,9 @@ def test_search_lists_cited_hits_and_never_the_hidden_untrusted_ones(ws, cli):
     add_note(ws, "Unrelated: the coffee machine on floor two is broken", origin="owner", session_kind="interactive")
     code, out, _ = cli("search", "where is the staging database")
     assert code == 0
-    citations = re.findall(r"\[(memory/[^\]]+\.md#L\d+)\]", out)
+    citations = re.findall(r"^\d+\. (memory/\S+\.md#L\d+) ", out, flags=re.MULTILINE)
     assert citations, out
-    assert "atlas" in out.split(citations[0], 1)[1].split("\n\n", 1)[0]  # the first hit is the matching note
+    assert "atlas" in out.split(citations[0], 1)[1].split("\n", 2)[1]  # the first hit is the matching note
     code, out, _ = cli("search", "zeppelin quartz harmonica")
     assert code == 0 and "atlas" not in out
 

@@ -98,7 +98,7 @@ def test_human_explain_lists_the_exclusions_and_their_count(ws, clawmem, chatty_
     out = clawmem("dream", "--explain", "--dry-run")
     assert out.returncode == 0, out.stderr
     assert "acknowledgement" in out.stdout and "thanks, that worked" in out.stdout
-    assert "Light excluded 6 unit(s): 3 × a question, not a fact; 3 × an acknowledgement, no information." in " ".join(out.stdout.split())
+    assert "Light excluded 6 units: 3 × a question, not a fact; 3 × an acknowledgement, no information." in " ".join(out.stdout.split())
 
 
 def test_excluded_untrusted_text_is_withheld(ws, clawmem, days_ago):

@@ -30,5 +30,5 @@ def test_a_workspace_path_that_is_a_file_is_refused_and_nothing_is_written(clawm
     blocker.write_text("mine\n")
     for target in (blocker, blocker / "ws"):
         result = clawmem("init", "-w", str(target))
-        assert result.returncode == 1 and "is a file, not a directory" in result.stderr and "Traceback" not in result.stderr
+        assert result.returncode == 1 and "not a directory" in result.stderr and "Traceback" not in result.stderr
     assert blocker.read_text() == "mine\n" and sorted(p.name for p in tmp_path.iterdir()) == ["home", "notes.txt"]

@@ -77,7 +77,8 @@ attack("V07", "bad-value", "a negative epoch timestamp before year 1", lambda m:
     hole=4, **REFUSE)
 attack("V08", "bad-value", "--at in year 9999 (overflows recency arithmetic)", lambda m: [
     run("note", "add", f"note {m}", "--origin", "owner", "--at", "9999-12-31T23:59:59")], hole=4, **REFUSE)
-attack("V09", "bad-value", "invalid UTF-8 in a search query", lambda m: [run("search", bad_utf8(m.encode()))], hole=4, **REFUSE)
+attack("V09", "bad-value", "invalid UTF-8 in a search query", lambda m: [run("search", bad_utf8(m.encode()))], hole=4, **REFUSE,
+       unobservable="search in an empty workspace neither writes nor echoes the query, so without the argv gate nothing observable happens; the gated run still refuses it")
 attack("V10", "bad-value", "invalid UTF-8 in an intent's --when phrase", lambda m: [
     run("intent", "add", f"Mention the changelog {m}", "--when", bad_utf8(b"release"), "--origin", "owner")], hole=4, **REFUSE)
 

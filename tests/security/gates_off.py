@@ -180,6 +180,9 @@ def disable_input_validation() -> None:
     _replace_everywhere("validate_session_id", lambda session: session)
     _replace_everywhere("validate_date", lambda value: dt.date.fromisoformat(value))
     workspace.Workspace.resolve_member = lambda self, relpath: self.root / relpath
+    from clawmem import anchors
+
+    anchors._relative = lambda ws, given: given  # an absolute path is taken as given, inside or not
 
 
 def main() -> None:
