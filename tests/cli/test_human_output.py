@@ -9,8 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clawmem.cli import app
-
-WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
+from tests.cli.conftest import WORKAROUND
 
 
 @pytest.fixture
@@ -59,17 +58,6 @@ def test_search_lists_cited_hits_and_never_the_hidden_untrusted_ones(ws, cli):
     code, out, _ = cli("search", "zeppelin quartz harmonica")
     assert code == 0 and "atlas" not in out
 
-
-@pytest.fixture
-def dreamable(ws):
-    import datetime as dt
-
-    from clawmem.ingest import ingest
-
-    for i, complaint in enumerate(["the linker is broken again", "CI went red after the bump", "release branch will not compile"], 1):
-        at = (dt.datetime.now() - dt.timedelta(days=4 - i)).replace(hour=10, minute=0, second=0, microsecond=0)
-        ingest(ws, f"user: {complaint}\nassistant: {WORKAROUND}\nuser: thanks, that did it for ticket {100 + i}\n", session=f"s{i}", origin="owner", at=at)
-    return ws
 
 
 def test_dream_says_what_it_would_do_then_does_it(dreamable, cli):
