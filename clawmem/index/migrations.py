@@ -32,13 +32,19 @@ def pending(index: Index) -> list[str]:
 
 
 def apply(index: Index) -> list[str]:
-    """Apply every pending migration; a failing one rolls back and stays pending."""
+    """Apply every pending migration; a failing one rolls back and stays pending.
+
+    The record is re-read inside the write lock: two processes opening a fresh index at once
+    both see the migration pending, and only the first to take the lock may run it.
+    """
     done = set(applied(index))
     ran = []
     for name, fn in MIGRATIONS:
         if name in done:
             continue
         with index.transaction():
+            if index.query("SELECT 1 FROM _clawmem_migrations WHERE name = ?", (name,)):
+                continue
             fn(index)
             index.execute(
                 "INSERT INTO _clawmem_migrations(name, applied_at) VALUES (?, datetime('now'))", (name,)
