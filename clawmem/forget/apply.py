@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from clawmem import diary, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import Busy
 from clawmem.forget.plan import Target, contains
+from clawmem.index.db import Index
 from clawmem.workspace import Workspace, atomic_write
 
 ATTEMPTS = 5
@@ -87,6 +89,7 @@ def redact_preimages(ws: Workspace, hashes: set[str]) -> int:
 def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[tuple[str, int]]) -> None:
     """Sync, then drop what the index still holds of the forgotten text."""
     from clawmem.index.maintain import open_synced
+    from clawmem.search import matrix
     from clawmem.search.vectors import VEC_TABLE
 
     index, _ = open_synced(ws)
@@ -124,3 +127,26 @@ def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[t
             with index.transaction():
                 index.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid IN (SELECT id FROM entries WHERE path IN ({marks}))", sorted(changed))
                 index.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid NOT IN (SELECT id FROM entries)")
+        # the vector scan's derived int8 copy still holds the forgotten vectors: drop it, the next search rebuilds it
+        shutil.rmtree(matrix.cache_root(index), ignore_errors=True)
+        scrub_free_pages(index)
+
+
+def scrub_free_pages(index: Index) -> None:
+    """Deleted rows stay readable in SQLite's free pages, the FTS5 segments and the WAL until overwritten.
+
+    Merging the full-text segments drops deleted postings, VACUUM rewrites the file without free
+    pages, and a truncating checkpoint empties the WAL. A reader holding the database open makes
+    the checkpoint partial; the next one empties it.
+    """
+    import apsw
+
+    try:
+        index.execute("INSERT INTO entries_fts(entries_fts) VALUES ('optimize')")
+        index.execute("VACUUM")
+        index.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except apsw.BusyError as err:
+        raise Busy(
+            "the forgotten text is gone from every file and index row, but another process held the index, so its free pages were not scrubbed",
+            hint="run `clawmem index --rebuild` when it is idle",
+        ) from err

@@ -198,3 +198,45 @@ def test_forgetting_an_untrusted_flush_line_leaves_a_consistent_index(ws, clawme
     assert clawmem("index", "-q").returncode == 0
     result = clawmem("audit", "--ci")
     assert result.returncode == 0, result.stdout
+
+
+def _cached_code_rows(cache) -> list[bytes]:
+    import numpy as np
+
+    return [row.tobytes() for codes in cache.rglob("codes.npy") for row in np.load(codes)]
+
+
+@pytest.mark.model
+def test_forgotten_text_leaves_no_vector_in_the_search_cache(ws, clawmem):
+    """An embedding is the text in another form: after a forget, nothing on disk may still hold it."""
+    import numpy as np
+
+    for text in ("My bank PIN is 4711, do not share it.", "The standup moved to 9:30.", "Deploys go to fly.io now."):
+        assert clawmem("note", "add", text, "--origin", "owner").returncode == 0
+    assert clawmem("index", "-q").returncode == 0
+    assert clawmem("search", "bank PIN", "--json").returncode == 0  # the vector lane builds its int8 matrix under .clawmem/cache
+    cache = ws.root / ".clawmem" / "cache"
+    from clawmem.index.db import Index
+
+    with Index.open(ws) as index:
+        pin_id = index.scalar("SELECT id FROM entries WHERE text LIKE '%4711%'")
+    (folder,) = [p.parent for p in cache.rglob("ids.npy")]
+    ids = list(np.load(folder / "ids.npy"))
+    pin_code = np.load(folder / "codes.npy")[ids.index(pin_id)].tobytes()
+    assert pin_code in _cached_code_rows(cache)
+
+    assert clawmem("forget", "--text", "4711").returncode == 0
+    assert pin_code not in _cached_code_rows(cache)
+    assert clawmem("search", "bank PIN", "--json").returncode == 0  # the next search rebuilds a matrix without it
+    assert _cached_code_rows(cache) and pin_code not in _cached_code_rows(cache)
+
+
+def test_no_file_on_disk_keeps_the_forgotten_text_but_the_undo_record(ws, clawmem, daily):
+    """Deleted rows linger in SQLite's free pages and WAL; read the raw bytes as someone with the disk would."""
+    assert clawmem("index", "-q").returncode == 0
+    assert clawmem("search", "bank PIN", "--lexical").returncode == 0
+    secret = b"4711"
+    assert any(secret in p.read_bytes() for p in (ws.root / ".clawmem").glob("index.db*"))
+    assert clawmem("forget", "--text", "PIN is 4711").returncode == 0
+    holders = [p.relative_to(ws.root).as_posix() for p in ws.root.rglob("*") if p.is_file() and secret in p.read_bytes()]
+    assert [h for h in holders if not h.startswith(".clawmem/forgets/")] == []

@@ -9,12 +9,11 @@ import random
 import pytest
 
 from clawmem import notes
-from clawmem.embeddings import backend_status, load_embedder
+from clawmem.embeddings import load_embedder
 from clawmem.index.maintain import open_synced
 from clawmem.search import SearchOptions, diversity, matrix, ranking, search, vectors
 
-HAS_MODEL = backend_status().get("available", False)
-needs_model = pytest.mark.skipif(not HAS_MODEL, reason="no embedding model installed")
+needs_model = pytest.mark.model  # tests/conftest.py skips these without the weights, or fails them in CI
 NOW = dt.datetime(2026, 11, 29, 12, 0)
 SUBJECTS = ["the deploy", "the staging database", "Alice's laptop", "the invoice job", "our release", "the webhook", "the nightly backup"]
 PREDICATES = ["runs on fly.io", "lives in Frankfurt", "fails on arm64", "needs a new key", "moved to Tuesday", "is owned by Bob", "was rotated"]
