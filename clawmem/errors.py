@@ -34,6 +34,12 @@ class WorkspaceNotFound(ClawmemError):
     hint = "create one with `clawmem init` (or pass --workspace DIR)"
 
 
+class UntrustedWorkspace(ClawmemError):
+    """The nearest enclosing workspace was neither created nor trusted by this user on this machine."""
+
+    code = "untrusted_workspace"
+
+
 class WorkspaceExists(ClawmemError):
     """``init`` was asked to create a workspace that already exists."""
 

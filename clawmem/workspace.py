@@ -10,6 +10,7 @@ import datetime as dt
 import hashlib
 import os
 import re
+import shlex
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from clawmem import config as config_module
-from clawmem.errors import UnsafePath, WorkspaceExists, WorkspaceNotFound
+from clawmem.errors import UnsafePath, UntrustedWorkspace, WorkspaceExists, WorkspaceNotFound
 
 ENV_WORKSPACE = "CLAWMEM_WORKSPACE"
 STATE_DIR = ".clawmem"
@@ -66,24 +67,40 @@ def enclosing_workspace(start: Path | None = None) -> Path | None:
     return None
 
 
-def resolve(option: str | os.PathLike[str] | None = None, *, discover: bool = True) -> Resolution:
+def resolve(option: str | os.PathLike[str] | None = None, *, discover: bool = True, trusting: bool = False) -> Resolution:
     """``--workspace``, then ``$CLAWMEM_WORKSPACE``, then the nearest enclosing workspace
     (when ``discover``; ``init`` creates where it is told, never above), then the per-user default.
 
     The one resolution every front end uses (CLI, launcher, MCP, hooks). A path that names a
-    file, or lies under one, is refused here, before anything is read or written.
+    file, or lies under one, is refused here, before anything is read or written, and so is an
+    enclosing workspace this user never created or trusted, unless the caller is ``init``
+    (``trusting``), which is how a user trusts one.
     """
     if option:
         found = Resolution(Path(option), "option")
     elif os.environ.get(ENV_WORKSPACE):
         found = Resolution(Path(os.environ[ENV_WORKSPACE]), "environment")
     elif discover and (enclosing := enclosing_workspace()) is not None:
+        if not trusting:
+            _refuse_untrusted(enclosing)
         found = Resolution(enclosing, "enclosing")
     else:
         found = Resolution(default_root(), "default")
     root = found.root.expanduser().absolute()
     _refuse_file(root, found.rule)
     return Resolution(root, found.rule)
+
+
+def _refuse_untrusted(root: Path) -> None:
+    """A workspace found by walking up is used only if this user created or trusted it (``trusted_workspaces``)."""
+    from clawmem import trusted_workspaces
+
+    if not trusted_workspaces.is_trusted(root):
+        raise UntrustedWorkspace(
+            f"the nearest enclosing workspace {root} was not created or trusted by you on this machine; its memory could "
+            "have come from whoever wrote this folder (a cloned repository, an unpacked archive), so it is not used unasked",
+            hint=f"trust it with `clawmem init -w {shlex.quote(str(root))}` (it overwrites nothing), or name a workspace with --workspace",
+        )
 
 
 def _refuse_file(root: Path, rule: str) -> None:
@@ -185,9 +202,10 @@ class Workspace:
         for path, text in ((ws.memory_md, MEMORY_HEADER), (ws.user_md, USER_HEADER), (ws.dreams_md, DREAMS_HEADER)):
             if not path.exists():
                 atomic_write(path, text.encode())
-        from clawmem import ledger  # local: ledger imports workspace
+        from clawmem import ledger, trusted_workspaces  # local: ledger imports workspace
 
         ledger.create(ws)
+        trusted_workspaces.trust(root)
         return ws
 
     # layout -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawmem.errors import BadInput
-from clawmem.workspace import STATE_DIR, Workspace, resolve_root
+from clawmem.workspace import STATE_DIR, Workspace, resolve
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,11 @@ def _check_root(root: Path) -> None:
 
 def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = False) -> InitResult:
     """Create what is missing of the workspace at ``option``; report what changed."""
-    from clawmem import gitshare
+    from clawmem import gitshare, trusted_workspaces
     from clawmem.audit import establish_baseline
     from clawmem.index.db import Index
 
-    root = resolve_root(option)
+    root = resolve(option, trusting=True).root
     _check_root(root)
     created = not (root / STATE_DIR).is_dir()
     ws = Workspace.init(root) if created else Workspace.open(root)
@@ -49,6 +49,8 @@ def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = Fals
     Index.open(ws).close()
     if not index_existed and not created:
         changed.append("index")
+    if not created and trusted_workspaces.trust(ws.root):
+        changed.append("trusted on this machine")
     if gitshare.ensure_lines(ws.root / ".gitignore", gitshare.GITIGNORE):
         changed.append(".gitignore")
     if establish_baseline(ws):

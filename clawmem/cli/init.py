@@ -24,6 +24,10 @@ def init(
     DREAMS.md, the provenance ledger) and merge MEMORY.md and USER.md as ordinary text; run
     it again on every fresh clone to set up that machine.
 
+    Init also trusts the workspace on this machine: commands run inside it without -w find it
+    by walking up, while a workspace that arrived with a clone or an archive is refused until
+    you run init on it.
+
     Exit status: 0 on success (also when nothing changed); 1 on an error (the path is a
     file, git missing); 2 on bad usage.
 

@@ -30,7 +30,8 @@ Removed here, and nothing else:
    index statements wait the full busy timeout;
 12. the external consolidator's leash (hole 5): any wording, structure, metadata or retirement
    citing a gated anchor is accepted, and the command runs in the workspace with its environment;
-13. content origin: agent text restating untrusted text keeps the agent class.
+13. content origin: agent text restating untrusted text keeps the agent class;
+14. the trusted-workspace rule: any enclosing ``.clawmem/`` is used, whoever wrote it (a clone's).
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -71,6 +72,7 @@ def disable_gates() -> None:
     workspace.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
     workspace.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
     workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
+    workspace._refuse_untrusted = lambda root: None  # rule 14: a cloned repository's workspace is used unasked
     db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
     import clawmem.cli  # noqa: F401  (registers every command module, each binding resolve_origin by name)
