@@ -224,3 +224,14 @@ def test_exit_codes_are_distinct(clawmem, tmp_path):
     from clawmem.errors import ExitCode
 
     assert (ExitCode.OK, ExitCode.ERROR, ExitCode.USAGE, ExitCode.VIOLATIONS) == (0, 1, 2, 3)
+
+
+def test_the_error_schema_names_every_error_code():
+    """A new error class must be documented where --json users look its code up."""
+    from clawmem import errors
+
+    def codes(cls):
+        return {cls.code} | {c for sub in cls.__subclasses__() for c in codes(sub)}
+
+    described = json.loads((SCHEMAS / "error.json").read_text())["properties"]["error"]["description"]
+    assert sorted(c for c in codes(errors.ClawmemError) - {"error"} if c not in described) == []
