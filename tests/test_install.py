@@ -52,6 +52,9 @@ def test_claude_code_gets_four_hooks_and_the_mcp_server_next_to_existing_setting
     assert state["numStartups"] == 7 and state["mcpServers"]["github"] == {"command": "gh-mcp"}
     assert state["mcpServers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", workspace]}
     assert (tmp_path / "ws" / ".clawmem" / "index.db").exists()
+    # made as `clawmem init` makes one: nothing left for init to add
+    assert (tmp_path / "ws" / ".gitignore").is_file() and (tmp_path / "ws" / ".clawmem" / "audit" / "baseline.json").is_file()
+    assert "nothing changed" in clawmem("init", "-w", workspace).stdout
 
 
 def test_a_second_run_changes_nothing_and_uninstall_restores_the_user_s_settings(home, clawmem):

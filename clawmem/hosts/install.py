@@ -171,10 +171,9 @@ def install(
     files: list[FileChange] = []
     stamp = local_now().strftime("%Y%m%dT%H%M%S")
     if create_ws and not dry_run:
-        from clawmem.index.maintain import open_synced
+        from clawmem.workspace_init import initialise
 
-        index, _ = open_synced(Workspace.init(root))  # the first hook finds an index to recall from
-        index.close()
+        initialise(root)  # as `clawmem init` makes it: index, .gitignore, audit baseline, trusted here
     for plan in plans:
         backup = None if dry_run or plan.action == "unchanged" else _write(plan, stamp)
         files.append(FileChange(str(plan.path), plan.role, plan.action, backup, plan.entries))
