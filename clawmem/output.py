@@ -9,6 +9,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from clawmem.errors import ClawmemError
 
 
@@ -60,6 +62,27 @@ def console(*, stderr: bool = False):
         file=stream, color_system="auto" if style else None, force_terminal=style or None,
         highlight=False, soft_wrap=not is_terminal(stream),
     )
+
+
+def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Rows for a person on a terminal (a table, long cells folded); in a pipe, as ``gh`` does:
+    one tab-separated line per row, no header, nothing folded or cut, so ``grep`` and ``cut -f`` work.
+
+    Forced colour (``FORCE_COLOR``, for ``less -R`` or a CI log) asks for the person's view in a pipe too.
+    """
+    if not (is_terminal(sys.stdout) or styled(sys.stdout)):
+        for row in rows:
+            print("\t".join(" ".join(str(cell).split()) for cell in row))
+        return
+    from rich.table import Table  # deferred: only a terminal needs it
+    from rich.text import Text
+
+    table = Table(show_edge=False, pad_edge=False)
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(str(cell)) for cell in row))  # Text: a cell is never read as rich markup
+    console().print(table)
 
 
 def plural(count: int, singular: str, plural: str | None = None) -> str:

@@ -142,20 +142,16 @@ def list_(
     if not intents:
         print(f"No intents ({', '.join(chosen)}). Add one with `clawmem intent add TEXT --when PHRASE` or `--at TIME`.")
         return
-    from rich.table import Table  # deferred: only human output needs it
+    from clawmem.output import print_table
 
-    table = Table(show_edge=False, pad_edge=False)
-    for column in ("ID", "State", "Trigger", "Scope", "Fires", "Expires", "Text"):
-        table.add_column(column, overflow="fold")
+    rows = []
     for i in intents:
         trigger = f"at {schedule.display(i.due_at, ws)}" if i.kind == "time" else " | ".join(i.keywords)
         if i.kind == "event" and i.due_at:
             trigger += f" (from {schedule.display(i.due_at, ws)})"
         scope = ", ".join(f"{k}={v}" for k, v in (("channel", i.channel), ("sender", i.sender)) if v) or "-"
-        table.add_row(str(i.id), i.state, trigger, scope, f"{i.fires}/{i.budget}", schedule.display(i.expires_at, ws), i.text)
-    from clawmem.output import console
-
-    console().print(table)
+        rows.append((str(i.id), i.state, trigger, scope, f"{i.fires}/{i.budget}", schedule.display(i.expires_at, ws), i.text))
+    print_table(("ID", "State", "Trigger", "Scope", "Fires", "Expires", "Text"), rows)
 
 
 @app.command("cancel")

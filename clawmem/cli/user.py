@@ -79,16 +79,9 @@ def list_(
     if not found:
         print('No directives in USER.md. Add one with `clawmem user set "Always ..." --key KEY`.')
         return
-    from rich.table import Table  # deferred: only human output needs it
+    from clawmem.output import print_table
 
-    from clawmem.output import console
-
-    table = Table(show_edge=False, pad_edge=False)
-    for column in ("Key", "Directive", "Observed", "Status", "Line"):
-        table.add_column(column, overflow="fold")
-    for d in found:
-        table.add_row(d.key or "-", d.text, d.observed or "-", d.status, str(d.line))
-    console().print(table)
+    print_table(("Key", "Directive", "Observed", "Status", "Line"), [(d.key or "-", d.text, d.observed or "-", d.status, str(d.line)) for d in found])
 
 
 @app.command("retire")
