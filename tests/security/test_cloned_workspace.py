@@ -100,3 +100,27 @@ def test_naming_the_clone_explicitly_is_the_users_choice(clone):
     root, inside = clone
     result = _run([CLAWMEM], inside, "-w", str(root), "search", "deploy credentials", "--json")
     assert result.returncode == 0, result.stderr
+
+
+def test_trusting_a_path_with_a_unicode_line_separator_trusts_only_that_path(tmp_path):
+    """``/x<U+2028>/y`` is one directory; a list read with ``splitlines`` would also trust ``/y``."""
+    victim_target = tmp_path / "planted"
+    Path(str(victim_target) + "/.clawmem").mkdir(parents=True)  # a workspace nobody trusted
+    odd = Path(str(tmp_path / "odd\u2028") + str(victim_target))
+    odd.mkdir(parents=True)
+    assert _run([CLAWMEM], tmp_path, "init", "-w", str(odd)).returncode == 0
+    refused = _run([CLAWMEM], victim_target, "status", "--json")
+    assert refused.returncode == 1 and REFUSAL in refused.stderr
+    found = _run([CLAWMEM], odd, "status", "--json")
+    assert found.returncode == 0 and json.loads(found.stdout)["workspace_rule"] == "enclosing"
+
+
+def test_a_workspace_whose_path_is_not_utf8_is_trusted_and_found(tmp_path, monkeypatch):
+    """A folder name in another encoding (Latin-1 bytes) is a path like any other, kept as its bytes."""
+    from clawmem.workspace import Workspace, resolve
+
+    odd = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")
+    Workspace.init(odd)  # the command line takes UTF-8 arguments only; the library takes any path
+    monkeypatch.delenv("CLAWMEM_WORKSPACE")
+    monkeypatch.chdir(odd)
+    assert (resolve().root, resolve().rule) == (Path(odd), "enclosing")
