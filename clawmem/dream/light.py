@@ -177,7 +177,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
             shown = provenance.is_trusted(row["origin"]) and row["kind"] != "quarantine"
             for read in standalone.read(row):
                 unit = read.text
-                why = reasons[0] if reasons else (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper")
+                why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
                 said = {row["text_hash"], loopguard.text_hash(read.piece.said), loopguard.text_hash(read.piece.unit), loopguard.text_hash(unit)}
                 if why is None and said & forgotten:
                     why = "forgotten (clawmem forget)"

@@ -14,10 +14,12 @@ import re
 
 from clawmem.dream import worth
 from clawmem.dream.text import content_words, words
+from clawmem.entries import scaffold
 
 MAX_UNIT_CHARS = 400  # a longer unit is not a compact entry
 MIN_WORDS = 3
 MIN_CONTENT_WORDS = 2
+TOO_SHORT = "too short to be a memory"
 
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (reason, re.compile(pattern, re.IGNORECASE))
@@ -42,20 +44,27 @@ LETTER = re.compile(r"[^\W\d_]")
 def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
     """Why ``text`` (a cleaned evidence unit or MEMORY.md body) is not a memory; ``None`` if it may be one.
 
-    ``vocabulary`` (light passes the index's) also judges whether its words are all common."""
+    The machinery patterns look at the text as written; every other rule looks at what was said
+    (``scaffold.speech``: no timestamp, message id, speaker label or attribution), so no prefix
+    changes a verdict. ``vocabulary`` (light passes the index's) also judges whether its words
+    are all common."""
     stripped = text.strip()
     for why, pattern in PATTERNS:
         if pattern.search(stripped):
             return why
-    if not LETTER.search(stripped):
+    said = scaffold.speech(stripped)
+    record = scaffold.record(said)
+    if record:
+        return record
+    if not LETTER.search(said):
         return "no words"
-    if QUESTION.search(stripped):
+    if QUESTION.search(said):
         return "a question, not a fact"
     if len(stripped) > MAX_UNIT_CHARS:
         return f"longer than {MAX_UNIT_CHARS} characters (not a compact entry)"
-    empty = worth.reason(stripped, vocabulary)
+    empty = worth.reason(said, vocabulary)
     if empty:
         return empty
-    if len(words(stripped)) < MIN_WORDS or len(content_words(stripped)) < MIN_CONTENT_WORDS:
-        return "too short to be a memory"
+    if len(words(said)) < MIN_WORDS or len(content_words(said)) < MIN_CONTENT_WORDS:
+        return TOO_SHORT
     return None

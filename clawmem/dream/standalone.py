@@ -25,11 +25,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from clawmem.dream import store
+from clawmem.dream import scaffolding, store
 from clawmem.dream.text import Piece, pieces, speaker_label
+from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
-ATTRIBUTION = re.compile(r"^(?P<who>[^:\n]{1,40}) said: ")
+# A sentence opening on one of these leans on what came before it ("They are called Rex and
+# Max.", "That is the same workaround as before.", "And it finally worked."): it joins the claim
+# before it in the same turn, or is dropped when the turn has none.
+DEPENDENT = re.compile(
+    r"^(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
+    r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
+    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well)\b",
+    re.IGNORECASE,
+)
+MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of)"
@@ -48,11 +58,12 @@ RELATIVE = re.compile(
 
 @dataclass(frozen=True)
 class Unit:
-    """One sentence of an entry: as written, without wrappers, and as it reads on its own
-    (``text`` is empty when the sentence was nothing but a conversational wrapper)."""
+    """One claim of an entry: as written, without wrappers, and as it reads on its own
+    (``text`` is empty when it is no claim; ``reason`` then says why, None for a bare wrapper)."""
 
     piece: Piece
     text: str
+    reason: str | None = None
 
 
 def _monday(day: dt.date) -> dt.date:
@@ -112,13 +123,12 @@ def attribute(text: str, label: str | None, origin: str) -> str:
 
 def unattributed(text: str) -> str:
     """``text`` without an attribution prefix (what the speaker said)."""
-    return ATTRIBUTION.sub("", text, count=1)
+    return scaffold.unattributed(text)
 
 
 def speaker(text: str) -> str | None:
     """Who a staged unit is attributed to (None: nobody named)."""
-    match = ATTRIBUTION.match(text)
-    return match["who"] if match else None
+    return scaffold.attributed_to(text)
 
 
 def observed_day(row: Mapping) -> dt.date | None:
@@ -129,16 +139,56 @@ def observed_day(row: Mapping) -> dt.date | None:
     return dt.date.fromisoformat(row["file_date"]) if row.get("file_date") else None
 
 
+def _join(first: Piece, second: Piece) -> Piece:
+    return Piece(f"{first.said} {second.said}", f"{first.unit} {second.unit}", first.speaker, None)
+
+
+def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, str | None]]:
+    """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
+
+    A claim is one sentence that stands on its own, plus the sentences right after it that lean
+    on it (``DEPENDENT``): "I have two dogs. They are called Rex and Max." is one claim. A
+    leaning sentence with nothing to lean on is dropped; so are records (``scaffold.record``)
+    unless ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason``
+    refuses, which leave the claim before them open for what follows."""
+    out: list[tuple[Piece, str | None]] = []
+    open_at: int | None = None  # the claim a leaning sentence would join
+    for piece in found:
+        if piece.record and not records_allowed:
+            out.append((piece, piece.record))
+            open_at = None
+            continue
+        if not piece.unit:
+            out.append((Piece(piece.said, "", piece.speaker), None))
+            continue
+        if DEPENDENT.match(piece.unit) is None:
+            why = scaffolding.reason(scaffold.speech(piece.unit))
+            out.append((piece, why))
+            open_at = len(out) - 1 if why in (None, scaffolding.TOO_SHORT) else open_at
+            continue
+        if open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+            joined = _join(out[open_at][0], piece)
+            out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
+        else:
+            out.append((piece, "not self-contained (leans on words said before it)"))
+    return out
+
+
 def read(row: Mapping) -> list[Unit]:
-    """The units of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
-    ``file_date`` when known) as dreaming stages them."""
+    """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
+    ``file_date`` when known) as dreaming stages them: attributed, dates resolved."""
     transcript = row["kind"] == "transcript"
     label = speaker_label(row["text"]) if transcript else None
     day = observed_day(row)
     found = []
-    for piece in pieces(row["text"], transcript=transcript):
-        text = piece.unit and attribute(piece.unit, label, row["origin"])
-        found.append(Unit(piece, resolve_dates(text, day) if text and day else text))
+    owner_note = not transcript and row["origin"] == "owner"
+    for piece, why in claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note):
+        if why or not piece.unit:
+            found.append(Unit(piece, "", why))
+            continue
+        who = label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
+        text = attribute(piece.unit, who, row["origin"])
+        found.append(Unit(piece, resolve_dates(text, day) if day else text))
     return found
 
 

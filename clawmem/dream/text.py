@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from clawmem import loopguard
+from clawmem.entries import scaffold
 from clawmem.entries.neutralise import neutralise
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count
@@ -53,14 +54,16 @@ CAPTION = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:a|
 # ("Remember to …" is an instruction and keeps its verb.)
 LEADING_WRAPPER = re.compile(
     r"^(?:(?:same (?:as|like) (?:before|last time|always)|remember(?: that)?(?=\s*[:,-]|\s+(?!to\b)\w)|just so you know|"
-    r"fyi|btw|by the way|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
-    r"(?:\s*[:,;.!-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up)|nb|ps|again|also|ok(?:ay)?|so|anyway)"
+    r"fyi|btw|by the way|for the record|for context|quick context|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|"
+    r"as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
+    r"(?:\s*[:,;.!-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up|update|context)|nb|ps|again|also|ok(?:ay)?|so|anyway|"
+    r"noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
     r"\s*(?:[:,;.!-]+\s*|$))",
     re.IGNORECASE,
 )
 TRAILING_WRAPPER = re.compile(
     r"(?:[\s,;:-]*(?:\((?:attempt|try|take|round)\s*#?\d+\)|\((?:again|repeat|repeated|resent|edited|cont(?:inued|'d)?)\)|"
-    r"(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much)?(?: again)?(?: in advance)?))+[\s!.]*$",
+    r"\b(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much)?(?: again)?(?: in advance)?))+[\s!.]*$",
     re.IGNORECASE,
 )
 LENGTH_RATIO = 0.6  # token-set ratio alone calls any subset a duplicate; this keeps lengths comparable
@@ -106,28 +109,48 @@ def sentences(text: str) -> list[str]:
 @dataclass(frozen=True)
 class Piece:
     """One sentence of an entry (``said``, cleaned) and its evidence unit: ``said`` without its
-    conversational wrappers (``unit`` is empty when the sentence was nothing but a wrapper)."""
+    scaffolding and conversational wrappers (``unit`` is empty when the sentence was nothing but
+    a wrapper). ``speaker`` is the name a chat-export label inside the text gave; ``record`` says
+    why the sentence is not speech at all (a tool call, JSON, code), ``scaffold.record``."""
 
     said: str
     unit: str
+    speaker: str | None = None
+    record: str | None = None
+
+
+def _piece(said: str, *, labels: bool, speaker: str | None = None) -> Piece:
+    bare = scaffold.strip(said, labels=labels)
+    record = scaffold.record(bare.text)
+    return Piece(said, "" if record else strip_wrappers(bare.text), bare.speaker or speaker, record)
 
 
 def pieces(body: str, *, transcript: bool) -> list[Piece]:
     """The sentences of an entry as dreaming reads them: a daily-note entry is one piece; a
     transcript turn (speaker label and image captions left out) is split into sentences, so the
-    same workaround said inside different answers still lines up."""
+    same workaround said inside different answers still lines up. A line that is a record
+    (``scaffold.record``) is one piece, never split into sentences."""
     if not transcript:
         said = clean_unit(body)
-        return [Piece(said, strip_wrappers(said))] if said else []
+        return [_piece(said, labels=False)] if said else []
     lines = body.splitlines()
     if lines:
         lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
     found = []
+    speaker = None
     for line in lines:
-        for sentence in sentences(CAPTION.sub("", line)):
+        flat = clean_unit(CAPTION.sub("", line))
+        if not flat:
+            continue
+        head = scaffold.strip(flat)
+        speaker = head.speaker or speaker
+        if scaffold.record(head.text):
+            found.append(_piece(head.text, labels=False, speaker=speaker))
+            continue
+        for sentence in sentences(head.text):
             said = clean_unit(sentence)
             if said:
-                found.append(Piece(said, strip_wrappers(said)))
+                found.append(_piece(said, labels=False, speaker=speaker))
     return found
 
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.standalone import unattributed
 from clawmem.dream.text import STOPWORDS, content_words, words
+from clawmem.entries.scaffold import speech
 from clawmem.index.db import Index
 
 GREETINGS = frozenset(
@@ -41,7 +41,8 @@ PHATIC = GREETINGS | frozenset(
     sound worked works work working fixed fixes fix solved helped helps help trick did will do done got gotcha noted
     understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
-    so really pretty too agree keep long yes
+    so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
+    anything else pleasure course ready feel free question questions reach
     """.split()  # noqa: SIM905
 )
 EVALUATIVE = frozenset(
@@ -55,6 +56,20 @@ INTERJECTIONS = frozenset(["wow", "woah", "whoa", "oh", "ooh", "aw", "aww", "omg
 POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving", "looks", "sounds", "seems", "must", "so", "way", "good"])  # noqa: E501
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
+# A technical problem stated without what fixes it, causes it or when it happens, and naming no
+# number or identifier: "the linker error is back" is a complaint, not a memory (its words still
+# become the fix's triggers).
+COMPLAINT = re.compile(
+    r"\b(?:errors?|fail(?:s|ed|ing|ures?)?|broken|crash(?:es|ed|ing)?|exceptions?|traceback|panic(?:ked|s)?|segfault(?:ed|s)?|"
+    r"timed out|times out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work))\b",
+    re.IGNORECASE,
+)
+RESOLUTION = re.compile(
+    r"\b(?:fix(?:es|ed)?|solved?|solution|workaround|because|caused|cause|due to|so that|run|use|add|set|install|upgrade|downgrade|"
+    r"pin|revert|instead|needs?|requires?|without|unless|when(?:ever)?|if|until|try|disable|enable|remove|delete|clear|restart|"
+    r"switch|avoid|must|should|always|never|only|means|rather than)\b",
+    re.IGNORECASE,
+)
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
 EDGE = "\"'()[]{}<>,;:!?.*“”‘’"
 
@@ -108,7 +123,7 @@ def _reaction(tokens: list[str], names: list[str]) -> bool:
 
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
-    said = unattributed(text)
+    said = speech(text)
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
@@ -117,6 +132,8 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
         return f"{kind}, no information"
     if _reaction(tokens, names):
         return "a reaction to what the other person shared, no information"
+    if COMPLAINT.search(said) and not RESOLUTION.search(said) and not any(SPECIFIC.search(n) for n in names):
+        return "a complaint without a resolution (no fix, cause or condition)"
     if vocabulary is None or not vocabulary.judged or names:
         return None
     topic = content_words(said) - PHATIC

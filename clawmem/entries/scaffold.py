@@ -1,0 +1,137 @@
+"""One normaliser of conversational scaffolding, applied before anything judges a text.
+
+Real chat exports and transcripts wrap what a person said in machinery: a speaker label
+(``Mel:``, ``**Jon**:``, ``<mel>``), a timestamp (``[12:03]``, ``2023-05-08 13:56``), a
+bracketed message id (``[D1:3]``, ``[#482]``), quote markers (``>``). A rule that judges the
+text with the machinery still on misreads it: ``Mel: Thanks!`` names "Mel", so it looked like
+information. ``strip`` takes the machinery off the front (the speaker it names is kept apart,
+for attribution), and ``record`` says when a text is not speech at all: a tool-call record,
+JSON, or a code or configuration fragment. Those stay searchable in the episodic tier; they
+are never curated unless an owner writes them into a note by hand.
+
+Dreaming (evidence units, worth rules, trigger phrases, the curated line), the curation
+benchmark and trigger derivation all read text through this module, so one prefix format
+cannot fool one rule and not another.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Labels that look like "Name:" but introduce content rather than name a speaker.
+NOT_SPEAKERS = frozenset(
+    """
+    note notes error errors warning warnings fix fixes fixed update updates todo reminder tip tips ps nb fyi edit answer
+    question q a summary result results status step steps solution cause example examples info hint important caveat fact
+    facts decision decisions context why how what when where who which tldr tl;dr re subject title problem issue symptom
+    workaround outcome goal plan next output input command usage expected actual reason source sources update
+    """.split()  # noqa: SIM905
+)
+_TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
+_DATE = r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+_STAMP = rf"(?:(?:{_DATE})(?:[ T,]+{_TIME}(?:Z|[+-]\d{{2}}:?\d{{2}})?)?|{_TIME})"
+# One leading piece of machinery at a time; ``strip`` loops until nothing more comes off.
+TIMESTAMP = re.compile(rf"^(?:[\[(]\s*(?:[A-Za-z]{{3}},?\s+)?{_STAMP}\s*[\])]|{_STAMP})\s*(?:[-–—|:,]\s*)?", re.IGNORECASE)
+BRACKET_ID = re.compile(r"^(?:\[\s*#?(?=[\w.:/-]*\d)[\w.:/-]{1,24}\s*\]|\(\s*#?\d{1,12}\s*\)|<@[\w.-]{1,32}>|#\d{1,12}\b)\s*(?:[-–—|:,]\s*)?")
+QUOTE = re.compile(r"^(?:>+|»|&gt;)\s*")
+LABEL = re.compile(r"^(?:\*\*|__)?(?P<who>[^\W\d_][\w.'’ -]{0,38}?)(?:\*\*|__)?\s*[:：](?!//)\s*(?=\S)")
+IRC = re.compile(r"^<(?P<who>[^\W\d_][\w.'-]{0,30})>\s+")
+ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function", "human", "ai", "bot", "me", "you"))
+LABEL_WORDS = 3  # "Mary Ann Lee:" is a name; "The build failed on arm64:" is a sentence
+
+# dreaming's own attribution of a unit to its speaker (``standalone.attribute``)
+ATTRIBUTION = re.compile(r"^(?P<who>[^:\n]{1,40}) said: ")
+TOOL_CALL = re.compile(
+    r"\bmcp__[\w-]+|\bfunctions\.\w+\s*\(|<\s*/?\s*(?:tool_use|tool_call|function_call|invoke|antml)\b|"
+    r"^(?:tool (?:call|use|result)|calling tool|function call)\b|"
+    r"^(?:Bash|Read|Edit|MultiEdit|Write|Grep|Glob|LS|WebFetch|WebSearch|Task|TodoWrite|NotebookEdit|shell|exec_command|apply_patch|"
+    r"update_plan|container\.exec)\s*[({]",
+    re.IGNORECASE,
+)
+JSON_START = re.compile(r"^\s*(?:\{\s*\"|\[\s*[{\"\[]|\[\s*\]|\{\s*\})")
+JSON_PAIRS = re.compile(r"\"[\w$.-]{1,40}\"\s*:")
+CODE_START = re.compile(
+    r"^\s*(?:```|~~~|\$ |# |>>> |\.\.\. |def |class |import |from \S+ import |function |const |let |var |return |#include|"
+    r"package |public |private |fn |pub fn |SELECT |INSERT |UPDATE \w+ SET|CREATE TABLE|\[[\w.-]+\]\s*$|[\w.-]+\s*=\s*[\"'\[{\d])"
+)
+CODE_SYMBOLS = re.compile(r"[{}();=<>\[\]|&$\\]")
+SYMBOL_SHARE = 0.08  # code and config run above this share of symbol characters; prose stays below
+MIN_SYMBOLS = 4
+
+
+@dataclass(frozen=True)
+class Stripped:
+    """``text`` without leading machinery; ``speaker`` is the name a label gave, if any."""
+
+    text: str
+    speaker: str | None = None
+
+
+def _label(text: str) -> re.Match[str] | None:
+    """A leading speaker label, when it names someone rather than introducing content."""
+    irc = IRC.match(text)
+    if irc is not None:
+        return irc
+    match = LABEL.match(text)
+    if match is None:
+        return None
+    who = match["who"].strip()
+    parts = who.split()
+    if not parts or len(parts) > LABEL_WORDS or who.casefold() in NOT_SPEAKERS or parts[0].casefold() in NOT_SPEAKERS:
+        return None
+    # a name is capitalised word by word ("Mary Ann"); lower case only for a role ("user")
+    if who.casefold() not in ROLES and not all(p[:1].isupper() for p in parts):
+        return None
+    return match
+
+
+def strip(text: str, *, labels: bool = True) -> Stripped:
+    """``text`` without its leading timestamps, message ids, quote markers and speaker label.
+
+    At most one speaker label comes off (``Mel: Jon: hi`` keeps ``Jon: hi``, a quote of Jon);
+    the rest may come in any order and number. ``labels=False`` keeps a label: in a note,
+    "Database: Postgres 16" is a heading of content, not a speaker."""
+    speaker = None
+    previous = None
+    text = text.strip()
+    while text != previous:
+        previous = text
+        for pattern in (TIMESTAMP, BRACKET_ID, QUOTE):
+            text = pattern.sub("", text, count=1)
+        if labels and speaker is None:
+            match = _label(text)
+            if match is not None:
+                speaker, text = match["who"].strip(), text[match.end() :]
+    return Stripped(text.strip(), speaker)
+
+
+def record(text: str) -> str | None:
+    """Why ``text`` is a record rather than speech (``None``: it reads as speech)."""
+    body = text.strip()
+    if not body:
+        return None
+    if TOOL_CALL.search(body):
+        return "a tool-call record"
+    if JSON_START.match(body) or len(JSON_PAIRS.findall(body)) >= 2:
+        return "JSON, not speech"
+    symbols = len(CODE_SYMBOLS.findall(body))
+    if CODE_START.match(body) or (symbols >= MIN_SYMBOLS and symbols / len(body) > SYMBOL_SHARE):
+        return "a code or configuration fragment"
+    return None
+
+
+def speech(text: str) -> str:
+    """What was said, machinery off (clawmem's own ``X said:`` too): the form every judgement starts from."""
+    return unattributed(strip(text).text)
+
+
+def unattributed(text: str) -> str:
+    """``text`` without the attribution prefix dreaming adds (``Caroline said: …``)."""
+    return ATTRIBUTION.sub("", text, count=1)
+
+
+def attributed_to(text: str) -> str | None:
+    """Who a staged unit is attributed to (None: nobody named)."""
+    match = ATTRIBUTION.match(text)
+    return match["who"] if match else None
