@@ -2,7 +2,8 @@
 
 The built-in consolidator is deterministic and conservative: it never rewrites a line it
 has no reason to touch. For each gated candidate, best first: a line with the same
-supersession key is retired by the newer observation; a line that already says the same
+supersession key is retired by the newer observation; lines whose value a plain-language
+update retires ("we moved deploys from fly.io to render", ``updates``) are removed; a line that already says the same
 thing, hand-written or not, gains the candidate's source anchors and keeps its text (merge:
 ``paraphrase.Judge``, by normalised text and, with an embedder, vectors); otherwise a
 compact new line is appended, while the ``MEMORY.md`` budget allows. An external
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from clawmem import loopguard, provenance
 from clawmem.config import DreamConfig
-from clawmem.dream import grounding, scaffolding, verbatim
+from clawmem.dream import grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
 from clawmem.entries import grammar
@@ -141,6 +142,9 @@ def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, ju
             used.append(p.candidate_id)
             new_bodies.append((p.text, p.origin, p.observed))
             continue
+        text, retired = _retire_by_update(text, p)
+        superseded += retired
+        entries = _entries(text)
         twin = judge.twin(entries, p.text)
         if twin is not None:
             raw, added = _with_metadata(twin, p)
@@ -159,6 +163,21 @@ def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, ju
     text, retired = _retire_duplicate_keys(text)
     superseded += retired
     return Outcome(text, tuple(promoted), tuple(merged), tuple(superseded), tuple(rejected), tuple(used), tuple(new_bodies))
+
+
+def _retire_by_update(text: str, p: Proposal) -> tuple[str, list[Change]]:
+    """Lines a gated plain-language update retires (``updates.retires``), observed no later than
+    it: removed from the file and recorded as superseded, with the update as their successor."""
+    update = updates.parse(p.text)
+    if update is None:
+        return text, []
+    doomed = [
+        e for e in _entries(text)
+        if e.status != "superseded" and (_observed(e) or "") <= p.observed and updates.retires(update, e.body)
+    ]
+    for e in sorted(doomed, key=lambda e: -e.line_start):
+        text = _splice(text, e, "")
+    return text, [Change(e.body, tuple(e.sources), p.candidate_id, f"retired by the update: {excerpt(p.text)}") for e in doomed]
 
 
 def _retire_duplicate_keys(text: str) -> tuple[str, list[Change]]:
@@ -335,10 +354,12 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg)
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
+    stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
     lost = [
         e for e in old_doc.entries
         if loopguard.text_hash(e.body) not in new_hashes
         and not (e.key and e.key in retire)
+        and not any(updates.retires(u, e.body) for u in stated)
         and not any(covers(n.body, e.body, cfg.dedupe_similarity) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:

@@ -1,9 +1,10 @@
 """Deep gate: preconditions first, then weighted signals, then every threshold must pass.
 
 Preconditions (not penalties): a candidate whose evidence is not promotion-eligible *now*
-(origin, session kind, file taint; ``provenance.promotion_eligibility``) or that a newer
-observation with the same supersession key contradicts is excluded before anything is
-ranked. Untrusted content is never staged in the first place, so no amount of recall can
+(origin, session kind, file taint; ``provenance.promotion_eligibility``), that a newer
+observation with the same supersession key contradicts, or whose value a newer plain-language
+update retires (``updates``: "we moved deploys from fly.io to render") is excluded before
+anything is ranked. Untrusted content is never staged in the first place, so no amount of recall can
 lift it.
 
 Signals, each 0-1, weighted by ``dream.weight_*``:
@@ -33,13 +34,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clawmem import provenance
 from clawmem.config import DreamConfig
-from clawmem.dream import store
+from clawmem.dream import store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
-from clawmem.dream.text import content_words
+from clawmem.dream.text import content_words, excerpt
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ def signals(c: Candidate, events: list[Recall], theme_days: int, cfg: DreamConfi
         diversity=_log_scale(queries + len(by_context), cfg.diversity_saturation),
         recency=0.5 ** (age / cfg.recency_half_life_days),
         recurrence=min(1.0, (max(days, theme_days) - 1) / max(1, cfg.recurrence_saturation_days - 1)),
-        richness=min(1.0, len(content_words(c.latest_text)) / cfg.richness_saturation),
+        richness=min(1.0, len(content_words(c.wording)) / cfg.richness_saturation),
         recalls=len(events),
         occurrences=len(by_context),
         encounters=len(events) + len(by_context),
@@ -117,8 +119,15 @@ def weighted(s: Signals, cfg: DreamConfig) -> float:
     )
 
 
-def preconditions(c: Candidate, staging: Staging, taint: dict[str, str]) -> list[str]:
-    """Reasons the candidate may not be ranked at all (empty when it may)."""
+def newer_updates(staging: Staging) -> list[tuple[Candidate, updates.Update]]:
+    """The staged or promoted candidates that state a plain-language update (``updates.parse``)."""
+    found = ((c, updates.parse(c.wording)) for c in staging.candidates.values())
+    return [(c, u) for c, u in found if u is not None]
+
+
+def preconditions(c: Candidate, staging: Staging, taint: dict[str, str], stated: Sequence[tuple[Candidate, updates.Update]] = ()) -> list[str]:
+    """Reasons the candidate may not be ranked at all (empty when it may): ineligible evidence,
+    a newer observation with its key, or a newer plain-language update that retires what it says."""
     file_taint = min((taint[e.path] for e in c.evidence if e.path in taint), key=provenance.TRUST_RANK.__getitem__, default=None)
     reasons = list(provenance.promotion_eligibility(origin=c.origin, session_kind="interactive", file_taint=file_taint).reasons)
     if c.key:
@@ -128,6 +137,10 @@ def preconditions(c: Candidate, staging: Staging, taint: dict[str, str]) -> list
         ]
         if newer:
             reasons.append(f"a newer observation has the same key {c.key!r}")
+    for o, update in stated:
+        if o.id != c.id and o.last_seen > c.last_seen and updates.retires(update, c.wording):
+            reasons.append(f"superseded by a newer statement: {excerpt(o.wording, 80)}")
+            break
     return reasons
 
 
@@ -136,6 +149,7 @@ def evaluate(
 ) -> dict[int, Verdict]:
     """A verdict for every staged (not yet promoted) candidate; ranks among those that passed."""
     theme_days = {c: t.days for t in staging.themes for c in t.candidates}
+    stated = newer_updates(staging)
     pending: list[tuple[Candidate, Signals, float, list[str], bool]] = []
     for c in staging.candidates.values():
         if c.status != "staged":
@@ -144,7 +158,7 @@ def evaluate(
         events = [r for k in sorted(keys) for r in recalls.get(k, ())]
         s = signals(c, events, theme_days.get(c.id, 0), cfg, now)
         score = weighted(s, cfg)
-        excluded = preconditions(c, staging, taint)
+        excluded = preconditions(c, staging, taint, stated)
         failed = list(excluded)
         if not excluded:
             if score < cfg.min_score:

@@ -2,7 +2,9 @@
 
 Only files whose content hash differs from what the previous light phase read are opened
 (new daily notes, new transcripts, hand edits), so a nightly sweep reads one day of notes,
-not thirty. Each entry is checked before anything else: quarantine, prose, an ineligible
+not thirty, plus files holding an entry recalled within the age window that is not staged:
+a fact said months ago and looked up now reaches the gate. A unit is too old only when it
+was neither said nor recalled within ``dream.max_age_days``. Each entry is checked before anything else: quarantine, prose, an ineligible
 origin or session kind, a tainted file, a recalled copy (``provenance.promotion_eligibility``,
 the one rule), scaffolding and units that carry no information (``scaffolding.reason``, which
 ends with ``worth.reason``) are excluded and never staged, each with its reason. A unit is
@@ -147,7 +149,12 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
         r["path"]: r
         for r in index.query("SELECT path, kind, content_hash, file_date FROM files WHERE tier = 'episodic' ORDER BY file_date, path")
     }
-    changed = [p for p, r in files.items() if staging.files.get(p) != r["content_hash"]]
+    recalled = store.last_recalls(index, oldest.date().isoformat())
+    staged_entries = {(e.entry_hash, e.path) for c in staging.candidates.values() for e in c.evidence}
+    # a file is read again when it changed, or when something in it was recalled that is not
+    # staged (said long ago, pruned, looked up now): every recall reaches the gate
+    unstaged = {path for (entry, path) in recalled if (entry, path) not in staged_entries}
+    changed = [p for p, r in files.items() if staging.files.get(p) != r["content_hash"] or p in unstaged]
     stale = set(changed) | (set(staging.files) - set(files))
     # Evidence of changed or vanished files is dropped and re-read: lines may have moved, been
     # edited or forgotten, or the file may have been tainted since. A unit still there rejoins
@@ -182,8 +189,8 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                 if why is None and said & forgotten:
                     why = "forgotten (clawmem forget)"
                 seen = store.when(observed) or dt.datetime.combine(dt.date.fromisoformat(day), dt.time(12))
-                if why is None and seen < oldest:
-                    why = f"older than {cfg.max_age_days} days"
+                if why is None and seen < oldest and (row["text_hash"], path) not in recalled:
+                    why = f"older than {cfg.max_age_days} days and not recalled since"
                 if why is not None:
                     excluded[why] += 1
                     source = anchor(path, row["line_start"], row["line_end"])
@@ -214,11 +221,16 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
     for path in stale:
         staging.files.pop(path, None)
     staging.files.update({p: files[p]["content_hash"] for p in changed})
-    _prune(staging, oldest)
+    _prune(staging, oldest, recalled)
     return LightResult(staged, dict(excluded), frozenset(touched & set(staging.candidates)), tuple(exclusions))
 
 
-def _prune(staging: Staging, oldest: dt.datetime) -> None:
-    """Drop candidates left without evidence or not seen within the age window (bounded staging)."""
-    for cid in [c.id for c in staging.candidates.values() if not c.evidence or c.last_seen < oldest]:
+def _prune(staging: Staging, oldest: dt.datetime, recalled: dict[tuple[str, str], dt.datetime]) -> None:
+    """Drop candidates left without evidence, or neither said nor recalled within the age window
+    (bounded staging; a fact looked up every month stays however long ago it was said)."""
+    def alive(c: Candidate) -> bool:
+        last = max([c.last_seen, *(recalled[k] for k in {(e.entry_hash, e.path) for e in c.evidence} if k in recalled)])
+        return last >= oldest
+
+    for cid in [c.id for c in staging.candidates.values() if not c.evidence or not alive(c)]:
         del staging.candidates[cid]

@@ -45,7 +45,7 @@ def _theme(label: str, members: list[Candidate]) -> Theme:
     citations = citations[:MAX_CITATIONS]
     others = len(members) - 1
     reflection = (
-        f"“{label}” recurs on {len(days)} day(s) in {len(sessions)} session(s): {excerpt(lead.latest_text, 160)}"
+        f"“{label}” recurs on {len(days)} day(s) in {len(sessions)} session(s): {excerpt(lead.wording, 160)}"
         + (f" (and {others} related candidate(s))" if others else "")
         + f" — evidence: {', '.join(citations)}"
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -30,6 +31,21 @@ def when(value: str | None) -> dt.datetime | None:
     except ValueError:
         return None
     return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
+
+
+# Words that point back into the conversation a sentence came from ("the same workaround as
+# before", "that fixed it again"): a wording with fewer of them reads better months later.
+LEANING = re.compile(
+    r"\b(?:same|before|again|above|earlier|previous(?:ly)?|aforementioned|that one|this one|it|this|that|these|those|"
+    r"there|here|him|her|them|they|he|she)\b",
+    re.IGNORECASE,
+)
+RICH_CHARS = 200  # longer than this is not more self-contained, only longer
+
+
+def leaning(text: str) -> int:
+    """How many words of ``text`` point back into its conversation (0: it stands on its own)."""
+    return len(LEANING.findall(text))
 
 
 @dataclass
@@ -112,9 +128,10 @@ class Candidate:
         return max(keyed, key=lambda e: e.seen).key if keyed else None
 
     @property
-    def latest_text(self) -> str:
-        """The newest wording of the fact (what consolidation writes)."""
-        return max(self.evidence, key=lambda e: e.seen).text
+    def wording(self) -> str:
+        """The wording consolidation writes: the one that leans least on its conversation
+        (``leaning``), then the richest, then the newest."""
+        return max(self.evidence, key=lambda e: (-leaning(e.text), min(len(e.text), RICH_CHARS), e.seen)).text
 
     def sources(self, limit: int | None = None) -> list[str]:
         """Anchors, newest first, one per file before any file repeats."""
@@ -188,6 +205,15 @@ def recalls(index: Index, since_day: str) -> dict[tuple[str, str], list[Recall]]
     ):
         found.setdefault((r["text_hash"], r["path"]), []).append(Recall(r["query_hash"], r["score"], r["day"], r["at"]))
     return found
+
+
+def last_recalls(index: Index, since_day: str) -> dict[tuple[str, str], dt.datetime]:
+    """When each (entry text hash, path) was last recalled since ``since_day`` (echoes aside)."""
+    rows = index.query(
+        "SELECT text_hash, path, max(at) AS at FROM recall_events WHERE day >= ? AND source != 'echo' GROUP BY text_hash, path", (since_day,)
+    )
+    found = {(r["text_hash"], r["path"]): when(r["at"]) for r in rows}
+    return {k: v for k, v in found.items() if v is not None}
 
 
 def recalled_entries(index: Index, since_day: str) -> list[dict[str, Any]]:

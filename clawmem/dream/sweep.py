@@ -61,7 +61,7 @@ def derived_triggers(text: str, problem: Sequence[str], df: dict[str, int], tota
 
 
 def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg: DreamConfig, problem: Sequence[str] = ()) -> Proposal:
-    text = c.latest_text
+    text = c.wording
     named = [" ".join(grammar.clean_value(t).replace(",", " ").replace(";", " ").split()) for t in c.triggers]
     triggers = tuple(t for t in named if t)[:MAX_TRIGGERS] or derived_triggers(text, problem, df, total)
     return Proposal(
@@ -130,7 +130,7 @@ def _answered_problems(staging: Staging, gated: list[gate.Verdict], finder: Prob
             kept.append(v)
         elif lines <= now_answered:
             reason = "the problem a promoted fix answers: its words are that fix's triggers"
-            absorbed.append(Rejection("consolidation", (reason,), tuple(c.sources()), c.latest_text, c.id, round(v.score, 4)))
+            absorbed.append(Rejection("consolidation", (reason,), tuple(c.sources()), c.wording, c.id, round(v.score, 4)))
     return kept, absorbed
 
 
@@ -206,7 +206,7 @@ def _explain(
         status = "promoted" if c.status == "promoted" else ("excluded" if v and v.excluded else ("passed" if v and v.passed else "failed"))
         rows.append(
             Explained(
-                c.id, status, c.latest_text, tuple(c.sources()), c.theme, round(v.score, 4) if v else None,
+                c.id, status, c.wording, tuple(c.sources()), c.theme, round(v.score, 4) if v else None,
                 v.rank if v else None, v.signals.as_dict() if v else {}, v.failed if v else (),
             )
         )
@@ -248,7 +248,7 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         fresh = _fresh(staging, recalls, lit.touched if lit else frozenset(), last_dream)
         ineligible = _ineligible_recalled(index, (store.when(last_dream) or now - dt.timedelta(days=cfg.max_age_days)).date().isoformat(), taint)
         gate_rejected = [
-            Rejection("gate", v.failed, tuple(staging.candidates[cid].sources()), staging.candidates[cid].latest_text, cid, round(v.score, 4))
+            Rejection("gate", v.failed, tuple(staging.candidates[cid].sources()), staging.candidates[cid].wording, cid, round(v.score, 4))
             for cid, v in sorted(verdicts.items())
             if v.failed and cid in fresh and v.signals.encounters >= 2
         ]

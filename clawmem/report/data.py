@@ -377,7 +377,7 @@ def _dreaming(ws: Workspace, index: Index) -> Dreaming:
     verdicts = gate.evaluate(staging, store.recalls(index, since_day), store.taints(index), cfg, now)
     staged = sorted(
         (
-            StagedCandidate(cid, staging.candidates[cid].latest_text, staging.candidates[cid].theme, round(v.score, 4), v.rank,
+            StagedCandidate(cid, staging.candidates[cid].wording, staging.candidates[cid].theme, round(v.score, 4), v.rank,
                             v.signals.as_dict(), list(v.failed), staging.candidates[cid].sources(MAX_SOURCES))
             for cid, v in verdicts.items()
         ),

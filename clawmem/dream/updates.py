@@ -1,0 +1,100 @@
+"""Supersession without a key: a plain-language update retires the fact it replaces.
+
+People rarely tag an update with a supersession key; they say "we moved deploys from fly.io to
+render", "we no longer use Redis", "use pnpm instead of npm". ``parse`` reads such a statement
+as an ``Update``: the value it retires (``old``), the one that replaces it (``new``, when said)
+and its subject (the other topic words: "deploys"). ``retires`` decides whether an older text
+states the retired value of the same subject: it names ``old`` as a word, does not itself
+name ``new`` (the update itself, or a line already saying both, stays), and shares a subject
+word when the update has one ("deploys" ~ "deploy", by a shared prefix).
+
+Deterministic and narrow on purpose: "now" or "instead" without the old value named is not
+read as an update, because guessing which fact it replaces would retire the wrong one. A key
+still supersedes exactly (``consolidate.builtin``); this covers the statements without one.
+Dreaming uses it twice: at the gate (a staged candidate an update retires is excluded) and in
+consolidation (a ``MEMORY.md`` line it retires is removed, recorded in the diary).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from clawmem.dream.text import STOPWORDS, content_words, words
+
+VALUE = r"[\w./:@+#-]+(?:\s+(?-i:[A-Z0-9])[\w./:@+#-]*){0,2}"  # "render", "GitHub Actions", "Postgres 16"
+PATTERNS = (
+    re.compile(
+        r"\b(?:moved|moving|switched|switching|migrated|migrating|changed|changing|went|transitioned|upgraded|downgraded|"
+        rf"ported|swapped|replaced)\b(?P<subject>.{{0,60}}?)\bfrom\s+(?P<old>{VALUE})\s+(?:to|over to|onto|for|with)\s+(?P<new>{VALUE})",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\breplaced\s+(?P<old>{VALUE})\s+(?:with|by)\s+(?P<new>{VALUE})(?P<subject>.{{0,40}})", re.IGNORECASE),
+    re.compile(rf"(?P<subject>.{{0,40}}?)\b(?P<new>[\w./:@+#-]+)\s+instead of\s+(?P<old>{VALUE})", re.IGNORECASE),
+    re.compile(
+        rf"(?P<subject>.{{0,40}}?)\bno longer\s+(?:use[sd]?|using|run[s]?|runs? on|on|in|at|with|deploys? (?:to|on)|goes? to|lives? (?:in|on)|"
+        rf"works? (?:at|for|with)|has|have)\s+(?P<old>{VALUE})",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"(?P<subject>.{{0,40}}?)\b(?:stopped|quit|dropped)\s+(?:using\s+)?(?P<old>{VALUE})", re.IGNORECASE),
+)
+# words of an update that say it is one, not what it is about
+UPDATE_WORDS = frozenset(
+    """
+    moved moving switched switching migrated migrating changed changing went transitioned upgraded downgraded ported swapped
+    replaced instead longer stopped quit dropped over onto week month year day days weeks months years ago last since
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
+    october november december said user assistant
+    """.split()  # noqa: SIM905
+)
+STEM = 4  # "deploys" and "deploy" share a subject when their first letters agree this far
+
+
+@dataclass(frozen=True)
+class Update:
+    """A statement that a value was replaced: ``old`` is retired for ``subject``."""
+
+    old: str
+    new: str | None
+    subject: frozenset[str]
+
+
+def _value(text: str) -> str:
+    return text.strip(" .,;:!?\"'()[]").casefold()
+
+
+def _subject(text: str, values: set[str]) -> frozenset[str]:
+    value_words = {w for v in values for w in words(v)}
+    return frozenset(w for w in content_words(text) - STOPWORDS - UPDATE_WORDS - value_words if not w.isdigit())
+
+
+def parse(text: str) -> Update | None:
+    """The update ``text`` states, if it states one."""
+    for pattern in PATTERNS:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        old = _value(match["old"])
+        new = _value(match["new"]) if "new" in match.groupdict() and match["new"] else None
+        if not old or old in STOPWORDS or old == new:
+            continue
+        return Update(old, new, _subject(text, {old, new or ""}))
+    return None
+
+
+def _names(text: str, value: str) -> bool:
+    return re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-]|\.\w)", text.casefold()) is not None
+
+
+def _shares_subject(update: Update, text: str) -> bool:
+    if not update.subject:
+        return True
+    theirs = {w[:STEM] for w in content_words(text)}
+    return any(w[:STEM] in theirs for w in update.subject)
+
+
+def retires(update: Update, text: str) -> bool:
+    """True when ``text`` states the value ``update`` retires, for the same subject."""
+    if not _names(text, update.old) or (update.new and _names(text, update.new)):
+        return False
+    return _shares_subject(update, text)
