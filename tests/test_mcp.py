@@ -29,8 +29,9 @@ CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem
 SCHEMAS = ROOT / "docs" / "schemas"
 TOOLS = {
     "recall_context", "search_memory", "read_excerpt", "add_note", "flush_context", "ingest_transcript", "add_intent", "list_intents",
+    "propose_directive",
 }
-VERB_NOUN = re.compile(r"^(recall|search|read|add|flush|ingest|list)_[a-z]+$")
+VERB_NOUN = re.compile(r"^(recall|search|read|add|flush|ingest|list|propose)_[a-z]+$")
 
 
 def schema(name: str) -> dict:
@@ -118,7 +119,7 @@ def test_output_schemas_are_the_documented_json_schemas(ws):
 
     published = run(listed())
     same = {"recall_context": "recall", "search_memory": "search", "read_excerpt": "get", "add_note": "note-add",
-            "flush_context": "note-flush", "ingest_transcript": "ingest"}
+            "flush_context": "note-flush", "ingest_transcript": "ingest", "propose_directive": "note-add"}
     for tool, name in same.items():
         assert published[tool] == schema(name), tool
     assert published["add_intent"]["oneOf"] == schema("intent-add")["oneOf"]  # plus the object type MCP requires at the root

@@ -82,7 +82,7 @@ def test_the_sdk_client_uses_every_tool_over_http(ws, http_server):
             return tools, noted, found, memory
 
     tools, noted, found, memory = run(session())
-    assert len(tools.tools) == 8 and all(t.output_schema for t in tools.tools)
+    assert len(tools.tools) == 9 and all(t.output_schema for t in tools.tools)
     assert not noted.is_error and noted.structured_content["origin"] == "agent"
     assert found.structured_content["results"][0]["text"] == "The VPN config lives in ops/wireguard"
     assert memory.contents[0].text  # the resource answers over HTTP too

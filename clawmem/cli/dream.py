@@ -81,7 +81,7 @@ def _print(report) -> None:
     )
     if report.recovered_lock:
         out.print(f"Recovered from an interrupted sweep (pid {report.recovered_lock.get('pid')}).")
-    for title, changes in (("promoted", report.promoted), ("merged", report.merged), ("superseded", report.superseded)):
+    for title, changes in (("promoted", report.promoted), ("merged", report.merged), ("superseded", report.superseded), ("displaced", report.displaced)):
         label = f"Would be {title}" if report.dry_run else title.capitalize()
         for c in changes:
             out.print(f"{label}: {excerpt(c.text)}" + (f"  [{', '.join(c.sources)}]" if c.sources else ""), markup=False)

@@ -15,7 +15,7 @@ def mcp(
     port: Annotated[int | None, typer.Option("--port", min=0, max=65535, help="Port for --http [default: mcp.http_port; 0: any free port].", show_default=False)] = None,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Run an MCP server: recall_context, search_memory, read_excerpt, add_note, flush_context, ingest_transcript, add_intent, list_intents.
+    """Run an MCP server: recall_context, search_memory, read_excerpt, add_note, flush_context, ingest_transcript, add_intent, list_intents, propose_directive.
 
     Your agent host starts it and speaks JSON-RPC to it on stdin/stdout (nothing else is printed
     there); with --http it listens on http://127.0.0.1:PORT/mcp instead and prints that URL on

@@ -72,6 +72,7 @@ class DreamReport:
     promoted: tuple[Change, ...] = ()
     merged: tuple[Change, ...] = ()
     superseded: tuple[Change, ...] = ()
+    displaced: tuple[Change, ...] = ()  # lines a more valuable candidate pushed out of the budget (dream.budget)
     rejected: tuple[Rejection, ...] = ()
     consolidator: str | None = None  # built-in | external (None: deep had nothing to do)
     fallback_used: bool = False

@@ -6,7 +6,8 @@ supersession key is retired by the newer observation; lines whose value a plain-
 update retires ("we moved deploys from fly.io to render", ``updates``) are removed; a line that already says the same
 thing, hand-written or not, gains the candidate's source anchors and keeps its text (merge:
 ``paraphrase.Judge``, by normalised text and, with an embedder, vectors); otherwise a
-compact new line is appended, while the ``MEMORY.md`` budget allows. An external
+compact new line is appended, displacing less valuable lines dreaming wrote when the
+``MEMORY.md`` budget is full (``budget``). An external
 consolidator's file is read back by ``describe``. Either output must pass ``validate``,
 else the sweep appends instead (``fallback``).
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from clawmem import loopguard, provenance
 from clawmem.config import DreamConfig
-from clawmem.dream import grounding, scaffolding, updates, verbatim
+from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
 from clawmem.entries import grammar
@@ -43,6 +44,7 @@ class Proposal:
     observed: str  # ISO date of the newest evidence
     score: float
     wordings: tuple[str, ...] = ()  # every distinct wording of the evidence: what a line citing it may say
+    recalls: int = 0  # times its evidence was recalled in the age window (the budget's use signal)
 
     @property
     def said(self) -> tuple[str, ...]:
@@ -79,6 +81,7 @@ class Outcome:
     used: tuple[int, ...] = ()  # candidates now represented in MEMORY.md
     new_bodies: tuple[tuple[str, str, str | None], ...] = ()  # (body, origin, observed) of new lines: for the ledger
     appended: tuple[str, ...] = ()  # the append fallback: lines to add at the end instead of a rewrite
+    displaced: tuple[Change, ...] = ()  # lines a more valuable candidate pushed out of the budget
 
 
 def _entries(text: str) -> list[grammar.Entry]:
@@ -114,11 +117,39 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
     return (raw + "".join(f" {c}" for c in comments) + ending if comments else entry.raw), added
 
 
-def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None) -> Outcome:
-    """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate repeats."""
+def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
+    """``text`` with the least valuable displaceable lines removed until ``line`` fits, each worth
+    ``budget.MARGIN`` less than ``p``; None when that cannot make room (nothing is removed then)."""
+    worth = budget.value(p.importance, p.recalls + len(p.sources), p.observed, usage, cfg)
+    ranked = sorted(
+        ((budget.line_value(e, usage, cfg, loopguard.text_hash(e.body)), e) for e in _entries(text) if budget.displaceable(e)),
+        key=lambda pair: (pair[0], pair[1].line_start),
+    )
+    doomed: list[tuple[float, grammar.Entry]] = []
+    room = len(_append(text, line)) - cfg.memory_chars
+    for v, e in ranked:
+        if room <= 0 or v > worth - budget.MARGIN:
+            break
+        doomed.append((v, e))
+        room -= len(e.raw)
+    if room > 0:
+        return None
+    for _, e in sorted(doomed, key=lambda pair: -pair[1].line_start):
+        text = _splice(text, e, "")
+    return text, [
+        Change(e.body, tuple(e.sources), p.candidate_id, f"displaced (value {v:.2f} < {worth:.2f}) by: {excerpt(p.text)}") for v, e in doomed
+    ]
+
+
+def builtin(
+    memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None, usage: budget.Usage | None = None
+) -> Outcome:
+    """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate
+    repeats, ``usage`` (recalls of the curated lines) lets a better candidate displace a line
+    when the budget is full (``budget``)."""
     text = memory_text
     judge = judge or Judge(cfg)
-    promoted, merged, superseded, rejected, used, new_bodies = [], [], [], [], [], []
+    promoted, merged, superseded, rejected, used, new_bodies, displaced = [], [], [], [], [], [], []
     newest_by_key: dict[str, Proposal] = {}
     for p in proposals:
         if p.key and (p.key not in newest_by_key or p.observed > newest_by_key[p.key].observed):
@@ -154,15 +185,21 @@ def builtin(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, ju
             continue
         line = p.line()
         if len(_append(text, line)) > cfg.memory_chars:
-            rejected.append((p.candidate_id, f"MEMORY.md budget of {cfg.memory_chars} characters is full"))
-            continue
+            room = _make_room(text, line, p, cfg, usage) if usage is not None else None
+            if room is None:
+                rejected.append((p.candidate_id, f"MEMORY.md budget of {cfg.memory_chars} characters is full of lines worth as much or more"))
+                continue
+            text, pushed = room
+            displaced += pushed
         text = _append(text, line)
         promoted.append(Change(p.text, p.sources, p.candidate_id))
         used.append(p.candidate_id)
         new_bodies.append((p.text, p.origin, p.observed))
     text, retired = _retire_duplicate_keys(text)
     superseded += retired
-    return Outcome(text, tuple(promoted), tuple(merged), tuple(superseded), tuple(rejected), tuple(used), tuple(new_bodies))
+    return Outcome(
+        text, tuple(promoted), tuple(merged), tuple(superseded), tuple(rejected), tuple(used), tuple(new_bodies), displaced=tuple(displaced)
+    )
 
 
 def _retire_by_update(text: str, p: Proposal) -> tuple[str, list[Change]]:
@@ -324,12 +361,12 @@ def metadata_problems(e: grammar.Entry, before: grammar.Entry | None, cited: lis
     return problems
 
 
-def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: DreamConfig) -> list[str]:
+def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: DreamConfig, displaced: tuple[Change, ...] = ()) -> list[str]:
     """Why a rewrite must not replace ``MEMORY.md`` (empty when it may).
 
     It must fit the budget, change only entry lines (``structure_problems``), lose at most
-    ``max_loss_fraction`` of the existing entries (retired by a gated key or merged into a
-    line that covers them does not count as lost), retire nothing by key without a gated
+    ``max_loss_fraction`` of the existing entries (retired by a gated key or update, displaced
+    by a more valuable candidate, or merged into a line that covers them does not count as lost), retire nothing by key without a gated
     candidate carrying the key (``retirement_problems``), and every new or changed line must
     be a memory citing gated evidence, saying only what that evidence says
     (``grounding.ungrounded``) with only its metadata (``metadata_problems``): nothing
@@ -355,11 +392,13 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
     stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
+    pushed = {loopguard.text_hash(c.text) for c in displaced}
     lost = [
         e for e in old_doc.entries
         if loopguard.text_hash(e.body) not in new_hashes
         and not (e.key and e.key in retire)
         and not any(updates.retires(u, e.body) for u in stated)
+        and loopguard.text_hash(e.body) not in pushed
         and not any(covers(n.body, e.body, cfg.dedupe_similarity) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:

@@ -24,10 +24,13 @@ MAX_LISTED = 20
 
 def lines(report: DreamReport, themes: list[Theme]) -> list[str]:
     out: list[str] = []
-    for title, changes in (("Promoted", report.promoted), ("Merged", report.merged), ("Superseded", report.superseded)):
+    groups = (("Promoted", report.promoted), ("Merged", report.merged), ("Superseded", report.superseded), ("Displaced", report.displaced))
+    for title, changes in groups:
         if changes:
             out.append(diary.group(title, len(changes)))
             out += [f"- {excerpt(c.text, 160)}{' — ' + c.detail if c.detail else ''}{diary.sources(c.sources)}" for c in changes]
+            if title == "Displaced":
+                out.append("  (back in the episodic tier; `clawmem promote SOURCE` on one of its sources brings a line back)")
     if report.rejected:
         out.append(diary.group("Rejected", len(report.rejected)))
         for r in report.rejected[:MAX_LISTED]:
@@ -60,7 +63,7 @@ def aspiration_lines(ws: Workspace, today: dt.date) -> list[str]:
 def append(ws: Workspace, report: DreamReport, themes: list[Theme], *, today: dt.date) -> None:
     """Append the sweep's section, when there is something to tell."""
     due = aspiration_lines(ws, today)
-    if not (report.promoted or report.merged or report.superseded or report.fallback_used or report.staged or report.recovered_lock or due):
+    if not (report.promoted or report.merged or report.superseded or report.displaced or report.fallback_used or report.staged or report.recovered_lock or due):
         return
     body = lines(report, themes) or [f"Staged {report.staged} new unit(s) of evidence; nothing passed the gate."]
     diary.append(ws, "dream sweep", body + due)
@@ -73,6 +76,7 @@ def summary(report: DreamReport) -> dict[str, Any]:
         "promoted": len(report.promoted),
         "merged": len(report.merged),
         "superseded": len(report.superseded),
+        "displaced": len(report.displaced),
         "rejected": len(report.rejected),
         "fallback": report.fallback_reason,
     }

@@ -19,8 +19,10 @@ from clawmem.dream import (
     DreamReport,
     Explained,
     Rejection,
+    budget,
     consolidate,
     diary,
+    directives,
     external,
     gate,
     light,
@@ -29,7 +31,7 @@ from clawmem.dream import (
     testhook,
     write,
 )
-from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Outcome, Proposal
+from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Change, Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.problems import Problems, is_generic
 from clawmem.dream.store import Candidate, Staging
@@ -76,6 +78,7 @@ def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg:
         observed=c.last_seen.date().isoformat(),
         score=round(v.score, 4),
         wordings=tuple(dict.fromkeys(e.text for e in c.evidence)),
+        recalls=v.signals.recalls,
     )
 
 
@@ -97,8 +100,18 @@ def _judge(ws: Workspace) -> Judge:
         return Judge(ws.config.dream)
 
 
+def _usage(ws: Workspace, index: Index, today: dt.date, cfg: DreamConfig) -> budget.Usage:
+    """Recalls of the curated lines within the age window: how much each is used (``budget``)."""
+    since = (today - dt.timedelta(days=cfg.max_age_days)).isoformat()
+    rows = index.query(
+        "SELECT text_hash, count(*) AS n FROM recall_events WHERE path = ? AND day >= ? AND source != 'echo' GROUP BY text_hash",
+        (ws.rel(ws.memory_md), since),
+    )
+    return budget.Usage(today, {r["text_hash"]: r["n"] for r in rows})
+
+
 def _consolidate(
-    ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig, judge: Judge
+    ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig, judge: Judge, usage: budget.Usage
 ) -> tuple[Outcome | None, list[str]]:
     if cfg.consolidator_command:
         try:
@@ -108,10 +121,10 @@ def _consolidate(
             return None, [f"external consolidator {err}"]
         outcome = consolidate.describe(snap.text, text, proposals, cfg)
     else:
-        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge)
+        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge, usage=usage)
     if outcome.text == snap.text:
         return outcome, []
-    return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg)]
+    return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg, outcome.displaced)]
 
 
 def _answered_problems(staging: Staging, gated: list[gate.Verdict], finder: Problems) -> tuple[list[gate.Verdict], list[Rejection]]:
@@ -134,7 +147,17 @@ def _answered_problems(staging: Staging, gated: list[gate.Verdict], finder: Prob
     return kept, absorbed
 
 
-def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate.Verdict], *, dry_run: bool) -> DeepResult:
+def _return_displaced(staging: Staging, displaced: tuple[Change, ...]) -> None:
+    """Candidates behind a displaced line go back to staging: they compete again, and return
+    only by displacing a line worth ``budget.MARGIN`` less (each displacement raises the core's
+    total value, so this settles instead of churning)."""
+    anchors = {a for c in displaced for a in c.sources}
+    for c in staging.candidates.values():
+        if c.status == "promoted" and anchors & set(c.sources()):
+            c.status, c.promoted_at = "staged", None
+
+
+def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate.Verdict], *, dry_run: bool, now: dt.datetime) -> DeepResult:
     cfg = ws.config.dream
     gated = sorted((v for v in verdicts.values() if v.passed), key=lambda v: v.rank or 0)
     df, total = document_frequency(c.text for c in staging.candidates.values())
@@ -149,7 +172,7 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
     if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
         return DeepResult(None, None, tuple(absorbed))
     judge = _judge(ws) if proposals else Judge(cfg)
-    outcome, problems = _consolidate(ws, snap, proposals, cfg, judge)
+    outcome, problems = _consolidate(ws, snap, proposals, cfg, judge, _usage(ws, index, now.date(), cfg))
     if dry_run:
         if outcome is not None and not problems:
             written = write.Written(outcome, outcome.text != snap.text, None, None)
@@ -157,6 +180,7 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
             written = write.Written(consolidate.fallback(snap.text, proposals, cfg, judge=judge), False, "; ".join(problems), None)
     else:
         written = write.apply(ws, snap, outcome, problems, proposals, cfg, judge=judge)
+        _return_displaced(staging, written.outcome.displaced)
         for cid in written.outcome.used:
             staging.candidates[cid].status = "promoted"
             staging.candidates[cid].promoted_at = now_iso()
@@ -244,7 +268,8 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         recalls = store.recalls(index, since_day)
         taint = store.taints(index)
         verdicts = gate.evaluate(staging, recalls, taint, cfg, now)
-        result = deep(ws, index, staging, verdicts, dry_run=dry_run) if "deep" in phases else DeepResult(None, None, ())
+        result = deep(ws, index, staging, verdicts, dry_run=dry_run, now=now) if "deep" in phases else DeepResult(None, None, ())
+        user = directives.apply(ws, directives.collect(ws, index, now), dry_run=dry_run, record=False) if "deep" in phases else []
         fresh = _fresh(staging, recalls, lit.touched if lit else frozenset(), last_dream)
         ineligible = _ineligible_recalled(index, (store.when(last_dream) or now - dt.timedelta(days=cfg.max_age_days)).date().isoformat(), taint)
         gate_rejected = [
@@ -265,6 +290,7 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
             promoted=outcome.promoted if outcome else (),
             merged=outcome.merged if outcome else (),
             superseded=outcome.superseded if outcome else (),
+            displaced=outcome.displaced if outcome else (),
             rejected=(*ineligible, *gate_rejected, *result.rejected),
             consolidator=result.consolidator,
             fallback_used=bool(result.written and result.written.fallback_reason),
@@ -273,6 +299,9 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
             preimage=result.written.preimage if result.written else None,
             recovered_lock=recovered,
             explain=_explain(staging, verdicts, ineligible, lit, cfg.explain_exclusions) if explain else (),
+        )
+        report = dataclasses.replace(  # the owner's directives, written to USER.md (dream.directives)
+            report, promoted=(*report.promoted, *directives.promoted(user)), superseded=(*report.superseded, *directives.superseded(user))
         )
         report = dataclasses.replace(  # nothing lost silently: what keeps memory out, and aspirations come due
             report, notices=tuple(losses.from_sweep(ws, index, staging, verdicts, report.rejected)),

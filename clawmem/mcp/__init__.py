@@ -5,7 +5,8 @@ Trust rules (``docs/mcp.md`` says the same to users):
 * An MCP client is automation, never the owner: ``add_note``, ``flush_context`` and
   ``ingest_transcript`` record ``agent`` unless the call says ``untrusted`` or ``system``;
   ``owner`` is refused (``client_origin``), in the input schema and again in code.
-  ``add_intent`` always records ``agent``.
+  ``add_intent`` always records ``agent``, and so does ``propose_directive``, whose directive
+  is a daily-note entry for dreaming to weigh (``clawmem.dream.directives``), never ``USER.md``.
 * ``search_memory`` leaves untrusted and system entries out unless ``include_untrusted`` is
   set, and then returns them inside ``<untrusted-content>`` framing, as the CLI does;
   ``read_excerpt`` frames untrusted text the same way.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 REPORT_KEYS = {
     "ran", "skipped", "phases", "dry_run", "staged", "candidates", "themes", "excluded", "promoted", "merged",
-    "superseded", "rejected", "consolidator", "fallback_used", "fallback_reason", "memory_changed", "preimage",
+    "superseded", "displaced", "rejected", "consolidator", "fallback_used", "fallback_reason", "memory_changed", "preimage",
     "recovered_lock", "explain", "seconds", "notices", "aspirations",
 }
 

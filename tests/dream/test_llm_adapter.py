@@ -115,7 +115,7 @@ def test_the_prompt_carries_the_file_the_candidates_and_the_rules(ws, clawmem, l
     assert argv[:3] == ["prompt", "--no-stream", "--no-log"], "one complete answer, nothing logged to llm's database"
     assert argv[3] == "-s" and argv[5:] == ["-m", "stand-in-model", "-o", "temperature", "0"]
     system = argv[4]
-    assert all(rule in system for rule in RULES) and "20000 characters" in system and "```markdown" in system
+    assert all(rule in system for rule in RULES) and "6000 characters" in system and "```markdown" in system
     prompt = call["stdin"]
     assert MEMORY in prompt
     block = re.search(r"^```json\n(.*?)^```$", prompt, re.DOTALL | re.MULTILINE)

@@ -136,11 +136,21 @@ def test_a_conversation_between_named_people_says_who_and_when(ws, clawmem, days
 def test_a_users_first_person_statement_names_the_user_and_a_directive_stays_as_said(ws, clawmem, days_ago):
     directive = "If the deploy hangs, restart the runner with systemctl restart gha-runner."
     for n in (3, 2, 1):
-        turns = f"user: I prefer tabs over spaces in the Python files of repo acme-api.\nassistant: {directive}\n"
+        turns = f"user: I moved the staging database to eu-west-2 last sprint.\nassistant: {directive}\n"
         assert clawmem("ingest", "-", "--session", f"s{n}", "--origin", "owner", "--at", days_ago(n).isoformat(), input=turns).returncode == 0
     data = clawmem("dream", "--json").json()
     assert sorted(c["text"] for c in data["promoted"]) == [
-        directive, "The user said: I prefer tabs over spaces in the Python files of repo acme-api.",
+        directive, "The user said: I moved the staging database to eu-west-2 last sprint.",
     ]
+
+
+def test_a_stated_preference_goes_to_user_md_as_a_directive_not_to_memory_md(ws, clawmem, days_ago):
+    for n in (3, 2, 1):
+        turns = "user: I prefer tabs over spaces in the Python files of repo acme-api.\nassistant: Noted, tabs it is.\n"
+        assert clawmem("ingest", "-", "--session", f"s{n}", "--origin", "owner", "--at", days_ago(n).isoformat(), input=turns).returncode == 0
+    data = clawmem("dream", "--json").json()
+    assert [c["text"] for c in data["promoted"]] == ["Prefer tabs over spaces in the Python files of repo acme-api."]
+    assert "Prefer tabs over spaces" in ws.user_md.read_text()
+    assert "tabs" not in ws.memory_md.read_text(), "the preference is the user model's, not a second copy in MEMORY.md"
     audit = clawmem("audit", "--ci")
     assert audit.returncode == 0, audit.stdout + audit.stderr

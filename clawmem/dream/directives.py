@@ -1,0 +1,751 @@
+"""Directives the owner said in conversation, turned into ``USER.md`` entries.
+
+"Always answer in British English", said by the owner in a chat, belongs in the user model;
+nothing else in dreaming writes ``USER.md``. ``collect`` reads the eligible evidence and
+``apply`` writes it through ``usermodel.set_directive`` (the one writer of ``USER.md``).
+
+**Evidence.** Indexed episodic entries (transcript turns, daily-note entries) within
+``dream.max_age_days`` that pass the sweep's own eligibility rule (``light.entry_reasons``:
+trusted origin, interactive session, untainted file, not quarantined, not prose). Of those,
+only the owner's words count: a transcript turn of origin ``owner`` whose speaker is the owner
+(no label, a role label such as ``user``, or the one name every owner turn of that transcript
+carries; in a chat between several named people nobody is known to be the owner), or a daily
+note the owner wrote. An assistant's restatement ("Noted, I'll answer in British English") is
+agent origin and never counts. An owner's typed directive is never a "recalled copy": saying an
+old preference again is how the owner changes it back. Forgotten text is never read.
+
+**Strong evidence.** An explicit directive from the owner in an interactive session is the
+owner's own instruction about how to be treated, so one statement is enough: no recall count
+and no recurrence (the deep gate exists to find what is worth keeping among things nobody asked
+to keep). The same directive said again only refreshes ``observed``.
+
+**What is a directive** (per sentence of ``text.pieces``, once speaker labels, timestamps,
+emphasis and conversational wrappers are gone; clauses joined by ``;`` or "and never …" apart):
+
+- ``always …``, ``never …``, ``don't/do not …`` (at least two words after it, or ``don't ever``),
+  ``stop …ing``, ``I prefer …`` / ``I'd prefer …``, ``I'd rather …``, a leading or trailing
+  ``from now on`` / ``going forward`` / ``in future`` (then any imperative), ``you should always
+  …``, and ``when(ever) X, always Y`` (kept as "Always Y when X");
+- ``please …`` only as a standing request: a habitual marker right after it ("please always",
+  "please don't", "please stop …ing", "from now on"), or a style verb (use, answer, reply, call,
+  address, keep, be, speak, spell, avoid, prefer, …; "write" only with a preposition) with a
+  general object: no ``the/this/that/it/my/our …``. "Please fix the login bug" is a task.
+
+Not directives: questions, quoted text (a sentence opening with a quote mark, ``>`` or a
+backtick, or with an unbalanced quote), hypotheticals ("if I always …"), reports ("I never got
+it to work", "never heard of it": past tense or no verb after the marker), stock phrases ("never
+mind", "don't worry"), third parties ("My boss: always use tabs", "Sam prefers tabs"), and
+directives that point into the conversation ("never do that", "always use this format",
+"… for now", "… today"): ``USER.md`` is read in every session, so a line must stand alone.
+
+**Normal form**: an imperative ending in a full stop, "please" and "from now on" dropped: "I
+prefer tabs over spaces" becomes "Prefer tabs over spaces.", "I'd rather use pnpm than npm"
+"Prefer to use pnpm rather than npm.", "do not" "Don't".
+
+**Supersession key** (``derive_key``): the slot a directive fills, never its value, so that a
+changed preference shares the key of the old one. When the directive's first object is a value
+of a known kind of mutually exclusive choices (``KINDS``: a natural language, a JavaScript or
+Python package manager, indentation, unit system, temperature scale, quote style, editor, shell,
+tone), the kind is the key, whatever the verb or polarity: "answer in British English", "reply
+in French" and "use British spelling" share ``language``; "use pnpm instead of npm", "use npm"
+and "prefer yarn" share ``package-manager.node`` (the key ``user set --key language`` uses).
+Otherwise the key is the verb (reply/respond as answer; prefer, avoid, stick to, default to,
+switch to as use) with the owner pronoun and preposition that frame the slot, plus the first
+topic word of its object: "call me Sam" ``call-me``, "address me as Dr Lee" ``address-me-as``,
+"never use emoji" and "prefer not to use emoji" ``use-emoji``, "keep answers short"
+``keep-answers``, "answer in bullet points" ``answer-in-bullet``.
+
+**Agent proposals.** An MCP client may propose a directive (``propose``): a daily-note entry of
+agent origin whose key is ``user.<key>``. It is promoted only when the owner said the same
+directive too (then the owner's words are what is written) or when it passes the deep gate
+(``gate.evaluate``, unchanged) with at least ``dream.min_recalls`` real recalls: the agent
+repeating itself is not evidence. An agent proposal never rewrites a directive ``USER.md``
+already holds, and never one the owner said differently.
+
+**Never undo the owner.** ``apply`` leaves a key alone when ``USER.md`` changed it after the
+directive was said (``user set``, a hand edit, ``user retire``): the owner's later deliberate
+edit wins over an earlier sentence still inside the window. A key the owner already gave the
+subject (``user set … --key lang`` for the language) is kept rather than a second line added,
+and a line that already says the directive, keyed or not, is left as it is.
+
+**Known limit.** The comparison uses when ``USER.md``'s line was written, not when its evidence
+was said: a conflicting statement ingested after a sweep but said before it does not win.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clawmem import diary, ledger, loopguard, usermodel
+from clawmem.dream import gate, light, store
+from clawmem.dream.consolidate import Change
+from clawmem.dream.standalone import observed_day
+from clawmem.dream.store import Candidate, Evidence, Staging
+from clawmem.dream.text import TRANSCRIPT_LABEL, anchor, excerpt, pieces, sentences, similarity, speaker_label, strip_wrappers
+from clawmem.errors import BadInput
+from clawmem.index.db import Index
+from clawmem.notes import NoteResult
+from clawmem.workspace import Workspace
+
+PROPOSAL_PREFIX = "user."  # the daily-note key of an agent's proposed directive: user.<USER.md key>
+MAX_KEY = 64 - len(PROPOSAL_PREFIX)
+MAX_WORDS = 40  # a longer "sentence" is prose that happens to start with "always", not a rule
+DIARY_TITLE = "user model: directives from conversation"
+ADDED, CHANGED, REFRESHED, SUPERSEDED = "USER.md: added", "USER.md: rewritten in place", "USER.md: observed refreshed", "USER.md: superseded"
+OWNER_REASON = (
+    "the owner said it in an interactive session; an explicit directive from the owner is strong evidence, "
+    "so one statement is enough (no recall count needed)"
+)
+
+# --- the words the rules are made of ---------------------------------------------------------
+OWNER_LABELS = frozenset({"user", "human", "owner", "me", "i"})
+WRAPPER_LABELS = frozenset({"note", "reminder", "ps", "nb", "fyi", "btw", "important", "rule", "preference", "pref", "style", "tip", "update", "correction"})
+LABEL_NOT_SPEAKER = frozenset("always never please don't dont do i i'd from stop prefer when whenever you going in keep avoid use".split())  # noqa: SIM905
+HABIT_MARKERS = ("always", "never", "don't", "dont", "do not", "stop", "avoid", "keep", "from now on", "going forward", "in future", "in the future")
+STYLE_VERBS = frozenset(
+    """use answer reply respond speak address call keep spell sign cite avoid prefer stick default be refer greet format write talk
+    stay switch""".split()  # noqa: SIM905
+)
+VERB_LIKE = frozenset(w for w in usermodel.DIRECTIVE_WORDS if " " not in w) | STYLE_VERBS | frozenset(
+    "have get see read work go stick hear receive chat communicate type code build run deploy test commit push pin add remove".split()  # noqa: SIM905
+)
+NOT_VERBS = frozenset(
+    """a an the i you he she it we they me my your his her its our their this that these those there here is are was were been being
+    has have had will would can could should shall may might must does did mind again ever once yet really so too very sure ok okay
+    fine true same enough more less like as if when then than and or but not no never always worry worries worried bother panic
+    know knew think thought understand understood remember care happy glad welcome good great nice""".split()  # noqa: SIM905
+)
+NOT_AFTER_DONT = frozenset("forget worry bother panic mind know think understand remember care get see want need like have".split())  # noqa: SIM905
+IRREGULAR_PAST = frozenset(
+    """got went saw knew thought came found took gave said told heard felt left lost made meant met paid sent spent stood won wrote
+    spoke broke chose drove ate fell forgot brought bought caught taught fought sold held built began drank rang sang swam did was
+    were had""".split()  # noqa: SIM905
+)
+ED_BASE = frozenset({"embed", "shed", "bed", "wed", "shred", "speed", "need", "feed", "seed", "heed", "proceed", "exceed", "succeed", "bleed", "breed"})
+DEICTIC_OBJECTS = frozenset({"this", "that", "these", "those", "it", "them", "here", "there", "one"})
+SPECIFIC = frozenset({"the", "this", "that", "these", "those", "it", "them", "my", "our", "his", "her", "their", "its"})
+OWNER_PRONOUNS = frozenset({"me", "us"})
+PREPOSITIONS = frozenset({"in", "with", "to", "as", "by", "on", "at", "for", "from", "using", "via", "into", "about", "before", "after", "without", "under"})
+DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "only", "just", "proper", "always", "some", "any"})
+ADJECTIVES = frozenset(
+    """short long brief concise detailed verbose terse simple plain clear small big large more less fewer many few new old good bad
+    single double formal informal casual polite direct blunt friendly technical full complete exact precise shorter longer quick
+    fast slow correct explicit relevant extra unnecessary excessive all every each no""".split()  # noqa: SIM905
+)
+SLOT_END = frozenset({"instead", "over", "than", "rather", "when", "whenever", "if", "unless", "and", "or", "but", "because", "even", "except", "not", "always", "never"})
+VERB_CANON = {
+    "reply": "answer", "respond": "answer", "prefer": "use", "avoid": "use", "choose": "use", "pick": "use", "stick": "use",
+    "default": "use", "switch": "use", "utilise": "use", "utilize": "use", "summarize": "summarise",
+}
+ING_BASE = {
+    "using": "use", "preferring": "prefer", "writing": "write", "answering": "answer", "replying": "reply", "responding": "respond",
+    "adding": "add", "putting": "put", "making": "make", "giving": "give", "saying": "say", "calling": "call", "asking": "ask",
+}
+# Values of one kind exclude each other: the kind names the slot ("answer in French" replaces
+# "answer in British English"); a value may be followed by one of the kind's own nouns.
+KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "language": (
+        frozenset(
+            """english british american australian canadian french german spanish italian portuguese dutch polish russian
+            ukrainian chinese mandarin cantonese japanese korean arabic hindi turkish swedish norwegian danish finnish greek hebrew
+            czech hungarian romanian vietnamese thai indonesian welsh irish catalan esperanto latin""".split()  # noqa: SIM905
+        )
+        | {"british english", "american english", "australian english", "canadian english", "uk english", "us english"},
+        frozenset({"english", "spelling", "spellings", "language"}),
+    ),
+    "package-manager.node": (frozenset({"npm", "pnpm", "yarn", "bun"}), frozenset({"package", "packages"})),
+    "package-manager.python": (frozenset({"pip", "uv", "poetry", "pdm", "conda", "pipenv", "rye", "hatch"}), frozenset({"package", "packages"})),
+    "indentation": (frozenset({"tabs", "tab", "spaces", "2 spaces", "4 spaces", "two spaces", "four spaces"}), frozenset({"indentation", "indent", "indents"})),
+    "units": (frozenset({"metric", "imperial", "si"}), frozenset({"units", "unit", "system", "measurements"})),
+    "temperature": (frozenset({"celsius", "fahrenheit", "centigrade"}), frozenset({"degrees", "temperatures"})),
+    "quotes": (frozenset({"single quotes", "double quotes"}), frozenset({"strings"})),
+    "editor": (frozenset({"vim", "neovim", "nvim", "emacs", "vscode", "vs code", "nano", "helix", "sublime text", "zed"}), frozenset({"editor"})),
+    "shell": (frozenset({"bash", "zsh", "fish", "powershell"}), frozenset({"shell", "scripts"})),
+    "tone": (frozenset({"formal", "informal", "casual"}), frozenset({"tone", "register", "style", "language"})),
+}
+TOKEN = re.compile(r"[a-z0-9]+(?:['.+#-][a-z0-9]+)*")
+QUOTE_OPENERS = "\"'“”‘’`«»„>"
+DOUBLE_QUOTES = re.compile(r"[\"“”«»„]")
+TIMESTAMP = re.compile(
+    r"^\s*[\[(]?(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+    r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)[\])]?[\s:,-]*",
+    re.IGNORECASE,
+)
+EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}|[*_]{1,3}(?![\w*_])")
+LEAD_IN = re.compile(
+    r"^(?:(?:oh and|and also|one more thing|for the record|and|but|oh|ok|okay|so|also|well|yeah|yes|no|nope|hey|actually|honestly|"
+    r"frankly|personally|seriously|generally|in general)\b\s*[,:;.!-]*\s*)+",
+    re.IGNORECASE,
+)
+HABIT_LEAD = re.compile(r"^(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\b\s*[,:;-]*\s*", re.IGNORECASE)
+HABIT_TAIL = re.compile(r"[\s,;-]*\b(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\s*[.!]*$", re.IGNORECASE)
+PLEASE_TAIL = re.compile(r"[\s,;-]*\bplease\s*[.!]*$", re.IGNORECASE)
+YOU_LEAD = re.compile(
+    r"^(?:you should|you must|you need to|you'll|you will|i want you to|i'd like you to|i would like you to|make sure to|make sure you|"
+    r"be sure to|remember to)\s+",
+    re.IGNORECASE,
+)
+WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time)\s+[^,]{3,80}),\s*(?P<rest>.+)$", re.IGNORECASE)
+PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
+RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
+CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)", re.IGNORECASE)
+HINT = re.compile(r"\b(?:always|never|don'?t|do not|please|prefer|rather|from now on|going forward|future|henceforth|stop)\b", re.IGNORECASE)
+TIME_DEICTIC = re.compile(
+    r"\b(?:now|right now|for now|today|tonight|tomorrow|yesterday|yet|at the moment|this|these|those)\b(?! on\b)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Directive:
+    """A directive for ``USER.md`` with its evidence: ``sources`` are ``path#Lx`` anchors."""
+
+    text: str
+    key: str
+    sources: tuple[str, ...]
+    observed: str  # ISO date of the latest statement
+    reason: str  # why it is promoted: the explanation the diary gives
+    origin: str = "owner"  # owner: the owner's words; agent: a proposal that passed the gate
+    said_at: str = ""  # ISO time of the latest statement (compared with USER.md's own changes)
+    session: str | None = None  # the session of the latest statement
+
+
+# --- sentences -------------------------------------------------------------------------------
+def _low(word: str) -> str:
+    return word.casefold().strip(",;:!.")
+
+
+def _is_verb(word: str, *, after_dont: bool = False) -> bool:
+    """Whether ``word`` can open an imperative: not a pronoun, auxiliary, stock phrase or past tense."""
+    low = _low(word)
+    if not low or not low[0].isalpha() or low in NOT_VERBS or low in IRREGULAR_PAST or (after_dont and low in NOT_AFTER_DONT):
+        return False
+    return not (low.endswith("ed") and low not in ED_BASE and not low.endswith("eed"))
+
+
+def _stands_alone(body: list[str]) -> bool:
+    """A directive read in another session must not point into this conversation."""
+    rest = [_low(w) for w in body[1:]]
+    while rest and rest[0] in OWNER_PRONOUNS:
+        rest = rest[1:]
+    if rest and rest[0] in DEICTIC_OBJECTS:
+        return False
+    return not TIME_DEICTIC.search(" ".join(body))
+
+
+def _imperative(body: list[str], lead: str | None, *, min_words: int = 1, after_dont: bool = False) -> str | None:
+    """``lead`` + ``body`` when ``body`` opens with a verb and stands alone."""
+    if len(body) < min_words or not _is_verb(body[0], after_dont=after_dont) or not _stands_alone(body):
+        return None
+    return " ".join(([lead] if lead else []) + body)
+
+
+def _please(body: list[str], habitual: bool) -> str | None:
+    """A request after "please": standing with a habit marker, else a style verb with a general object."""
+    rest = " ".join(body).lstrip(", ")
+    if lead := HABIT_LEAD.match(rest):
+        return _detect(rest[lead.end():], habitual=True)
+    low = rest.casefold()
+    if any(low == m or low.startswith(m + " ") or low.startswith(m + ",") for m in HABIT_MARKERS):
+        return _detect(rest, habitual=True)
+    words = rest.split()
+    if habitual:
+        return _imperative(words, None)
+    if not words or _low(words[0]) not in STYLE_VERBS:
+        return None
+    if _low(words[0]) == "write" and (len(words) < 2 or _low(words[1]) not in PREPOSITIONS):
+        return None
+    if any(_low(w) in SPECIFIC for w in words[1:]):
+        return None
+    return _imperative(words, None)
+
+
+def _rather(rest: str) -> str | None:
+    """ "I'd rather …" as a preference, when it can be said as an imperative."""
+    low = rest.casefold()
+    for prefix in ("you didn't ", "you did not "):
+        if low.startswith(prefix):
+            return _imperative(rest[len(prefix):].split(), "Don't")
+    if low.startswith("you "):
+        return None  # "I'd rather you used …": no reliable imperative without conjugating
+    if low.startswith("not "):
+        return _imperative(rest[4:].split(), "Prefer not to")
+    body = rest.split()
+    if _low(body[0]) in VERB_LIKE:
+        return _imperative(re.sub(r"\bthan\b", "rather than", rest).split(), "Prefer to")
+    if _low(body[0]) in DEICTIC_OBJECTS or not _stands_alone(["prefer", *body]):
+        return None
+    return "Prefer " + re.sub(r"\bthan\b", "over", rest)
+
+
+def _prefer(rest: str) -> str | None:
+    body = rest.split()
+    first = _low(body[0])
+    if first in {"it", "that", "if", "when", "you", "him", "her", "them", "this", "those", "these"} or not _stands_alone(["prefer", *body]):
+        return None
+    return "Prefer " + rest
+
+
+def _detect(s: str, *, habitual: bool = False) -> str | None:
+    """The directive ``s`` states, in its raw imperative form (``_finish`` normalises it)."""
+    words = s.split()
+    if not words:
+        return None
+    low = [_low(w) for w in words]
+    first = low[0]
+    if first == "please":
+        return _please(words[1:], habitual)
+    if first == "always":
+        return _imperative(words[1:], "Always")
+    if first == "never":
+        body = words[2:] if low[1:2] == ["ever"] else words[1:]
+        return _imperative(body, "Never")
+    if first in ("don't", "dont") or low[:2] == ["do", "not"]:
+        body = words[2:] if low[:2] == ["do", "not"] else words[1:]
+        if body and _low(body[0]) == "ever":
+            return _imperative(body[1:], "Never")
+        return _imperative(body, "Don't", min_words=1 if habitual else 2, after_dont=True)
+    if first == "stop" and len(low) > 1 and low[1].endswith("ing") and len(low[1]) > 4:
+        return _imperative(words, None)
+    if prefer := PREFER.match(s):
+        return _prefer(prefer["rest"])
+    if rather := RATHER.match(s):
+        return _rather(rather["rest"])
+    if habitual:
+        return _imperative(words, None)
+    return None
+
+
+def _strip(sentence: str) -> str:
+    """The sentence without timestamps, emphasis, conversational lead-ins and wrappers."""
+    s = EMPHASIS.sub("", sentence.replace("\u2019", "'").replace("\u2018", "'"))
+    previous = None
+    while s != previous:
+        previous = s
+        s = TIMESTAMP.sub("", s, count=1)
+        s = LEAD_IN.sub("", s, count=1)
+        s = strip_wrappers(s).strip()
+        label = _label(s)
+        if label and label[0] in WRAPPER_LABELS | OWNER_LABELS:
+            s = s[label[1]:]
+    return s.strip()
+
+
+def _label(s: str) -> tuple[str, int] | None:
+    """A speaker or wrapper label opening ``s`` ("Sam: …", "Note: …") and where it ends; a
+    directive with a colon in it ("Always sign as: Ada") has none."""
+    match = TRANSCRIPT_LABEL.match(s)
+    if not match:
+        return None
+    label = match["label"].strip().casefold()
+    words = label.split()
+    if not words or len(words) > 3 or words[0] in LABEL_NOT_SPEAKER:
+        return None
+    return label, match.end()
+
+
+def _finish(text: str) -> str | None:
+    """The normal form: one imperative sentence ending in a full stop, or None if it is not one."""
+    text = PLEASE_TAIL.sub("", HABIT_TAIL.sub("", text.strip()))
+    text = re.sub(r"^(?:do not|dont)\b", "Don't", text, flags=re.IGNORECASE).rstrip(" .!,;:…")
+    if not text or len(text.split()) > MAX_WORDS or len(text) > usermodel.MAX_DIRECTIVE_CHARS:
+        return None
+    text = text[0].upper() + text[1:] + "."
+    try:
+        return usermodel.check_directive(text)
+    except BadInput:
+        return None
+
+
+def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
+    """The normalised directive one sentence (or clause) states, or None (module docstring).
+
+    ``habitual``: the speaker already said it is a standing rule (an agent's proposal), so a
+    plain imperative counts."""
+    raw = sentence.strip()
+    if not raw or raw[0] in QUOTE_OPENERS or raw.rstrip().endswith("?") or len(DOUBLE_QUOTES.findall(raw)) % 2:
+        return None
+    s = _strip(raw)
+    if not s or s[0] in QUOTE_OPENERS or _label(s):  # a label still there names someone else
+        return None
+    lead = HABIT_LEAD.match(s)
+    if lead:
+        s, habitual = s[lead.end():], True
+    if HABIT_TAIL.search(s):
+        s, habitual = HABIT_TAIL.sub("", s), True
+    you = YOU_LEAD.match(s)
+    if you and (habitual or re.match(r"(?:always|never)\b", s[you.end():], re.IGNORECASE)):
+        s = s[you.end():]
+    when = WHEN_FIRST.match(s)
+    if when:
+        found = _detect(when["rest"], habitual=habitual)
+        cond = when["cond"]
+        return _finish(f"{found.rstrip(' .!')} {cond[0].lower()}{cond[1:]}") if found else None
+    found = _detect(s, habitual=habitual)
+    return _finish(found) if found else None
+
+
+def directives_in(text: str, *, transcript: bool) -> list[str]:
+    """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
+    found = []
+    for piece in pieces(text, transcript=transcript):
+        for sentence in sentences(piece.said):
+            for clause in CLAUSES.split(sentence):
+                directive = directive_in(clause)
+                if directive and directive not in found:
+                    found.append(directive)
+    return found
+
+
+# --- keys ------------------------------------------------------------------------------------
+def _kind(tokens: list[str]) -> str | None:
+    """The kind whose value opens ``tokens`` (longest value first), if what follows ends the slot."""
+    for name, (values, nouns) in KINDS.items():
+        for size in (2, 1):
+            value = " ".join(tokens[:size])
+            if len(tokens) >= size and value in values:
+                after = tokens[size] if len(tokens) > size else None
+                if after is None or after in SLOT_END or after in PREPOSITIONS or after in nouns or after in ("please", "everywhere", "only"):
+                    return name
+    return None
+
+
+def _head(tokens: list[str]) -> str | None:
+    """The first topic word of an object (an adjective only when nothing else is there)."""
+    slot = []
+    for t in tokens:
+        if t in SLOT_END or t in PREPOSITIONS:
+            break
+        slot.append(t)
+    content = [t for t in slot if t not in DETERMINERS and t not in NOT_VERBS and t[0].isalnum()]
+    nouns = [t for t in content if t not in ADJECTIVES]
+    chosen = nouns or content
+    return chosen[0] if chosen else None
+
+
+def _slug(parts: Iterable[str]) -> str:
+    key = re.sub(r"[^a-z0-9._-]+", "-", "-".join(parts).casefold()).strip("-._")
+    return key[:MAX_KEY].rstrip("-._") or "directive"
+
+
+def derive_key(directive: str) -> str:
+    """The supersession key of a normalised directive: the slot it fills (module docstring)."""
+    tokens = TOKEN.findall(directive.casefold().replace("\u2019", "'"))
+    i = 0
+    while i < len(tokens):
+        t, nxt = tokens[i], tokens[i + 1] if i + 1 < len(tokens) else ""
+        if t in ("always", "never", "ever", "please", "only", "just", "also", "don't", "dont", "not") or (t == "do" and nxt == "not"):
+            i += 1
+        elif t == "prefer" and nxt in ("to", "not"):
+            i += 2 + (nxt == "not" and i + 2 < len(tokens) and tokens[i + 2] == "to")
+        elif t in ("stop", "avoid", "keep") and nxt.endswith("ing"):
+            i += 1
+        else:
+            break
+    if i >= len(tokens):
+        return _slug(tokens[:3])
+    verb = VERB_CANON.get(ING_BASE.get(tokens[i], tokens[i]), ING_BASE.get(tokens[i], tokens[i]))
+    rest = tokens[i + 1 :]
+    if rest[:1] == ["to"] and tokens[i] in ("stick", "default", "switch"):
+        rest = rest[1:]
+    frame = [verb]
+    if rest[:1] and rest[0] in OWNER_PRONOUNS:
+        frame.append(rest.pop(0))
+    if rest[:1] and rest[0] in PREPOSITIONS:
+        frame.append(rest.pop(0))
+    while rest[:1] and rest[0] in DETERMINERS:
+        rest.pop(0)
+    kind = _kind(rest)
+    if kind:
+        return kind
+    if frame[1:2] and frame[1] in OWNER_PRONOUNS:  # "call me Sam": what follows the pronoun is the value
+        return _slug(frame)
+    head = _head(rest)
+    return _slug([*frame, head] if head else frame)
+
+
+# --- evidence --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Statement:
+    """One directive found in one eligible entry."""
+
+    text: str
+    key: str
+    row: Mapping[str, Any]
+    said: dt.datetime
+
+    @property
+    def anchor(self) -> str:
+        return anchor(self.row["path"], self.row["line_start"], self.row["line_end"])
+
+
+ROWS = """SELECT e.*, f.file_date FROM entries e JOIN files f ON f.path = e.path
+          WHERE e.tier = 'episodic' AND e.kind IN ('transcript', 'daily') AND e.origin IN ('owner', 'agent')
+            AND COALESCE(substr(e.observed_at, 1, 10), f.file_date, '9999') >= ?
+          ORDER BY e.path, e.line_start"""
+
+
+def _said(row: Mapping[str, Any]) -> dt.datetime | None:
+    seen = store.when(row.get("observed_at"))
+    if seen is not None:
+        return seen
+    day = observed_day(row)
+    return dt.datetime.combine(day, dt.time(12)) if day else None
+
+
+def _owner_labels(rows: Sequence[Mapping[str, Any]]) -> dict[str, str | None]:
+    """Per transcript, the one speaker name all owner turns carry (None: several, so none is the owner)."""
+    names: dict[str, set[str]] = {}
+    for row in rows:
+        label = speaker_label(row["text"]) if row["kind"] == "transcript" and row["origin"] == "owner" else None
+        if label:
+            names.setdefault(row["path"], set()).add(label.casefold())
+    return {path: next(iter(found)) if len(found) == 1 else None for path, found in names.items()}
+
+
+def _owner_typed(row: Mapping[str, Any], labels: dict[str, str | None]) -> bool:
+    """A transcript turn the owner typed: owner origin, and the owner's label or none."""
+    if row["origin"] != "owner":
+        return False
+    label = speaker_label(row["text"]) if row["kind"] == "transcript" else None
+    return label is None or label.casefold() in OWNER_LABELS or labels.get(row["path"]) == label.casefold()
+
+
+def _proposed(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A tagged proposal's directive and key (the text is already a directive)."""
+    key = (row["supersession_key"] or "")[len(PROPOSAL_PREFIX):]
+    text = directive_in(row["text"], habitual=True)
+    try:
+        return [(text, usermodel.check_key(key))] if text else []
+    except BadInput:
+        return []
+
+
+def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]:
+    """Every directive in eligible evidence within ``dream.max_age_days``, oldest first."""
+    now = now.astimezone().replace(tzinfo=None) if now.tzinfo else now
+    oldest = now - dt.timedelta(days=ws.config.dream.max_age_days)
+    rows = [dict(r) for r in index.query(ROWS, (oldest.date().isoformat(),))]
+    taint = store.taints(index)
+    forgotten = ledger.tombstones(ws).hashes
+    copies = light._RecalledCopies(index)  # the sweep's recalled-copy test (agent rows only: module docstring)
+    labels = _owner_labels(rows)
+    found: list[Statement] = []
+    for row in rows:
+        proposal = (row["supersession_key"] or "").startswith(PROPOSAL_PREFIX) and row["kind"] == "daily"
+        if (row["origin"] == "agent" and not proposal) or not (proposal or HINT.search(row["text"])):
+            continue
+        said = _said(row)
+        if said is None or not oldest <= said <= now or row["text_hash"] in forgotten:  # a sweep sees nothing said after its `now`
+            continue
+        if light.entry_reasons(row, taint.get(row["path"]), row["origin"] != "owner" and copies(row)):
+            continue
+        if proposal:
+            pairs = _proposed(row)
+        elif _owner_typed(row, labels):
+            pairs = [(d, derive_key(d)) for d in directives_in(row["text"], transcript=row["kind"] == "transcript")]
+        else:
+            pairs = []
+        found += [Statement(text, key, row, said) for text, key in pairs if loopguard.text_hash(text) not in forgotten]
+    return sorted(found, key=lambda s: (s.said, s.row["path"], s.row["line_start"]))
+
+
+# --- deciding --------------------------------------------------------------------------------
+def _same(a: str, b: str, threshold: float) -> bool:
+    na, nb = loopguard.normalise(a), loopguard.normalise(b)
+    return na == nb or similarity(na, nb) >= threshold
+
+
+def _owner_directive(said: list[Statement], threshold: float) -> Directive:
+    """The newest thing the owner said for a key, with every time it was said."""
+    latest = said[-1]
+    repeats = [s for s in said if _same(s.text, latest.text, threshold)]
+    replaced = [s for s in said if not _same(s.text, latest.text, threshold)]
+    reason = OWNER_REASON + (f"; said {len(repeats)} times, last on {latest.said.date().isoformat()}" if len(repeats) > 1 else "")
+    if replaced:
+        reason += f"; replaces what the owner said before ({excerpt(replaced[-1].text, 60)} at {replaced[-1].anchor})"
+    return _directive(latest, repeats, reason, "owner")
+
+
+def _directive(latest: Statement, evidence: list[Statement], reason: str, origin: str) -> Directive:
+    sources = tuple(dict.fromkeys(s.anchor for s in sorted(evidence, key=lambda s: s.said, reverse=True)))
+    return Directive(
+        latest.text, latest.key, sources, latest.said.date().isoformat(), reason, origin, latest.said.isoformat(timespec="seconds"),
+        latest.row.get("session_id"),
+    )
+
+
+def _gate(ws: Workspace, index: Index, proposals: list[Statement], now: dt.datetime) -> tuple[bool, str]:
+    """Whether an agent's proposal passes the deep gate with real recalls (``gate.evaluate``, unchanged)."""
+    cfg = ws.config.dream
+    evidence = [
+        Evidence(
+            s.row["path"], s.row["line_start"], s.row["line_end"], s.row["text_hash"], loopguard.text_hash(s.text), s.text, s.row["origin"],
+            s.row["session_id"], s.said.date().isoformat(), s.row["observed_at"], 100.0, s.row["importance"], (), s.key,
+        )
+        for s in proposals
+    ]
+    candidate = Candidate(1, proposals[-1].text, "staged", ledger.now_iso(), evidence)
+    since = (now - dt.timedelta(days=cfg.max_age_days)).date().isoformat()
+    verdict = gate.evaluate(Staging({1: candidate}, {}, []), store.recalls(index, since), store.taints(index), cfg, now)[1]
+    failed = list(verdict.failed)
+    if verdict.signals.recalls < cfg.min_recalls:
+        failed.append(f"recalls {verdict.signals.recalls} < {cfg.min_recalls} (an agent proposal needs real recalls, not repetition)")
+    return not failed, "; ".join(failed) or f"score {verdict.score:.2f} with {verdict.signals.recalls} recalls"
+
+
+def collect(ws: Workspace, index: Index, now: dt.datetime) -> list[Directive]:
+    """The directives eligible evidence supports, newest per key (module docstring)."""
+    now = now.astimezone().replace(tzinfo=None) if now.tzinfo else now
+    threshold = ws.config.dream.dedupe_similarity
+    by_key: dict[str, list[Statement]] = {}
+    for s in statements(ws, index, now):
+        by_key.setdefault(s.key, []).append(s)
+    found = []
+    for _, said in sorted(by_key.items()):
+        owner = [s for s in said if s.row["origin"] == "owner"]
+        agent = [s for s in said if s.row["origin"] == "agent"]
+        if owner:
+            directive = _owner_directive(owner, threshold)
+            echoed = [s for s in agent if _same(s.text, directive.text, threshold)]
+            if echoed:
+                directive = dataclasses.replace(directive, reason=f"{directive.reason}; the agent proposed it too ({echoed[-1].anchor})")
+            found.append(directive)
+        elif agent:
+            latest = agent[-1]
+            same = [s for s in agent if _same(s.text, latest.text, threshold)]
+            passed, why = _gate(ws, index, same, now)
+            if passed:
+                found.append(_directive(latest, same, f"proposed by the agent, not said by the owner; passed the deep gate ({why})", "agent"))
+    return found
+
+
+# --- writing ---------------------------------------------------------------------------------
+def _line_times(ws: Workspace) -> dict[str, dt.datetime]:
+    """When each text was last written to ``USER.md`` (by text hash, from the provenance ledger)."""
+    rel = ws.rel(ws.user_md)
+    times: dict[str, dt.datetime] = {}
+    for r in ledger.read(ws).records:
+        at = store.when(r.get("at"))
+        if r.get("t") == "entry" and r.get("path") == rel and at is not None:
+            times[r["hash"]] = max(at, times.get(r["hash"], at))
+    return times
+
+
+def _retired(ws: Workspace) -> dict[str, dt.datetime]:
+    """When each key was last retired (``user retire`` writes a ``DREAMS.md`` section)."""
+    found: dict[str, dt.datetime] = {}
+    for item in diary.items(ws):
+        match = re.fullmatch(r"user model: (?P<key>\S+) retired", item.title)
+        when = store.when(item.when.replace(" ", "T"))
+        if match and when is not None:
+            found[match["key"]] = max(when, found.get(match["key"], when))
+    return found
+
+
+def _plan(d: Directive, current: usermodel.Directive | None, changed: dt.datetime | None, retired: dt.datetime | None) -> str | None:
+    """What to do with ``d`` given ``USER.md``: add, change, refresh or nothing (None)."""
+    said = store.when(d.said_at) or dt.datetime.combine(dt.date.fromisoformat(d.observed), dt.time(23, 59))
+    if current is None:
+        return None if retired is not None and retired >= said else "added"
+    if loopguard.normalise(current.text) == loopguard.normalise(d.text):
+        return "refreshed" if (current.observed or "") < d.observed else None
+    if d.origin != "owner" or (changed is not None and changed >= said):
+        return None  # an agent never rewrites a directive; the owner's later edit of USER.md wins
+    return "changed"
+
+
+def _changes(d: Directive, action: str, previous: str | None) -> list[Change]:
+    detail = {"added": ADDED, "changed": CHANGED, "refreshed": REFRESHED}[action]
+    out = [Change(d.text, d.sources, None, f"{detail} (key {d.key!r}, origin {d.origin}): {d.reason}")]
+    if action == "changed" and previous is not None:
+        out.append(Change(previous, (), None, f"{SUPERSEDED} (key {d.key!r}): replaced by: {excerpt(d.text)}"))
+    return out
+
+
+def _target(d: Directive, lines: list[usermodel.Directive]) -> tuple[Directive, usermodel.Directive | None] | None:
+    """``d`` under the key ``USER.md`` already gives its subject, with that key's line; None when an
+    unkeyed line (which only a hand edit can change) already says it."""
+    keyed = [line for line in lines if line.key]
+    same = [line for line in keyed if line.key == d.key] or [line for line in keyed if derive_key(line.text) == d.key]
+    if same:  # "user set … --key lang" named the slot first: the owner's key is kept
+        return dataclasses.replace(d, key=same[0].key or d.key), same[0]
+    said = loopguard.normalise(d.text)
+    return None if any(loopguard.normalise(line.text) == said for line in lines) else (d, None)
+
+
+def apply(ws: Workspace, directives: Sequence[Directive], *, dry_run: bool, record: bool = True) -> list[Change]:
+    """Write the directives to ``USER.md`` through ``usermodel.set_directive``, in place per key,
+    and say why in a ``DREAMS.md`` section of its own (``record``; a sweep whose own section lists
+    the changes passes False); ``dry_run`` returns the same changes and writes nothing."""
+    lines = [line for line in usermodel.directives(ws) if line.status == usermodel.ACTIVE]
+    times, retired = _line_times(ws), _retired(ws)
+    mtime = dt.datetime.fromtimestamp(ws.user_md.stat().st_mtime) if ws.user_md.exists() else None
+    changes: list[Change] = []
+    for found in sorted(directives, key=lambda d: d.key):
+        target = _target(found, lines)
+        if target is None:
+            continue
+        d, line = target
+        changed = (times.get(loopguard.text_hash(line.text)) or mtime) if line else None
+        action = _plan(d, line, changed, retired.get(d.key))
+        if action is None:
+            continue
+        previous = line.text if line else None
+        if not dry_run:
+            result = usermodel.set_directive(
+                ws, d.text, key=d.key, origin=d.origin, session=d.session, today=dt.date.fromisoformat(d.observed), refresh=True
+            )
+            if result.action == "unchanged":
+                continue
+            action, previous = result.action, result.previous or previous
+        changes += _changes(d, action, previous)
+    if changes and record and not dry_run:
+        diary.append(ws, DIARY_TITLE, _diary_lines(changes))
+    return changes
+
+
+def _diary_lines(changes: list[Change]) -> list[str]:
+    """Items ``audit`` traces: an added line is an ``after:`` item, as ``user set`` writes one."""
+    out = []
+    for label, prefix in (("Added", ADDED), ("Changed", CHANGED), ("Refreshed", REFRESHED)):
+        chosen = [c for c in changes if (c.detail or "").startswith(prefix)]
+        if chosen:
+            out.append(diary.group(label, len(chosen)))
+            lead = "after: " if label == "Added" else ""
+            out += [f"- {lead}{c.text} — {(c.detail or '')[len(prefix):].lstrip()}{diary.sources(c.sources[:3])}" for c in chosen]
+    return out
+
+
+def promoted(changes: Iterable[Change]) -> tuple[Change, ...]:
+    """The directives written (added or rewritten in place): ``DreamReport.promoted``."""
+    return tuple(c for c in changes if (c.detail or "").startswith((ADDED, CHANGED)))
+
+
+def superseded(changes: Iterable[Change]) -> tuple[Change, ...]:
+    """The directives a newer one replaced: ``DreamReport.superseded``."""
+    return tuple(c for c in changes if (c.detail or "").startswith(SUPERSEDED))
+
+
+# --- proposals (MCP) -------------------------------------------------------------------------
+def propose(ws: Workspace, text: str, *, session: str | None = None, session_kind: str = "interactive") -> NoteResult:
+    """Record an agent's proposed directive as a tagged daily-note entry of agent origin.
+
+    Never ``USER.md`` and never the owner's origin: an MCP client is automation, so its proposal
+    waits for the owner's own words or for the deep gate (module docstring).
+    """
+    from clawmem.notes import add_note
+
+    parts = [c for s in sentences(" ".join(text.split())) for c in CLAUSES.split(s) if c.strip()]
+    directive = directive_in(parts[0], habitual=True) if len(parts) == 1 else None
+    if directive is None:
+        raise BadInput(
+            f"not one standing directive about the user: {excerpt(' '.join(text.split()), 80)!r}",
+            hint="propose one imperative the owner asked for that stands on its own, e.g. 'Always answer in British English' or "
+            "'Prefer pnpm over npm'; not a task, a question or a rule about this conversation only",
+        )
+    return add_note(ws, directive, origin="agent", session_kind=session_kind, session=session, key=PROPOSAL_PREFIX + derive_key(directive))
