@@ -37,6 +37,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("memory flush wrapper", r"^(?:pre-?compaction|memory flush|context (?:was )?compacted|conversation summary)\b"),
     )
 )
+# "Noted, I will answer in British English": the assistant acknowledging an instruction. The
+# instruction is the owner's (USER.md); the promise is no fact about the world.
+PROMISE = re.compile(r"^(?:i will|i'll|i am going to|i'm going to|i shall|i can|let me|i'd be happy to|happy to|i'll make sure)\b", re.IGNORECASE)
+ASSISTANT = frozenset(("The assistant", "assistant"))
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
 LETTER = re.compile(r"[^\W\d_]")
 
@@ -62,6 +66,8 @@ def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
         return "a question, not a fact"
     if len(stripped) > MAX_UNIT_CHARS:
         return f"longer than {MAX_UNIT_CHARS} characters (not a compact entry)"
+    if scaffold.attributed_to(stripped) in ASSISTANT and PROMISE.match(said):
+        return "the assistant's promise to act, not a fact"
     empty = worth.reason(said, vocabulary)
     if empty:
         return empty

@@ -33,9 +33,9 @@ from clawmem.dream import (
 )
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Change, Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
-from clawmem.dream.problems import Problems, is_generic
+from clawmem.dream.problems import Problems, symptom_triggers
 from clawmem.dream.store import Candidate, Staging
-from clawmem.dream.text import document_frequency, excerpt, key_phrases
+from clawmem.dream.text import document_frequency, excerpt
 from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
@@ -50,22 +50,10 @@ def derived_importance(score: float, cfg: DreamConfig) -> int:
     return max(1, min(10, 6 + round(3 * (score - cfg.min_score) / span)))
 
 
-def derived_triggers(text: str, problem: Sequence[str], df: dict[str, int], total: int) -> tuple[str, ...]:
-    """Triggers for a line whose evidence named none: the problem it answers first (what the
-    person types when it comes back), then the fix's own key phrases; never a generic phrase."""
-    found = list(problem[:MAX_TRIGGERS])
-    for phrase in key_phrases(text, df, total, limit=2 * MAX_TRIGGERS):
-        if len(found) == MAX_TRIGGERS:
-            break
-        if phrase not in found and not is_generic(phrase):
-            found.append(phrase)
-    return tuple(found)
-
-
 def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg: DreamConfig, problem: Sequence[str] = ()) -> Proposal:
     text = c.wording
     named = [" ".join(grammar.clean_value(t).replace(",", " ").replace(";", " ").split()) for t in c.triggers]
-    triggers = tuple(t for t in named if t)[:MAX_TRIGGERS] or derived_triggers(text, problem, df, total)
+    triggers = tuple(t for t in named if t)[:MAX_TRIGGERS] or symptom_triggers(text, problem, df, total)
     return Proposal(
         candidate_id=c.id,
         text=text,

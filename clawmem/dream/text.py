@@ -66,6 +66,12 @@ TRAILING_WRAPPER = re.compile(
     r"\b(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much)?(?: again)?(?: in advance)?))+[\s!.]*$",
     re.IGNORECASE,
 )
+# Turns an ingester labels as machinery, not speech (clawmem/transcripts writes these labels)
+RECORD_LABELS = {
+    "tool call": "a tool-call record", "function call": "a tool-call record", "tool result": "a tool result, not speech",
+    "command output": "a tool result, not speech", "summary": "a summary the host wrote, not what anyone said",
+    "compaction summary": "a summary the host wrote, not what anyone said",
+}
 LENGTH_RATIO = 0.6  # token-set ratio alone calls any subset a duplicate; this keeps lengths comparable
 DIGITS = re.compile(r"\d")
 
@@ -133,6 +139,10 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
     if not transcript:
         said = clean_unit(body)
         return [_piece(said, labels=False)] if said else []
+    label = (speaker_label(body) or "").casefold()
+    if label in RECORD_LABELS or label.endswith(" tool call"):
+        said = clean_unit(TRANSCRIPT_LABEL.sub("", body, count=1))
+        return [Piece(said, "", None, RECORD_LABELS.get(label, "a tool-call record"))] if said else []
     lines = body.splitlines()
     if lines:
         lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)

@@ -56,18 +56,19 @@ INTERJECTIONS = frozenset(["wow", "woah", "whoa", "oh", "ooh", "aw", "aww", "omg
 POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving", "looks", "sounds", "seems", "must", "so", "way", "good"])  # noqa: E501
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
-# A technical problem stated without what fixes it, causes it or when it happens, and naming no
-# number or identifier: "the linker error is back" is a complaint, not a memory (its words still
-# become the fix's triggers).
+# A technical problem stated without what fixes it, causes it or when it happens: "the linker
+# error is back", "the aarch64 cross build fails at link time" are complaints, not memories (their
+# words still become the fix's triggers).
 COMPLAINT = re.compile(
-    r"\b(?:errors?|fail(?:s|ed|ing|ures?)?|broken|crash(?:es|ed|ing)?|exceptions?|traceback|panic(?:ked|s)?|segfault(?:ed|s)?|"
-    r"timed out|times out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work))\b",
+    r"\b(?:fails|failed|failing|keeps failing|fail to|crash(?:es|ed|ing)?|(?:is|are|was|were|got|still) broken|broke|errors? out|"
+    r"panic(?:s|ked)|times out|timed out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work)|"
+    r"(?:is|are) back|errors?)\b",
     re.IGNORECASE,
 )
 RESOLUTION = re.compile(
     r"\b(?:fix(?:es|ed)?|solved?|solution|workaround|because|caused|cause|due to|so that|run|use|add|set|install|upgrade|downgrade|"
     r"pin|revert|instead|needs?|requires?|without|unless|when(?:ever)?|if|until|try|disable|enable|remove|delete|clear|restart|"
-    r"switch|avoid|must|should|always|never|only|means|rather than)\b",
+    r"switch|avoid|must|should|always|never|only|means|rather than|retr(?:y|ies|ied)|before|after)\b",
     re.IGNORECASE,
 )
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
@@ -132,7 +133,7 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
         return f"{kind}, no information"
     if _reaction(tokens, names):
         return "a reaction to what the other person shared, no information"
-    if COMPLAINT.search(said) and not RESOLUTION.search(said) and not any(SPECIFIC.search(n) for n in names):
+    if COMPLAINT.search(said) and not RESOLUTION.search(said):
         return "a complaint without a resolution (no fix, cause or condition)"
     if vocabulary is None or not vocabulary.judged or names:
         return None

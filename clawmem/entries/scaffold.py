@@ -34,7 +34,7 @@ _STAMP = rf"(?:(?:{_DATE})(?:[ T,]+{_TIME}(?:Z|[+-]\d{{2}}:?\d{{2}})?)?|{_TIME})
 # One leading piece of machinery at a time; ``strip`` loops until nothing more comes off.
 TIMESTAMP = re.compile(rf"^(?:[\[(]\s*(?:[A-Za-z]{{3}},?\s+)?{_STAMP}\s*[\])]|{_STAMP})\s*(?:[-–—|:,]\s*)?", re.IGNORECASE)
 BRACKET_ID = re.compile(r"^(?:\[\s*#?(?=[\w.:/-]*\d)[\w.:/-]{1,24}\s*\]|\(\s*#?\d{1,12}\s*\)|<@[\w.-]{1,32}>|#\d{1,12}\b)\s*(?:[-–—|:,]\s*)?")
-QUOTE = re.compile(r"^(?:>+|»|&gt;)\s*")
+QUOTE = re.compile(r"^(?:>+|»|&gt;|[-*•]\s|\d{1,2}[.)]\s)\s*")  # quote markers and list bullets inside a turn
 LABEL = re.compile(r"^(?:\*\*|__)?(?P<who>[^\W\d_][\w.'’ -]{0,38}?)(?:\*\*|__)?\s*[:：](?!//)\s*(?=\S)")
 IRC = re.compile(r"^<(?P<who>[^\W\d_][\w.'-]{0,30})>\s+")
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function", "human", "ai", "bot", "me", "you"))
@@ -54,6 +54,13 @@ JSON_PAIRS = re.compile(r"\"[\w$.-]{1,40}\"\s*:")
 CODE_START = re.compile(
     r"^\s*(?:```|~~~|\$ |# |>>> |\.\.\. |def |class |import |from \S+ import |function |const |let |var |return |#include|"
     r"package |public |private |fn |pub fn |SELECT |INSERT |UPDATE \w+ SET|CREATE TABLE|\[[\w.-]+\]\s*$|[\w.-]+\s*=\s*[\"'\[{\d])"
+)
+# Output a program printed, pasted into a turn: diff lines, compiler and log lines, stack frames.
+OUTPUT = re.compile(
+    r"^\s*(?:[+-](?![+-]?\s*\d)\S|\*\*\* |@@ |= note:|(?:error|warning|note|help|fatal|panic|traceback|exception|caused by)(?:\[\w+\])?:|"
+    r"at [\w$.<>]+\(|file \".*\", line \d+|collect2:|[\w./-]+\.\w+:\d+(?::\d+)?:|\w+(?:Error|Exception):|(?-i:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b|traceback \(most recent|"
+    r"thread '.*' panicked|\d+ (?:passed|failed)\b)",
+    re.IGNORECASE,
 )
 CODE_SYMBOLS = re.compile(r"[{}();=<>\[\]|&$\\]")
 SYMBOL_SHARE = 0.08  # code and config run above this share of symbol characters; prose stays below
@@ -115,6 +122,8 @@ def record(text: str) -> str | None:
         return "a tool-call record"
     if JSON_START.match(body) or len(JSON_PAIRS.findall(body)) >= 2:
         return "JSON, not speech"
+    if OUTPUT.match(body):
+        return "program output, not speech"
     symbols = len(CODE_SYMBOLS.findall(body))
     if CODE_START.match(body) or (symbols >= MIN_SYMBOLS and symbols / len(body) > SYMBOL_SHARE):
         return "a code or configuration fragment"

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clawmem.dream.problems import choose, is_generic, problem_text
 from clawmem.entries import grammar
@@ -159,3 +164,140 @@ def test_a_failure_searched_for_before_the_dream_still_names_the_trigger(ws, cla
     assert clawmem("dream", "--json").returncode == 0
     [line] = lines_with(ws.root, "-latomic")
     assert line.triggers[0] == error, line.triggers
+
+
+# symptom triggers: what a promoted line carries (``symptom_triggers``, the sweep's call) ---
+LINKER_FIX = "Add -latomic to LDFLAGS and run make clean before rebuilding."
+# Everything around the failure that is not the failure: who said it, the wrapper, the caption, when.
+WRAPPING = {
+    "said", "says", "told", "noted", "quick", "context", "fyi", "btw", "just", "know", "shares", "sends", "photo", "screenshot",
+    "caroline", "melanie", "jon", "user", "assistant", "monday", "am", "pm", "10", "42", "9am", "terminal", "log",
+}
+WRAPPED = [  # (speaker, what they said): one chat session each
+    ("Caroline", "quick context, the arm64 build fails with a linker error: undefined symbol __atomic_load_8 [shares a photo of the terminal] at 10:42"),
+    ("Melanie", "Jon said the arm64 build broke again on Monday, linker error (undefined symbol __atomic_load_8), fyi"),
+    ("Jon", "just so you know, noted a linker error on arm64: ld: undefined symbol __atomic_load_8 [sends a screenshot of the log]"),
+]
+
+
+def assert_well_formed(found: tuple[str, ...] | list[str]) -> None:
+    """The rules every derived trigger keeps: no wrapping word, two content words (or a standalone
+    identifier beside a plain-words symptom), never generic."""
+    from clawmem.dream.problems import content_words, is_plain, standalone
+
+    for phrase in found:
+        words = {w.casefold() for w in re.findall(r"\w+", phrase)}
+        assert not words & WRAPPING, (phrase, found)
+        assert not is_generic(phrase), (phrase, found)
+        alone = len(re.findall(r"\w+", phrase)) == 1 and standalone(phrase)
+        assert len(content_words(phrase)) >= 2 or alone, (phrase, found)
+        if alone:
+            assert any(is_plain(p) for p in found), ("an identifier alone needs a plain-words symptom beside it", found)
+
+
+def test_triggers_come_from_the_failure_never_from_who_said_it_or_how():
+    from clawmem.dream.problems import choose_symptoms, said, symptom_triggers
+
+    turns = [[said(f"{who}: {text}", transcript=True)] for who, text in WRAPPED]  # as transcript turns reach it
+    found = symptom_triggers(LINKER_FIX, choose_symptoms(turns), {}, 0)
+    assert_well_formed(found)
+    assert "linker error" in found and "__atomic_load_8" in found, found  # the symptom in plain words, and the identifier
+
+
+def test_a_line_with_no_problem_gets_its_own_words_without_the_wrapping():
+    from clawmem.dream.problems import symptom_triggers
+
+    line = "Caroline said she painted a sunset over the lake last week [shares a photo of a sunset]"
+    found = symptom_triggers(line, [], {}, 0)
+    assert_well_formed(found)
+    assert found and all("caroline" not in t.casefold() for t in found), found
+    for wrapper in ("Quick context: the staging database is pg-staging-2.", "fyi the deploy target is fly.io", "Just so you know, noted."):
+        assert_well_formed(symptom_triggers(wrapper, [], {}, 0))
+    assert symptom_triggers("Just so you know, noted.", [], {}, 0) == ()  # nothing but wrapping: no trigger at all
+
+
+def test_an_identifier_alone_is_kept_only_beside_a_plain_symptom():
+    from clawmem.dream.problems import symptom_triggers
+
+    assert symptom_triggers(LINKER_FIX, ["undefined symbol", "__atomic_load_8"], {}, 0) == ("undefined symbol", "__atomic_load_8")
+    bare = symptom_triggers(LINKER_FIX, ["__atomic_load_8", "KeyError"], {}, 0)  # no plain symptom: the line's own words instead
+    assert not {"__atomic_load_8", "KeyError"} & set(bare) and bare == ("add latomic", "make clean"), bare
+    assert symptom_triggers(LINKER_FIX, ["quick context", "Caroline said", "build fails", "fixed"], {}, 0) == bare  # none acceptable
+
+
+NAMES = st.sampled_from(["Caroline", "Melanie", "Jon", "Ada", "user", "assistant"])
+WRAPPERS = st.sampled_from(["quick context:", "fyi", "just so you know,", "btw", "noted:", "heads up:", "as I said,", ""])
+CAPTIONS = st.sampled_from(["[shares a photo of the terminal]", "[sends a screenshot of the log]", "[posted an image of the screen]", ""])
+TIMES = st.sampled_from(["at 10:42", "on Monday", "9am", "2024-05-01 10:42", "2 hours ago", ""])
+FAILURES = st.sampled_from([
+    "the arm64 build fails with a linker error: undefined symbol __atomic_load_8",
+    "pytest crashed: KeyError: 'tenant_id' in conftest.py:41",
+    "docs build stopped: ModuleNotFoundError: No module named 'sphinx_rtd_theme'",
+    "psql: could not connect to server: connection refused on port 5432",
+    "npm install fails with ERESOLVE unable to resolve dependency tree",
+])
+
+
+@st.composite
+def wrapped_failure(draw) -> str:
+    name, wrapper, caption, when, failure = draw(NAMES), draw(WRAPPERS), draw(CAPTIONS), draw(TIMES), draw(FAILURES)
+    form = draw(st.sampled_from(["{n}: {w} {f} {c} {t}", "{n} said {w} {f} {t} {c}", "{w} {n} noted that {f} {c}", "{t} {w} {f}, {n} says {c}"]))
+    return form.format(n=name, w=wrapper, f=failure, c=caption, t=when)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(wrapped_failure(), min_size=1, max_size=3), st.sampled_from([LINKER_FIX, "Caroline said to run make clean [shares a photo]", ""]))
+def test_derived_triggers_never_carry_the_wrapping(sessions, fix):
+    from clawmem.dream.problems import choose_symptoms, said, symptom_triggers
+
+    for transcript in (True, False):  # turns of a chat, lines of a daily note
+        assert_well_formed(symptom_triggers(fix, choose_symptoms([[said(s, transcript=transcript)] for s in sessions]), {}, 0))
+
+
+# the whole path: transcripts with speakers, wrappers and captions, through `clawmem dream` --
+# The sweep calls ``symptom_triggers`` where it called ``derived_triggers``; until that one line
+# lands, this launcher makes the swap in its own process (afterwards the patch changes nothing).
+SWAPPED = (
+    "import sys; from clawmem.dream import problems, sweep; sweep.derived_triggers = problems.symptom_triggers; "
+    "from clawmem.launcher import main; sys.argv = ['clawmem', 'dream', '--json']; main()"
+)
+
+
+def chat_sessions(clawmem, days_ago) -> None:
+    """Three LoCoMo-style chats (JSONL with speakers): someone reports the failure wrapped in
+    chatter, the agent answers with the fix, the speaker thanks it with a photo."""
+    for n, (who, said) in enumerate(WRAPPED, 1):
+        turns = [
+            {"role": "user", "speaker": who, "content": said},
+            {"role": "assistant", "content": LINKER_FIX},
+            {"role": "user", "speaker": who, "content": "thanks! [shares a photo of a cat]"},
+        ]
+        lines = "".join(json.dumps(t) + "\n" for t in turns)
+        result = clawmem(
+            "ingest", "-", "--session", f"chat{n}", "--origin", "owner", "--format", "jsonl", "--at", days_ago(4 - n).isoformat(), input=lines
+        )
+        assert result.returncode == 0, result.stderr
+
+
+def test_a_promoted_fix_triggers_on_its_symptom_not_on_the_chat_around_it(ws, clawmem, tmp_path, days_ago):
+    chat_sessions(clawmem, days_ago)
+    dream = subprocess.run([sys.executable, "-c", SWAPPED], check=False, capture_output=True, text=True)
+    assert dream.returncode == 0, dream.stderr
+    [line] = lines_with(ws.root, "-latomic")
+    assert_well_formed(line.triggers)
+    assert "linker error" in line.triggers, line.triggers
+    for message in ("thanks!", "what did Caroline paint?", "quick context for Melanie", "Jon said hi", "[shares a photo of a cat]"):
+        assert triggered(clawmem, message) == [], message
+    assert triggered(clawmem, "linker error on arm64 again") == [LINKER_FIX]
+
+
+@pytest.mark.model
+def test_the_promoted_fix_fires_on_the_failure_in_other_words(ws, clawmem, tmp_path, days_ago):
+    chat_sessions(clawmem, days_ago)
+    assert subprocess.run([sys.executable, "-c", SWAPPED], check=False, capture_output=True).returncode == 0
+    for message in ("our arm64 build fails with a linker error", "linking breaks on the ARM machine"):
+        result = clawmem("recall", message, "--json", "--budget-ms", "5000")  # what the lane decides, not how fast the model loads
+        assert [t["text"] for t in result.json()["triggers"]] == [LINKER_FIX], (message, result.json()["degraded"])
+    for message in ("thanks!", "what did Caroline paint?", "let's plan the release"):
+        result = clawmem("recall", message, "--json", "--budget-ms", "5000")
+        assert result.json()["triggers"] == [] and not result.json()["degraded"], message

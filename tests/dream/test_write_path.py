@@ -1,0 +1,185 @@
+"""What a careful person would sign: each cause of junk in MEMORY.md, through the installed CLI.
+
+Every test replays days with ``CLAWMEM_NOW`` pinned: transcripts go in with ``clawmem ingest``
+as a host writes them, look-ups with ``clawmem search``, and ``clawmem dream`` runs at night.
+The assertions read the real ``MEMORY.md`` and ``USER.md``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from clawmem.entries import grammar
+
+TODAY = dt.date(2026, 11, 20)
+
+
+def at(day: dt.date, hour: int = 10) -> str:
+    return dt.datetime.combine(day, dt.time(hour)).isoformat()
+
+
+def day(n: int) -> dt.date:
+    """``n`` days before TODAY."""
+    return TODAY - dt.timedelta(days=n)
+
+
+@pytest.fixture
+def say(clawmem, tmp_path):
+    """Ingest a Markdown transcript (``user: …`` / ``assistant: …``) as the owner's session on ``when``."""
+
+    def run(session: str, turns: str, when: dt.date, *, origin: str = "owner") -> None:
+        source = tmp_path / f"{session}.md"
+        source.write_text(turns)
+        done = clawmem("ingest", str(source), "--session", session, "--origin", origin, env={"CLAWMEM_NOW": at(when)})
+        assert done.returncode == 0, done.stderr
+
+    return run
+
+
+@pytest.fixture
+def dream(clawmem):
+    def run(when: dt.date) -> dict:
+        done = clawmem("dream", "--json", "--explain", env={"CLAWMEM_NOW": at(when, 23)})
+        assert done.returncode == 0, done.stderr
+        return done.json()
+
+    return run
+
+
+def active(path) -> list[str]:
+    return [e.body for e in grammar.parse(path.read_text()).entries if e.status != "superseded"]
+
+
+def test_acknowledgements_behind_any_prefix_never_reach_memory(ws, say, dream):
+    """Cause 1: a speaker label, timestamp or message id in front of "thanks" made it look informative."""
+    chit_chat = [
+        "Mel: Thanks!",
+        "[12:03] mel: thanks, that worked",
+        "[D4:17] Caroline: Wow, that is awesome!",
+        "2023-05-08 13:56 Jon: Good to see you, talk soon!",
+        "**Gina**: Noted, I will remember that.",
+        "<nate> haha yes",
+    ]
+    fact = "The billing service runs on Postgres 16 in eu-west-2."
+    for n in (3, 2, 1):
+        say(f"s{n}", "".join(f"user: {line}\n" for line in chit_chat) + f"user: {fact}\n", day(n))
+    report = dream(day(1))
+    assert active(ws.memory_md) == [fact]
+    excluded = [e for e in report["explain"] if e["status"] == "excluded" and e["text"]]
+    assert any("acknowledgement" in " ".join(e["failed"]) or "greeting" in " ".join(e["failed"]) for e in excluded)
+
+
+def test_tool_call_records_and_code_are_never_promoted(ws, say, dream):
+    records = [
+        'mcp__clawmem__search_memory {"query": "deploy target"}',
+        '{"tool": "shell", "command": ["pytest", "-x"], "cwd": "/repo"}',
+        "def retry(job): return job.run(max_attempts=3)",
+    ]
+    for n in (3, 2, 1):
+        say(f"s{n}", "".join(f"assistant: {line}\n" for line in records), day(n))
+    report = dream(day(1))
+    assert active(ws.memory_md) == []
+    reasons = {r for e in report["explain"] for r in e["failed"]}
+    assert {"a tool-call record", "JSON, not speech", "a code or configuration fragment"} <= reasons
+
+
+def test_a_sentence_leaning_on_the_one_before_joins_it_or_is_dropped(ws, say, dream):
+    """Cause 2: one turn became several fragments ("They are called Rex and Max.")."""
+    for n in (3, 2, 1):
+        say(f"s{n}", "user: Caroline: I adopted two rescue dogs in March. They are called Rex and Max.\n"
+                     "user: Caroline: That is the same shelter as before.\n", day(n))
+    dream(day(1))
+    assert active(ws.memory_md) == ["Caroline said: I adopted two rescue dogs in March (2026-03). They are called Rex and Max."] or active(
+        ws.memory_md
+    ) == ["Caroline said: I adopted two rescue dogs in March. They are called Rex and Max."]
+
+
+def test_a_fact_looked_up_for_weeks_reaches_the_gate_however_long_ago_it_was_said(ws, say, dream, clawmem):
+    """Cause 3: light pruned a candidate max_age_days after it was said, ignoring its recalls."""
+    fact = "The on-call rota lives in the ops-handbook repository under rota/2026.md."
+    say("old", f"user: {fact}\n", day(80))
+    dream(day(80))
+    queries = ["where is the on-call rota", "on-call rota location", "rota file for on-call", "who is on call rota handbook"]
+    for i, n in enumerate(range(24, 0, -2)):
+        found = clawmem("search", queries[i % len(queries)] + f" {i}", "--lexical", env={"CLAWMEM_NOW": at(day(n))})
+        assert found.returncode == 0 and "rota" in found.stdout, found.stdout + found.stderr
+    dream(day(1))
+    assert active(ws.memory_md) == [fact]
+
+
+def test_a_better_candidate_displaces_the_least_valuable_line_and_the_diary_says_so(ws, say, dream, clawmem):
+    """Cause 4: a full file refused better candidates, first come, first served."""
+    (ws.root / "clawmem.toml").write_text("[dream]\nmemory_chars = 700\n")
+    for i in range(6):
+        for n in (12, 11, 10):
+            say(f"low{i}-{n}", f"user: The staging box number {i} uses the spare rack slot {40 + i} in room B.\n", day(n))
+    dream(day(10))
+    before = active(ws.memory_md)
+    assert len(before) >= 2
+    important = "Production database backups run at 02:00 UTC to the s3 bucket acme-backups."
+    for n in (3, 2, 1):
+        say(f"hi{n}", f"user: {important}\n", day(n))
+    for q in ("database backups schedule", "when do backups run", "backup bucket name", "acme backups s3"):
+        assert clawmem("search", q, "--lexical", env={"CLAWMEM_NOW": at(day(1))}).returncode == 0
+    report = dream(day(1))
+    after = active(ws.memory_md)
+    assert important in after and len(ws.memory_md.read_text()) <= 700
+    assert report["displaced"] and all(d["text"] in before and d["text"] not in after for d in report["displaced"])
+    assert "Displaced" in ws.dreams_md.read_text() and "clawmem promote" in ws.dreams_md.read_text()
+
+
+def test_the_sign_off_stripper_leaves_words_that_end_in_its_letters(ws, say, dream):
+    """Cause 5: "city" lost its "ty" like a sign-off ("ty" = thank you)."""
+    fact = "The conference moved to Mexico City."
+    for n in (3, 2, 1):
+        say(f"s{n}", f"user: {fact}\n", day(n))
+    dream(day(1))
+    assert active(ws.memory_md) == [fact]
+
+
+def test_the_wording_that_stands_on_its_own_wins_over_the_latest(ws, say, dream):
+    """Cause 7: the latest occurrence was kept even when it leaned on context."""
+    own = "Run make clean before make when the arm64 build fails with undefined reference errors."
+    leaning = "Run make clean before make when the arm64 build fails with undefined reference errors again, same as before."
+    say("s3", f"assistant: {own}\n", day(3))
+    say("s2", f"assistant: {own}\n", day(2))
+    say("s1", f"assistant: {leaning}\n", day(1))
+    dream(day(1))
+    assert active(ws.memory_md) == [own]
+
+
+def test_a_plain_language_update_retires_the_stale_fact(ws, say, dream):
+    """Cause 8: "we moved deploys from fly.io to render" said three times, and fly.io was promoted."""
+    for n in (20, 19, 18):
+        say(f"old{n}", "user: Deploys go to fly.io with flyctl deploy.\nassistant: Noted, deploys go to fly.io with flyctl deploy.\n", day(n))
+    dream(day(18))
+    assert active(ws.memory_md) == ["Deploys go to fly.io with flyctl deploy."]
+    for n in (3, 2, 1):
+        say(f"new{n}", "user: We moved deploys from fly.io to render.\n", day(n))
+    report = dream(day(1))
+    assert active(ws.memory_md) == ["We moved deploys from fly.io to render."]
+    assert [s["text"] for s in report["superseded"]] == ["Deploys go to fly.io with flyctl deploy."]
+    assert "retired by the update" in report["superseded"][0]["detail"]
+    assert "Superseded" in ws.dreams_md.read_text()
+
+
+def test_a_stale_candidate_is_excluded_by_a_newer_update_before_ranking(ws, say, dream):
+    for n in (6, 5, 4):
+        say(f"old{n}", "user: Deploys go to fly.io with flyctl deploy.\n", day(n))
+    for n in (3, 2, 1):
+        say(f"new{n}", "user: We moved deploys from fly.io to render.\n", day(n))
+    report = dream(day(1))
+    assert active(ws.memory_md) == ["We moved deploys from fly.io to render."]
+    stale = [e for e in report["explain"] if e["text"] == "Deploys go to fly.io with flyctl deploy."]
+    assert stale and stale[0]["status"] == "excluded" and "superseded by a newer statement" in stale[0]["failed"][0]
+
+
+def test_a_directive_said_on_three_days_is_in_user_md_once(ws, say, dream):
+    """Cause 9: nothing in dream wrote USER.md."""
+    for n in (3, 2, 1):
+        say(f"s{n}", "user: [09:12] Always answer in British English.\nassistant: Noted, I will answer in British English.\n", day(n))
+    dream(day(1))
+    assert active(ws.user_md) == ["Always answer in British English."]
+    assert active(ws.memory_md) == []
