@@ -56,12 +56,19 @@ def _thousands(n: int) -> str:
     return f"{n:,}".replace(",", " ")
 
 
+def _size(ws: Workspace) -> int:
+    """MEMORY.md as the budget counts it (``dream.budget.size``)."""
+    from clawmem.dream.budget import size
+
+    return size(ws.memory_md.read_bytes().decode("utf-8", errors="replace")) if ws.memory_md.exists() else 0
+
+
 def budget(ws: Workspace, blocked: int) -> Notice | None:
     """``blocked`` gated candidates did not fit in ``MEMORY.md``."""
     if blocked <= 0:
         return None
     limit = ws.config.dream.memory_chars
-    size = len(ws.memory_md.read_bytes().decode("utf-8", errors="replace")) if ws.memory_md.exists() else 0
+    size = _size(ws)
     return Notice(
         "budget", blocked,
         f"MEMORY.md is at {_thousands(size)} / {_thousands(limit)} characters: {blocked} candidate(s) could not be added "
@@ -79,7 +86,7 @@ def from_index(ws: Workspace, index) -> list[Notice]:
     """The notices as the last sweep left things (``clawmem status``)."""
     waiting = blocked = 0
     if index.scalar("SELECT 1 FROM sqlite_master WHERE name = 'dream_candidates'"):
-        size = len(ws.memory_md.read_bytes().decode("utf-8", errors="replace")) if ws.memory_md.exists() else 0
+        size = _size(ws)
         for row in index.query("SELECT text, failed FROM dream_candidates WHERE status = 'staged'"):
             failed = json.loads(row["failed"]) if row["failed"] else None
             if failed:

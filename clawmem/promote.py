@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clawmem import curated, diary, ledger, provenance
+from clawmem.dream import budget
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.workspace import Workspace
 
@@ -160,7 +161,7 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
                 reason = outcome.rejected[0][1]
                 if "budget" in reason:
                     raise BadInput(
-                        f"MEMORY.md is at {len(snap.text)} / {cfg.memory_chars} characters: {len(p.line())} more do not fit",
+                        f"MEMORY.md is at {budget.size(snap.text)} / {cfg.memory_chars} characters: {budget.size(p.line())} more do not fit",
                         hint="raise dream.memory_chars (`clawmem config set dream.memory_chars N`) or prune MEMORY.md",
                     )
                 raise BadInput(f"cannot promote {anchor}: {reason}")
@@ -173,7 +174,7 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
             untrusted = not provenance.is_trusted(row["origin"]) or row["kind"] == "quarantine"
             result = PromoteResult(
                 p.sources[0], action, p.text, line, row["origin"], row["session_kind"], overridden, untrusted,
-                dry_run, len(outcome.text), cfg.memory_chars, None,
+                dry_run, budget.size(outcome.text), cfg.memory_chars, None,
             )
             if dry_run or outcome.text == snap.text:
                 return result
@@ -181,7 +182,7 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
             written = write.apply(ws, snap, outcome, [], [p], cfg)
             _diary(ws, result, written.fallback_reason)
             sync(ws, index)  # the next recall and search see the new line (with its ledger provenance) at once
-            return dataclasses.replace(result, memory_chars=len(curated.snapshot(ws.memory_md).text), preimage=written.preimage)
+            return dataclasses.replace(result, memory_chars=budget.size(curated.snapshot(ws.memory_md).text), preimage=written.preimage)
 
 
 def _line_for(memory_text: str, text: str, anchor: str) -> str | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from clawmem.dream.budget import size as budget_size
+
 TODAY = dt.date.today().isoformat()
 FACT = "If the build fails with undefined reference errors, run make clean before make."
 
@@ -53,7 +55,7 @@ def _gated_candidate(ws):
 
 def test_a_full_memory_budget_is_reported_by_dream_and_status(ws, clawmem):
     _gated_candidate(ws)
-    (ws.root / "clawmem.toml").write_text(f"[dream]\nmemory_chars = {len(ws.memory_md.read_text()) + 10}\n")
+    (ws.root / "clawmem.toml").write_text(f"[dream]\nmemory_chars = {budget_size(ws.memory_md.read_text()) + 10}\n")
     dream = clawmem("dream", "--json", input="")
     budget = notices(dream)["budget"]
     assert budget["count"] == 1 and "raise dream.memory_chars or prune MEMORY.md" in budget["message"]

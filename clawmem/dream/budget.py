@@ -1,7 +1,8 @@
 """A bounded core ranked by value: near the budget, a better candidate displaces the least valuable line.
 
-``MEMORY.md`` is injected into every session, so its budget is small (``dream.memory_chars``)
-and first come, first served would let early chit-chat refuse later facts. Every line and
+``MEMORY.md`` is injected into every session, so its budget is small (``dream.memory_chars``,
+counted as ``size``: the text the bootstrap injects, metadata comments left out) and first
+come, first served would let early chit-chat refuse later facts. Every line and
 every gated candidate gets one comparable ``value`` in 0-1:
 
 - importance (half): the line's ``importance`` comment, 5 when it has none;
@@ -22,11 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass, field
 
 from clawmem.config import DreamConfig
 from clawmem.entries import grammar
 
+METADATA = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
 DEFAULT_IMPORTANCE = 5
 DECAY_FACTOR = 6  # a line's recency halves over six gate half-lives (about three months by default)
 MARGIN = 0.05  # a candidate must be worth this much more than the line it displaces (no churn)
@@ -39,6 +42,13 @@ class Usage:
 
     today: dt.date
     recalls: dict[str, int] = field(default_factory=dict)
+
+
+def size(text: str) -> int:
+    """The characters of ``MEMORY.md`` that count against ``dream.memory_chars``: what the
+    bootstrap injects, the file without its metadata comments (sources, triggers, importance
+    are for clawmem, not the model)."""
+    return len(METADATA.sub("", text))
 
 
 def value(importance: int | None, uses: int, observed: str | None, usage: Usage, cfg: DreamConfig) -> float:

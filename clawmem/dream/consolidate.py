@@ -126,12 +126,12 @@ def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budge
         key=lambda pair: (pair[0], pair[1].line_start),
     )
     doomed: list[tuple[float, grammar.Entry]] = []
-    room = len(_append(text, line)) - cfg.memory_chars
+    room = budget.size(_append(text, line)) - cfg.memory_chars
     for v, e in ranked:
         if room <= 0 or v > worth - budget.MARGIN:
             break
         doomed.append((v, e))
-        room -= len(e.raw)
+        room -= budget.size(e.raw)
     if room > 0:
         return None
     for _, e in sorted(doomed, key=lambda pair: -pair[1].line_start):
@@ -184,7 +184,7 @@ def builtin(
             used.append(p.candidate_id)
             continue
         line = p.line()
-        if len(_append(text, line)) > cfg.memory_chars:
+        if budget.size(_append(text, line)) > cfg.memory_chars:
             room = _make_room(text, line, p, cfg, usage) if usage is not None else None
             if room is None:
                 rejected.append((p.candidate_id, f"MEMORY.md budget of {cfg.memory_chars} characters is full of lines worth as much or more"))
@@ -247,7 +247,7 @@ def fallback(memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, j
             used.append(p.candidate_id)
             continue
         line = p.line()
-        if len(_append(text, line)) > cfg.memory_chars:
+        if budget.size(_append(text, line)) > cfg.memory_chars:
             rejected.append((p.candidate_id, f"MEMORY.md budget of {cfg.memory_chars} characters is full"))
             continue
         text = _append(text, line)
@@ -373,8 +373,8 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     invented, no scaffolding, no markup smuggled into text.
     """
     problems = []
-    if len(new_text) > cfg.memory_chars:
-        problems.append(f"{len(new_text)} characters exceed the MEMORY.md budget of {cfg.memory_chars}")
+    if budget.size(new_text) > cfg.memory_chars:
+        problems.append(f"{budget.size(new_text)} characters exceed the MEMORY.md budget of {cfg.memory_chars}")
     old_doc, new_doc = grammar.parse(memory_text), grammar.parse(new_text)
     problems += structure_problems(old_doc, new_doc)
     problems += retirement_problems(old_doc, new_doc, proposals)

@@ -28,12 +28,15 @@ all, while one note repeated in one session cannot.
 
 Thresholds: score >= ``min_score``, encounters >= ``min_recalls``, queries + occurrences >=
 ``min_diversity``, age <= ``max_age_days``, and at most ``max_promotions`` per sweep by rank.
+An owner's explicit decision (``strong_evidence``) is exempt from the first three.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +45,7 @@ from clawmem.config import DreamConfig
 from clawmem.dream import store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words, excerpt
+from clawmem.entries import scaffold
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,10 @@ class Signals:
     queries: int
     days: int
     age_days: float
+    strong: str | None = None  # why no recalls are needed (``strong_evidence``)
 
-    def as_dict(self) -> dict[str, float | int]:
-        return {k: round(v, 4) if isinstance(v, float) else v for k, v in vars(self).items()}
+    def as_dict(self) -> dict[str, float | int | str]:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in vars(self).items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,24 @@ class Verdict:
     @property
     def passed(self) -> bool:
         return not self.failed
+
+
+# An owner's explicit decision ("we're switching the wire format from JSON to postcard", "we
+# decided to pin Rust 1.80", "Decision: …") is strong evidence: said once in an interactive owner
+# session it needs no recalls, no repetition and no score. Eligibility, age and the per-sweep
+# rank limit still apply, and ``--explain`` names the rule.
+DECISION = re.compile(
+    r"\b(?:we|i|the team)(?:'ve| have|'re| are)?\s+(?:decided|chose|picked|agreed|settled on|standardi[sz]ed on|standardi[sz]ing on|"
+    r"going with|went with|will use|switching|switched|moving|moved|migrated|migrating)\b|^decision\s*[:—–-]",
+    re.IGNORECASE,
+)
+STRONG = "an owner's explicit decision: strong evidence, no recalls needed"
+
+
+def strong_evidence(c: Candidate) -> str | None:
+    """Why the candidate needs no recalls (``DECISION`` said by the owner), else None."""
+    said = (scaffold.speech(e.text) for e in c.evidence if e.origin == "owner")
+    return STRONG if any(DECISION.search(text) for text in said) else None
 
 
 def _log_scale(count: int, saturation: int) -> float:
@@ -160,15 +183,18 @@ def evaluate(
         score = weighted(s, cfg)
         excluded = preconditions(c, staging, taint, stated)
         failed = list(excluded)
-        if not excluded:
+        strong = strong_evidence(c)
+        if not excluded and strong is None:
             if score < cfg.min_score:
                 failed.append(f"score {score:.2f} < {cfg.min_score:.2f}")
             if s.encounters < cfg.min_recalls:
                 failed.append(f"encounters {s.encounters} < {cfg.min_recalls} (recalls + occurrences)")
             if s.queries + s.occurrences < cfg.min_diversity:
                 failed.append(f"diversity {s.queries + s.occurrences} < {cfg.min_diversity} (distinct queries + occurrences)")
-            if s.age_days > cfg.max_age_days:
-                failed.append(f"age {s.age_days:.0f} days > {cfg.max_age_days}")
+        if not excluded and s.age_days > cfg.max_age_days:
+            failed.append(f"age {s.age_days:.0f} days > {cfg.max_age_days}")
+        if strong is not None:
+            s = dataclasses.replace(s, strong=strong)
         pending.append((c, s, score, failed, bool(excluded)))
     verdicts: dict[int, Verdict] = {}
     ranked = sorted((p for p in pending if not p[3]), key=lambda p: (-p[2], p[0].id))

@@ -39,6 +39,8 @@ DEPENDENT = re.compile(
     r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well)\b",
     re.IGNORECASE,
 )
+# "I chose them because …", "we loved it": the object is a pronoun whose noun was said earlier
+OBJECT_PRONOUN = re.compile(r"^(?:i|we|you)(?:'ve|'d)?\s+(?:\w+\s+){0,2}?(?:them|it|those|these|him|her)\b(?!\s*(?:is|was|are|were)\b)", re.IGNORECASE)
 MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
 
@@ -161,7 +163,7 @@ def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, st
         if not piece.unit:
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
-        if DEPENDENT.match(piece.unit) is None:
+        if DEPENDENT.match(piece.unit) is None and OBJECT_PRONOUN.match(piece.unit) is None:
             why = scaffolding.reason(scaffold.speech(piece.unit))
             out.append((piece, why))
             open_at = len(out) - 1 if why in (None, scaffolding.TOO_SHORT) else open_at

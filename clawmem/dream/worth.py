@@ -42,14 +42,16 @@ PHATIC = GREETINGS | frozenset(
     understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
     so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
-    anything else pleasure course ready feel free question questions reach
+    anything else pleasure course ready feel free question questions reach thankful grateful blessed touched honored
+    honoured
     """.split()  # noqa: SIM905
 )
 EVALUATIVE = frozenset(
     """
     awesome amazing gorgeous beautiful cute lovely impressive inspiring inspired incredible stunning adorable fun cool great
     nice wonderful fantastic proud love loving loved glad happy sweet pretty kind neat brilliant excellent touching
-    special powerful fascinating interesting exciting remarkable admirable rad epic wild unreal means mean go
+    special powerful fascinating interesting exciting remarkable admirable rad epic wild unreal means mean go good huge
+    difference deserve deserves best rock rocks star strong brave hero talented gifted capable tough matter matters
     """.split()  # noqa: SIM905
 )
 INTERJECTIONS = frozenset(["wow", "woah", "whoa", "oh", "ooh", "aw", "aww", "omg", "yay", "haha", "hahaha", "hey", "ah", "yes", "yeah"])
@@ -109,6 +111,9 @@ class Vocabulary:
         return self.frequency(word) > self.common_share * self.total
 
 
+VOCATIVE = re.compile(r"^\W*(?P<name>[A-Z][\w'’-]+)\s*[,!]")  # "Caroline, so glad …": the person addressed
+
+
 def _reaction(tokens: list[str], names: list[str]) -> bool:
     """Praise or agreement pointing at the other's words, naming nothing beyond the addressee."""
     if len(names) > 1 or any(SPECIFIC.search(n) for n in names) or not any(w in EVALUATIVE for w in tokens):
@@ -128,6 +133,9 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
+    vocative = VOCATIVE.match(said)
+    if vocative and vocative["name"].casefold() not in PHATIC | INTERJECTIONS and vocative["name"] not in names:
+        names = [vocative["name"], *names]
     if any(w in PHATIC for w in tokens) and len(leftover) <= 1 and len(names) == len(leftover):
         kind = "a greeting or sign-off" if any(w in GREETINGS for w in tokens) else "an acknowledgement"
         return f"{kind}, no information"

@@ -112,7 +112,7 @@ class StagedCandidate:
     theme: str | None
     score: float
     rank: int | None
-    signals: dict[str, float | int]
+    signals: dict[str, float | int | str]
     failed: list[str]  # the thresholds it still misses (empty: it passes at the next sweep)
     sources: list[str]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clawmem.dream import run_sweep, scaffolding
+from clawmem.dream import budget, run_sweep, scaffolding
 from clawmem.entries import grammar
 from clawmem.notes import add_note, flush
 
@@ -69,7 +69,7 @@ def test_memory_md_never_outgrows_its_budget(ws, configure, days_ago):
     sizes, budget_rejections = [], 0
     for _ in range(6):
         report = run_sweep(ws)
-        sizes.append(len(ws.memory_md.read_text()))
+        sizes.append(budget.size(ws.memory_md.read_text()))
         assert len(report.promoted) <= 10
         budget_rejections += sum("budget" in " ".join(r.reasons) for r in report.rejected)
     assert max(sizes) <= 1500 and sizes[-1] > 1000, sizes
@@ -87,7 +87,7 @@ def test_the_append_fallback_respects_the_budget_too(ws, configure, days_ago, tm
     for _ in range(3):
         report = run_sweep(ws)
         assert report.fallback_used
-        assert len(ws.memory_md.read_text()) <= 700
+        assert budget.size(ws.memory_md.read_text()) <= 700
 
 
 def test_promoted_text_is_clean_and_inert(ws, ingest_session, days_ago):

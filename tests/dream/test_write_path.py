@@ -11,6 +11,7 @@ import datetime as dt
 
 import pytest
 
+from clawmem.dream import budget
 from clawmem.entries import grammar
 
 TODAY = dt.date(2026, 11, 20)
@@ -111,7 +112,7 @@ def test_a_fact_looked_up_for_weeks_reaches_the_gate_however_long_ago_it_was_sai
 
 def test_a_better_candidate_displaces_the_least_valuable_line_and_the_diary_says_so(ws, say, dream, clawmem):
     """Cause 4: a full file refused better candidates, first come, first served."""
-    (ws.root / "clawmem.toml").write_text("[dream]\nmemory_chars = 700\n")
+    (ws.root / "clawmem.toml").write_text("[dream]\nmemory_chars = 330\n")
     for i in range(6):
         for n in (12, 11, 10):
             say(f"low{i}-{n}", f"user: The staging box number {i} uses the spare rack slot {40 + i} in room B.\n", day(n))
@@ -125,7 +126,7 @@ def test_a_better_candidate_displaces_the_least_valuable_line_and_the_diary_says
         assert clawmem("search", q, "--lexical", env={"CLAWMEM_NOW": at(day(1))}).returncode == 0
     report = dream(day(1))
     after = active(ws.memory_md)
-    assert important in after and len(ws.memory_md.read_text()) <= 700
+    assert important in after and budget.size(ws.memory_md.read_text()) <= 330
     assert report["displaced"] and all(d["text"] in before and d["text"] not in after for d in report["displaced"])
     assert "Displaced" in ws.dreams_md.read_text() and "clawmem promote" in ws.dreams_md.read_text()
 
@@ -182,4 +183,19 @@ def test_a_directive_said_on_three_days_is_in_user_md_once(ws, say, dream):
         say(f"s{n}", "user: [09:12] Always answer in British English.\nassistant: Noted, I will answer in British English.\n", day(n))
     dream(day(1))
     assert active(ws.user_md) == ["Always answer in British English."]
+    assert active(ws.memory_md) == []
+
+
+def test_an_owners_explicit_decision_needs_no_recalls_and_explain_says_why(ws, say, dream):
+    decision = "We decided to switch the sync wire format from JSON to postcard."
+    say("d1", f"user: {decision}\nassistant: Noted, I will switch the sync wire format.\n", day(1))
+    report = dream(day(1))
+    assert active(ws.memory_md) == [decision]
+    [row] = [e for e in report["explain"] if e["text"] == decision]
+    assert "strong evidence" in row["signals"]["strong"]
+
+
+def test_the_same_decision_from_the_assistant_alone_waits_for_the_gate(ws, say, dream):
+    say("d1", "assistant: We decided to switch the sync wire format from JSON to postcard.\n", day(1))
+    dream(day(1))
     assert active(ws.memory_md) == []
