@@ -255,12 +255,6 @@ def test_derived_triggers_never_carry_the_wrapping(sessions, fix):
 
 
 # the whole path: transcripts with speakers, wrappers and captions, through `clawmem dream` --
-# The sweep calls ``symptom_triggers`` where it called ``derived_triggers``; until that one line
-# lands, this launcher makes the swap in its own process (afterwards the patch changes nothing).
-SWAPPED = (
-    "import sys; from clawmem.dream import problems, sweep; sweep.derived_triggers = problems.symptom_triggers; "
-    "from clawmem.launcher import main; sys.argv = ['clawmem', 'dream', '--json']; main()"
-)
 
 
 def chat_sessions(clawmem, days_ago) -> None:
@@ -281,9 +275,10 @@ def chat_sessions(clawmem, days_ago) -> None:
 
 def test_a_promoted_fix_triggers_on_its_symptom_not_on_the_chat_around_it(ws, clawmem, tmp_path, days_ago):
     chat_sessions(clawmem, days_ago)
-    dream = subprocess.run([sys.executable, "-c", SWAPPED], check=False, capture_output=True, text=True)
+    dream = clawmem("dream", "--json")
     assert dream.returncode == 0, dream.stderr
     [line] = lines_with(ws.root, "-latomic")
+    assert "thanks" not in ws.memory_md.read_text().casefold(), "the owner's thanks is no memory"
     assert_well_formed(line.triggers)
     assert "linker error" in line.triggers, line.triggers
     for message in ("thanks!", "what did Caroline paint?", "quick context for Melanie", "Jon said hi", "[shares a photo of a cat]"):
@@ -294,7 +289,7 @@ def test_a_promoted_fix_triggers_on_its_symptom_not_on_the_chat_around_it(ws, cl
 @pytest.mark.model
 def test_the_promoted_fix_fires_on_the_failure_in_other_words(ws, clawmem, tmp_path, days_ago):
     chat_sessions(clawmem, days_ago)
-    assert subprocess.run([sys.executable, "-c", SWAPPED], check=False, capture_output=True).returncode == 0
+    assert clawmem("dream", "--json").returncode == 0
     for message in ("our arm64 build fails with a linker error", "linking breaks on the ARM machine"):
         result = clawmem("recall", message, "--json", "--budget-ms", "5000")  # what the lane decides, not how fast the model loads
         assert [t["text"] for t in result.json()["triggers"]] == [LINKER_FIX], (message, result.json()["degraded"])
