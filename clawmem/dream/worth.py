@@ -64,13 +64,19 @@ CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's
 COMPLAINT = re.compile(
     r"\b(?:fails|failed|failing|keeps failing|fail to|crash(?:es|ed|ing)?|(?:is|are|was|were|got|still) broken|broke|errors? out|"
     r"panic(?:s|ked)|times out|timed out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work)|"
-    r"(?:is|are) back|errors?)\b",
+    r"(?:is|are) back|errors?|dies|died|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es))\b",
     re.IGNORECASE,
 )
 RESOLUTION = re.compile(
     r"\b(?:fix(?:es|ed)?|solved?|solution|workaround|because|caused|cause|due to|so that|run|use|add|set|install|upgrade|downgrade|"
     r"pin|revert|instead|needs?|requires?|without|unless|when(?:ever)?|if|until|try|disable|enable|remove|delete|clear|restart|"
-    r"switch|avoid|must|should|always|never|only|means|rather than|retr(?:y|ies|ied)|before|after)\b",
+    r"switch|avoid|must|should|always|never|only|means|rather than|retr(?:y|ies|ied))\b",
+    re.IGNORECASE,
+)
+# How things stand right now ("9 protocol tests pass", "CI is green again"): true for a moment.
+STATUS = re.compile(
+    r"^(?:\d+ |all |the )?(?:\w+ )?(?:tests?|checks?|specs?) (?:now )?(?:pass|passed|fail|failed|are green|is green|are red)\b|"
+    r"^(?:ci|the build|build|the pipeline|pipeline) (?:is )?(?:now )?(?:green|red|passing)\b",
     re.IGNORECASE,
 )
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
@@ -141,6 +147,8 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
         return f"{kind}, no information"
     if _reaction(tokens, names):
         return "a reaction to what the other person shared, no information"
+    if STATUS.search(said) and not RESOLUTION.search(said):
+        return "a status report of the moment, not a durable fact"
     if COMPLAINT.search(said) and not RESOLUTION.search(said):
         return "a complaint without a resolution (no fix, cause or condition)"
     if vocabulary is None or not vocabulary.judged or names:

@@ -57,9 +57,9 @@ CODE_START = re.compile(
 )
 # Output a program printed, pasted into a turn: diff lines, compiler and log lines, stack frames.
 OUTPUT = re.compile(
-    r"^\s*(?:[+-](?![+-]?\s*\d)\S|\*\*\* |@@ |= note:|(?:error|warning|note|help|fatal|panic|traceback|exception|caused by)(?:\[\w+\])?:|"
+    r"^\s*(?:[+-](?![+-]?\s*\d)\S|[+-]\s+[\w.-]+\s*[:=]\s|\*\*\* |@@ |= note:|(?:error|warning|note|help|fatal|panic|traceback|exception|caused by)(?:\[\w+\])?:|"
     r"at [\w$.<>]+\(|file \".*\", line \d+|collect2:|[\w./-]+\.\w+:\d+(?::\d+)?:|\w+(?:Error|Exception):|(?-i:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b|traceback \(most recent|"
-    r"thread '.*' panicked|\d+ (?:passed|failed)\b)",
+    r"thread '.*' panicked|\d+ (?:passed|failed)\b|(?-i:[A-Z]{2,}(?: [A-Z]{2,})*):|\d+: 0x[0-9a-f]+|.*\b0x[0-9a-f]{6,}\b|aborted \(core dumped\))",
     re.IGNORECASE,
 )
 CODE_SYMBOLS = re.compile(r"[{}();=<>\[\]|&$\\]")
@@ -84,6 +84,8 @@ def _label(text: str) -> re.Match[str] | None:
     if match is None:
         return None
     who = match["who"].strip()
+    if len(who) > 1 and who.isupper():
+        return None  # "FATAL ERROR:", "WARNING:": a program's level, not a person
     parts = who.split()
     if not parts or len(parts) > LABEL_WORDS or who.casefold() in NOT_SPEAKERS or parts[0].casefold() in NOT_SPEAKERS:
         return None

@@ -199,3 +199,20 @@ def test_the_same_decision_from_the_assistant_alone_waits_for_the_gate(ws, say, 
     say("d1", "assistant: We decided to switch the sync wire format from JSON to postcard.\n", day(1))
     dream(day(1))
     assert active(ws.memory_md) == []
+
+
+def test_pasted_program_output_and_status_reports_are_never_promoted(ws, say, dream):
+    paste = (
+        "user: The production build dies:\n"
+        "  FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n"
+        "  2: 0xa96834 [node]\n"
+        "  error: linking with `aarch64-linux-gnu-gcc` failed: exit status: 1\n"
+        "  +    command: cargo clippy --workspace -- -D warnings\n"
+        "assistant: 9 protocol tests pass (round trip, wrong version, empty frame).\n"
+    )
+    for n in (3, 2, 1):
+        say(f"s{n}", paste, day(n))
+    report = dream(day(1))
+    assert active(ws.memory_md) == []
+    reasons = {r for e in report["explain"] for r in e["failed"]}
+    assert {"program output, not speech", "a status report of the moment, not a durable fact"} <= reasons
