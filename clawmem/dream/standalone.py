@@ -176,6 +176,26 @@ def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, st
     return out
 
 
+def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[Piece, str | None]]:
+    """A named person's turn is one account: their claims in it become one (while it stays
+    compact), so a turn about someone's pets is one line naming them all, not three fragments.
+    A role's turn (user, assistant) keeps its claims apart: an answer holds several independent
+    instructions, each of which recurs on its own in other answers."""
+    out: list[tuple[Piece, str | None]] = []
+    open_at: int | None = None
+    for piece, why in found:
+        who = speaker_of(piece)
+        if why or not piece.unit or not who or who.casefold() in ROLES:
+            out.append((piece, why))
+            continue
+        if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+            out[open_at] = (_join(out[open_at][0], piece), None)
+            continue
+        out.append((piece, None))
+        open_at = len(out) - 1
+    return out
+
+
 def read(row: Mapping) -> list[Unit]:
     """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
     ``file_date`` when known) as dreaming stages them: attributed, dates resolved."""
@@ -184,12 +204,15 @@ def read(row: Mapping) -> list[Unit]:
     day = observed_day(row)
     found = []
     owner_note = not transcript and row["origin"] == "owner"
-    for piece, why in claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note):
+
+    def speaker_of(piece: Piece) -> str | None:
+        return label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
+
+    for piece, why in _accounts(claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note), speaker_of):
         if why or not piece.unit:
             found.append(Unit(piece, "", why))
             continue
-        who = label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
-        text = attribute(piece.unit, who, row["origin"])
+        text = attribute(piece.unit, speaker_of(piece), row["origin"])
         found.append(Unit(piece, resolve_dates(text, day) if day else text))
     return found
 

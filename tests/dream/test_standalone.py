@@ -116,7 +116,9 @@ def test_a_conversation_between_named_people_says_who_and_when(ws, clawmem, days
         locomo_session(clawmem, n, days_ago(n), [
             ("Melanie", "Hey Caroline! Good to see you."),
             ("Caroline", "I have lots of great memories with Grandpa Joe. [shares a photo: an old man fishing on a lake]"),
-            ("Melanie", f"I went skiing in St. Moritz a few years ago! We went camping last week, trip {n}."),
+            ("Melanie", "I went skiing in St. Moritz a few years ago!"),
+            ("Caroline", "Nice!"),
+            ("Melanie", f"We went camping last week, trip {n}. The kids loved the lake."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
     assert sorted(c["text"] for c in data["promoted"]) == [
@@ -124,7 +126,7 @@ def test_a_conversation_between_named_people_says_who_and_when(ws, clawmem, days
     ]
     texts = [e["text"] for e in data["explain"] if e["candidate_id"]]
     week = (days_ago(1).date() - dt.timedelta(days=days_ago(1).weekday() + 7)).isoformat()
-    assert f"Melanie said: We went camping last week (the week of {week}), trip 1." in texts
+    assert f"Melanie said: We went camping last week (the week of {week}), trip 1. The kids loved the lake." in texts, "one person's turn is one account"
     assert not any("Moritz a few" in t and "skiing" not in t for t in texts), "no fragment of a split at an abbreviation"
     assert not any("photo" in t or "fishing" in t for t in texts), "image captions are not what anyone said"
     greetings = [e for e in data["explain"] if e["status"] == "excluded" and e["text"] in ("Hey Caroline!", "Good to see you.")]

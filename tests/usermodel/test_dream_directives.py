@@ -200,7 +200,7 @@ def test_directives_are_normalised_to_imperatives(said, directive):
         "Never mind.", "Don't worry about it", "Always a pleasure", "Stop it",  # stock phrases
         "My boss: always use tabs", "Sam prefers tabs", "My manager always says never deploy on Fridays",  # third parties
         "Never do that again", "Always use this format", "Don't push yet", "Please keep it short", "Answer in French for now",  # this conversation only
-        "Noted, I'll answer in British English.", "Use pnpm instead of npm",  # a restatement; a bare imperative is a request
+        "Noted, I'll answer in British English.", "Use pnpm",  # a restatement; a bare imperative is a request
     ],
 )
 def test_not_directives(said):
@@ -362,3 +362,119 @@ def test_dream_writes_the_owners_directive(ws, say, clawmem):
     report = dream.json()
     assert [c["text"] for c in report["promoted"]] == ["Always answer in British English."]
     assert [(e.key, e.body) for e in entries(ws)] == [("language", "Always answer in British English.")]
+
+
+# --- standing directives without a habit word ---------------------------------------------------
+STANDING = [
+    # a contrast with a general object
+    ("Run tests with `cargo nextest run`, not `cargo test`.", "Always run tests with `cargo nextest run`, not `cargo test`.", "test-runner.rust"),
+    ("Use tabs, not spaces.", "Use tabs, not spaces.", "indentation"),
+    ("Use pnpm instead of npm", "Use pnpm instead of npm.", "package-manager.node"),
+    ("Use poetry rather than pip.", "Use poetry rather than pip.", "package-manager.python"),
+    ("Install packages with pnpm, not npm.", "Always install packages with pnpm, not npm.", "package-manager.node"),
+    ("Format code with black, not autopep8.", "Format code with black, not autopep8.", "format-code"),
+    ("Use pytest instead of unittest.", "Use pytest instead of unittest.", "test-runner.python"),
+    ("Write docs in British English, not American English.", "Write docs in British English, not American English.", "language"),
+    ("ok, use vitest rather than jest", "Use vitest rather than jest.", "test-runner.js"),
+    # a style asked for, of answers and docs
+    ("British English please, in docs as well as answers.", "Use British English in docs as well as answers.", "language"),
+    ("keep answers short", "Keep answers short.", "keep-answers"),
+    ("Shorter answers, please.", "Keep answers shorter.", "keep-answers"),
+    ("More detailed answers please", "Keep answers more detailed.", "keep-answers"),
+    ("No emojis.", "Don't use emojis.", "use-emoji"),
+    ("No preamble in answers.", "Don't use preamble in answers.", "use-preamble"),
+    ("Reply in French.", "Reply in French.", "language"),
+    ("Respond in a formal tone.", "Respond in a formal tone.", "tone"),
+    ("Use British spelling in docs.", "Use British spelling in docs.", "language"),
+    ("Metric units please", "Use Metric units.", "units"),
+    # a rule for the codebase
+    ("Rule for this codebase: no unwrap() in library code.", "Don't use unwrap() in library code (rule for this codebase).", "use-unwrap"),
+    ("In this repo we never commit directly to main.", "Never commit directly to main in this repo.", "commit-directly"),
+    ("Convention here: snake_case for module names.", "Use snake_case for module names (convention here).", "use-snake"),
+    ("House rule: run clippy with -D warnings.", "Always run clippy with -D warnings.", "run-clippy"),
+    ("As a rule, keep functions small.", "Keep functions small.", "keep-functions"),
+    ("In this codebase we don't use global state.", "Don't use global state in this codebase.", "use-global"),
+    # a switch of a standing choice
+    ("actually go back to plain `cargo test`", "Use plain `cargo test`.", "test-runner.rust"),
+    ("switch to pnpm for everything", "Use pnpm for everything.", "package-manager.node"),
+    ("use uv from now on", "Use uv.", "package-manager.python"),
+    ("Use uv for everything.", "Use uv for everything.", "package-manager.python"),
+    ("Switch back to npm by default.", "Use npm by default.", "package-manager.node"),
+    ("Use metric units everywhere.", "Use metric units everywhere.", "units"),
+]
+
+
+@pytest.mark.parametrize(("said", "directive", "key"), STANDING)
+def test_standing_directives_without_a_habit_word(said, directive, key):
+    assert directive_in(said) == directive and derive_key(directive) == key
+
+
+NOT_STANDING = [
+    # one-off tasks
+    "Run the tests.", "Use the staging DB for this migration.", "Add --json to rivet status", "Update the pipeline", "Run prettier everywhere.",
+    "Fix lint errors everywhere.", "Delete unused imports in this repo.", "Update the docs in this repo.", "Switch to the dev branch.", "Switch to main.",
+    "Go back to the previous version.", "Deploy to staging, not prod.", "Merge main, not develop.", "Use staging, not prod.", "Use pnpm.",
+    "Reply to the email in French.", "Run the migration with alembic, not raw SQL.", "Use npm to install this one, not yarn.",
+    "Use the old config rather than the new one.", "Test it with pytest, not unittest.",
+    # this conversation only
+    "Use tabs, not spaces, in this file.", "Go back to plain cargo test for this run.", "Run tests now, not later.", "No tests yet.",
+    "No more emojis today.", "Keep it short.", "Let's use tabs, not spaces for this file.",
+    # complaints, stock answers and bare words
+    "you're rambling again", "Your answers are too long.", "No idea.", "No thanks.", "No problem.", "No, not that one.", "Shorter please.",
+    "Bigger font.", "Tabs.", "bullets.",
+    # questions, hypotheticals, hedges, reports, quotes and third parties
+    "Why not use pnpm rather than npm?", "Should we switch to pnpm for everything?", "If we used tabs, not spaces, would it lint?",
+    "Maybe use pnpm rather than npm.", "I used pnpm rather than npm last time.", "In this repo we had tabs.", "We never got tabs working here.",
+    "We always end up fighting the linter.", "'Use tabs, not spaces' is the rule", '"No emojis" was the old rule', "> Use tabs, not spaces.",
+    "Sam: use tabs, not spaces", "He said use tabs, not spaces.", "The rule is fine.", "Rules: tests live next to code.",
+]
+
+
+@pytest.mark.parametrize("said", NOT_STANDING)
+def test_not_standing_directives(said):
+    assert directive_in(said) is None
+
+
+def test_the_tables_are_big_enough():
+    assert len(STANDING) >= 25 and len(NOT_STANDING) >= 25
+
+
+def test_a_standing_request_among_other_sentences():
+    assert directives.directives_in("user: keep answers short. bullets. you're rambling again.", transcript=True) == ["Keep answers short."]
+    turn = "user: Run the tests. Use tabs, not spaces. Can you check the build?"
+    assert directives.directives_in(turn, transcript=True) == ["Use tabs, not spaces."]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key", "final"),
+    [
+        ("Always use npm.", "switch to pnpm for everything", "package-manager.node", "Use pnpm for everything."),
+        ("Use pnpm, not npm.", "Actually, go back to npm for everything.", "package-manager.node", "Use npm for everything."),
+        ("Use poetry rather than pip.", "use uv from now on", "package-manager.python", "Use uv."),
+        ("I prefer pip.", "Use uv for everything.", "package-manager.python", "Use uv for everything."),
+        ("Run tests with `cargo nextest run`, not `cargo test`.", "actually go back to plain `cargo test`", "test-runner.rust", "Use plain `cargo test`."),
+        (
+            "Always run tests with `cargo test`.", "Run tests with `cargo nextest run`, not `cargo test`.", "test-runner.rust",
+            "Always run tests with `cargo nextest run`, not `cargo test`.",
+        ),
+        ("Keep answers short.", "More detailed answers please.", "keep-answers", "Keep answers more detailed."),
+    ],
+)
+def test_a_switch_supersedes_in_place_through_dream(ws, say, clawmem, first, second, key, final):
+    say("a", f"user: {first}\nassistant: Noted.\n", DAY1)
+    say("other", "user: Never use emoji.\nassistant: Understood.\n", DAY1, time="10:00:00")
+    dream = clawmem("dream", "--json", env={"CLAWMEM_NOW": at(DAY1, "20:00:00")})
+    assert dream.returncode == 0, dream.stderr
+    before = {e.key: (e.line_start, e.body) for e in entries(ws)}
+    assert key in before and before[key][1] != final
+
+    say("b", f"user: {second}\nassistant: Will do.\n", DAY2)
+    dream = clawmem("dream", "--json", env={"CLAWMEM_NOW": at(DAY2, "20:00:00")})
+    assert dream.returncode == 0, dream.stderr
+    report = dream.json()
+    assert [c["text"] for c in report["promoted"]] == [final]
+    assert [c["text"] for c in report["superseded"]] == [before[key][1]]
+    active = [e for e in entries(ws) if e.first("status") != "superseded"]
+    assert [(e.key, e.body, e.line_start) for e in active if e.key == key] == [(key, final, before[key][0])]  # in place
+    assert sorted(e.key for e in active) == sorted([key, "use-emoji"])
+    assert clawmem("dream", "--json", env={"CLAWMEM_NOW": at(DAY3, "20:00:00")}).json()["promoted"] == []  # the older statement does not flip it back
