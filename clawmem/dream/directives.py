@@ -113,6 +113,7 @@ from clawmem.dream.consolidate import Change
 from clawmem.dream.standalone import observed_day
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import ABBREVIATIONS, TRANSCRIPT_LABEL, anchor, excerpt, pieces, sentences, similarity, speaker_label, strip_wrappers
+from clawmem.entries import scaffold
 from clawmem.errors import BadInput
 from clawmem.index.db import Index
 from clawmem.notes import NoteResult
@@ -202,11 +203,6 @@ PLURALS = {"emojis": "emoji", "emoticons": "emoticon"}  # the same topic whichev
 TOKEN = re.compile(r"[a-z0-9]+(?:['.+#-][a-z0-9]+)*")
 QUOTE_OPENERS = "\"'“”‘’`«»„>"
 DOUBLE_QUOTES = re.compile(r"[\"“”«»„]")
-TIMESTAMP = re.compile(
-    r"^\s*[\[(]?(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?"
-    r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)[\])]?[\s:,-]*",
-    re.IGNORECASE,
-)
 EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}|[*_]{1,3}(?![\w*_])")
 LEAD_IN = re.compile(
     r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:oh and|and also|one more thing|for the record|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
@@ -525,12 +521,13 @@ def _phrase(body: str, scope: str | None) -> str | None:
 
 
 def _strip(sentence: str) -> str:
-    """The sentence without timestamps, emphasis, conversational lead-ins and wrappers."""
+    """The sentence without scaffolding (``scaffold.strip``), emphasis, conversational lead-ins
+    and wrappers; a speaker label comes off only when it names the owner or a wrapper."""
     s = EMPHASIS.sub("", sentence.replace("\u2019", "'").replace("\u2018", "'"))
     previous = None
     while s != previous:
         previous = s
-        s = TIMESTAMP.sub("", s, count=1)
+        s = scaffold.strip(s, labels=False).text  # the one normaliser: timestamps, message ids, quote markers
         s = LEAD_IN.sub("", s, count=1)
         s = strip_wrappers(s).strip()
         label = _label(s)
