@@ -82,13 +82,14 @@ class Verdict:
         return not self.failed
 
 
-# An owner's explicit decision ("we're switching the wire format from JSON to postcard", "we
-# decided to pin Rust 1.80", "Decision: …") is strong evidence: said once in an interactive owner
+# An owner's explicit decision or stated convention ("we're switching the wire format from JSON to
+# postcard", "we bumped MSRV to 1.80", "Rule for this codebase: …", "how releases work here") is strong evidence: said once in an interactive owner
 # session it needs no recalls, no repetition and no score. Eligibility, age and the per-sweep
 # rank limit still apply, and ``--explain`` names the rule.
 DECISION = re.compile(
     r"\b(?:we|i|the team)(?:'ve| have|'re| are)?\s+(?:decided|chose|picked|agreed|settled on|standardi[sz]ed on|standardi[sz]ing on|"
-    r"going with|went with|will use|switching|switched|moving|moved|migrated|migrating)\b|^decision\s*[:—–-]",
+    r"going with|went with|will use|switching|switched|moving|moved|migrated|migrating|bumped|upgraded|pinned|dropped|adopted|"
+    r"deprecated|retired|replaced|no longer)\b|^(?:decision|rule|convention|policy|house rule)\b[^:]{0,40}[:—–-]|\bhow \w+(?: \w+)? works? here\b",
     re.IGNORECASE,
 )
 STRONG = "an owner's explicit decision: strong evidence, no recalls needed"

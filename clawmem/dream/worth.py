@@ -64,7 +64,7 @@ CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's
 COMPLAINT = re.compile(
     r"\b(?:fails|failed|failing|keeps failing|fail to|crash(?:es|ed|ing)?|(?:is|are|was|were|got|still) broken|broke|errors? out|"
     r"panic(?:s|ked)|times out|timed out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work)|"
-    r"(?:is|are) back|errors?|dies|died|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es))\b",
+    r"(?:is|are) back|(?:an?|the|this|that|same|new) (?:\w+ )?error|dies|died|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es))\b",
     re.IGNORECASE,
 )
 RESOLUTION = re.compile(
