@@ -53,7 +53,7 @@ CAPTION = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:a|
 # Conversational wrappers around a fact: "Remember we use Postgres 16." is "We use Postgres 16."
 # ("Remember to …" is an instruction and keeps its verb.)
 LEADING_WRAPPER = re.compile(
-    r"^(?:(?:same (?:as|like) (?:before|last time|always)|remember(?: that)?(?=\s*[:,-]|\s+(?!to\b)\w)|just so you know|"
+    r"^(?:(?:same (?:as|like) (?:before|last time|always)|remember (?:this|that)\b[^:]{0,40}:|remember(?: that)?(?=\s*[:,-]|\s+(?!to\b)\w)|just so you know|"
     r"fyi|btw|by the way|for the record|for context|quick context|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|"
     r"as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
     r"(?:\s*[:,;.!-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up|update|context)|nb|ps|again|also|ok(?:ay)?|so|anyway|"

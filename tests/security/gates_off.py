@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -102,6 +103,15 @@ def disable_gates() -> None:
         return rows
 
     triggers.candidates = any_tier_candidates
+
+    from clawmem.dream import text as dream_text
+    from clawmem.entries import scaffold
+
+    scaffold.record = lambda text: None  # tool calls, JSON, code and program output read as speech
+    dream_text.RECORD_LABELS.clear()  # a tool turn is speech like any other
+    from clawmem.dream import standalone
+
+    standalone.DEPENDENT = standalone.OBJECT_PRONOUN = re.compile(r"(?!)")  # every sentence stands on its own
 
     from clawmem.dream import consolidate, external, grounding
 
