@@ -37,10 +37,10 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.DOTALL)
 TRANSCRIPT_LABEL = re.compile(r"^\s*\**(?P<label>[^:\n*]{1,40})\**\s*:\s+")
 # A sentence ends at . ! ? (or a run of them, closing quotes and brackets included) before
-# whitespace and a capital, digit or opening quote, unless the word before the point is an
+# whitespace and a letter, digit or opening quote, unless the word before the point is an
 # abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
 # Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
-BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9])")
+BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Za-z0-9])")  # chat text often starts a sentence in lower case
 ABBREVIATIONS = frozenset(
     """
     mr mrs ms mx dr prof st mt ft sr jr rev fr sen gen col capt lt sgt gov pres hon messrs vs etc cf approx incl
