@@ -309,11 +309,15 @@ def problem_text(text: str, *, whole: bool) -> str:
     """The problem part of ``text``: all of it when it states a problem (``whole``, for the turn
     before a fix), else only its clauses that do (for the fix's own entry)."""
     if whole:
-        return text if PROBLEM.search(text) else ""
+        said = scaffold.speech(TRANSCRIPT_LABEL.sub("", text, count=1))
+        return text if PROBLEM.search(text) and not ADVICE.match(said) else ""
     return " | ".join(c for c in PHRASE_BREAK.split(text) if PROBLEM.search(c))
 
 
 COLUMNS = "path, line_start, text, kind, origin, session_kind"
+# "If the build fails …, run make clean": conditional advice names a problem but is a fix itself,
+# never the problem statement behind the turn after it
+ADVICE = re.compile(r"^[\W_]*(?:if|when|whenever|in case)\b", re.IGNORECASE)
 
 
 def _said(row: dict) -> str:

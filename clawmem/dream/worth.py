@@ -117,6 +117,9 @@ class Vocabulary:
         return self.frequency(word) > self.common_share * self.total
 
 
+# "Thanks, that did it for the ticket", "Glad it links again": an opener of thanks or relief with
+# at most two topic words after it acknowledges what was said; it states nothing new
+ACK_OPENERS = frozenset(("thanks", "thank", "thx", "ty", "cheers", "glad", "great", "perfect", "nice", "awesome", "cool", "ok", "okay", "yay", "sweet", "brilliant"))
 VOCATIVE = re.compile(r"^\W*(?P<name>[A-Z][\w'’-]+)\s*[,!]")  # "Caroline, so glad …": the person addressed
 
 
@@ -145,6 +148,8 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     if any(w in PHATIC for w in tokens) and len(leftover) <= 1 and len(names) == len(leftover):
         kind = "a greeting or sign-off" if any(w in GREETINGS for w in tokens) else "an acknowledgement"
         return f"{kind}, no information"
+    if tokens and tokens[0] in ACK_OPENERS and len(leftover) <= 2 and not any(SPECIFIC.search(n) for n in names):
+        return "an acknowledgement, no information"
     if _reaction(tokens, names):
         return "a reaction to what the other person shared, no information"
     if STATUS.search(said) and not RESOLUTION.search(said):

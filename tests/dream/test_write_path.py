@@ -216,3 +216,12 @@ def test_pasted_program_output_and_status_reports_are_never_promoted(ws, say, dr
     assert active(ws.memory_md) == []
     reasons = {r for e in report["explain"] for r in e["failed"]}
     assert {"program output, not speech", "a status report of the moment, not a durable fact"} <= reasons
+
+
+def test_thanks_and_relief_after_a_fix_are_acknowledgements_and_the_fix_is_not_taken_for_a_problem(ws, say, dream):
+    fix = "If the build fails with undefined reference errors, run make clean before make."
+    for n in (3, 2, 1):
+        say(f"s{n}", f"user: the release build fails again with undefined reference errors\nassistant: {fix}\n"
+                     "user: thanks, that did it for the ticket\nassistant: Glad it links again.\n", day(n))
+    dream(day(1))
+    assert active(ws.memory_md) == [fix]
