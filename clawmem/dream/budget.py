@@ -26,6 +26,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from clawmem import loopguard
 from clawmem.config import DreamConfig
 from clawmem.entries import grammar
 
@@ -63,9 +64,9 @@ def value(importance: int | None, uses: int, observed: str | None, usage: Usage,
     return WEIGHTS[0] * imp + WEIGHTS[1] * use + WEIGHTS[2] * recency
 
 
-def line_value(entry: grammar.Entry, usage: Usage, cfg: DreamConfig, body_hash: str) -> float:
+def line_value(entry: grammar.Entry, usage: Usage, cfg: DreamConfig) -> float:
     observed = entry.observed[:10] if entry.observed else None
-    return value(entry.importance, usage.recalls.get(body_hash, 0) + len(entry.sources), observed, usage, cfg)
+    return value(entry.importance, usage.recalls.get(loopguard.text_hash(entry.body), 0) + len(entry.sources), observed, usage, cfg)
 
 
 def displaceable(entry: grammar.Entry) -> bool:

@@ -122,7 +122,7 @@ def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budge
     ``budget.MARGIN`` less than ``p``; None when that cannot make room (nothing is removed then)."""
     worth = budget.value(p.importance, p.recalls + len(p.sources), p.observed, usage, cfg)
     ranked = sorted(
-        ((budget.line_value(e, usage, cfg, loopguard.text_hash(e.body)), e) for e in _entries(text) if budget.displaceable(e)),
+        ((budget.line_value(e, usage, cfg), e) for e in _entries(text) if budget.displaceable(e)),
         key=lambda pair: (pair[0], pair[1].line_start),
     )
     doomed: list[tuple[float, grammar.Entry]] = []

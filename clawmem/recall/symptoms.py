@@ -55,7 +55,8 @@ def reports_problem(text: str) -> bool:
 
 
 def exact_only(word: str) -> bool:
-    """Identifiers, numbers and codes (``__atomic_load_8``, ``arm64``, ``e0425``) name one thing."""
+    """Identifiers, numbers and codes (``__atomic_load_8``, ``arm64``, ``e0425``) name one thing:
+    ``__atomic_load_4`` or ``arm32`` is another thing, however alike it looks."""
     return "_" in word or any(c.isdigit() for c in word)
 
 
@@ -77,20 +78,17 @@ def stems(text: str) -> set[str]:
     return {p for p in found if len(p) >= 3 and p not in STOPWORDS and p not in WEAK}
 
 
-def _same_stem(a: str, b: str) -> bool:
+def same_stem(a: str, b: str, prefix: int = STEM, share: float = STEM_SHARE) -> bool:
+    """Equal, or sharing a prefix of at least ``prefix`` letters that covers ``share`` of the shorter word."""
     if a == b:
         return True
-    common = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        common += 1
-    return common >= STEM and common >= STEM_SHARE * min(len(a), len(b))
+    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return common >= prefix and common >= share * min(len(a), len(b))
 
 
 def anchored(phrase_stems: set[str], message_stems: set[str]) -> bool:
     """True when the message holds a stem of the phrase (equal, or sharing a long prefix)."""
-    return any(_same_stem(p, m) for p in phrase_stems for m in message_stems)
+    return any(same_stem(p, m) for p in phrase_stems for m in message_stems)
 
 
 def identifiers(text: str) -> set[str]:

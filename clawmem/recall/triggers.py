@@ -56,28 +56,21 @@ class TriggerHit:
     superseded_by: str | None = None  # citation of the newer entry (only with include_superseded)
 
 
-def _exact_only(word: str) -> bool:
-    """Identifiers, numbers and codes (``__atomic_load_8``, ``arm64``, ``e0425``) name one thing:
-    ``__atomic_load_4`` or ``arm32`` is another thing, however alike it looks."""
-    return "_" in word or any(c.isdigit() for c in word)
+WORD_SHARE = 0.75  # a shared prefix must cover this share of the shorter word (recall.trigger_stem_prefix)
 
 
 def _same_word(a: str, b: str, stem_prefix: int) -> bool:
+    """One word, or two spellings of it ("fails" ~ "failed"); an identifier only as itself."""
     if a == b:
         return True
-    if _exact_only(a) or _exact_only(b):
+    if symptoms.exact_only(a) or symptoms.exact_only(b):
         return False
-    common = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        common += 1
-    return common >= stem_prefix and common >= 0.75 * min(len(a), len(b))
+    return symptoms.same_stem(a, b, stem_prefix, WORD_SHARE)
 
 
 def _names_match(phrase: str, message_words: list[str]) -> bool:
     """Every identifier of the phrase is in the message: vectors blur ``_4`` and ``_8`` too."""
-    return all(w in message_words for w in (t.casefold() for t in tokens.query_terms(phrase)) if _exact_only(w))
+    return all(w in message_words for w in (t.casefold() for t in tokens.query_terms(phrase)) if symptoms.exact_only(w))
 
 
 def lexical_score(phrase: str, message_words: list[str], cfg: RecallConfig) -> float:
@@ -92,7 +85,7 @@ def lexical_score(phrase: str, message_words: list[str], cfg: RecallConfig) -> f
         if any(_same_word(word, m, cfg.trigger_stem_prefix) for m in message_words):
             total += 1.0
             continue
-        if _exact_only(word):
+        if symptoms.exact_only(word):
             continue
         best = process.extractOne(word, message_words, scorer=fuzz.ratio)
         ratio = best[1] / 100.0 if best else 0.0
