@@ -39,8 +39,16 @@ DEPENDENT = re.compile(
     r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well)\b",
     re.IGNORECASE,
 )
-# "I chose them because …", "we loved it": the object is a pronoun whose noun was said earlier
-OBJECT_PRONOUN = re.compile(r"^(?:i|we|you)(?:'ve|'d)?\s+(?:\w+\s+){0,2}?(?:them|it|those|these|him|her)\b(?!\s*(?:is|was|are|were)\b)", re.IGNORECASE)
+# "I chose them because …", "the kids loved it", "never had a chance to visit it", "sometimes I
+# even use it": the object is a pronoun whose noun was said earlier (no noun phrase of its own
+# before it: the words up to the pronoun hold no determiner or possessive).
+OBJECT_PRONOUN = re.compile(
+    r"^(?:(?:sometimes|never|also|just|really|finally|even|actually|still|then|now|recently|totally|definitely|always|ever)\s+)*"
+    r"(?:(?:i|we|you|they|the kids|my kids|everyone|everybody)(?:'ve|'d|'m|'re)?\s+)?"
+    r"(?:(?!(?:the|a|an|my|our|your|his|her|their|this|that|some|any|no|every|each)\b)[\w']+\s+){0,4}?"
+    r"(?:them|it|those|these|him|her)\b(?!\s*(?:is|was|are|were|'s|will|would)\b)",
+    re.IGNORECASE,
+)
 MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
 

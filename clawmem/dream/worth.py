@@ -10,6 +10,16 @@ A unit is no candidate when
   plate is awesome!", "wow, Caroline, it sounds like you're doing impressive work"): it opens
   on a pointer to the other's words ("that", "it", "what a", "your"), carries an evaluative
   word and names nothing specific beyond the person addressed;
+- it is gratitude, sympathy or an offer aimed at the other person ("thanks for the
+  recommendation", "sorry about the hike", "keep you posted", "let me know if …");
+- it is about the person addressed, or about nobody: no first person, no name and no number,
+  and either second person ("so cool you found such a group") or an evaluation ("winning first
+  place is amazing!", "nice spot!"): a remark, not a fact ("the kids loved the lake" says what
+  happened, and stays);
+- it is a passing feeling: the speaker's mood and at most one word of what it is about ("I'm feeling
+  confident and won't give up", "I was so happy and thankful for all the support");
+- it points at something shown ("check my ideal dance studio", "here's a peek at the space"):
+  the picture is not in the memory;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
   and each of its topic words is common in this workspace: in more than
   ``dream.common_word_share`` of the index's entries (judged once the index holds
@@ -79,6 +89,37 @@ STATUS = re.compile(
     r"^(?:ci|the build|build|the pipeline|pipeline) (?:is )?(?:now )?(?:green|red|passing)\b",
     re.IGNORECASE,
 )
+# Aimed at the other person: thanks for something, sympathy, an offer to help or to report back
+COURTESY = re.compile(
+    r"^(?:[\w']+\s*){0,2}[,!]?\s*(?:(?:many |big )?thanks|thank you|thx|(?:i |we )?(?:really |truly |so |totally )?appreciate|"
+    r"(?:i'?m |i am |so |really )*sorry(?: to hear)?)\b(?!,)|"
+    r"^(?:let me know|keep (?:you|me) posted|(?:i'?ll |i will )?keep you (?:updated|posted|in the loop)|"
+    r"(?:just )?(?:tell|ask) me if|(?:i'?m |i am )?(?:here|always here) (?:for you|if you need))\b",
+    re.IGNORECASE,
+)
+SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
+FIRST_PERSON = frozenset(("i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "im", "ive", "id"))
+OPINION = EVALUATIVE | frozenset(
+    """
+    vital important key essential crucial worth worthwhile necessary rewarding meaningful beautiful healthy precious
+    valuable helpful useful hard tough easy awful terrible sad scary amazing
+    """.split()  # noqa: SIM905
+)
+FEELINGS = frozenset(
+    """
+    feel feeling feels felt happy excited scared nervous confident proud grateful thankful glad stoked thrilled sad bored
+    tired anxious hopeful optimistic relieved overwhelmed upbeat positive motivated inspired determined blessed lucky
+    mix mixed calm relaxed content pumped psyched worried stressed afraid frightened emotional touched moved fulfilled
+    give giving gave up quit hanging hang hanging trying try tried best hard challenge challenged
+    """.split()  # noqa: SIM905
+)
+# "X is amazing", "it's a wild ride", "nice spot!": an evaluation rather than something that happened
+COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|looks?|sounds?)\b|\w['’]s\b", re.IGNORECASE)
+# "check my ideal dance studio", "here's a peek at …", "look at this": pointing at a picture
+SHOWN = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:check(?: it)?(?: out)?|here(?:'s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)",
+    re.IGNORECASE,
+)
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
 EDGE = "\"'()[]{}<>,;:!?.*“”‘’"
 
@@ -136,6 +177,25 @@ def _reaction(tokens: list[str], names: list[str]) -> bool:
     return bool(rest) and rest[0] in POINTERS
 
 
+def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
+    """Why a sentence is talk aimed at the listener rather than a fact about anyone (module doc)."""
+    if COURTESY.match(said):
+        return "thanks, sympathy or an offer to the other person, no information"
+    if SHOWN.match(said) and not any(SPECIFIC.search(n) for n in names):
+        return "points at something shown in the conversation (the picture is not in memory)"
+    own = FIRST_PERSON & set(tokens)
+    named = [n for n in names if not VOCATIVE.match(said) or n.strip(EDGE) != VOCATIVE.match(said)["name"]]  # type: ignore[index]
+    if not own and not named:
+        if SECOND_PERSON & set(tokens):
+            return "a remark about the person addressed, no fact"
+        if OPINION & set(tokens) and (COPULA.search(said) or len(tokens) <= 4):
+            return "an opinion about nobody in particular, no fact"
+    topic = [w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in FEELINGS and w not in OPINION]
+    if own and not names and len(topic) <= 1 and FEELINGS & set(tokens):
+        return "a passing feeling, no fact it is about"
+    return None
+
+
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
     said = speech(text)
@@ -152,6 +212,9 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
         return "an acknowledgement, no information"
     if _reaction(tokens, names):
         return "a reaction to what the other person shared, no information"
+    remark = _remark(said, tokens, names)
+    if remark:
+        return remark
     if STATUS.search(said) and not RESOLUTION.search(said):
         return "a status report of the moment, not a durable fact"
     if COMPLAINT.search(said) and not RESOLUTION.search(said):
