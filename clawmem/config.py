@@ -257,3 +257,14 @@ def load(workspace_root: Path) -> Config:
 def as_mapping(config: Config) -> dict[str, dict[str, Any]]:
     """The config as nested plain dicts (for TOML or JSON output)."""
     return dataclasses.asdict(config)
+
+
+# -- issue 23: forget reaches every copy; sessions that cannot be taken or drowned --------------
+PRIVATE_FILE_MODE = 0o600  # a file holding memory text is its owner's alone (what mkstemp gives the curated files)
+TOOL_RESULT_MAX_CHARS = 32 * 1024  # a tool turn keeps at most this much text; the rest is cut and counted
+RECORD_CUT_BYTES = 1024 * 1024  # a JSON transcript record longer than this has its long strings cut before parsing
+RECORD_STRING_MAX_CHARS = 256 * 1024  # ... to this many characters each (then the tool-turn cut applies)
+INGEST_READ_FACTOR = 8  # a transcript may be up to this many times limits.max_ingest_bytes when the excess is cut tool output
+SESSION_SLOT_SEPARATOR = "@"  # transcripts/<session>@<host>-<origin>.md: never in a session id, so never a bare session's file
+WORKSPACE_ID_FILE = "workspace-id"  # written by `init` inside .clawmem/; with the root's device and inode it keys trust
+FORGOTTEN_PLACEHOLDER = "[forgotten]"  # what a log keeps where it quoted forgotten text

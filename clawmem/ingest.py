@@ -23,12 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem import content_origin, incoming, ledger, loopguard, notes, provenance
+from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, BadValue, Forbidden
 from clawmem.inputs import clean_text, decode_input
 from clawmem.timeparse import check_time_range, from_epoch, local_now
-from clawmem.transcripts import Block, claude_code, codex, jsonl, openai_chat
+from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, openai_chat
+from clawmem.transcripts.cuts import cut_oversized, cut_records
+from clawmem.transcripts.sessions import session_slot
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 ROLES = ("user", "assistant", "system", "tool", "developer", "function")
@@ -41,7 +44,7 @@ MD_TURN = re.compile(
     rf"^(?:(?P<plain>{_ROLE}):|\*\*(?P<bold>{_ROLE})\*\*:|\*\*(?P<boldcolon>{_ROLE}):\*\*)(?:[ \t]+(?P<text>.*))?$",
     re.IGNORECASE,
 )
-FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+FENCE = markdown.FENCE
 MAX_JSON_DEPTH = 64  # deeper nesting is refused before parsing (json would recurse until it crashes)
 HOSTS = {"claude-code": claude_code, "codex": codex, "openai": openai_chat}  # in the order detection tries them
 PARSERS = {**HOSTS, "jsonl": jsonl}  # clawmem's own JSONL: what no host format claims
@@ -66,6 +69,7 @@ class Transcript:
     turns: list[Turn]
     skipped: dict[str, int] = field(default_factory=dict)
     unknown: dict[str, int] = field(default_factory=dict)
+    cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut (``clawmem.transcripts.cuts``)
 
 
 def role_origin(role: str, sender_origin: str) -> str:
@@ -107,9 +111,12 @@ def _check_depth(line: str, number: int) -> None:
                        hint="one flat JSON object per turn with role and content")
 
 
-def _records(text: str) -> list[object]:
+def _records(text: str, cut: dict[str, int] | None = None) -> list[object]:
     stripped = text.lstrip()
     chunks = [stripped] if stripped.startswith("[") else [ln for ln in line_model.split(text) if ln.strip()]
+    chunks, strings = cut_records(chunks)  # a huge string is cut before json holds it
+    if strings and cut is not None:
+        cut["oversized strings"] = strings
     records: list[object] = []
     for number, chunk in enumerate(chunks, 1):
         _check_depth(chunk, number)
@@ -143,8 +150,10 @@ def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
     if fmt not in ("auto", "markdown", *FORMATS):
         raise BadInput(f"unknown transcript format {fmt!r}", hint=f"use one of auto, markdown, {', '.join(FORMATS)}")
     if fmt == "markdown" or (fmt == "auto" and not _looks_like_json(text)):
-        return Transcript("markdown", parse_markdown(text))
-    records = _records(text)
+        turns, cut = cut_oversized(parse_markdown(text))
+        return Transcript("markdown", turns, cut=cut)
+    cut = {}
+    records = _records(text, cut)
     fmt = _detect_records(records) if fmt == "auto" else fmt
     parsed = PARSERS[fmt].parse(records)
     unknown = _clean_counts(parsed.unknown)
@@ -153,7 +162,8 @@ def parse_transcript(text: str, fmt: str = "auto") -> Transcript:
             f"no {fmt} turns in the transcript: {describe_counts(unknown)} of unknown type",
             hint=f"check --format (auto recognises {', '.join(FORMATS)} and markdown)",
         )
-    return Transcript(fmt, [_turn(b) for b in parsed.blocks], _clean_counts(parsed.skipped), unknown)
+    turns, cut_turns = cut_oversized([_turn(b) for b in parsed.blocks])
+    return Transcript(fmt, turns, _clean_counts(parsed.skipped), unknown, {**cut, **cut_turns})
 
 
 def _clean_counts(counts: dict[str, int]) -> dict[str, int]:
@@ -187,7 +197,7 @@ def parse_markdown(text: str) -> list[Turn]:
     for line in line_model.split(text):
         opened = FENCE.match(line)
         if fence is not None:
-            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence) and not line[opened.end():].strip():
+            if markdown.closes_fence(fence, line):  # exactly the open fence: a longer run of tool output is content
                 fence = None
         elif opened:
             fence = opened["fence"]
@@ -230,11 +240,32 @@ class IngestResult:
     format: str = "jsonl"
     skipped: dict[str, int] = field(default_factory=dict)  # known record/block kinds not kept (thinking, metadata)
     unknown: dict[str, int] = field(default_factory=dict)  # record/block types the format does not define
+    cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut, not refused (``clawmem.transcripts.cuts``)
 
 
-def transcript_record(path: str, origin: str, session_kind: str) -> dict:
-    """The ledger record of who sent a whole transcript (checked when it is replaced)."""
-    return {"t": "transcript", "path": path, "origin": origin, "kind": session_kind, "at": ledger.now_iso()}
+def transcript_record(path: str, origin: str, session_kind: str, *, session: str | None = None, host: str | None = None) -> dict:
+    """The ledger record of who sent a whole transcript, and through which host (checked when it is replaced)."""
+    record = {"t": "transcript", "path": path, "origin": origin, "kind": session_kind, "at": ledger.now_iso()}
+    return {**record, "session": session, "host": host} if host else record
+
+
+def read_limit(ws: Workspace) -> int:
+    """How many bytes of transcript are read: more than is kept, because oversized tool output is cut, not refused."""
+    return ws.config.limits.max_ingest_bytes * INGEST_READ_FACTOR
+
+
+def check_kept_size(ws: Workspace, turns: list[Turn]) -> None:
+    """Refuse a transcript that is still over ``limits.max_ingest_bytes`` after its tool output was cut."""
+    limit = ws.config.limits.max_ingest_bytes
+    size = sum(len(t.content.encode("utf-8", "surrogatepass")) for t in turns)
+    if size > limit:
+        raise BadInput(f"transcript is {size:,} bytes after cutting oversized tool output; the limit is {limit:,}",
+                       hint="split it, or raise the limits in clawmem.toml")
+
+
+def caller_host(host: str | None, fmt: str) -> str:
+    """The channel a transcript came through: named by the caller, else its host format, else the CLI."""
+    return host or (fmt if fmt in HOSTS else "cli")
 
 
 def check_replaceable(records: list[dict], session: str, rel: str, origin: str) -> None:
@@ -275,17 +306,24 @@ def ingest(
     session_kind: str = "interactive",
     fmt: str = "auto",
     at: dt.datetime | None = None,
+    host: str | None = None,
 ) -> IngestResult:
-    """Write one session's transcript into ``transcripts/`` with provenance for every turn."""
+    """Write one session's transcript into ``transcripts/`` with provenance for every turn.
+
+    ``host`` is the channel the caller is (``mcp``, ``cli``; a hook's host format by default):
+    with ``origin`` it is the session's identity (``clawmem.transcripts.sessions``).
+    """
     notes.check_provenance(origin, session_kind)
-    text = decode_input(data, limit=ws.config.limits.max_ingest_bytes, what="transcript")
+    text = decode_input(data, limit=read_limit(ws), what="transcript")
     transcript = parse_transcript(text, fmt)
     turns = transcript.turns
+    check_kept_size(ws, turns)
     session = session or fallback_session
     if not session:
         raise BadInput("no session id: the caller names the session, never the transcript", hint="pass --session ID")
     session = validate_session_id(session)
-    path = ws.transcript(session)
+    channel = caller_host(host, fmt)
+    path = ws.root / session_slot(ledger.read(ws).records, session, origin, channel)
     check_replaceable(ledger.read(ws).records, session, ws.rel(path), origin)
     fallback = (at or local_now()).replace(microsecond=0)
 
@@ -333,9 +371,9 @@ def ingest(
     with ws.lock_file(path):
         check_replaceable(ledger.read(ws).records, session, rel, origin)  # again, under the lock
         replaced = path.exists()
-        ledger.append(ws, [transcript_record(rel, origin, session_kind), *records])
+        ledger.append(ws, [transcript_record(rel, origin, session_kind, session=session, host=channel), *records])
         atomic_write(path, encoded)
     return IngestResult(
         session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived,
-        transcript.format, transcript.skipped, transcript.unknown,
+        transcript.format, transcript.skipped, transcript.unknown, transcript.cut,
     )

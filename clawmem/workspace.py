@@ -336,7 +336,7 @@ def append_durably(path: Path, data: bytes) -> None:
     one; ``torn_tail`` finds it before the next append. Callers hold the file's lock.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, config_module.PRIVATE_FILE_MODE)
     try:
         size = os.fstat(fd).st_size
         try:
@@ -349,6 +349,21 @@ def append_durably(path: Path, data: bytes) -> None:
             raise
     finally:
         os.close(fd)
+
+
+def create_private(path: Path) -> bool:
+    """Create ``path`` empty with the curated files' mode (0600) unless it exists; True when created.
+
+    A file another program appends to (the cron job's ``>> dream.jsonl``) keeps the mode of the
+    file it finds: made here first, the memory text it receives is private like ``atomic_write``'s.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, config_module.PRIVATE_FILE_MODE)
+    except FileExistsError:
+        return False
+    os.close(fd)
+    return True
 
 
 def cut_back(fd: int, size: int) -> None:

@@ -34,6 +34,15 @@ def _check_root(root: Path) -> None:
         raise BadInput(f"cannot write to {root}", hint="pick a directory you can write to")
 
 
+def private_logs(ws: Workspace) -> None:
+    """Create the cron job's log before the shell does: ``>>`` keeps the mode it finds, so the
+    memory text ``dream --json-lines`` writes there stays private (0600) like the curated files."""
+    from clawmem.cron import DREAM_LOG
+    from clawmem.workspace import create_private
+
+    create_private(ws.state_dir / DREAM_LOG)
+
+
 def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = False) -> InitResult:
     """Create what is missing of the workspace at ``option``; report what changed."""
     from clawmem import gitshare, trusted_workspaces
@@ -51,6 +60,7 @@ def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = Fals
         changed.append("index")
     if not created and trusted_workspaces.trust(ws.root):
         changed.append("trusted on this machine")
+    private_logs(ws)
     if gitshare.ensure_lines(ws.root / ".gitignore", gitshare.GITIGNORE):
         changed.append(".gitignore")
     if establish_baseline(ws):

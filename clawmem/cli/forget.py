@@ -28,7 +28,8 @@ def forget(
     first, so ingest, note and flush never store the forgotten text or session again. Lines
     of daily notes and transcripts are blanked (other lines keep their numbers, so citations
     stay true), a forgotten session's transcript is deleted, MEMORY.md and USER.md are
-    rewritten safely. Earlier DREAMS.md lines and pre-images quoting the text are redacted;
+    rewritten safely. Earlier DREAMS.md lines, pre-images and log lines (.clawmem/dream.jsonl)
+    quoting the text are redacted, the review page .clawmem/report.html is deleted;
     DREAMS.md records the removal by anchor and hash, never by text. A curated entry that
     merged forgotten evidence with other sources is left alone and listed for manual review.
 
@@ -110,6 +111,8 @@ def _print(result) -> None:
     if result.redacted:
         r = result.redacted
         out.append(f"Redacted {r.get('dreams', 0)} line(s) of DREAMS.md, {r.get('preimages', 0)} pre-image(s), {r.get('baseline', 0)} audit baseline entr(y/ies).")
+        if r.get("logs") or r.get("report"):
+            out.append(f"Redacted {r.get('logs', 0)} log line(s){'; deleted .clawmem/report.html (`clawmem report` writes it again)' if r.get('report') else ''}.")
     if result.review:
         out.append(f"Not removed, needs manual review ({len(result.review)}):")
         out += [inert(f"  {r.path}#L{r.line}: {r.reason}: {r.text}") for r in result.review]

@@ -66,14 +66,14 @@ def ingest(
         clawmem ingest ~/.claude/projects/-home-me-app/3f2c.jsonl --session cc-3f2c --origin owner
         clawmem ingest rollout.jsonl --format codex --session codex-7 --origin owner --json
     """
-    from clawmem.ingest import describe_counts
+    from clawmem.ingest import describe_counts, read_limit
     from clawmem.ingest import ingest as ingest_core
     from clawmem.inputs import read_source
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    data = read_source(transcript, limit=ws.config.limits.max_ingest_bytes, what="transcript")
+    data = read_source(transcript, limit=read_limit(ws), what="transcript")  # oversized tool output is cut, not refused
     when = None
     if at is not None:
         from clawmem.timeparse import parse_time
@@ -81,6 +81,8 @@ def ingest(
         when = parse_time(at, timezone=ws.config.intents.timezone)
     fallback = None if transcript == "-" else Path(transcript).stem
     result = ingest_core(ws, data, session=session, fallback_session=fallback, origin=resolve_origin(origin), session_kind=session_kind.value, fmt=fmt.value, at=when)
+    if result.cut:
+        print(f"clawmem: cut oversized tool output ({describe_counts(result.cut)}): the rest of the session is kept", file=sys.stderr)
     if result.unknown:
         print(f"clawmem: skipped {sum(result.unknown.values())} {result.format} record(s) or block(s) of unknown type: {describe_counts(result.unknown)}", file=sys.stderr)
     if json_output:

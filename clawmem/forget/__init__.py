@@ -17,7 +17,11 @@ Then the files:
   forgotten text are redacted; the removal itself is recorded in ``DREAMS.md`` by anchor,
   provenance and hash, never by text;
 - the index: a sync drops the entries; staged dream evidence, recall events, cached vectors
-  of forgotten text and vectors of re-numbered entries go too.
+  of forgotten text and vectors of re-numbered entries go too, and so do the untrusted hits
+  clawmem returned (``returned_untrusted`` keeps their text) and trigger phrases no curated
+  entry names any more (``apply.scrub_index_copies``);
+- copies beside the memory (``apply.scrub_file_copies``): log lines that quote the text
+  (the cron job's ``dream.jsonl``) are redacted and the review page ``report.html`` deleted.
 
 What else goes, and what is only reported:
 
@@ -49,6 +53,7 @@ from clawmem.forget.apply import (
     redact_diary,
     redact_preimages,
     rewrite_curated,
+    scrub_file_copies,
 )
 from clawmem.forget.plan import (
     Files,
@@ -109,11 +114,13 @@ def forget(
         missed, changed, preimages = _apply(ws, files, plan)
         review = plan.review + [Review(t.rel, t.line_start, excerpt(t.body), "changed while it was being forgotten: not removed") for t in missed]
         kept = [t for t in plan.targets if t not in missed]
-        hashes, redacted = _redact(ws, plan, kept)
+        hashes, redacted, norms = _redact(ws, plan, kept)
         try:
-            clean_index(ws, hashes, changed, {(t.rel, t.line_start) for t in kept})
+            clean_index(ws, hashes, changed, {(t.rel, t.line_start) for t in kept}, norms)
         except IndexUnavailable:
             pass  # a damaged index is rebuilt from the files, which no longer hold the text
+        if kept or plan.deleted:
+            redacted.update(scrub_file_copies(ws, norms))
 
         until = None
         if keep_undo:
@@ -210,15 +217,20 @@ def _apply(ws: Workspace, files: Files, plan: _Plan) -> tuple[list[Target], set[
     return missed, changed, preimages
 
 
-def _redact(ws: Workspace, plan: _Plan, kept: list[Target]) -> tuple[set[str], dict[str, int]]:
-    """Redact what is gone for good from DREAMS.md, pre-images and the audit baseline."""
+def _redact(ws: Workspace, plan: _Plan, kept: list[Target]) -> tuple[set[str], dict[str, int], frozenset[str]]:
+    """Redact what is gone for good from DREAMS.md, pre-images and the audit baseline.
+
+    Returns the hashes and the normalised texts that are gone (with a ``--text`` needle
+    whatever its length: the owner named it), for the copies in the index, logs and report.
+    """
     from clawmem.audit.preimages import redact_baseline
 
     # what is gone for good: forgotten texts that no surviving entry still says
     norms = {loopguard.normalise(x) for t in kept for x in forgotten_texts(t.body, t.kind)} - plan.surviving - {""}
     hashes = set(plan.tombs) | {loopguard.text_hash(t.body) for t in kept if loopguard.normalise(t.body) in norms}
-    if plan.mode == "text":
-        norms.add(loopguard.normalise(plan.target))
+    needle = loopguard.normalise(plan.target) if plan.mode == "text" else ""
+    if needle:
+        norms.add(needle)
     # a short forgotten line ("ok") must not redact every diary line that contains the word
     norms = {n for n in norms if len(n) >= 12 or len(n.split()) >= 3}
     redacted = {
@@ -226,4 +238,4 @@ def _redact(ws: Workspace, plan: _Plan, kept: list[Target]) -> tuple[set[str], d
         "preimages": redact_preimages(ws, hashes),
         "baseline": redact_baseline(ws, hashes),
     }
-    return hashes, redacted
+    return hashes, redacted, frozenset(norms | ({needle} if needle else set()))

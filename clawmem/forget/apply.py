@@ -86,7 +86,7 @@ def redact_preimages(ws: Workspace, hashes: set[str]) -> int:
     return count
 
 
-def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[tuple[str, int]]) -> None:
+def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[tuple[str, int]], norms: frozenset[str] = frozenset()) -> None:
     """Sync, then drop what the index still holds of the forgotten text."""
     from clawmem.index.maintain import open_synced
     from clawmem.search import matrix
@@ -121,6 +121,7 @@ def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[t
                     for row in index.query("SELECT label, candidates FROM dream_themes"):
                         if set(json.loads(row["candidates"])) & set(gone):
                             index.execute("DELETE FROM dream_themes WHERE label = ?", (row["label"],))
+        scrub_index_copies(index, tables, wanted, norms)
         if changed and index.load_vec() and VEC_TABLE in tables:
             # entries of a re-read file get new ids; a reused id must not keep another entry's vector
             marks = ",".join("?" * len(changed))
@@ -130,6 +131,112 @@ def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[t
         # the vector scan's derived int8 copy still holds the forgotten vectors: drop it, the next search rebuilds it
         shutil.rmtree(matrix.cache_root(index), ignore_errors=True)
         scrub_free_pages(index)
+
+
+def quotes_forgotten(text: str | None, norms: frozenset[str]) -> bool:
+    """True when ``text`` says one of the forgotten texts (whole words, after normalising)."""
+    if not text or not norms:
+        return False
+    norm = loopguard.normalise(text)
+    return any(contains(n, norm) for n in norms)
+
+
+def scrub_index_copies(index: Index, tables: set[str], hashes: list[str], norms: frozenset[str]) -> None:
+    """Copies of forgotten text the entry sync does not reach: untrusted hits clawmem returned
+    (``returned_untrusted`` keeps their text) and trigger phrases of curated entries that are gone.
+
+    The index was synced first, so a phrase no current curated entry names is an orphan:
+    ``refresh_triggers`` only ever adds, and the phrase would outlive its entry.
+    """
+    import json
+
+    with index.transaction():
+        if "returned_untrusted" in tables:
+            for start in range(0, len(hashes), 400):
+                part = hashes[start : start + 400]
+                index.execute(f"DELETE FROM returned_untrusted WHERE text_hash IN ({','.join('?' * len(part))})", part)
+            doomed = [r["text_hash"] for r in index.query("SELECT text_hash, text FROM returned_untrusted WHERE text IS NOT NULL") if quotes_forgotten(r["text"], norms)]
+            index.executemany("DELETE FROM returned_untrusted WHERE text_hash = ?", [(h,) for h in doomed])
+        if "trigger_vectors" in tables:
+            named: set[str] = set()
+            for row in index.query("SELECT triggers FROM entries WHERE tier = 'curated' AND triggers IS NOT NULL"):
+                try:
+                    named.update(str(p).casefold() for p in json.loads(row["triggers"]))
+                except (ValueError, TypeError):
+                    continue
+            gone = {r["phrase"] for r in index.query("SELECT DISTINCT phrase FROM trigger_vectors")}
+            gone = {p for p in gone if p not in named or quotes_forgotten(p, norms)}
+            index.executemany("DELETE FROM trigger_vectors WHERE phrase = ?", [(p,) for p in sorted(gone)])
+
+
+def log_paths(ws: Workspace) -> list[Path]:
+    """The logs clawmem writes that quote memory text: the cron job's ``dream --json-lines`` output."""
+    from clawmem.cron import DREAM_LOG
+
+    return [ws.state_dir / DREAM_LOG]
+
+
+def _redact_value(value: object, norms: frozenset[str]) -> tuple[object, bool]:
+    """``value`` with every string that quotes forgotten text replaced by the placeholder."""
+    from clawmem.config import FORGOTTEN_PLACEHOLDER
+
+    if isinstance(value, str):
+        return (FORGOTTEN_PLACEHOLDER, True) if quotes_forgotten(value, norms) else (value, False)
+    if isinstance(value, list):
+        pairs = [_redact_value(v, norms) for v in value]
+        return [v for v, _ in pairs], any(hit for _, hit in pairs)
+    if isinstance(value, dict):
+        out, hit = {}, False
+        for k, v in value.items():
+            out[k], changed = _redact_value(v, norms)
+            hit = hit or changed
+        return out, hit
+    return value, False
+
+
+def redact_logs(ws: Workspace, norms: frozenset[str]) -> int:
+    """Redact the log lines that quote forgotten text (JSON strings replaced, other lines dropped); lines changed."""
+    import json
+
+    count = 0
+    for path in log_paths(ws):
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            continue
+        out: list[bytes] = []
+        for line in data.splitlines(keepends=True):
+            text = line.decode("utf-8", errors="replace")
+            try:
+                value, hit = _redact_value(json.loads(text), norms)
+            except ValueError:  # a torn or foreign line: dropped whole when it quotes the text
+                value, hit = None, quotes_forgotten(text, norms)
+            if not hit:
+                out.append(line)
+                continue
+            count += 1
+            if value is not None:
+                out.append(json.dumps(value, ensure_ascii=False).encode() + b"\n")
+        if count:
+            with ws.lock_file(path):
+                atomic_write(path, b"".join(out))  # a private file (0600), like the curated ones
+    return count
+
+
+def drop_report(ws: Workspace) -> int:
+    """Delete the default review page (it quotes memory text, in excerpts no match finds reliably); 1 when deleted."""
+    from clawmem.report import default_path
+
+    path = default_path(ws)
+    if not path.is_file():
+        return 0
+    path.unlink(missing_ok=True)
+    return 1
+
+
+def scrub_file_copies(ws: Workspace, norms: frozenset[str]) -> dict[str, int]:
+    """Files clawmem wrote beside the memory that may quote forgotten text: its logs and the report."""
+    return {"logs": redact_logs(ws, norms), "report": drop_report(ws)}
 
 
 def scrub_free_pages(index: Index) -> None:

@@ -137,16 +137,18 @@ def by_session(ws: Workspace, files: Files, session: str) -> tuple[list[Target],
     for r in ledger.read(ws).records:
         if r.get("t") == "entry" and r.get("session") == session and isinstance(r.get("path"), str):
             pairs.setdefault(r["path"], set()).add(str(r.get("hash")))
-    transcript = ws.rel(ws.transcript(session))
-    deleted = [transcript] if transcript in files.files else []
+    from clawmem.transcripts.sessions import session_files
+
+    deleted = session_files(files.files, session)  # the plain transcript and every other sender's slot
     found = []
     for rel, hashes in pairs.items():
         if rel not in files.files:
             continue
-        why = "session transcript" if rel == transcript else "written in the session"
-        found += [files.target(rel, e, why) for e in files.entries(rel) if loopguard.text_hash(e.body) in hashes or rel == transcript]
-    if transcript in files.files and transcript not in pairs:
-        found += [files.target(transcript, e, "session transcript") for e in files.entries(transcript)]
+        why = "session transcript" if rel in deleted else "written in the session"
+        found += [files.target(rel, e, why) for e in files.entries(rel) if loopguard.text_hash(e.body) in hashes or rel in deleted]
+    for transcript in deleted:
+        if transcript not in pairs:
+            found += [files.target(transcript, e, "session transcript") for e in files.entries(transcript)]
     return found, deleted
 
 

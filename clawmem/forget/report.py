@@ -40,6 +40,8 @@ def diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
             f"- redacted {redacted.get('dreams', 0)} earlier line(s) of DREAMS.md, {redacted.get('preimages', 0)} pre-image(s) "
             f"and {plural(redacted.get('baseline', 0), 'audit baseline entry', 'audit baseline entries')}"
         )
+    if redacted.get("logs") or redacted.get("report"):
+        out.append(f"- redacted {redacted.get('logs', 0)} log line(s); {'deleted' if redacted.get('report') else 'no'} review page (.clawmem/report.html)")
     out += [f"- curated pre-image (redacted): {p}" for p in preimages]
     for item in result.review:
         out.append(f"- needs manual review: {item.path}#L{item.line} — {item.reason}")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem.errors import Busy, IndexUnavailable
-from clawmem.workspace import Workspace
+from clawmem.workspace import Workspace, create_private
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -62,6 +62,8 @@ class Index:
         if not create and not path.exists():
             raise IndexUnavailable(f"the index {path} does not exist")
         flags = apsw.SQLITE_OPEN_READWRITE | (apsw.SQLITE_OPEN_CREATE if create else 0)
+        if create and path.parent.is_dir() and not path.exists():
+            create_private(path)  # SQLite makes the WAL and shm files with the database's mode: all private
         try:
             self.conn = apsw.Connection(str(path), flags=flags)
         except apsw.Error as err:

@@ -271,7 +271,7 @@ def build_server(workspace: str | Path | None = None):
         from clawmem.ingest import ingest
 
         recorded = client_origin(origin)
-        return to_jsonable(ingest(open_ws(), transcript, session=session, origin=recorded, session_kind=session_kind, fmt=format))
+        return to_jsonable(ingest(open_ws(), transcript, session=session, origin=recorded, session_kind=session_kind, fmt=format, host="mcp"))
 
     def add_intent(
         text: Annotated[str, Field(min_length=1, description="What to do or say when it fires.")],

@@ -31,7 +31,14 @@ Removed here, and nothing else:
 12. the external consolidator's leash (hole 5): any wording, structure, metadata or retirement
    citing a gated anchor is accepted, and the command runs in the workspace with its environment;
 13. content origin: agent text restating untrusted text keeps the agent class;
-14. the trusted-workspace rule: any enclosing ``.clawmem/`` is used, whoever wrote it (a clone's).
+14. the trusted-workspace rule: any enclosing ``.clawmem/`` is used, whoever wrote it (a clone's);
+15. forget's reach beyond the memory files: returned untrusted hits, orphaned trigger phrases,
+   log lines and the review page keep the forgotten text, and new files get the umask's mode;
+16. session slots: a caller that claimed a session id first keeps it, and the owner's ingest of
+   that session is refused;
+17. tool-output cuts: one oversized tool result makes the whole transcript too large to ingest;
+18. Markdown fences: a longer fence line closes the open fence (CommonMark's rule);
+19. workspace identity: a trusted path stays trusted whatever workspace is there now.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -87,6 +94,7 @@ def disable_gates() -> None:
 
     disable_input_gates()
     disable_input_validation()
+    disable_issue23_rules()
     provenance.is_trusted = lambda origin: True
     provenance.trusted_sql = lambda column="origin": "1"
 
@@ -162,6 +170,25 @@ def disable_input_gates() -> None:
     ingest.from_epoch = lambda seconds, what: dt.datetime.fromtimestamp(seconds)
     workspace.SESSION_ID = types.SimpleNamespace(fullmatch=re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$").match)  # "$" admits a final newline
     projects.redact_remote = lambda url: url.strip()
+
+
+def disable_issue23_rules() -> None:
+    """Rules 15-19: each rule function of issue 23 replaced by what the code did before it."""
+    import clawmem.forget
+    import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
+    from clawmem import config, ingest, trusted_workspaces
+    from clawmem.forget import apply
+    from clawmem.transcripts import cuts, markdown, sessions
+
+    apply.scrub_index_copies = lambda index, tables, hashes, norms: None
+    clawmem.forget.scrub_file_copies = apply.scrub_file_copies = lambda ws, norms: {}
+    config.PRIVATE_FILE_MODE = 0o666
+    _replace_everywhere("create_private", lambda path: False)
+    ingest.session_slot = sessions.unbound_slot
+    ingest.cut_oversized = cuts.uncut
+    ingest.cut_records = lambda chunks: (chunks, 0)
+    markdown.closes_fence = markdown.commonmark_closes
+    trusted_workspaces.matches = trusted_workspaces.path_matches
 
 
 def _replace_everywhere(name: str, replacement) -> None:
