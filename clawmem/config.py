@@ -7,6 +7,8 @@ config table and ``clawmem config show`` are generated from these definitions.
 from __future__ import annotations
 
 import dataclasses
+import math
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -15,11 +17,37 @@ from clawmem.embeddings.registry import BACKENDS as EMBEDDING_BACKENDS
 from clawmem.errors import ConfigError
 
 CONFIG_FILE = "clawmem.toml"
+# The machine-local config: outside every workspace (so no pull can bring it), one per user.
+LOCAL_CONFIG_DIR = "clawmem"
+LOCAL_CONFIG_FILE = "local.toml"
+ENV_LOCAL_CONFIG = "CLAWMEM_LOCAL_CONFIG"
+
+# Range limits every number must meet before anything uses it (so no setting, flag or record
+# can make clawmem overflow a time, a SQLite integer or a poll timeout).
+INT_MAX = 2**31 - 1  # any whole-number setting without a narrower limit
+FLOAT_MAX = 1e9  # any real-number setting without a narrower limit
+DAYS_MAX = 36_500  # a setting in days: 100 years (dates past year 9999 cannot be represented)
+SECONDS_MAX = 86_400  # a timeout or budget in seconds: one day (poll timeouts overflow near 24 days)
+PORT_MAX = 65_535
+DURATION_MAX_S = DAYS_MAX * 86_400  # --cooldown, --expires: 100 years
+INTENT_BUDGET_MAX = 1_000_000  # --budget and intents.budget: fires of one intent
+# Nesting limits, checked before a parser recurses (json and tomllib recurse until they crash).
+HOOK_JSON_MAX_DEPTH = 64  # a host's hook JSON on stdin
+HOOK_STDIN_MAX_BYTES = 8 * 1024 * 1024  # a hook's stdin is read up to this and refused past it
+# a hook's transcript_path larger than this (or than limits.max_ingest_bytes, if larger) is refused
+# before it is read: room for a session whose oversized tool output ingestion cuts
+HOOK_TRANSCRIPT_MAX_BYTES = 128 * 1024 * 1024
+LEDGER_RECORD_MAX_DEPTH = 8  # one provenance ledger record (clawmem writes at most 2 levels)
+SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error
 
 
-def setting(default: Any, doc: str) -> Any:
-    """Declare a config field with its documentation."""
-    return field(default=default, metadata={"doc": doc})
+def setting(default: Any, doc: str, *, local_only: bool = False) -> Any:
+    """Declare a config field with its documentation.
+
+    ``local_only``: the setting makes this machine run something (a program, a crontab line),
+    so it is read only from the machine-local config, never from a workspace's shared one.
+    """
+    return field(default=default, metadata={"doc": doc, "local_only": local_only})
 
 
 @dataclass(frozen=True)
@@ -118,10 +146,16 @@ class DreamConfig:
         0.85, "sentence cosine at which a reworded candidate merges into an existing MEMORY.md line (with an embedder)"
     )
     paraphrase_new_words: int = setting(1, "most topic words a merged paraphrase may reword (more: it adds information)")
-    consolidator_command: str = setting("", "external consolidator (JSON on stdin, file on stdout); empty = built in")
+    consolidator_command: str = setting(
+        "", "external consolidator (JSON on stdin, file on stdout); empty = built in; machine-local config only in a git-shared workspace",
+        local_only=True,
+    )
     consolidator_timeout_s: float = setting(60.0, "seconds the external consolidator may run")
     host: str = setting("", "the one machine (hostname) allowed to dream a shared workspace; empty = any machine")
-    cron_schedule: str = setting("17 3 * * *", "when `clawmem cron` runs the nightly dream (crontab time fields)")
+    cron_schedule: str = setting(
+        "17 3 * * *", "when `clawmem cron` runs the nightly dream (five crontab time fields or @daily, @hourly ...); machine-local config only in a git-shared workspace",
+        local_only=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -205,53 +239,138 @@ def reference() -> list[dict[str, Any]]:
     return rows
 
 
+def shown(value: Any) -> str:
+    """A refused value as an error quotes it: short and on one line (never 400 digits or a deep repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {value.bit_length() * 30103 // 100000 + 1} digits"
+    if isinstance(value, (list, dict)):
+        return "an array" if isinstance(value, list) else "a table"
+    text = " ".join(repr(value).split())
+    return text if len(text) <= SHOWN_VALUE_CHARS else text[: SHOWN_VALUE_CHARS - 1] + "…"
+
+
+def number_range(section: str, name: str, default: int | float) -> tuple[int | float, int | float]:
+    """The range a numeric setting must be in, by its unit (``_days``, ``_hours``, ``_s``, ``_ms``, ``_port``), else its type."""
+    if (section, name) == ("intents", "budget"):
+        return 1, INTENT_BUDGET_MAX
+    for suffix, high in (("_days", DAYS_MAX), ("_hours", DAYS_MAX * 24), ("_ms", SECONDS_MAX * 1000), ("_s", SECONDS_MAX), ("_port", PORT_MAX)):
+        if name.endswith(suffix):
+            return 0, high
+    return 0, INT_MAX if isinstance(default, int) else FLOAT_MAX
+
+
+def check_number(key: str, value: int | float, low: int | float, high: int | float, default: Any) -> None:
+    """Refuse a number outside ``low..high`` (or not finite) before anything converts or uses it."""
+    finite = not isinstance(value, float) or math.isfinite(value)
+    if not finite or not low <= value <= high:
+        span = " to ".join(f"{n:,}" if isinstance(n, int) else f"{n:g}" for n in (low, high))
+        raise ConfigError(f"{key} must be a number from {span}, got {shown(value)}", hint=f"the default is {default!r}")
+
+
 def _coerce(section: str, name: str, expected: Any, value: Any) -> Any:
     key = f"{section}.{name}"
-    if expected is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if type(value) is not type(expected):
-        raise ConfigError(f"{key} must be {type(expected).__name__}, got {value!r}")
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if type(value) is not type(expected) and not (isinstance(expected, float) and whole):
+        raise ConfigError(f"{key} must be {type(expected).__name__}, got {shown(value)}")
+    if isinstance(expected, (int, float)) and not isinstance(expected, bool):
+        check_number(key, value, *number_range(section, name, expected), expected)
+        value = float(value) if isinstance(expected, float) else value
     choices = CHOICES.get((section, name))
     if choices and value not in choices:
-        raise ConfigError(f"{key} must be one of {', '.join(sorted(choices))}, got {value!r}")
+        raise ConfigError(f"{key} must be one of {', '.join(sorted(choices))}, got {shown(value)}")
     return value
 
 
 def from_mapping(data: dict[str, Any]) -> Config:
-    """Build a Config from parsed TOML, rejecting unknown sections, keys and wrong types."""
+    """Build a Config from parsed TOML, rejecting unknown sections, keys, wrong types and numbers out of range."""
     config = Config()
     known = sections()
     for section, values in data.items():
         if section not in known:
-            raise ConfigError(f"unknown config section [{section}]")
+            raise ConfigError(f"unknown config section [{section[:SHOWN_VALUE_CHARS]}]")
         if not isinstance(values, dict):
             raise ConfigError(f"[{section}] must be a table")
         defaults = getattr(config, section)
         changes = {}
         for name, value in values.items():
             if name not in {f.name for f in fields(defaults)}:
-                raise ConfigError(f"unknown setting {section}.{name}")
+                raise ConfigError(f"unknown setting {section}.{name[:SHOWN_VALUE_CHARS]}")
             changes[name] = _coerce(section, name, getattr(defaults, name), value)
         config = config.replace(section, **changes)
     return config
 
 
-def load(workspace_root: Path) -> Config:
-    """Read ``clawmem.toml`` from the workspace, or return the defaults when there is none."""
-    path = workspace_root / CONFIG_FILE
+def local_only(section: str, name: str) -> bool:
+    """Whether ``section.name`` makes this machine run something (read only from machine-local config)."""
+    cls = sections().get(section)
+    found = [f for f in fields(cls) if f.name == name] if cls is not None else []
+    return bool(found and found[0].metadata.get("local_only"))
+
+
+def local_config_path() -> Path:
+    """This user's machine-local config, outside every workspace: ``$XDG_CONFIG_HOME/clawmem/local.toml``."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / LOCAL_CONFIG_DIR / LOCAL_CONFIG_FILE
+
+
+def shared_by_git(root: Path) -> bool:
+    """Whether ``root`` is inside a git working tree, so its ``clawmem.toml`` is what collaborators commit."""
+    folder = Path(os.path.abspath(root))
+    return any((place / ".git").exists() for place in (folder, *folder.parents))
+
+
+def refuse_shared_executables(data: dict[str, Any], path: Path, root: Path) -> None:
+    """A shared (git) ``clawmem.toml`` may not set a command or a crontab line: refused, saying where it goes."""
+    found = [f"{s}.{n}" for s, values in data.items() if isinstance(values, dict) for n in values if local_only(s, n)]
+    if found and shared_by_git(root):
+        raise ConfigError(
+            f"{path} is shared through git and sets {', '.join(found)}: a setting that runs a command is never taken from a shared file",
+            hint=f"move it to this machine's own config, {local_config_path()} (same [section] layout), and delete it from {path}",
+        )
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """One config file parsed (empty when there is none); any damage is a ConfigError naming the file."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return Config()
+        return {}
     except OSError as err:
         raise ConfigError(f"cannot read {path}: {err.strerror}") from err
     import tomllib  # deferred: most workspaces have no clawmem.toml
 
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"{path} is not valid TOML: {err}") from err
-    return from_mapping(data)
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:  # ValueError: TOMLDecodeError, or an integer of thousands of digits
+        raise ConfigError(f"{path} is not valid TOML: {err}", hint=f"fix or remove {path} by hand") from None
+    except RecursionError:
+        raise ConfigError(f"{path} nests arrays or tables too deep to read", hint=f"no setting takes an array; fix or remove {path} by hand") from None
+
+
+def layers(workspace_root: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The workspace's (possibly shared) overrides and this machine's, each validated on its own."""
+    shared_path, local_path = workspace_root / CONFIG_FILE, local_config_path()
+    shared, local = read_toml(shared_path), read_toml(local_path)
+    for data, path in ((shared, shared_path), (local, local_path)):
+        try:
+            from_mapping(data)
+        except ConfigError as err:
+            raise ConfigError(f"{path}: {err.message}", hint=err.hint) from None
+    refuse_shared_executables(shared, shared_path, workspace_root)
+    return shared, local
+
+
+def merged(shared: dict[str, Any], local: dict[str, Any]) -> dict[str, Any]:
+    """The workspace's overrides with this machine's on top (a machine-local setting wins)."""
+    out = {section: dict(values) for section, values in shared.items()}
+    for section, values in local.items():
+        out.setdefault(section, {}).update(values)
+    return out
+
+
+def load(workspace_root: Path) -> Config:
+    """The defaults, overridden by the workspace's ``clawmem.toml``, then by this machine's ``local.toml``."""
+    return from_mapping(merged(*layers(workspace_root)))
 
 
 def as_mapping(config: Config) -> dict[str, dict[str, Any]]:

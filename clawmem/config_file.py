@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -42,28 +41,33 @@ def config_path(root: Path) -> Path:
 
 
 def read_file(root: Path) -> tuple[dict[str, Any], str]:
-    """The parsed overrides (validated) and the raw text; empty when there is no file."""
-    path = config_path(root)
+    """The parsed overrides (validated) and the raw text; empty when there is none."""
+    return _read(config_path(root))
+
+
+def _read(path: Path) -> tuple[dict[str, Any], str]:
+    data = config_module.read_toml(path)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}, ""
-    except OSError as err:
-        raise ConfigError(f"cannot read {path}: {err.strerror}") from err
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"{path} is not valid TOML: {err}", hint=f"fix or remove {path} by hand") from err
-    config_module.from_mapping(data)
-    return data, text
+        config_module.from_mapping(data)
+    except ConfigError as err:
+        raise ConfigError(f"{path}: {err.message}", hint=err.hint) from None
+    return data, path.read_text(encoding="utf-8") if data else ""
+
+
+def write_target(root: Path, key: str) -> Path:
+    """Where ``config set KEY`` writes: this machine's own config for a setting that runs a command
+    in a git-shared workspace (a shared file may not hold one), else the workspace's ``clawmem.toml``."""
+    section, name = split_key(key)
+    if config_module.local_only(section, name) and config_module.shared_by_git(root):
+        return config_module.local_config_path()
+    return config_path(root)
 
 
 def show(root: Path) -> ConfigView:
-    """Every setting's effective value and which ones the file overrides."""
-    data, _ = read_file(root)
-    effective = config_module.from_mapping(data)
-    overridden = [f"{section}.{name}" for section, values in data.items() for name in values]
+    """Every setting's effective value and which ones the files override (the workspace's or this machine's)."""
+    shared, local = config_module.layers(root)
+    effective = config_module.from_mapping(config_module.merged(shared, local))
+    overridden = {f"{section}.{name}" for data in (shared, local) for section, values in data.items() for name in values}
     path = config_path(root)
     return ConfigView(str(path), path.exists(), config_module.as_mapping(effective), sorted(overridden, key=_order))
 
@@ -108,7 +112,7 @@ def parse_value(key: str, text: str) -> Any:
             return value
     except ValueError:
         kind = {bool: "true or false", int: "a whole number", float: "a number"}[type(default)]
-        raise ConfigError(f"{key} must be {kind}, got {text!r}", hint=f"the default is {default!r}") from None
+        raise ConfigError(f"{key} must be {kind}, got {config_module.shown(text)}", hint=f"the default is {default!r}") from None
     return text
 
 
@@ -118,25 +122,30 @@ def get_value(root: Path, key: str) -> Any:
 
 
 def set_value(root: Path, key: str, text: str) -> SetResult:
-    """Write one override to ``clawmem.toml`` (atomically, under the workspace's config lock)."""
+    """Write one override (atomically, under the workspace's config lock) to ``write_target``'s file."""
     import tomli_w  # deferred: only `config set` writes TOML
 
     from clawmem.workspace import Workspace, atomic_write
 
     section, name = split_key(key)
     value = parse_value(key, text)
+    if (section, name) == ("dream", "cron_schedule"):
+        from clawmem.cron import check_schedule
+
+        check_schedule(value)
     ws = Workspace(root)
-    path = config_path(root)
+    path = write_target(root, key)
     with ws.lock(config_module.CONFIG_FILE):
-        data, raw = read_file(root)
-        previous = getattr(getattr(config_module.from_mapping(data), section), name)
+        previous = getattr(getattr(config_module.from_mapping(config_module.merged(*config_module.layers(root))), section), name)
+        data, raw = _read(path)
         updated = {s: dict(v) for s, v in data.items()}
         updated.setdefault(section, {})[name] = value
         try:
-            config_module.from_mapping(updated)  # type and choice checks, before anything is written
+            config_module.from_mapping(updated)  # type, range and choice checks, before anything is written
         except ConfigError as err:
             raise ConfigError(err.message, hint=f"the default is {default_of(key)!r}") from None
         ordered = {s: updated[s] for s in config_module.sections() if s in updated}
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, tomli_w.dumps(ordered).encode("utf-8"))
     dropped = any(line.lstrip().startswith("#") or " #" in line for line in raw.splitlines())
     return SetResult(str(path), key, value, previous, default_of(key), dropped)

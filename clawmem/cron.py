@@ -11,6 +11,7 @@ marker comments naming the workspace, so ``install`` replaces exactly it and not
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 from dataclasses import dataclass
@@ -24,6 +25,13 @@ BEGIN = "# BEGIN clawmem {root}"
 END = "# END clawmem {root}"
 DREAM_LOG = "dream.jsonl"
 SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
+# The grammar a schedule must match before it goes into a crontab line: five time fields
+# (numbers, names such as mon or jan, ``*``, ranges, lists and steps) separated by spaces or
+# tabs, or one of cron's ``@`` words. Nothing else: no newline, no ``%`` (cron's stdin), no command.
+_ATOM = r"(?:\*|[0-9]{1,4}|[A-Za-z]{3})(?:-(?:[0-9]{1,4}|[A-Za-z]{3}))?(?:/[0-9]{1,4})?"
+_FIELD = rf"{_ATOM}(?:,{_ATOM})*"
+CRON_FIELDS = re.compile(rf"{_FIELD}(?:[ \t]+{_FIELD}){{4}}", re.ASCII)
+CRON_WORDS = ("@reboot", "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
 
 
 @dataclass(frozen=True)
@@ -52,12 +60,27 @@ def _environment(ws: Workspace, command: str) -> str:
     return " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
 
 
+def check_schedule(schedule: str) -> str:
+    """``schedule`` if it is five crontab time fields or a known ``@`` word, else BadInput (exit 1).
+
+    It is pasted into the user's crontab, so anything past the grammar (a newline, a sixth
+    field, a command) would be a line of its own or a command cron runs.
+    """
+    text = schedule.strip(" \t")
+    if CRON_FIELDS.fullmatch(text) or text in CRON_WORDS:
+        return text
+    from clawmem.config import shown
+
+    raise BadInput(
+        f"dream.cron_schedule {shown(schedule)} is not five crontab time fields or one of {', '.join(CRON_WORDS)}",
+        hint="e.g. clawmem config set dream.cron_schedule '17 3 * * *' (minute hour day month weekday)",
+    )
+
+
 def block(ws: Workspace, *, command: str | None = None) -> str:
     """The marked crontab block for ``ws`` (``%`` escaped: cron turns it into a newline)."""
     exe = command or clawmem_command()
-    schedule = ws.config.dream.cron_schedule.strip()
-    if len(schedule.split()) != 5 and not schedule.startswith("@"):
-        raise BadInput(f"dream.cron_schedule {schedule!r} is not five crontab time fields", hint="e.g. clawmem config set dream.cron_schedule '17 3 * * *'")
+    schedule = check_schedule(ws.config.dream.cron_schedule)
     env = _environment(ws, exe)
     log = shlex.quote(str(ws.state_dir / DREAM_LOG))
     lines = [

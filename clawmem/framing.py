@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import secrets
 
+from clawmem import inputs
 from clawmem.entries import neutralise as _neutraliser
 
 RECALL = "clawmem-recall"
@@ -34,8 +35,9 @@ def new_nonce() -> str:
 
 
 def inert(text: str) -> str:
-    """``text`` as it may be printed inside a frame: neutralised, so it spells no marker or comment."""
-    return _neutraliser.neutralise(text)
+    """``text`` as it may be printed inside a frame: neutralised, so it spells no marker or comment,
+    and printable, so it holds no C0 or C1 control a terminal would obey."""
+    return inputs.printable(_neutraliser.neutralise(text))
 
 
 def _attribute(value: str) -> str:

@@ -14,6 +14,8 @@ CONTROL = {chr(c) for c in range(32)} - {"\n", "\r", "\t"}
 TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]")
 # C0 and C1 controls a file must not carry (tab and newline are text); shown as U+FFFD instead.
 STRAY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# DEL and the C1 controls, which json.dumps leaves raw (it escapes only C0): U+009B is the 8-bit CSI
+RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
 SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -35,6 +37,22 @@ def clean_text(value: str, what: str) -> str:
     """
     check_encodable(value, what)
     return STRAY_CONTROL.sub("\ufffd", TERMINAL_ESCAPE.sub("", flatten_breaks(value)))
+
+
+def printable(text: str) -> str:
+    """``text`` as it may reach a terminal: every C0 and C1 control except tab and newline shown as U+FFFD.
+
+    Stored text can hold what no writer accepts (a hand edit, a pull, an older version), and a
+    terminal obeys ESC and the 8-bit CSI (U+009B) alike; every printer passes its text through here.
+    """
+    return STRAY_CONTROL.sub("\ufffd", text.replace("\r\n", "\n"))
+
+
+def json_printable(document: str) -> str:
+    """Serialised JSON with DEL and C1 controls written as ``\\u`` escapes, as json already writes C0
+    (the same value for a program, nothing a terminal obeys). Outside strings JSON is ASCII, so
+    every one of them is inside a string."""
+    return RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", document)
 
 
 def decode_input(data: bytes | str, *, limit: int, what: str = "input") -> str:

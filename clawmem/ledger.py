@@ -17,12 +17,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem import timeparse, workspace
+from clawmem import jsonbound, timeparse, workspace
+from clawmem.config import LEDGER_RECORD_MAX_DEPTH
 from clawmem.workspace import Workspace, append_durably
 
 LEDGER_LOCK = "ledger"
 # The ``path`` values a damaged (unparseable) record still shows: the files it could concern.
 DAMAGED_PATH = re.compile(rb'"path":\s*"([^"\\]{1,500})"')
+
+# The shape of each record type clawmem writes, as far as readers rely on it: field -> (allowed
+# types, required). ``STRINGS`` is a list of strings. Other fields, and record types not listed
+# (a newer clawmem's), pass when the record is an object with a string ``t`` and shallow enough.
+STRINGS = "list of strings"
+_OPT_STR = ((str, type(None)), False)
+SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
+    "init": {"id": ((str,), True)},
+    "entry": {"path": ((str,), True), "hash": ((str,), True), "origin": ((str,), True), "kind": ((str,), True), "session": _OPT_STR, "observed": _OPT_STR},
+    "taint": {"path": ((str,), True), "origin": ((str,), True)},
+    "torn": {"path": ((str,), True), "lines": (STRINGS, True)},
+    "repair": {"paths": (STRINGS, False)},
+    "transcript": {"path": ((str,), True), "origin": ((str,), True), "kind": _OPT_STR},
+    "tombstone": {"session": _OPT_STR, "hash": _OPT_STR, "path": _OPT_STR, "forget": _OPT_STR},
+    "lift": {"forget": _OPT_STR, "hashes": (STRINGS, False), "sessions": (STRINGS, False)},
+    "forget": {"id": ((str,), True), "session": _OPT_STR},
+    "returned": {"hash": ((str,), True), "path": _OPT_STR},
+    "promote": {"path": ((str,), True), "hash": ((str,), True)},
+    "aspiration": {"id": ((str,), True), "state": ((str,), True), "path": _OPT_STR},
+    "intent": {"op": ((str,), True), "id": ((int, type(None)), False), "keywords": (STRINGS, False)},
+}
+# fields every reader takes as text whatever the record type (hashed, compared, stored in SQL)
+COMMON = {name: _OPT_STR for name in ("at", "path", "hash", "origin", "session")}
+_WARNED: set[tuple[str, int]] = set()  # (ledger, line) already reported by this process
 
 
 def now_iso() -> str:
@@ -102,6 +127,61 @@ def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
         append_durably(ws.ledger_path, data)
 
 
+def shape_problem(record: object) -> str | None:
+    """Why ``record`` is not a ledger record readers can rely on (type and shape), or None.
+
+    The ledger is union-merged from every clone, so a line may come from anyone: a field a reader
+    hashes, compares or stores must have the type clawmem writes, or the reader would crash.
+    """
+    if not isinstance(record, dict):
+        return f"not a JSON object but {type(record).__name__}"
+    kind = record.get("t")
+    if not isinstance(kind, str) or not kind:
+        return "no record type (t)"
+    for name, (allowed, required) in {**COMMON, **SHAPES.get(kind, {})}.items():
+        if name not in record:
+            if required:
+                return f"a {kind!r} record without {name}"
+            continue
+        value = record[name]
+        if allowed == STRINGS:
+            fits = isinstance(value, list) and all(isinstance(item, str) for item in value)
+        else:
+            fits = isinstance(value, allowed) and not isinstance(value, bool)
+        if not fits:
+            return f"a {kind!r} record whose {name} is {type(value).__name__}"
+    return None
+
+
+def parse_record(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """One ledger line as a record, or None and why not: not JSON, nested past
+    ``LEDGER_RECORD_MAX_DEPTH`` (refused before the parser recurses), or the wrong shape."""
+    try:
+        record = jsonbound.loads(line, max_depth=LEDGER_RECORD_MAX_DEPTH)
+    except ValueError as err:
+        nested = str(err).startswith("JSON nested deeper")
+        return None, f"nested deeper than {LEDGER_RECORD_MAX_DEPTH} levels" if nested else "not valid JSON"
+    problem = shape_problem(record)
+    return (None, problem) if problem else (record, None)
+
+
+def report_bad(ws: Workspace, number: int, reason: str) -> None:
+    """Warn once per process about a bad ledger line, naming it (the record is skipped)."""
+    from clawmem.output import warn
+
+    if (str(ws.ledger_path), number) in _WARNED:
+        return
+    _WARNED.add((str(ws.ledger_path), number))
+    warn(f"{ws.rel(ws.ledger_path)} line {number}: {reason}; record skipped (the files it names lose their recorded provenance)")
+
+
+def _repaired(data: bytes, start: int) -> bool:
+    """Whether the line at ``start`` is the repair record ``append`` writes right after a torn one."""
+    end = data.find(b"\n", start)
+    record = parse_record(data[start:end])[0] if end > start else None
+    return record is not None and record.get("t") == "repair"
+
+
 @dataclass(frozen=True)
 class LedgerRead:
     ledger_id: str | None  # None: the ledger is missing or its header is damaged
@@ -118,11 +198,8 @@ def read(ws: Workspace, offset: int = 0) -> LedgerRead:
     except FileNotFoundError:
         return LedgerRead(None, [], 0)
     header_end = data.find(b"\n")
-    try:
-        header = json.loads(data[:header_end]) if header_end > 0 else {}
-    except ValueError:
-        header = {}
-    ledger_id = header.get("id") if header.get("t") == "init" else None
+    header = parse_record(data[:header_end])[0] if header_end > 0 else None
+    ledger_id = header.get("id") if header is not None and header.get("t") == "init" else None
     records = []
     damaged: list[frozenset[str]] = []
     position = max(offset, header_end + 1 if header_end >= 0 else 0)
@@ -131,13 +208,12 @@ def read(ws: Workspace, offset: int = 0) -> LedgerRead:
         if end < 0:
             break
         line = data[position:end]
-        try:
-            record = json.loads(line)
-        except ValueError:
-            record = None
-        if isinstance(record, dict):
+        record, problem = parse_record(line) if line.strip() else (None, None)
+        if record is not None:
             records.append(record)
-        elif line.strip():  # a damaged record: the lines it covered can no longer be accounted for
+        elif line.strip():  # a damaged or malformed record: the lines it covered can no longer be accounted for
+            if not _repaired(data, end + 1):  # a torn write was already recorded by the repair after it
+                report_bad(ws, data.count(b"\n", 0, position) + 1, problem or "malformed")
             damaged.append(frozenset(m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(line)))
         position = end + 1
     return LedgerRead(ledger_id, records, position, tuple(damaged))
@@ -166,16 +242,15 @@ def tombstones(ws: Workspace) -> Tombstones:
         for line in data.splitlines():
             if b'"tombstone"' not in line and b'"lift"' not in line:
                 continue
-            try:
-                record = json.loads(line)
-            except ValueError:
+            record = parse_record(line)[0]  # a malformed one is skipped here and reported by ``read``
+            if record is None:
                 continue
-            if isinstance(record, dict) and record.get("t") == "tombstone":
+            if record.get("t") == "tombstone":
                 if isinstance(record.get("session"), str):
                     sessions.add(record["session"])
                 if isinstance(record.get("hash"), str):
                     hashes.add(record["hash"])
-            elif isinstance(record, dict) and record.get("t") == "lift":
+            elif record.get("t") == "lift":
                 sessions.difference_update(s for s in record.get("sessions", ()) if isinstance(s, str))
                 hashes.difference_update(h for h in record.get("hashes", ()) if isinstance(h, str))
     return Tombstones(frozenset(sessions), frozenset(hashes))

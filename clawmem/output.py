@@ -27,8 +27,10 @@ def to_jsonable(value: Any) -> Any:
 
 
 def emit_json(value: Any) -> None:
-    """Write one JSON document to stdout (the only thing on stdout under ``--json``)."""
-    sys.stdout.write(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2) + "\n")
+    """Write one JSON document to stdout (the only thing on stdout under ``--json``); controls escaped."""
+    from clawmem import inputs
+
+    sys.stdout.write(inputs.json_printable(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2)) + "\n")
 
 
 def styled(stream: Any) -> bool:
@@ -70,9 +72,12 @@ def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
     Forced colour (``FORCE_COLOR``, for ``less -R`` or a CI log) asks for the person's view in a pipe too.
     """
+    from clawmem import inputs
+
+    rows = [[inputs.printable(str(cell)) for cell in row] for row in rows]  # cells quote stored text
     if not (is_terminal(sys.stdout) or styled(sys.stdout)):
         for row in rows:
-            print("\t".join(" ".join(str(cell).split()) for cell in row))
+            print("\t".join(" ".join(cell.split()) for cell in row))
         return
     from rich.table import Table  # deferred: only a terminal needs it
     from rich.text import Text
@@ -83,6 +88,13 @@ def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     for row in rows:
         table.add_row(*(Text(str(cell)) for cell in row))  # Text: a cell is never read as rich markup
     console().print(table)
+
+
+def say(line: str) -> None:
+    """Print a line for a person that may quote stored text: no C0 or C1 control reaches the terminal."""
+    from clawmem import inputs
+
+    print(inputs.printable(line))
 
 
 def plural(count: int, singular: str, plural: str | None = None) -> str:
@@ -115,7 +127,8 @@ def report_error(err: ClawmemError, *, as_json: bool) -> None:
 
 def emit_json_line(value: Any) -> None:
     """One compact JSON object on one line, its time first in ``at`` (logs appended from cron)."""
+    from clawmem import inputs
     from clawmem.timeparse import now
 
     record = {"at": now().astimezone().isoformat(timespec="seconds"), **to_jsonable(value)}
-    sys.stdout.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+    sys.stdout.write(inputs.json_printable(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n")

@@ -99,6 +99,7 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the trusted-workspaces list
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # the machine-local config (local.toml)
     monkeypatch.setenv("CLAWMEM_WORKSPACE", str(tmp_path / "ws"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("NO_COLOR", "1")

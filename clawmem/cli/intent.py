@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from clawmem.cli.options import JsonOpt, OriginOpt, SessionOpt, WorkspaceOpt, resolve_origin
+from clawmem.output import say
 from clawmem.vocabulary import IntentStateFilter as StateFilter
 
 app = typer.Typer(
@@ -80,7 +81,7 @@ def add(
         if json_output:
             emit_json(result)
         else:
-            print(f"Aspiration noted in {result.path}:{result.line}, review on {result.review.isoformat()}")
+            say(f"Aspiration noted in {result.path}:{result.line}, review on {result.review.isoformat()}")
         return
     from clawmem.index.db import Index
     from clawmem.intents import add_intent
@@ -98,14 +99,14 @@ def add(
         return
     show = lambda stamp: schedule.display(stamp, ws)  # noqa: E731
     if intent.kind == "time":
-        print(f"Reminder #{intent.id} due {show(intent.due_at)} ({_zone_name(ws)}): {intent.text}")
-        print(f"  fires once through `clawmem intent due` (install it with `clawmem intent cron`); expires {show(intent.expires_at)}")
+        say(f"Reminder #{intent.id} due {show(intent.due_at)} ({_zone_name(ws)}): {intent.text}")
+        say(f"  fires once through `clawmem intent due` (install it with `clawmem intent cron`); expires {show(intent.expires_at)}")
         return
     phrases = " | ".join(f"'{p}'" for p in intent.keywords)
     arm = f"pending until {show(intent.due_at)}" if intent.state == "pending" else "armed"
-    print(f"Intent #{intent.id} {arm}: when a message mentions {phrases} -> {intent.text}")
+    say(f"Intent #{intent.id} {arm}: when a message mentions {phrases} -> {intent.text}")
     scope = "".join(f", {name} {value}" for name, value in (("channel", intent.channel), ("sender", intent.sender)) if value)
-    print(f"  budget {intent.budget}, cooldown {_duration(intent.cooldown_s)}, expires {show(intent.expires_at)}{scope}")
+    say(f"  budget {intent.budget}, cooldown {_duration(intent.cooldown_s)}, expires {show(intent.expires_at)}{scope}")
 
 
 
@@ -140,7 +141,7 @@ def list_(
         emit_json(intents)
         return
     if not intents:
-        print(f"No intents ({', '.join(chosen)}). Add one with `clawmem intent add TEXT --when PHRASE` or `--at TIME`.")
+        say(f"No intents ({', '.join(chosen)}). Add one with `clawmem intent add TEXT --when PHRASE` or `--at TIME`.")
         return
     from clawmem.output import print_table
 
@@ -179,7 +180,7 @@ def cancel(
     if json_output:
         emit_json(intent)
     else:
-        print(f"Cancelled intent #{intent.id}: {intent.text}")
+        say(f"Cancelled intent #{intent.id}: {intent.text}")
 
 
 @app.command("match")
@@ -217,7 +218,7 @@ def match(
         emit_json(hits)
         return
     for hit in hits:
-        print(f"Intent #{hit.id} (matched '{hit.matched}', fire {hit.fires}/{hit.budget}): {hit.text}")
+        say(f"Intent #{hit.id} (matched '{hit.matched}', fire {hit.fires}/{hit.budget}): {hit.text}")
 
 
 @app.command("due")
@@ -252,9 +253,9 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         return
     for item in fired:
         to = "".join(f" [{name}: {value}]" for name, value in (("channel", item.channel), ("sender", item.sender)) if value)
-        print(f"Reminder #{item.id} (due {schedule.display(item.due_at, ws)}){to}: {item.text}")
+        say(f"Reminder #{item.id} (due {schedule.display(item.due_at, ws)}){to}: {item.text}")
     for a in due_aspirations:
-        print(f"Aspiration due for review (review was {a.review.isoformat()}, {a.path}#L{a.line}, {a.state}): {a.text}")
+        say(f"Aspiration due for review (review was {a.review.isoformat()}, {a.path}#L{a.line}, {a.state}): {a.text}")
 
 
 @app.command("cron")

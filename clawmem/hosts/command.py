@@ -10,15 +10,41 @@ import os
 import sys
 
 
-def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
-    from clawmem.hosts.hook import run
+def one_line(text: str) -> str:
+    """A reason as one printable line: reasons may quote the input (a session id, a path)."""
+    from clawmem import inputs
 
-    raw = b"" if sys.stdin.isatty() else sys.stdin.buffer.read()
-    outcome = run(event, host, raw, workspace=workspace, budget_ms=budget_ms)
+    return " ".join(inputs.printable(text).split())
+
+
+def read_stdin(limit: int) -> bytes | None:
+    """The hook JSON on stdin, read up to ``limit`` bytes; None when there is more (never read whole)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return b""
+    raw = sys.stdin.buffer.read(limit + 1)
+    return raw if len(raw) <= limit else None
+
+
+def outcome_of(event: str, host: str, workspace: str | os.PathLike[str] | None, budget_ms: int | None):
+    """The hook's outcome whatever stdin holds: any failure, even an unexpected one, is one degraded reason."""
+    from clawmem.config import HOOK_STDIN_MAX_BYTES
+    from clawmem.hosts.hook import HookOutcome, run
+
+    try:
+        raw = read_stdin(HOOK_STDIN_MAX_BYTES)
+        if raw is None:
+            return HookOutcome("", [f"stdin is larger than {HOOK_STDIN_MAX_BYTES:,} bytes: not read, nothing done"])
+        return run(event, host, raw, workspace=workspace, budget_ms=budget_ms)
+    except Exception as err:  # noqa: BLE001 -- the hook contract: exit 0 and one line, for any input
+        return HookOutcome("", [getattr(err, "message", None) or f"unexpected {type(err).__name__}"])
+
+
+def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
+    outcome = outcome_of(event, host, workspace, budget_ms)
     if outcome.stdout:
         sys.stdout.write(outcome.stdout)
     if outcome.degraded:
-        sys.stderr.write(f"clawmem: hook degraded: {'; '.join(outcome.degraded)}\n")
+        sys.stderr.write(f"clawmem: hook degraded: {one_line('; '.join(outcome.degraded))}\n")
     sys.stdout.flush()
     sys.stderr.flush()
     from clawmem.recall.triggers import ABANDONED

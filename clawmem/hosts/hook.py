@@ -51,10 +51,14 @@ def host_module(host: str) -> ModuleType:
 
 def parse_input(raw: bytes) -> HookInput:
     """The hook JSON, or ValueError/TypeError with a reason fit for one stderr line."""
+    from clawmem import jsonbound
+    from clawmem.config import HOOK_JSON_MAX_DEPTH
+
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as err:
-        raise ValueError(f"stdin is not the host's hook JSON ({type(err).__name__})") from None
+        data = jsonbound.loads(raw, max_depth=HOOK_JSON_MAX_DEPTH)
+    except ValueError as err:  # invalid UTF-8, invalid JSON, or nested too deep to parse safely
+        reason = "nested too deep" if str(err).startswith("JSON nested deeper") else type(err).__name__
+        raise ValueError(f"stdin is not the host's hook JSON ({reason})") from None
     if not isinstance(data, dict):
         raise TypeError("stdin is not the host's hook JSON (not an object)")
 
@@ -113,13 +117,43 @@ def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
         degraded.append("no transcript_path in the hook JSON: nothing ingested")
         return
     path = Path(data.transcript_path).expanduser()
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        degraded.append(f"transcript {path} unreadable ({err.strerror or type(err).__name__}): nothing ingested")
+    from clawmem.config import HOOK_TRANSCRIPT_MAX_BYTES
+
+    raw = read_transcript(path, max(HOOK_TRANSCRIPT_MAX_BYTES, ws.config.limits.max_ingest_bytes), degraded)
+    if raw is None:
         return
     # the host's own format, forced: the file is the host's transcript, never guessed as another shape
     ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME)
+
+
+def read_transcript(path: Path, limit: int, degraded: list[str]) -> bytes | None:
+    """The transcript's bytes, or None with a reason.
+
+    Checked before it is read (a regular file no larger than ``limit``), opened without blocking
+    and read at most ``limit + 1`` bytes: a 400 MB file, a pipe or a device that the hook JSON
+    names never costs the host's turn its time or memory.
+    """
+    import os
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            degraded.append(f"transcript {path} is not a regular file: nothing ingested")
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                degraded.append(f"transcript {path} is {info.st_size:,} bytes; the limit is {limit:,}: nothing ingested")
+                return None
+            raw = handle.read(limit + 1)
+    except (OSError, ValueError) as err:  # ValueError: a path with a NUL byte
+        degraded.append(f"transcript {path} unreadable ({getattr(err, 'strerror', None) or type(err).__name__}): nothing ingested")
+        return None
+    if len(raw) > limit:
+        degraded.append(f"transcript {path} grew past the limit of {limit:,} bytes while it was read: nothing ingested")
+        return None
+    return raw
 
 
 def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: int | None = None) -> HookOutcome:

@@ -157,8 +157,6 @@ def ledger_sources(ws: Workspace) -> list[Source]:
 
     Cheap when nothing untrusted was ever returned (one substring search over the ledger's bytes).
     """
-    import json
-
     try:
         data = ws.ledger_path.read_bytes()
     except FileNotFoundError:
@@ -166,10 +164,7 @@ def ledger_sources(ws: Workspace) -> list[Source]:
     found: list[Source] = []
     if b'"returned"' in data:
         for line in data.splitlines():
-            try:
-                r = json.loads(line) if b'"returned"' in line else None
-            except ValueError:
-                continue  # a torn record names nothing
-            if isinstance(r, dict) and r.get("t") == "returned" and isinstance(r.get("hash"), str):
+            r = ledger.parse_record(line)[0] if b'"returned"' in line else None  # malformed: skipped (``ledger.read`` reports it)
+            if r is not None and r.get("t") == "returned":
                 found.append(Source(f"{RECALLED} ({r.get('path') or 'unknown path'})", None, r["hash"]))
     return found

@@ -8,13 +8,15 @@ exactly that instant. Stored times are UTC, so cron's own zone never matters.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem.errors import BadInput, ConfigError
+from clawmem.config import DURATION_MAX_S, shown
+from clawmem.errors import BadInput, BadValue, ConfigError
 from clawmem.index.db import Index
 from clawmem.intents import store
 from clawmem.intents.model import aware, stamp, unstamp
@@ -59,15 +61,23 @@ def parse_duration(text: str, *, bare_unit: int | None = 3600) -> int:
     """``30m``, ``24h``, ``2d``, ``1h30m`` (or a bare number of hours) -> seconds."""
     value = text.strip().lower()
     if bare_unit is not None and re.fullmatch(r"\d+(?:\.\d+)?", value):
-        return round(float(value) * bare_unit)
+        return checked_duration(float(value) * bare_unit, text)
     if not DURATION.match(value):
-        raise BadInput(f"cannot read the duration {text!r}", hint="use e.g. 30m, 24h, 2d or 1h30m")
+        raise BadInput(f"cannot read the duration {shown(text)}", hint="use e.g. 30m, 24h, 2d or 1h30m")
     total = 0.0
     for number, unit in DURATION_PART.findall(value):
         if unit not in UNITS:
-            raise BadInput(f"unknown time unit {unit!r} in {text!r}", hint="use s, m, h, d or w")
+            raise BadInput(f"unknown time unit {shown(unit)} in {shown(text)}", hint="use s, m, h, d or w")
         total += float(number) * UNITS[unit]
-    return round(total)
+    return checked_duration(total, text)
+
+
+def checked_duration(seconds: float, text: str) -> int:
+    """``seconds`` as a whole number, refused past ``DURATION_MAX_S`` (a 400-digit number reads as
+    infinity, and any time that far away overflows the moment it is added to now)."""
+    if not math.isfinite(seconds) or seconds > DURATION_MAX_S:
+        raise BadValue(f"the duration {shown(text)} is longer than {DURATION_MAX_S // 86400:,} days", hint="use e.g. 30m, 24h, 2d or 1h30m")
+    return round(seconds)
 
 
 def resolve_time(ws: Workspace, text: str, *, now: dt.datetime) -> dt.datetime:

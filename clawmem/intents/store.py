@@ -23,7 +23,7 @@ from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
-from clawmem.intents.validation import check_creator, clean_phrases, clean_scope, clean_text
+from clawmem.intents.validation import check_creator, check_fire_limits, clean_phrases, clean_scope, clean_text
 from clawmem.workspace import Workspace, validate_session_id
 
 RESTORED_META = "intents_restored_at"
@@ -193,10 +193,7 @@ def add_intent(
         raise BadInput(f"--at {aware(at).isoformat()} is not in the future", hint="give a later time, e.g. --at 'friday 9am'")
     if kind == "time" and (budget is not None or cooldown_s is not None):
         raise BadInput("--budget and --cooldown apply to event intents (--when); a reminder fires once")
-    if budget is not None and budget < 1:
-        raise BadInput(f"budget {budget} is below 1")
-    if cooldown_s is not None and cooldown_s < 0:
-        raise BadInput("cooldown cannot be negative")
+    check_fire_limits(budget, cooldown_s)
     start = aware(at) if at is not None else moment
     expiry = stamp(expires) if expires is not None else stamp(start + dt.timedelta(days=cfg.expiry_days))
     if expiry <= (due or created):

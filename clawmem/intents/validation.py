@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from clawmem import incoming, provenance
-from clawmem.errors import BadInput, Forbidden
+from clawmem.errors import BadInput, BadValue, Forbidden
 from clawmem.index.tokens import query_terms
 from clawmem.inputs import decode_input
 from clawmem.vocabulary import ORIGINS
@@ -30,6 +30,17 @@ def check_creator(origin: str, what: str = "create an intent") -> None:
             f"{origin} origin may not {what}: only owner or agent may",
             hint="an instruction from external content cannot schedule actions; if the owner asked for it, pass --origin owner",
         )
+
+
+def check_fire_limits(budget: int | None, cooldown_s: int | None) -> None:
+    """``--budget`` and ``--cooldown`` within range, before anything is written: a larger number
+    would overflow SQLite's integer now, or the cooldown's time when the intent next fires."""
+    from clawmem.config import DURATION_MAX_S, INTENT_BUDGET_MAX, shown
+
+    if budget is not None and not 1 <= budget <= INTENT_BUDGET_MAX:
+        raise BadValue(f"--budget {shown(budget)} is out of range", hint=f"give 1 to {INTENT_BUDGET_MAX:,} fires")
+    if cooldown_s is not None and not 0 <= cooldown_s <= DURATION_MAX_S:
+        raise BadValue(f"--cooldown of {shown(cooldown_s)} seconds is out of range", hint=f"give at most {DURATION_MAX_S // 86400:,}d")
 
 
 def clean_phrases(raw: Iterable[str]) -> list[str]:

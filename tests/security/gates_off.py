@@ -38,7 +38,15 @@ Removed here, and nothing else:
    that session is refused;
 17. tool-output cuts: one oversized tool result makes the whole transcript too large to ingest;
 18. Markdown fences: a longer fence line closes the open fence (CommonMark's rule);
-19. workspace identity: a trusted path stays trusted whatever workspace is there now.
+19. workspace identity: a trusted path stays trusted whatever workspace is there now;
+20. bounded input: JSON is parsed however deep it nests, a hook reads all of stdin and its
+   ``transcript_path`` whole (whatever its size or kind), and nothing catches what that raises;
+21. number ranges: any number in ``clawmem.toml``, ``config set`` or ``intent add --budget/--cooldown``
+   is taken as it is, and a config file is parsed without catching what the parser raises;
+22. printable output: C0 and C1 controls are printed (and written in JSON) as they are stored;
+23. machine-local settings: a git-shared ``clawmem.toml`` may set the consolidator command and the
+   cron schedule, and a schedule is any text starting with ``@`` or of five words;
+24. ledger record shapes: any JSON object is a record, whatever the types of its fields.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -95,6 +103,7 @@ def disable_gates() -> None:
     disable_input_gates()
     disable_input_validation()
     disable_issue23_rules()
+    disable_bad_input_rules()
     provenance.is_trusted = lambda origin: True
     provenance.trusted_sql = lambda column="origin": "1"
 
@@ -189,6 +198,29 @@ def disable_issue23_rules() -> None:
     ingest.cut_records = lambda chunks: (chunks, 0)
     markdown.closes_fence = markdown.commonmark_closes
     trusted_workspaces.matches = trusted_workspaces.path_matches
+
+
+def disable_bad_input_rules() -> None:
+    """Rules 20-24: each bad-input and team-config rule of issue 23 replaced by what the code did before it."""
+    import tomllib
+
+    import clawmem.intents.store  # noqa: F401  (loaded so its by-name binding of check_fire_limits is replaced too)
+    from clawmem import config, cron, inputs, jsonbound, ledger
+    from clawmem.hosts import command, hook
+    from clawmem.intents import schedule
+
+    jsonbound.loads = lambda data, *, max_depth: json.loads(data)
+    command.outcome_of = lambda event, host, workspace, budget_ms: hook.run(event, host, sys.stdin.buffer.read(), workspace=workspace, budget_ms=budget_ms)
+    hook.read_transcript = lambda path, limit, degraded: path.read_bytes()
+    config.check_number = lambda key, value, low, high, default: None
+    config.read_toml = lambda path: tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    _replace_everywhere("check_fire_limits", lambda budget, cooldown_s: None)
+    schedule.checked_duration = lambda seconds, text: round(seconds)
+    inputs.printable = lambda text: text
+    inputs.json_printable = lambda document: document
+    config.refuse_shared_executables = lambda data, path, root: None
+    cron.check_schedule = lambda schedule: schedule.strip()
+    ledger.shape_problem = lambda record: None if isinstance(record, dict) else "not an object"
 
 
 def _replace_everywhere(name: str, replacement) -> None:
