@@ -7,9 +7,11 @@ say which role produced each block; the cleaning, time checks and origins are de
 
 Each turn becomes one entry with its observed time and turn id; its origin follows the
 role (user turns take the sender's class, assistant text inherits it, tool output is
-untrusted, system prompts are scaffolding), except that an agent-class turn restating an
-earlier untrusted turn of the same transcript, or an untrusted hit clawmem returned, is
-untrusted-derived (``clawmem.content_origin``; ``derived_from`` in the ledger). Recalled
+untrusted, system prompts are scaffolding), except that an agent-class turn made after
+untrusted or system content entered the session and before the owner typed again is
+untrusted-derived whatever it says (``clawmem.trust.lineage``, unless the owner endorsed it),
+and so is one restating an earlier untrusted turn of the same transcript or an untrusted hit
+clawmem returned (``clawmem.content_origin``); ``derived_from`` in the ledger names the source. Recalled
 blocks and echoed recalled lines are dropped, so what clawmem injected never comes back as
 new evidence.
 """
@@ -32,6 +34,7 @@ from clawmem.timeparse import check_time_range, from_epoch, local_now
 from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.sessions import session_slot
+from clawmem.trust import lineage
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 ROLES = ("user", "assistant", "system", "tool", "developer", "function")
@@ -236,11 +239,12 @@ class IngestResult:
     dropped_marked: int
     dropped_recalled: int
     replaced: bool
-    derived: int = 0  # agent-class turns recorded untrusted because they restate untrusted text
+    derived: int = 0  # agent-class turns recorded untrusted: made after untrusted content (lineage) or restating it
     format: str = "jsonl"
     skipped: dict[str, int] = field(default_factory=dict)  # known record/block kinds not kept (thinking, metadata)
     unknown: dict[str, int] = field(default_factory=dict)  # record/block types the format does not define
     cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut, not refused (``clawmem.transcripts.cuts``)
+    lifted: int = 0  # agent turns made after untrusted content that the owner then endorsed (``clawmem.trust.lineage``)
 
 
 def transcript_record(path: str, origin: str, session_kind: str, *, session: str | None = None, host: str | None = None) -> dict:
@@ -336,20 +340,32 @@ def ingest(
         cleaned.append((turn, lines))
     blocked = notes.blocked_hashes(ws, [loopguard.text_hash(ln) for _, lines in cleaned for ln in lines])
 
-    rendered, records, dropped_recalled, derived = [], [], 0, 0
+    rendered, records, dropped_recalled, derived, lifted = [], [], 0, 0, 0
     rel = ws.rel(path)
     recalled = notes.untrusted_sources(ws) if any(role_origin(t.role, origin) == "agent" for t, _ in cleaned) else []
     earlier: list[content_origin.Source] = []  # untrusted turns of this transcript so far
-    for number, (turn, lines) in enumerate(cleaned, 1):
+    anchors = [f"{turn.role} turn {turn.turn_id or number} of {rel}" for number, (turn, _) in enumerate(cleaned, 1)]
+    verdicts = lineage.verdicts([
+        lineage.TurnView(
+            role_origin(turn.role, origin), "\n".join(lines), anchor,
+            typed=turn.role == "user", says=not turn.subagent and "tool call" not in (turn.speaker or ""),
+        )
+        for (turn, lines), anchor in zip(cleaned, anchors, strict=True)
+    ])
+    for number, ((turn, lines), verdict) in enumerate(zip(cleaned, verdicts, strict=True), 1):
         kept = [ln for ln in lines if loopguard.text_hash(ln) not in blocked]
         dropped_recalled += len(lines) - len(kept)
         sender_class = role_origin(turn.role, origin)
         turn_origin, source = content_origin.classify(sender_class, "\n".join(kept), [*earlier, *recalled], ws.config.taint)
+        by_lineage = source is None and verdict.derived_from is not None and verdict.lifted_by is None
+        if by_lineage:
+            turn_origin = "untrusted"
         if sender_class == "untrusted":
             earlier.append(content_origin.Source(f"{turn.role} turn {turn.turn_id or number} of {rel}", "\n".join(lines)))
         if not kept:
             continue
-        derived += source is not None
+        derived += source is not None or by_lineage
+        lifted += source is None and verdict.lifted_by is not None
         label = incoming.clean_value(str(turn.speaker or turn.role)).replace(":", "")
         body = f"{label}: " + "\n".join(kept)
         observed = (turn.at or fallback).replace(microsecond=0)
@@ -362,7 +378,13 @@ def ingest(
             rel, loopguard.text_hash(body), origin=turn_origin,
             session_kind=turn_kind, session=session, observed=observed.isoformat(),
         )
-        records.append({**record, "derived_from": source} if source is not None else record)
+        if source is not None:
+            record["derived_from"] = source
+        elif by_lineage:
+            record["lineage"] = verdict.derived_from
+        elif verdict.lifted_by is not None:
+            record["lifted_by"] = verdict.lifted_by
+        records.append(record)
     import frontmatter  # deferred: yaml is only needed when a transcript is written
 
     header: dict[str, Any] = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
@@ -375,5 +397,5 @@ def ingest(
         atomic_write(path, encoded)
     return IngestResult(
         session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived,
-        transcript.format, transcript.skipped, transcript.unknown, transcript.cut,
+        transcript.format, transcript.skipped, transcript.unknown, transcript.cut, lifted,
     )

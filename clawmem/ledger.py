@@ -32,7 +32,10 @@ STRINGS = "list of strings"
 _OPT_STR = ((str, type(None)), False)
 SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
     "init": {"id": ((str,), True)},
-    "entry": {"path": ((str,), True), "hash": ((str,), True), "origin": ((str,), True), "kind": ((str,), True), "session": _OPT_STR, "observed": _OPT_STR},
+    "entry": {
+        "path": ((str,), True), "hash": ((str,), True), "origin": ((str,), True), "kind": ((str,), True), "session": _OPT_STR,
+        "observed": _OPT_STR, "derived_from": _OPT_STR, "lineage": _OPT_STR, "lifted_by": _OPT_STR,
+    },
     "taint": {"path": ((str,), True), "origin": ((str,), True)},
     "torn": {"path": ((str,), True), "lines": (STRINGS, True)},
     "repair": {"paths": (STRINGS, False)},

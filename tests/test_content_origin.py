@@ -94,11 +94,17 @@ def _ingest_all(clawmem, ws, files: list[Path]) -> list[tuple[dict, dict]]:
         turns = [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
         entries = [r for r in written if r.get("t") == "entry"]
         assert len(entries) == len(turns), path.name
+        exposed = False  # a tool turn since the last user turn
+        for turn in turns:
+            exposed = turn["role"] == "tool" or (exposed and turn["role"] != "user")
+            turn["exposed"] = exposed
         pairs += list(zip(turns, entries, strict=True))
     return pairs
 
 
-def test_agent_transcripts_no_owner_downgrade_quotes_caught_own_words_kept(ws, clawmem):
+def test_agent_transcripts_no_owner_downgrade_quotes_caught_own_words_follow_lineage(ws, clawmem):
+    """Through ingestion: owner turns stay the owner's; an agent turn made after tool output is
+    untrusted-derived, by wording (quotes) or by lineage (own words), and names its tool turn."""
     files = sorted(AGENT_DATA.glob("*.jsonl"))
     assert len(files) >= 10
     pairs = _ingest_all(clawmem, ws, files)
@@ -107,8 +113,25 @@ def test_agent_transcripts_no_owner_downgrade_quotes_caught_own_words_kept(ws, c
     own = [r for t, r in pairs if t.get("label") == "own"]
     assert owner and all(r["origin"] == "owner" for r in owner)
     assert quotes and all(r["origin"] == "untrusted" and r["derived_from"].startswith("tool turn") for r in quotes)
-    downgraded = [r for r in own if r["origin"] != "agent"]
-    assert len(own) >= 20 and len(downgraded) <= 0.1 * len(own)
+    after_tools = [r for t, r in pairs if t.get("label") == "own" and t["exposed"]]
+    assert len(own) >= 20 and len(after_tools) >= 15
+    assert all(r["origin"] == "untrusted" and (r.get("derived_from") or r["lineage"]).startswith("tool turn") for r in after_tools)
+    assert all(r["origin"] == "agent" for t, r in pairs if t.get("label") == "own" and not t["exposed"])
+
+
+def test_the_wording_detector_keeps_own_words(ws):
+    """The wording detector alone (the extra check beside lineage): of the agent turns written in
+    their own words after tool output, at most one in ten is taken for a restatement."""
+    own, downgraded = 0, 0
+    for path in sorted(AGENT_DATA.glob("*.jsonl")):
+        earlier: list[Source] = []
+        for number, turn in enumerate(json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()):
+            if turn["role"] == "tool":
+                earlier.append(Source(f"tool turn {number}", turn["content"]))
+            elif turn.get("label") == "own":
+                own += 1
+                downgraded += classify("agent", turn["content"], earlier)[0] != "agent"
+    assert own >= 20 and downgraded <= 0.1 * own
 
 
 LOCOMO = os.environ.get("CLAWMEM_LOCOMO")

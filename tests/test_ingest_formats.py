@@ -61,10 +61,11 @@ def test_claude_code_blocks_take_the_origin_of_who_produced_them(ws, clawmem):
     got = origins(ws, "cc-1")
     owner, agent, untrusted = ("owner", "interactive"), ("agent", "interactive"), ("untrusted", "interactive")
     assert got["owner-typed-kestrel"] == got["owner-blocks-lapwing"] == owner  # typed by the person (string and text blocks)
-    assert got["assistant-text-osprey"] == got["assistant-final-stint"] == got["compaction-summary-avocet"] == agent
+    assert got["assistant-text-osprey"] == got["compaction-summary-avocet"] == agent  # said before any tool output, or after the owner typed
+    assert got["assistant-after-search-tern"] == got["assistant-final-stint"] == untrusted  # made after tool output: lineage
     for tool in ("tool-output-grebe", "fetched-page-plover", "task-result-shrike", "command-output-dunlin"):
         assert got[tool] == untrusted, tool  # tool_result in a user record, web search result, command output
-    assert got["subagent-prompt-wren"] == got["subagent-reply-finch"] == ("agent", "subagent")  # sidechain: never owner, never promoted
+    assert got["subagent-prompt-wren"] == got["subagent-reply-finch"] == ("untrusted", "subagent")  # sidechain after a web search: never promoted
     for left_out in ("thinking-heron", "attachment-bittern", "unknown-type-curlew"):
         assert left_out not in got
     report = result.json()
@@ -80,7 +81,7 @@ def test_codex_rollout_keeps_its_injected_context_away_from_the_owner(ws, clawme
     assert got["owner-typed-merlin"] == ("owner", "interactive")
     assert got["agents-md-jacana"][0] == got["developer-scaffold-ibis"][0] == "system"  # a repo's AGENTS.md is not the user
     assert got["tool-output-sanderling"][0] == got["patch-output-whimbrel"][0] == "untrusted"
-    assert got["assistant-text-stilt"][0] == got["compaction-summary-knot"][0] == "agent"
+    assert got["assistant-text-stilt"][0] == got["compaction-summary-knot"][0] == "untrusted"  # made after tool output: lineage
     assert "reasoning-godwit" not in got and "unknown-type-ruff" not in got
     transcript = (ws.root / "transcripts" / "cx-1.md").read_text()
     assert transcript.count("owner-typed-merlin") == 1  # the event_msg copy of the prompt is not a second turn
@@ -95,7 +96,7 @@ def test_legacy_codex_rollout(ws, clawmem):
     assert got["owner-typed-rail"][0] == "owner"
     assert got["user-instructions-avocet"][0] == "system"
     assert got["legacy-tool-output-crake"][0] == "untrusted"
-    assert got["legacy-assistant-coot"][0] == "agent"
+    assert got["legacy-assistant-coot"][0] == "untrusted"  # said after reading the Makefile: lineage
 
 
 def test_openai_messages_tool_calls_and_parts(ws, clawmem):
@@ -105,7 +106,8 @@ def test_openai_messages_tool_calls_and_parts(ws, clawmem):
     assert got["owner-typed-grouse"][0] == got["owner-parts-partridge"][0] == "owner"
     assert got["system-prompt-loon"][0] == "system"
     assert got["tool-output-ptarmigan"][0] == "untrusted"
-    assert got["assistant-text-quail"][0] == got["assistant-refusal-snipe"][0] == "agent"
+    assert got["assistant-text-quail"][0] == "untrusted"  # it answers from the tool's output: lineage
+    assert got["assistant-refusal-snipe"][0] == "agent"  # after the owner typed again: the window closed
     assert "lookup_refund_policy" in (ws.root / "transcripts" / "oa-1.md").read_text()  # the call is kept, as the agent's
     assert result.json()["skipped"] == {"image_url": 1}
 

@@ -335,3 +335,10 @@ def m007_superseded_by(index: Index) -> None:
     index.execute("ALTER TABLE entries ADD COLUMN superseded_by INTEGER")
     index.execute("CREATE INDEX entries_superseded ON entries(superseded_by) WHERE superseded_by IS NOT NULL")
     supersession.resolve(index)
+
+
+@migration
+def m008_ledger_lineage(index: Index) -> None:
+    # A transcript turn untrusted only by lineage (clawmem.trust.lineage) names its exposure, so
+    # the owner's later endorsement (a record with ``lifted_by``) can lift exactly those rows.
+    index.execute("ALTER TABLE ledger ADD COLUMN lineage TEXT")

@@ -171,9 +171,12 @@ def _valid(value: object, allowed: tuple[str, ...]) -> bool:
 def _apply_record(index: Index, record: dict) -> None:
     kind = record.get("t")
     if kind == "entry" and _valid(record.get("origin"), provenance.ORIGINS) and _valid(record.get("kind"), provenance.SESSION_KINDS):
+        if isinstance(record.get("lifted_by"), str):  # the owner endorsed the turn: its lineage rows no longer count
+            index.execute("DELETE FROM ledger WHERE path = ? AND text_hash = ? AND lineage IS NOT NULL", (record.get("path"), record.get("hash")))
+        lineage = record.get("lineage") if isinstance(record.get("lineage"), str) else None
         index.execute(
-            "INSERT INTO ledger(path, text_hash, origin, session_kind, session_id, observed_at, recorded_at) VALUES (?,?,?,?,?,?,?)",
-            (record.get("path"), record.get("hash"), record["origin"], record["kind"], record.get("session"), record.get("observed"), record.get("at")),
+            "INSERT INTO ledger(path, text_hash, origin, session_kind, session_id, observed_at, recorded_at, lineage) VALUES (?,?,?,?,?,?,?,?)",
+            (record.get("path"), record.get("hash"), record["origin"], record["kind"], record.get("session"), record.get("observed"), record.get("at"), lineage),
         )
     elif kind == "torn" and isinstance(record.get("lines"), list):
         index.executemany(

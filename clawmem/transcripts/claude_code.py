@@ -19,6 +19,14 @@ Format, as documented and as Claude Code writes it:
   person typed it); record types ``summary`` (``{"summary", "leafUuid"}``), ``system``,
   ``attachment``, ``file-history-snapshot``, ``progress``, ``queue-operation``…
 
+**Owner means typed.** Claude Code 2.1 marks a prompt record with where it came from:
+``promptSource`` ``typed`` (the person at the keyboard), ``sdk`` (the caller of ``claude -p`` or
+the Agent SDK: the owner's own program), ``system`` (the harness), and ``origin: {"kind": …}``
+on records it writes for events such as task notifications. In a file that carries
+``promptSource`` at all, a user text record is the user's only with ``typed`` or ``sdk`` and no
+``origin``; every other one is ``system`` (``_typed``). Older files have no marks, and the
+shape rules below decide.
+
 Roles: a ``user`` record is the user only when nothing says otherwise (not a sidechain, not
 meta, not a compaction summary, no tool result, ``userType`` external or absent, not a
 local command's output). Tool results, server-tool results and command output are ``tool``
@@ -58,9 +66,13 @@ def detect(records: list[object]) -> bool:
     )
 
 
+TYPED_SOURCES = frozenset(("typed", "sdk"))
+
+
 def parse(records: list[object]) -> Parsed:
     parsed = Parsed()
     tools: dict[str, str] = {}  # tool_use id -> tool name, to label its result
+    marked = any(isinstance(r, dict) and "promptSource" in r for r in records)
     for number, record in enumerate(records, 1):
         kind = record.get("type") if isinstance(record, dict) else record
         if not isinstance(record, dict):
@@ -68,7 +80,7 @@ def parse(records: list[object]) -> Parsed:
         elif kind == "summary" and isinstance(record.get("summary"), str):
             parsed.add(Block("assistant", record["summary"], "summary", record.get("timestamp"), _id(record.get("leafUuid")), number))
         elif kind in CONVERSATION and isinstance(record.get("message"), dict):
-            _message(record, number, parsed, tools)
+            _message(record, number, parsed, tools, marked)
         elif kind in SKIPPED_TYPES:
             parsed.skip(kind)
         else:
@@ -80,7 +92,14 @@ def _id(value: object) -> str | None:
     return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
-def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str]) -> None:
+def _typed(record: dict, marked: bool) -> bool:
+    """Did the person (or their own ``claude -p`` call) write this prompt record (module doc)?"""
+    if record.get("origin") is not None:
+        return False
+    return not marked or record.get("promptSource") in TYPED_SOURCES
+
+
+def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], marked: bool) -> None:
     if record.get("isMeta") is True or record.get("isVisibleInTranscriptOnly") is True:
         parsed.skip("meta")
         return
@@ -120,6 +139,8 @@ def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str]) -
             add("tool", text, "command output")
         elif COMMAND_INPUT.match(text):
             parsed.skip("command")
+        elif not _typed(record, marked):
+            add("system", text, "host record")
         else:
             add("user", text, None)
 

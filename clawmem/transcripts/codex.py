@@ -15,7 +15,14 @@ shell-command wrappers: ``codex-rs/core/src/contextual_user_message.rs`` and
 ``user_instructions.rs``); those are harness context (``system``), never the user, since an
 ``AGENTS.md`` comes from whatever repository is checked out. ``event_msg`` lines repeat the
 response items for the UI and are skipped, as are ``session_meta`` and ``turn_context``;
-``compacted`` carries the model's summary of the history it replaced (agent-derived). A
+``compacted`` carries the model's summary of the history it replaced (agent-derived).
+
+**Owner means typed.** Codex records what the person typed a second time, as an ``event_msg``
+of type ``user_message``. When a rollout has those, a user message is the user's only where it
+is one of them (``typed_only``): a user message holding a typed prompt and harness context
+together is split, and any other user message (context Codex or a plugin wrote, in whatever
+shape) is ``system``. Rollouts without such events (mid-2025 releases) fall back to the list of
+context shapes above. A
 rollout whose ``session_meta.source`` says a sub-agent ran it (``SessionSource::SubAgent``)
 is recorded as a ``subagent`` session, like a Claude Code sidechain.
 """
@@ -65,9 +72,43 @@ def parse(records: list[object]) -> Parsed:
             parsed.skip("session_meta" if number == 1 else "state")
         else:
             parsed.unknown_kind(kind)
+    typed = _typed(records)
+    if typed:
+        parsed.blocks = [part for block in parsed.blocks for part in typed_only(block, typed)]
     if _spawned(records):
         parsed.blocks = [replace(b, subagent=True) for b in parsed.blocks]
     return parsed
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _typed(records: list[object]) -> list[str]:
+    """What the person typed, as Codex's ``user_message`` events repeat it (flattened, non-empty)."""
+    found = []
+    for r in records:
+        payload = r.get("payload") if isinstance(r, dict) and r.get("type") == "event_msg" else None
+        if isinstance(payload, dict) and payload.get("type") == "user_message" and isinstance(payload.get("message"), str):
+            flat = _flat(payload["message"])
+            if flat:
+                found.append(flat)
+    return found
+
+
+def typed_only(block: Block, typed: list[str]) -> list[Block]:
+    """A user block as owner text only where it is a typed prompt; the rest is harness context."""
+    if block.role != "user":
+        return [block]
+    flat = _flat(block.content)
+    if flat in typed:
+        return [block]
+    inside = next((t for t in sorted(typed, key=len, reverse=True) if t in flat), None)
+    if inside is None:
+        return [replace(block, role="system", speaker="harness context")]
+    rest = _flat(flat.replace(inside, " ", 1))
+    context = [replace(block, role="system", content=rest, speaker="harness context")] if rest else []
+    return [replace(block, content=inside), *context]
 
 
 def _spawned(records: list[object]) -> bool:

@@ -182,7 +182,7 @@ def disable_input_gates() -> None:
 
 
 def disable_issue23_rules() -> None:
-    """Rules 15-19: each rule function of issue 23 replaced by what the code did before it."""
+    """Rules 15-21: each rule function of issue 23 replaced by what the code did before it (21: lineage, owner means typed)."""
     import clawmem.forget
     import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
     from clawmem import config, ingest, trusted_workspaces
@@ -198,6 +198,12 @@ def disable_issue23_rules() -> None:
     ingest.cut_records = lambda chunks: (chunks, 0)
     markdown.closes_fence = markdown.commonmark_closes
     trusted_workspaces.matches = trusted_workspaces.path_matches
+    from clawmem.transcripts import claude_code, codex
+    from clawmem.trust import lineage
+
+    lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]  # no agent turn inherits an exposure
+    claude_code._typed = lambda record, marked: True  # every user text record is the owner's
+    codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
 
 
 def disable_bad_input_rules() -> None:

@@ -1,0 +1,5 @@
+"""Trust decided by structure: where text came from and what it was made from, never what it says.
+
+One module per question: ``lineage`` (is agent text derived from untrusted or system content
+that entered the session since the owner last typed?).
+"""
