@@ -21,6 +21,7 @@ from clawmem.entries import grammar
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
+from clawmem.trust import sessions as session_lineage
 from clawmem.workspace import Workspace, append_durably
 
 
@@ -162,6 +163,8 @@ def add_note(
         raise BadInput("note text is empty once recalled blocks are removed")
     sources = untrusted_sources(ws) if origin == "agent" else []
     origin, derived = content_origin.classify(origin, text, sources, ws.config.taint)
+    if origin == "agent" and (exposed := session_lineage.exposure(ws, session)):
+        origin, derived = "untrusted", exposed
     observed = _observed_at(at)
     path = _target(ws, origin, observed.date())
     text_hash = loopguard.text_hash(text)
@@ -241,7 +244,8 @@ def flush(
 ) -> FlushResult:
     """Pre-compaction flush into the daily note; the file records the least-trusted class it received.
 
-    An agent's unit that restates an untrusted hit goes to the quarantine file as untrusted,
+    An agent's unit that restates an untrusted hit, or is written while its session is exposed
+    (``clawmem.trust.sessions``), goes to the quarantine file as untrusted,
     so it neither rides the daily note's trust nor taints the owner's lines there.
     """
     check_provenance(origin, session_kind)
@@ -253,8 +257,9 @@ def flush(
     sources = untrusted_sources(ws) if origin == "agent" else []
     observed = _observed_at(at)
     path = ws.daily_note(observed.date())
+    exposed = session_lineage.exposure(ws, session) if origin == "agent" else None
     kept = [
-        (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1])
+        (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1] or exposed)
         for u, h in zip(units, hashes, strict=True)
         if h not in blocked and loopguard.normalise(u)
     ]

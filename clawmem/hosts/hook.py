@@ -126,6 +126,18 @@ def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
     ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME)
 
 
+def _register(ws, host: ModuleType, data: HookInput) -> None:
+    """Tell lineage where this session's transcript is, so the agent's notes inherit what it saw."""
+    from clawmem.errors import ClawmemError
+    from clawmem.trust import sessions
+
+    if data.session_id and data.transcript_path:
+        try:
+            sessions.register(ws, data.session_id, Path(data.transcript_path).expanduser(), host.NAME)
+        except (ClawmemError, OSError, ValueError):
+            pass  # an invalid id or path: the notes fall back to the wording detector
+
+
 def read_transcript(path: Path, limit: int, degraded: list[str]) -> bytes | None:
     """The transcript's bytes, or None with a reason.
 
@@ -173,6 +185,7 @@ def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: 
         from clawmem.workspace import Workspace
 
         ws = Workspace.open(workspace)
+        _register(ws, module, data)
         if event in module.CONTEXT_EVENTS:
             out = _recall(ws, module, event, data, budget_ms, degraded)
             return HookOutcome(out, degraded, "bootstrap" if event == "session-start" else "recall")

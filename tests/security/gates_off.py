@@ -202,6 +202,9 @@ def disable_issue23_rules() -> None:
     from clawmem.trust import lineage
 
     lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]  # no agent turn inherits an exposure
+    from clawmem.trust import sessions
+
+    sessions.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
     claude_code._typed = lambda record, marked: True  # every user text record is the owner's
     codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
 

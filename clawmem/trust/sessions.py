@@ -1,0 +1,66 @@
+"""The live lineage of a session: what its agent has been exposed to since the owner last typed.
+
+A note the agent writes mid-session (``clawmem note add/flush --session``, the MCP note tools)
+inherits the session's lineage like a transcript turn does: if untrusted or system content
+entered the context after the owner's last typed prompt, the note is untrusted-derived,
+whatever its words. Host hooks register the session's transcript (``register``: the host writes
+it as the session runs), and ``exposure`` reads it at the moment of the write.
+
+A session no hook registered has no known transcript: its notes are judged by the wording
+detector alone (``clawmem.content_origin``), as before; ``docs/architecture.md`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clawmem.trust import lineage
+from clawmem.workspace import Workspace
+
+SESSIONS_DIR = "runtime/sessions"
+
+
+def _record(ws: Workspace, session: str) -> Path:
+    return ws.state_dir / SESSIONS_DIR / f"{session}.json"
+
+
+def register(ws: Workspace, session: str, transcript: Path, host: str) -> None:
+    """Remember where the host writes ``session``'s transcript (called by the hooks)."""
+    from clawmem.workspace import atomic_write, validate_session_id
+
+    path = _record(ws, validate_session_id(session))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps({"transcript": str(transcript), "host": host}).encode())
+
+
+def exposure(ws: Workspace, session: str | None) -> str | None:
+    """The exposure open in ``session`` now (what an agent write inherits), or None.
+
+    Read from the transcript a hook registered; an unreadable or oversized one counts as
+    exposed (we cannot tell what the agent saw, and a lost file must never make text more
+    trusted)."""
+    if not session:
+        return None
+    try:
+        record = json.loads(_record(ws, session).read_text())
+        transcript, host = Path(record["transcript"]), str(record["host"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # no hook registered this session
+    from clawmem.hosts.hook import read_transcript
+    from clawmem.ingest import parse_transcript, role_origin
+
+    why: list[str] = []
+    raw = read_transcript(transcript, ws.config.limits.max_ingest_bytes, why)
+    if raw is None:
+        return f"session {session}: {why[0] if why else 'transcript unreadable'}"
+    try:
+        turns = parse_transcript(raw.decode("utf-8", "replace"), host).turns
+    except Exception as err:  # noqa: BLE001 -- any parse failure: what the agent saw is unknown
+        return f"session {session}: transcript unreadable ({type(err).__name__})"
+    views = [
+        lineage.TurnView(role_origin(t.role, "owner"), t.content, f"{t.role} turn {t.turn_id or n} of session {session}", typed=t.role == "user")
+        for n, t in enumerate(turns, 1)
+    ]
+    now = lineage.TurnView("agent", "(the write)", "now")
+    return lineage.verdicts([*views, now])[-1].derived_from
