@@ -184,6 +184,13 @@ class TaintConfig:
 
 
 @dataclass(frozen=True)
+class EchoConfig:
+    min_words: int = setting(4, "recall identity: fewest words an injected line needs before a longer line holding it is its echo (a shorter phrase is in too many lines)")
+    partial_ratio: float = setting(95.0, "recall identity: rapidfuzz partial ratio at which a line holding an injected one with a typo still repeats it")
+    max_added_words: int = setting(8, "recall identity: most words an echo may add to the injected line (a longer line says something new and is kept)")
+
+
+@dataclass(frozen=True)
 class McpConfig:
     http_port: int = setting(8765, "port of `clawmem mcp --http` on the loopback interface (0: any free port)")
     roots_timeout_ms: int = setting(2000, "how long a tool call waits for the MCP client's roots/list answer, in milliseconds")
@@ -209,6 +216,7 @@ class Config:
     intents: IntentsConfig = field(default_factory=IntentsConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     taint: TaintConfig = field(default_factory=TaintConfig)
+    echo: EchoConfig = field(default_factory=EchoConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
     hooks: HooksConfig = field(default_factory=HooksConfig)
     forget: ForgetConfig = field(default_factory=ForgetConfig)
@@ -387,3 +395,11 @@ INGEST_READ_FACTOR = 8  # a transcript may be up to this many times limits.max_i
 SESSION_SLOT_SEPARATOR = "@"  # transcripts/<session>@<host>-<origin>.md: never in a session id, so never a bare session's file
 WORKSPACE_ID_FILE = "workspace-id"  # written by `init` inside .clawmem/; with the root's device and inode it keys trust
 FORGOTTEN_PLACEHOLDER = "[forgotten]"  # what a log keeps where it quoted forgotten text
+
+# Recall identity (clawmem.loopguard.injected_copy): words that, added to an injected line or put in
+# place of one of its words, make a new statement (a negation or correction), never an echo of it
+ECHO_CHANGE_WORDS = frozenset({
+    "not", "no", "never", "nor", "none", "nothing", "longer", "anymore", "instead", "stopped", "stop", "changed", "moved",
+    "replaced", "removed", "wrong", "incorrect", "false", "outdated", "obsolete", "deprecated", "except", "unless", "without",
+    "cannot", "cant", "dont", "doesnt", "isnt", "wasnt", "arent", "werent", "wont", "didnt", "t",
+})

@@ -77,9 +77,9 @@ def strip_marked(text: str) -> tuple[str, int]:
     """Remove recall blocks from ``text``; return what is left and how many blocks went.
 
     A block runs from its opening tag to the closing tag with the same nonce; nothing inside
-    (forged closes, nested opens) ends it early, and an unclosed block runs to the end. A
-    nonce-less block (written before nonces) is removed conservatively: to the last
-    nonce-less closing tag after it, or to the end.
+    (forged closes, nested opens) ends it early. A nonce-less block (written before nonces) is
+    removed conservatively: to the last nonce-less closing tag after it. An opening tag that
+    nothing closes in ``text`` (one turn, one flush, one note) opens no block: ``unclosed_end``.
     """
     kept: list[str] = []
     pos = count = 0
@@ -92,10 +92,23 @@ def strip_marked(text: str) -> tuple[str, int]:
 
 
 def _block_end(text: str, opening: re.Match) -> int:
-    """Where the block opened by ``opening`` ends (the end of the text when it is unclosed)."""
+    """Where the block opened by ``opening`` ends (``unclosed_end`` when nothing closes it)."""
     nonce = opening["id"]
     if nonce:
         closing = re.compile(rf'<\s*/\s*clawmem-recall\s+id\s*=\s*"{re.escape(nonce)}"\s*>', re.IGNORECASE).search(text, opening.end())
-        return closing.end() if closing else len(text)
+        return closing.end() if closing else unclosed_end(text, opening)
     closings = list(_LEGACY_CLOSE.finditer(text, opening.end()))
-    return closings[-1].end() if closings else len(text)
+    return closings[-1].end() if closings else unclosed_end(text, opening)
+
+
+def unclosed_end(text: str, opening: re.Match) -> int:
+    """An opening tag that nothing closes removes only itself and the rest of its line.
+
+    A marker opens a block only when the block closes in the same text (one turn, flush or
+    note): clawmem always writes both tags. An unclosed one comes from content (a web page, a
+    tool result) or from a cut-off echo; running it to the end would swallow every later line
+    the agent or the owner wrote. Injected lines left behind by a cut-off echo are still
+    dropped, by identity (``loopguard.injected_copy``).
+    """
+    newline = text.find("\n", opening.end())
+    return len(text) if newline < 0 else newline

@@ -4,6 +4,10 @@ What clawmem hands out is inside a recall block (``clawmem.framing``); the text 
 returned entry is recorded in the index. Writers (note, flush, ingest) drop marked blocks and any
 line whose normalised hash matches recalled content, so a fact recalled a hundred times stays
 one fact; each echo raises its recall count instead.
+
+Markers are not needed for that: recall identity (``injected_copy``) also recognises a line that
+restates injected text (a recalled entry, a fired intent) with a few words, a bullet, quotes or
+other case and punctuation added, so a decorated or unmarked echo stays one fact too.
 """
 
 from __future__ import annotations
@@ -11,8 +15,14 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections import Counter
+from typing import TYPE_CHECKING
 
+from clawmem.config import ECHO_CHANGE_WORDS
 from clawmem.entries.neutralise import fold
+
+if TYPE_CHECKING:
+    from clawmem.config import EchoConfig
 from clawmem.framing import strip_marked  # noqa: F401  (writers strip recall blocks through loopguard)
 
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -29,6 +39,46 @@ def normalise(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
+class TextHash(str):
+    """A text hash that keeps the comparison form it was computed from (``form``).
+
+    It is the plain hash string everywhere (sets, SQL, JSON); writers that hand only hashes to
+    the recall check (note, flush, ingest) still let it compare their lines by identity.
+    """
+
+    form: str
+
+
 def text_hash(text: str) -> str:
     """Stable short hash of the normalised text (the key of the recalled set and the ledger)."""
-    return hashlib.sha256(normalise(text).encode()).hexdigest()[:20]
+    form = normalise(text)
+    hashed = TextHash(hashlib.sha256(form.encode()).hexdigest()[:20])
+    hashed.form = form
+    return hashed
+
+
+def injected_copy(form: str, injected: str, rules: EchoConfig) -> bool:
+    """Is a written line (``form``, normalised) the injected line ``injected`` restated, not a new fact?
+
+    Identity, not markers: the line holds every word of the injected one (or all but a typo,
+    by rapidfuzz partial ratio) and adds at most a few words. Added or changed words that
+    negate or correct it, or any changed number, make it a new statement ("we no longer
+    deploy on Fridays", "port 8081"), so it is kept. Injected lines shorter than
+    ``rules.min_words`` match only exactly: a short phrase is in too many lines.
+    """
+    if form == injected:
+        return True
+    said, given = form.split(), injected.split()
+    if len(given) < rules.min_words or len(form) < len(injected):
+        return False
+    added = list((Counter(said) - Counter(given)).elements())  # a repeated word is added too
+    changed = list((Counter(given) - Counter(said)).elements())
+    if len(added) > rules.max_added_words:
+        return False
+    if any(w in ECHO_CHANGE_WORDS or any(ch.isdigit() for ch in w) for w in (*added, *changed)):
+        return False
+    if not changed:
+        return True
+    from rapidfuzz import fuzz  # deferred: only a near miss needs it
+
+    return fuzz.partial_ratio(injected, form) >= rules.partial_ratio

@@ -72,9 +72,12 @@ class Blocked:
         return text_hash in self.recalled or text_hash in self.forgotten
 
 
-def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
+def blocked_hashes(ws: Workspace, hashes: list[str], *, owner: bool = False) -> Blocked:
     """Check ``hashes`` against the tombstones and the recalled set (each echo is counted).
 
+    Lines are matched by identity too (``recalls.take_near_echoes``): a decorated or unmarked
+    copy of injected text is an echo. Not for the ``owner``'s typed text, which keeps the exact
+    rule only: resembling a recalled line never silently costs the owner a note.
     Without a usable index the recalled set is unknown, so only tombstones apply.
     """
     forgotten = set(hashes) & ledger.tombstones(ws).hashes
@@ -84,11 +87,15 @@ def blocked_hashes(ws: Workspace, hashes: list[str]) -> Blocked:
 
     from clawmem.errors import Busy
     from clawmem.index.db import Index
-    from clawmem.index.recalls import take_echoes
+    from clawmem.index.recalls import take_echoes, take_near_echoes
 
     try:
         with Index.open(ws) as index:
-            return Blocked(take_echoes(index, [h for h in hashes if h not in forgotten]), forgotten)
+            wanted = [h for h in hashes if h not in forgotten]
+            recalled = take_echoes(index, wanted)
+            if not owner:
+                recalled |= take_near_echoes(index, [h for h in wanted if h not in recalled], ws.config.echo)
+            return Blocked(recalled, forgotten)
     except IndexUnavailable:
         return Blocked(set(), forgotten)
     except (BusyError, Busy) as err:
@@ -171,7 +178,7 @@ def add_note(
     common: dict[str, Any] = dict(
         path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted", derived_from=derived
     )
-    blocked = blocked_hashes(ws, [text_hash])
+    blocked = blocked_hashes(ws, [text_hash], owner=origin == "owner")
     if text_hash in blocked.forgotten:
         return NoteResult(line=None, written=False, reason="forgotten content (`clawmem forget`): not stored again", **common)
     if text_hash in blocked.recalled:
@@ -253,7 +260,7 @@ def flush(
     text, marked = incoming.clean(text, typed_by_owner=False)
     units = flush_units(text)
     hashes = [loopguard.text_hash(u) for u in units]
-    blocked = blocked_hashes(ws, hashes)
+    blocked = blocked_hashes(ws, hashes, owner=origin == "owner")
     sources = untrusted_sources(ws) if origin == "agent" else []
     observed = _observed_at(at)
     path = ws.daily_note(observed.date())

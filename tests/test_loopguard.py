@@ -18,10 +18,11 @@ def test_normalised_hash_ignores_markup_case_and_spacing():
     assert loopguard.text_hash("deploys go to render") != a
 
 
-def test_marked_blocks_are_stripped_even_unclosed():
-    text = "keep\n<clawmem-recall>\nsecret\n</clawmem-recall>\nalso keep\n<clawmem-recall>\ntrailing"
+def test_marked_blocks_are_stripped_and_an_unclosed_opener_drops_only_its_line():
+    """An opener nothing closes (web text, a cut-off echo) opens no block: later lines stay (framing.unclosed_end)."""
+    text = "keep\n<clawmem-recall>\nsecret\n</clawmem-recall>\nalso keep\n<clawmem-recall> planted\ntrailing"
     cleaned, count = loopguard.strip_marked(text)
-    assert count == 2 and "secret" not in cleaned and "trailing" not in cleaned and "also keep" in cleaned
+    assert count == 2 and "secret" not in cleaned and "planted" not in cleaned and "also keep" in cleaned and "trailing" in cleaned
 
 
 def test_a_block_ends_only_at_the_closing_tag_with_its_own_nonce():

@@ -9,15 +9,20 @@ derived from untrusted text.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from clawmem import ledger, provenance
+from clawmem import ledger, loopguard, provenance
 from clawmem.content_origin import RECALLED, Source
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:
+    from clawmem.config import EchoConfig
 
 
 def query_hash(query: str) -> str:
@@ -135,6 +140,55 @@ def take_echoes(index: Index, hashes: Iterable[str]) -> set[str]:
         for text_hash in found:
             index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (text_hash,))
     return found
+
+
+def injected_lines(index: Index) -> dict[str, str]:
+    """Comparison form -> text hash of every line the recall log says was injected, with its text.
+
+    The recalled set's entries still in the index, and the standing intents that fired (recall
+    injected their text): the lines a writer's line is compared with by identity. A recalled
+    hash whose entry is gone is still caught exactly, by hash.
+    """
+    rows = index.query(
+        """SELECT DISTINCT r.text_hash, e.text FROM recalled r JOIN entries e ON e.text_hash = r.text_hash
+           UNION ALL SELECT NULL, text FROM intents WHERE fires > 0"""
+    )
+    found: dict[str, str] = {}
+    for row in rows:
+        form = loopguard.normalise(row["text"] or "")
+        if form:
+            found.setdefault(form, row["text_hash"] or loopguard.text_hash(row["text"]))
+    return found
+
+
+def take_near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> set[str]:
+    """The written hashes whose line restates an injected line (``loopguard.injected_copy``).
+
+    Each is counted as an echo of the original it repeats (not a new fact). Only hashes that
+    carry their line (``loopguard.TextHash``) can be compared; the rest keep the exact rule.
+    """
+    written = {h: h.form for h in hashes if isinstance(h, loopguard.TextHash) and h.form}
+    if not written:
+        return set()
+    injected = injected_lines(index)
+    by_word: dict[str, list[str]] = {}
+    for form in injected:
+        for word in set(form.split()):
+            by_word.setdefault(word, []).append(form)
+    found: dict[str, str] = {}
+    for text_hash, form in written.items():
+        shared = Counter(f for w in set(form.split()) for f in by_word.get(w, ()) if len(f) <= len(form))
+        # a copy holds all the original's words but a typo or two: the rest need not be compared
+        near = [f for f, n in shared.items() if n >= len(set(f.split())) - 2]
+        for candidate in sorted(near, key=len, reverse=True):  # the fullest original it repeats
+            if loopguard.injected_copy(form, candidate, rules):
+                found[text_hash] = injected[candidate]
+                break
+    if found:
+        with index.transaction():
+            for original in found.values():
+                index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (original,))
+    return set(found)
 
 
 def mark_recalled(index: Index, hashes: Iterable[str]) -> None:

@@ -46,7 +46,9 @@ Removed here, and nothing else:
 22. printable output: C0 and C1 controls are printed (and written in JSON) as they are stored;
 23. machine-local settings: a git-shared ``clawmem.toml`` may set the consolidator command and the
    cron schedule, and a schedule is any text starting with ``@`` or of five words;
-24. ledger record shapes: any JSON object is a record, whatever the types of its fields.
+24. ledger record shapes: any JSON object is a record, whatever the types of its fields;
+25. recall identity: only an exact normalised copy of recalled text is an echo (a decorated one,
+   or a fired intent's text, is new), and an unclosed recall marker runs to the end of the text.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -98,7 +100,7 @@ def disable_gates() -> None:
     from clawmem import ingest, notes
 
     ingest.role_origin = lambda role, sender_origin: "owner"
-    notes.blocked_hashes = lambda ws, hashes: notes.Blocked(set(), set())
+    notes.blocked_hashes = lambda ws, hashes, **kw: notes.Blocked(set(), set())
 
     disable_input_gates()
     disable_input_validation()
@@ -207,6 +209,15 @@ def disable_issue23_rules() -> None:
     sessions.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
     claude_code._typed = lambda record, marked: True  # every user text record is the owner's
     codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
+    disable_recall_identity()
+
+
+def disable_recall_identity() -> None:
+    """Rule 25: echoes are caught by exact hash only, and an unclosed recall marker swallows the rest."""
+    from clawmem import framing, loopguard
+
+    loopguard.injected_copy = lambda form, injected, rules: False
+    framing.unclosed_end = lambda text, opening: len(text)
 
 
 def disable_bad_input_rules() -> None:
