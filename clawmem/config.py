@@ -396,6 +396,9 @@ SESSION_SLOT_SEPARATOR = "@"  # transcripts/<session>@<host>-<origin>.md: never 
 WORKSPACE_ID_FILE = "workspace-id"  # written by `init` inside .clawmem/; with the root's device and inode it keys trust
 FORGOTTEN_PLACEHOLDER = "[forgotten]"  # what a log keeps where it quoted forgotten text
 
+# Trust by lineage (clawmem.trust.sessions): prompts a prompt hook recorded per session, by hash
+SESSION_MAX_PROMPTS = 2000  # a session's whole life of prompts, bounded
+
 # Recall identity (clawmem.loopguard.injected_copy): words that, added to an injected line or put in
 # place of one of its words, make a new statement (a negation or correction), never an echo of it
 ECHO_CHANGE_WORDS = frozenset({

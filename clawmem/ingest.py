@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clawmem import content_origin, incoming, ledger, loopguard, notes, provenance
@@ -35,6 +35,7 @@ from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, open
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.sessions import session_slot
 from clawmem.trust import lineage
+from clawmem.trust import typed as typed_rule
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
 ROLES = ("user", "assistant", "system", "tool", "developer", "function")
@@ -300,6 +301,21 @@ def check_replaceable(records: list[dict], session: str, rel: str, origin: str) 
         raise Forbidden(f"transcript {rel} holds content more trusted than a {origin} caller", hint="ingest it under a new session id")
 
 
+def _typed_only(turns: list[Turn], prompts: frozenset[str]) -> list[Turn]:
+    """User turns as the owner's only where a prompt hook saw them typed; the rest is host context."""
+    out: list[Turn] = []
+    for turn in turns:
+        if turn.role != "user":
+            out.append(turn)
+            continue
+        prompt, rest = typed_rule.split(turn.content, prompts)
+        if prompt is not None:
+            out.append(replace(turn, content=prompt))
+        if rest.strip():
+            out.append(replace(turn, role="system", content=rest, speaker="host record"))
+    return out
+
+
 def ingest(
     ws: Workspace,
     data: bytes | str,
@@ -311,16 +327,19 @@ def ingest(
     fmt: str = "auto",
     at: dt.datetime | None = None,
     host: str | None = None,
+    typed: frozenset[str] = frozenset(),
 ) -> IngestResult:
     """Write one session's transcript into ``transcripts/`` with provenance for every turn.
 
     ``host`` is the channel the caller is (``mcp``, ``cli``; a hook's host format by default):
-    with ``origin`` it is the session's identity (``clawmem.transcripts.sessions``).
+    with ``origin`` it is the session's identity (``clawmem.transcripts.sessions``). ``typed``
+    holds the hashes of the prompts the host's prompt hook received: when given, a user turn is
+    the owner's only where it is one of them (``clawmem.trust.typed``).
     """
     notes.check_provenance(origin, session_kind)
     text = decode_input(data, limit=read_limit(ws), what="transcript")
     transcript = parse_transcript(text, fmt)
-    turns = transcript.turns
+    turns = _typed_only(transcript.turns, typed) if typed else transcript.turns
     check_kept_size(ws, turns)
     session = session or fallback_session
     if not session:

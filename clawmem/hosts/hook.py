@@ -123,19 +123,25 @@ def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
     if raw is None:
         return
     # the host's own format, forced: the file is the host's transcript, never guessed as another shape
-    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME)
+    from clawmem.trust import sessions
+
+    typed = sessions.typed_prompts(ws, session)
+    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME, typed=typed)
 
 
 def _register(ws, host: ModuleType, data: HookInput) -> None:
-    """Tell lineage where this session's transcript is, so the agent's notes inherit what it saw."""
+    """Tell lineage where this session's transcript is (the agent's notes inherit what it saw) and
+    what the person typed (``clawmem.trust.typed``: only those user turns are the owner's)."""
     from clawmem.errors import ClawmemError
     from clawmem.trust import sessions
 
-    if data.session_id and data.transcript_path:
-        try:
+    try:
+        if data.session_id and data.transcript_path:
             sessions.register(ws, data.session_id, Path(data.transcript_path).expanduser(), host.NAME)
-        except (ClawmemError, OSError, ValueError):
-            pass  # an invalid id or path: the notes fall back to the wording detector
+        if data.session_id and data.prompt:
+            sessions.record_prompt(ws, data.session_id, data.prompt)
+    except (ClawmemError, OSError, ValueError):
+        pass  # an invalid id or path: notes fall back to the wording detector, turns to the host's marks
 
 
 def read_transcript(path: Path, limit: int, degraded: list[str]) -> bytes | None:

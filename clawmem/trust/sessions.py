@@ -4,7 +4,8 @@ A note the agent writes mid-session (``clawmem note add/flush --session``, the M
 inherits the session's lineage like a transcript turn does: if untrusted or system content
 entered the context after the owner's last typed prompt, the note is untrusted-derived,
 whatever its words. Host hooks register the session's transcript (``register``: the host writes
-it as the session runs), and ``exposure`` reads it at the moment of the write.
+it as the session runs), and ``exposure`` reads it at the moment of the write. The prompt hook
+also records what the person typed (``record_prompt``, hashes only: ``clawmem.trust.typed``).
 
 A session no hook registered has no known transcript: its notes are judged by the wording
 detector alone (``clawmem.content_origin``), as before; ``docs/architecture.md`` says so.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from clawmem.config import SESSION_MAX_PROMPTS
 from clawmem.trust import lineage
 from clawmem.workspace import Workspace
 
@@ -25,13 +27,45 @@ def _record(ws: Workspace, session: str) -> Path:
     return ws.state_dir / SESSIONS_DIR / f"{session}.json"
 
 
-def register(ws: Workspace, session: str, transcript: Path, host: str) -> None:
-    """Remember where the host writes ``session``'s transcript (called by the hooks)."""
+def _read(ws: Workspace, session: str) -> dict:
+    from clawmem.errors import ClawmemError
+    from clawmem.workspace import validate_session_id
+
+    try:
+        record = json.loads(_record(ws, validate_session_id(session)).read_text())
+    except (OSError, ValueError, ClawmemError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _write(ws: Workspace, session: str, record: dict) -> None:
     from clawmem.workspace import atomic_write, validate_session_id
 
     path = _record(ws, validate_session_id(session))
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps({"transcript": str(transcript), "host": host}).encode())
+    atomic_write(path, json.dumps(record).encode())
+
+
+def register(ws: Workspace, session: str, transcript: Path, host: str) -> None:
+    """Remember where the host writes ``session``'s transcript (called by the hooks)."""
+    _write(ws, session, {**_read(ws, session), "transcript": str(transcript), "host": host})
+
+
+def record_prompt(ws: Workspace, session: str, prompt: str) -> None:
+    """Remember (by hash) a prompt the host's prompt hook received: what the person typed."""
+    from clawmem import loopguard
+    from clawmem.trust import typed
+
+    record = _read(ws, session)
+    known = [h for h in record.get("prompts", []) if isinstance(h, str)]
+    digest = typed.mark(prompt)
+    if loopguard.normalise(prompt) and digest not in known:
+        _write(ws, session, {**record, "prompts": [*known, digest][-SESSION_MAX_PROMPTS:]})
+
+
+def typed_prompts(ws: Workspace, session: str) -> frozenset[str]:
+    """Marks (``typed.mark``) of the prompts the hook recorded for ``session`` (empty: none recorded)."""
+    return frozenset(h for h in _read(ws, session).get("prompts", []) if isinstance(h, str))
 
 
 def exposure(ws: Workspace, session: str | None) -> str | None:
@@ -42,11 +76,10 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
     trusted)."""
     if not session:
         return None
-    try:
-        record = json.loads(_record(ws, session).read_text())
-        transcript, host = Path(record["transcript"]), str(record["host"])
-    except (OSError, ValueError, KeyError, TypeError):
+    record = _read(ws, session)
+    if not isinstance(record.get("transcript"), str) or not isinstance(record.get("host"), str):
         return None  # no hook registered this session
+    transcript, host = Path(record["transcript"]), record["host"]
     from clawmem.hosts.hook import read_transcript
     from clawmem.ingest import parse_transcript, role_origin
 

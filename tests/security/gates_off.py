@@ -207,6 +207,7 @@ def disable_issue23_rules() -> None:
     from clawmem.trust import sessions
 
     sessions.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
+    ingest._typed_only = lambda turns, prompts: turns  # a prompt hook's record is not ground truth
     claude_code._typed = lambda record, marked: True  # every user text record is the owner's
     codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
     disable_recall_identity()

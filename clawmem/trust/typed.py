@@ -1,0 +1,40 @@
+"""Owner means typed: with a prompt hook, what the hook received is what the person typed.
+
+Host formats mark typed input positively where they can (Claude Code's ``promptSource``, Codex's
+``user_message`` events: ``clawmem.transcripts``). A prompt hook is ground truth on top of that:
+the host hands it exactly the prompt the person submitted. The hook records the hash of each
+(``clawmem.trust.sessions.record_prompt``); when the session's transcript is ingested, a user
+turn is the owner's only where it is one of those prompts (``split``). A user record holding
+a prompt and host context together keeps the prompt as the owner's and the rest as ``system``;
+any other user-role record (a skill body, a reminder, a notification, a compaction request)
+is ``system``. Sessions with no recorded prompt (no prompt hook, or the hook never ran) keep
+the host's own marks.
+
+Only hashes of the normalised prompts (and their line counts) are kept (``mark``): the runtime state
+holds no memory text.
+"""
+
+from __future__ import annotations
+
+from clawmem import loopguard
+
+
+def mark(prompt: str) -> str:
+    """What is kept of a typed prompt: its hash and how many non-empty lines it has."""
+    return f"{loopguard.text_hash(prompt)}:{sum(1 for line in prompt.splitlines() if line.strip())}"
+
+
+def split(content: str, prompts: frozenset[str]) -> tuple[str | None, str]:
+    """``content`` as (the typed prompt in it or None, the rest): a run of whole lines whose
+    normalised text is a recorded prompt (the host joins a record's text blocks by lines), the
+    longest first; only runs as long as some recorded prompt are tried."""
+    parts = [p for p in content.splitlines() if p.strip()]
+    if mark(content) in prompts:
+        return content, ""
+    sizes = sorted({int(m.rsplit(":", 1)[1]) for m in prompts if m.rsplit(":", 1)[-1].isdigit()}, reverse=True)
+    for size in (s for s in sizes if 0 < s < len(parts)):
+        for start in range(len(parts) - size + 1):
+            run = "\n".join(parts[start:start + size])
+            if mark(run) in prompts:
+                return run, "\n".join(parts[:start] + parts[start + size:])
+    return None, content
