@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import jsonbound, timeparse, workspace
-from clawmem.config import LEDGER_RECORD_MAX_DEPTH
+from clawmem.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
 from clawmem.workspace import Workspace, append_durably
 
 LEDGER_LOCK = "ledger"
@@ -47,9 +47,11 @@ SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
     "promote": {"path": ((str,), True), "hash": ((str,), True)},
     "aspiration": {"id": ((str,), True), "state": ((str,), True), "path": _OPT_STR},
     "intent": {"op": ((str,), True), "id": ((int, type(None)), False), "keywords": (STRINGS, False)},
+    "accept": {"records": (STRINGS, False), "lines": (STRINGS, False), "from": (STRINGS, False)},
 }
 # fields every reader takes as text whatever the record type (hashed, compared, stored in SQL)
-COMMON = {name: _OPT_STR for name in ("at", "path", "hash", "origin", "session")}
+COMMON: dict[str, tuple[Any, bool]] = {name: _OPT_STR for name in ("at", "path", "hash", "origin", "session", WRITER_FIELD, SEAL_FIELD)}
+COMMON[SEQ_FIELD] = ((int, type(None)), False)  # the writer's running number (clawmem.team)
 _WARNED: set[tuple[str, int]] = set()  # (ledger, line) already reported by this process
 
 
@@ -64,9 +66,12 @@ def create(ws: Workspace) -> None:
         return
     import uuid  # deferred: only a new workspace needs an id
 
+    from clawmem import team
+
     header = {"t": "init", "id": uuid.uuid4().hex, "at": now_iso()}
     with ws.lock(LEDGER_LOCK):
         append_durably(ws.ledger_path, (json.dumps(header) + "\n").encode())
+        team.remember_ledger(team.this_copy(ws), header["id"])
 
 
 def entry_record(
@@ -115,19 +120,25 @@ def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
     """Append records atomically with respect to other clawmem writers.
 
     A torn last record (a crash mid-append) is terminated first and the repair recorded, so the
-    new records are never glued onto it and lost with it.
+    new records are never glued onto it and lost with it. Each record is sealed by this copy
+    (``clawmem.team``): its writer, running number and seal say it was written here.
     """
-    data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode()
-    if not data:
+    from clawmem import team
+
+    records = list(records)
+    if not records:
         return
     with ws.lock(LEDGER_LOCK):
         ws.require_member(ws.ledger_path)
+        copy = team.this_copy(ws)
         torn = workspace.torn_tail(ws.ledger_path)
         if torn:
             paths = sorted({m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(torn)})
-            repair = {"t": "repair", "torn_bytes": len(torn), "paths": paths, "at": now_iso()}
-            data = b"\n" + (json.dumps(repair, ensure_ascii=False) + "\n").encode() + data
-        append_durably(ws.ledger_path, data)
+            records.insert(0, {"t": "repair", "torn_bytes": len(torn), "paths": paths, "at": now_iso()})
+        first = team.next_seq(ws, copy)
+        data = "".join(json.dumps(team.seal(copy, r, first + i), ensure_ascii=False) + "\n" for i, r in enumerate(records)).encode()
+        append_durably(ws.ledger_path, b"\n" + data if torn else data)
+        team.raise_mark(ws, copy, first + len(records) - 1)
 
 
 def shape_problem(record: object) -> str | None:

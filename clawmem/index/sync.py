@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import ledger, loopguard, provenance
+from clawmem import ledger, loopguard, provenance, team
 from clawmem.entries import grammar
 from clawmem.index import supersession
 from clawmem.index.db import Index
@@ -128,6 +128,15 @@ class Replay:
     touched: set[str] | None  # paths to re-read, or None for all
     damaged_paths: frozenset[str]  # files a damaged ledger record names
     damage_count: int
+    adopting: bool = False  # this copy takes over its history this sync (clawmem.team.adopt)
+    accepted_lines: frozenset[tuple[str, str]] = frozenset()  # (path, text hash) the owner accepted
+
+
+def _ledger_size(ws: Workspace) -> int:
+    try:
+        return ws.ledger_path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
@@ -136,32 +145,57 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
     A ledger that is missing, headless or replaced by another means provenance history was
     lost: the index remembers that (sticky), and unrecorded lines are then classified as
     untrusted instead of as hand-written owner lines. A damaged record (a torn write) loses
-    history the same way: for the files it names, or for every file when it names none.
+    history the same way: for the files it names, or for every file when it names none. So
+    does a ledger rolled back beneath what this copy wrote (``team.rollback``, judged against
+    machine-local state, so deleting the index does not hide it). A record another copy wrote
+    counts at most ``FOREIGN_ORIGIN_CAP`` until this copy's owner accepts it (``team.counts_here``).
     """
+    from clawmem import team
+
     stored_id = index.meta("ledger_id")
     was_intact = index.meta("ledger_intact", "1") != "0"
-    read = ledger.read(ws, 0 if rebuild else int(index.meta("ledger_offset", "0") or 0))
+    copy = team.this_copy(ws)
+    state = team.load_state(copy)
+    offset = 0 if rebuild else int(index.meta("ledger_offset", "0") or 0)
+    shrunk = offset > _ledger_size(ws)  # the ledger lost bytes this index had read
+    read = ledger.read(ws, 0 if shrunk else offset)
     replaced = stored_id is not None and read.ledger_id != stored_id
-    fresh = rebuild or replaced
+    adopt_now = "legacy" not in state and bool(copy.key)  # the first sync of this copy under the rule
+    full = rebuild or replaced or shrunk or adopt_now or team.needs_full_replay(copy, read.records)
+    fresh = full
     if fresh:
         index.execute("DELETE FROM ledger")
         index.execute("DELETE FROM file_taint")
-        if replaced and read.ledger_id is not None:
+        if offset and not shrunk and (read.ledger_id is not None or not replaced):
             read = ledger.read(ws, 0)
+    adopted = team.adopt(copy, state, read.ledger_id, stored_id, read.records) if full else None
+    if adopted is not None:
+        state = adopted
+    judge = team.judge(copy, state, read.records)
+    problem = team.rollback(state, read.ledger_id, judge) if full else None
     old_paths = frozenset() if fresh else frozenset(json.loads(index.meta("ledger_damage", "[]") or "[]"))
     old_count = 0 if fresh else int(index.meta("ledger_damage_count", "0") or 0)
     new_paths = frozenset(p for paths in read.damaged for p in paths)
-    intact = was_intact and read.ledger_id is not None and not replaced and all(read.damaged)
+    intact = was_intact and read.ledger_id is not None and not replaced and all(read.damaged) and problem is None
     for record in read.records:
-        _apply_record(index, record)
+        _apply_record(index, record if record.get("t") != "entry" or team.counts_here(judge, record) else team.capped(record))
+    if full:
+        index.set_meta("accepted_lines", json.dumps(sorted(team.line_name(p, h) for p, h in judge.accepted_lines), ensure_ascii=False))
+    names = [n.split(" ", 1) for n in json.loads(index.meta("accepted_lines", "[]") or "[]") if isinstance(n, str) and " " in n]
+    accepted = frozenset((path, text_hash) for text_hash, path in names)
     damaged_paths = old_paths | new_paths
     index.set_meta("ledger_id", read.ledger_id)
     index.set_meta("ledger_offset", str(read.offset))
     index.set_meta("ledger_intact", "1" if intact else "0")
+    if problem is not None:
+        index.set_meta("ledger_problem", problem)
     index.set_meta("ledger_damage", json.dumps(sorted(damaged_paths), ensure_ascii=False))
     index.set_meta("ledger_damage_count", str(old_count + len(read.damaged)))
+    if adopted is not None or (copy.key and state.get("ledger_id") is None and read.ledger_id is not None):
+        team.save_state(copy, {**state, "ledger_id": state.get("ledger_id") or read.ledger_id})
     touched = None if fresh or intact != was_intact else {str(r.get("path")) for r in read.records if r.get("t") != "returned"} | new_paths
-    return Replay(len(read.records), intact, touched, damaged_paths, old_count + len(read.damaged))
+    adopting = adopted is not None and bool(adopted.get("adopted_history"))
+    return Replay(len(read.records), intact, touched, damaged_paths, old_count + len(read.damaged), adopting, accepted)
 
 
 def _valid(value: object, allowed: tuple[str, ...]) -> bool:
@@ -279,9 +313,12 @@ def torn_lines(index: Index, rel: str, doc: grammar.Document, data: bytes) -> se
     return torn
 
 
-def _index_file(index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger_intact: bool, damaged: bool = False) -> int:
+def _index_file(
+    index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger_intact: bool, damaged: bool = False, hands: team.HandLines | None = None
+) -> int:
     text = data.decode("utf-8", errors="replace")
     doc = grammar.parse(text)
+    source_lines = [line for block in doc.blocks for line in block.lines]
     cfg = ws.config.chunking
     tier = provenance.tier_of(mf.kind)
     floor = provenance.location_floor(mf.kind)
@@ -296,6 +333,8 @@ def _index_file(index: Index, ws: Workspace, mf: MemoryFile, data: bytes, ledger
         else:
             c = provenance.classify_unrecorded(mf.kind, ledger_intact=ledger_intact, damaged=damaged, torn=torn)
             origin, session_kind, hand = c.origin, c.session_kind, True
+            if hands is not None:  # a line that came through git is not this owner's until accepted
+                origin = team.unrecorded_origin(hands, mf.rel, source_lines[chunk.line_start - 1 : chunk.line_end], text_hash, origin, chunk.line_start)
             recorded = None
         origin = provenance.least_trusted(origin, floor)
         e = chunk.entry
@@ -348,6 +387,8 @@ def sync(
         skipped: list[str] = []
         files = list(memory_files(ws, skipped))
         changed, entries = [], 0
+        hands = team.HandLines.of(ws, team.this_copy(ws), adopting=replay.adopting, accepted=replay.accepted_lines)
+        pulled = {} if touched is None else json.loads(index.meta("pulled_lines", "{}") or "{}")
         for position, mf in enumerate(files, 1):
             if progress:
                 progress(position, len(files), mf.rel)
@@ -367,10 +408,14 @@ def sync(
                 "INSERT INTO files(path, kind, tier, content_hash, size, mtime_ns, file_date, indexed_at) VALUES (?,?,?,?,?,?,?,?)",
                 (mf.rel, mf.kind, provenance.tier_of(mf.kind), digest, st.st_size, st.st_mtime_ns, mf.file_date, ledger.now_iso()),
             )
-            entries += _index_file(index, ws, mf, data, replay.intact, mf.rel in replay.damaged_paths)
+            entries += _index_file(index, ws, mf, data, replay.intact, mf.rel in replay.damaged_paths, hands)
+            pulled.pop(mf.rel, None)
             changed.append(mf.rel)
         for rel in known:
             _remove_file(index, rel)
+            pulled.pop(rel, None)
+        hands.flush()
+        index.set_meta("pulled_lines", json.dumps({**pulled, **hands.pulled}, ensure_ascii=False, sort_keys=True))
         if changed or known:
             supersession.resolve(index)
         index.set_meta("last_sync", ledger.now_iso())

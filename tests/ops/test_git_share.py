@@ -102,8 +102,13 @@ def test_two_clones_writing_at_once_lose_no_line_and_keep_provenance(team, clawm
         audit = clawmem("audit", "--ci", "-w", str(clone))
         assert audit.returncode == 0, audit.stdout + audit.stderr
     expected = {f"{who}{i}": ("untrusted" if (who == "b" and i == 0) else ("owner" if i % 2 else "agent")) for who in ("a", "b") for i in range(NOTES)}
-    assert _origins(clawmem, a) == expected
-    assert _origins(clawmem, b) == expected
+    for clone, who in ((a, "a"), (b, "b")):  # issue 23: the other machine's notes are someone else's until accepted
+        assert _origins(clawmem, clone) == {k: v if k.startswith(who) else "untrusted" for k, v in expected.items()}
+        accepted = clawmem("accept", "--all", "--yes", "--json", "-w", str(clone)).json()
+        assert accepted["recorded"] and len(accepted["selected"]) == NOTES - (1 if who == "a" else 0)
+        assert len({p["writer"] for p in accepted["selected"]}) == 1 and accepted["this_copy"] not in {p["writer"] for p in accepted["selected"]}
+        assert _origins(clawmem, clone) == expected
+        assert clawmem("audit", "--ci", "-w", str(clone)).returncode == 0
     hidden = clawmem("search", "b0 widget calibration", "--json", "-w", str(a)).json()["results"]
     assert not [h for h in hidden if "the b0 widget" in h["text"]], "an untrusted note from the other machine must stay hidden"
 
