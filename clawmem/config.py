@@ -406,3 +406,13 @@ ECHO_CHANGE_WORDS = frozenset({
     "replaced", "removed", "wrong", "incorrect", "false", "outdated", "obsolete", "deprecated", "except", "unless", "without",
     "cannot", "cant", "dont", "doesnt", "isnt", "wasnt", "arent", "werent", "wont", "didnt", "t",
 })
+
+# Team memory is someone else's until accepted (clawmem.team): ledger records carry the copy that wrote them
+WRITER_FIELD = "by"  # a record's writer: a public id derived from this copy's secret .clawmem/workspace-id
+SEQ_FIELD = "seq"  # the writer's own running number: a ledger missing some of this copy's numbers was rolled back
+SEAL_FIELD = "mac"  # HMAC-SHA256 of the record under the copy's secret: a pulled record cannot claim to be this copy's
+WRITER_ID_CHARS = 16  # hex characters of the public writer id
+SEAL_CHARS = 32  # hex characters of a record's seal kept in the ledger
+RECORD_DIGEST_CHARS = 24  # hex characters naming one record in an `accept` record
+FOREIGN_ORIGIN_CAP = "untrusted"  # the most trust a record or line from another copy has until the owner accepts it
+COPY_STATE_DIR = "copies"  # $XDG_STATE_HOME/clawmem/copies/<writer>.json: this copy's ledger id, high-water mark, vouched lines

@@ -180,11 +180,12 @@ def _register() -> None:
 
     app.command("audit")(audit.audit)
     app.command("forget")(forget.forget)
-    from clawmem.cli import hook, install, promote
+    from clawmem.cli import accept, hook, install, promote
 
     app.command("hook")(hook.hook)
     app.command("install")(install.install)
     app.command("promote")(promote.promote)
+    app.command("accept")(accept.accept)
     from clawmem.cli import report
 
     app.command("report")(report.report)
