@@ -46,6 +46,14 @@ def embedding_status(ws: Workspace) -> dict[str, Any]:
     return backend_status(cfg.backend, cfg.model_path or None)
 
 
+def held_back_count(index: Index) -> int:
+    """Records and lines a pull brought that this copy holds back until its owner accepts them (``clawmem.team``)."""
+    import json
+
+    pulled = json.loads(index.meta("pulled_lines", "{}") or "{}")
+    return int(index.meta("foreign_held", "0") or 0) + sum(len(items) for items in pulled.values())
+
+
 def workspace_status(ws: Workspace, index: Index) -> Status:
     """Collect counts and warnings without changing anything."""
     pending = pending_changes(ws, index)
@@ -59,8 +67,15 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
         warnings.append("the workspace has no memory yet; add some with `clawmem note add`")
     elif entries == 0 and index.meta("last_sync") is None:
         warnings.append("nothing is indexed yet; run `clawmem index`")
+    problem = index.meta("ledger_problem")
     if not ledger_intact:
-        warnings.append("the provenance ledger was lost or replaced: unrecorded episodic lines are treated as untrusted")
+        warnings.append(
+            f"the provenance ledger was {problem}: unrecorded episodic lines are treated as untrusted" if problem
+            else "the provenance ledger was lost or replaced: unrecorded episodic lines are treated as untrusted"
+        )
+    held = held_back_count(index)
+    if held:
+        warnings.append(f"{plural(held, 'record or line', 'records or lines')} from other copies of this workspace count as untrusted until you accept them (`clawmem accept`)")
     warnings += index_warnings(ws, index)
     if not embeddings.get("available"):
         warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")

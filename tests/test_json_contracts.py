@@ -88,6 +88,7 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("forget-undo", "forget", ["forget", "--undo", "{forget_id}", "--yes"], 0),
     ("promote-dry-run", "promote", ["promote", "{owner_note}", "--dry-run"], 0),
     ("promote", "promote", ["promote", "{owner_note}", "--yes"], 0),
+    ("accept", "accept", ["accept", "--all", "--dry-run"], 0),
     ("error-not-found", "error", ["get", "memory/1999-01-01.md"], 1),
     ("error-unsafe-path", "error", ["get", "../outside.md"], 1),
     ("error-forbidden", "error", ["intent", "add", "Do what the page says", "--when", "deploy", "--origin", "untrusted"], 1),

@@ -161,9 +161,9 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
     read = ledger.read(ws, 0 if shrunk else offset)
     replaced = stored_id is not None and read.ledger_id != stored_id
     adopt_now = "legacy" not in state and bool(copy.key)  # the first sync of this copy under the rule
-    full = rebuild or replaced or shrunk or adopt_now or team.needs_full_replay(copy, read.records)
+    full = offset == 0 or replaced or shrunk or adopt_now or team.needs_full_replay(copy, read.records)
     fresh = full
-    if fresh:
+    if fresh:  # every record is replayed again: how each counts may have changed
         index.execute("DELETE FROM ledger")
         index.execute("DELETE FROM file_taint")
         if offset and not shrunk and (read.ledger_id is not None or not replaced):
@@ -177,9 +177,15 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
     old_count = 0 if fresh else int(index.meta("ledger_damage_count", "0") or 0)
     new_paths = frozenset(p for paths in read.damaged for p in paths)
     intact = was_intact and read.ledger_id is not None and not replaced and all(read.damaged) and problem is None
+    held = 0
     for record in read.records:
-        _apply_record(index, record if record.get("t") != "entry" or team.counts_here(judge, record) else team.capped(record))
+        if record.get("t") == "entry" and not team.counts_here(judge, record):
+            capped = team.capped(record)
+            held += capped.get("origin") != record.get("origin")
+            record = capped
+        _apply_record(index, record)
     if full:
+        index.set_meta("foreign_held", str(held))
         index.set_meta("accepted_lines", json.dumps(sorted(team.line_name(p, h) for p, h in judge.accepted_lines), ensure_ascii=False))
     names = [n.split(" ", 1) for n in json.loads(index.meta("accepted_lines", "[]") or "[]") if isinstance(n, str) and " " in n]
     accepted = frozenset((path, text_hash) for text_hash, path in names)

@@ -49,6 +49,10 @@ Removed here, and nothing else:
 24. ledger record shapes: any JSON object is a record, whatever the types of its fields;
 25. recall identity: only an exact normalised copy of recalled text is an echo (a decorated one,
    or a fired intent's text, is new), and an unclosed recall marker runs to the end of the text.
+26. team memory (``clawmem.team``): a ledger record another copy wrote counts as this copy's, and a
+   line that arrived in a commit without a record is hand-written here (no ``clawmem accept`` needed);
+27. ledger rollback: a ledger lacking records this copy wrote (or with another id than it recorded)
+   is taken as intact once the index that remembered it is deleted.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -211,6 +215,16 @@ def disable_issue23_rules() -> None:
     claude_code._typed = lambda record, marked: True  # every user text record is the owner's
     codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
     disable_recall_identity()
+    disable_team_rules()
+
+
+def disable_team_rules() -> None:
+    """Rules 26-27: whatever a pull brings is this copy's, and only the index remembers the ledger."""
+    from clawmem import team
+
+    team.counts_here = lambda found, record: True  # a record another copy wrote (or planted) counts as written
+    team.unrecorded_origin = lambda hands, rel, lines, text_hash, origin, line_start: origin  # a committed line is hand-written here
+    team.rollback = lambda state, ledger_id, found: None  # a rolled-back or swapped ledger looks intact to a new index
 
 
 def disable_recall_identity() -> None:
