@@ -82,7 +82,8 @@ class Workspace:
         }
 
     def __call__(self, *args: str, now: str, input: str | None = None) -> dict:
-        proc = subprocess.run([*self.command, *args, "--json"], input=input, capture_output=True, text=True,
+        cut = args.index("--") if "--" in args else len(args)  # text after "--" may start with "-"
+        proc = subprocess.run([*self.command, *args[:cut], "--json", *args[cut:]], input=input, capture_output=True, text=True,
                               env={**self.env, "CLAWMEM_NOW": now}, cwd=self.dir, timeout=300, check=False)
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)
@@ -114,7 +115,7 @@ def echo(ws: Workspace, channel: str, text: str, day: int) -> int:
     """The agent writes ``text`` through ``channel`` on ``DAYS[day]``; return how many of its lines were stored."""
     now = DAYS[day]
     if channel == "note":
-        return int(ws("note", "add", text, "--origin", "agent", "--session", f"s{day}", now=now)["written"])
+        return int(ws("note", "add", "--origin", "agent", "--session", f"s{day}", "--", text, now=now)["written"])
     if channel == "flush":
         return ws("note", "flush", "-", "--origin", "agent", "--session", f"s{day}", now=now, input=f"{text}\n")["written"]
     if channel == "jsonl":
@@ -212,7 +213,7 @@ def test_the_owner_typed_note_resembling_a_recalled_line_is_kept(data):
     try:
         inject(ws, "memory")
         said = data.draw(decorated(FACT).filter(lambda s: loopguard.normalise(s) != loopguard.normalise(FACT)))
-        result = ws("note", "add", said, "--origin", "owner", now=DAYS[0])
+        result = ws("note", "add", "--origin", "owner", "--", said, now=DAYS[0])
         assert result["written"], result
     finally:
         ws.close()
