@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 sys.path.insert(0, os.path.dirname(__file__))
 import cli_modes  # noqa: E402
 
+NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]  # each example runs git and the CLI: shrinking would take minutes
+
 
 def origin_of(workdir: Path, token: str, mode: str = "on") -> str | None:
     found = cli_modes.run(mode, workdir, "search", token, "--include-untrusted", "--json")
@@ -46,7 +48,7 @@ def status_line(workdir: Path, mode: str = "on") -> str:
     return next(line for line in out.splitlines() if line.startswith("provenance ledger:"))
 
 
-@settings(max_examples=int(os.environ.get("CLAWMEM_ROLLBACK_EXAMPLES", "6")), deadline=None, suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(max_examples=int(os.environ.get("CLAWMEM_ROLLBACK_EXAMPLES", "6")), deadline=None, suppress_health_check=list(HealthCheck), phases=NO_SHRINK)
 @given(
     how=st.sampled_from(["rollback", "swap"]),
     index=st.sampled_from(["deleted", "rebuilt"]),
@@ -78,7 +80,7 @@ def test_a_rolled_back_ledger_keeps_flushed_lines_untrusted(how, index, day, n):
         assert "intact" not in line, line
         warned = cli_modes.run("on", workdir, "status").stdout
         assert ("rolled back" if how == "rollback" else "replaced") in warned, warned
-        assert cli_modes.run("on", workdir, "audit", "--ci").returncode != 0 or True  # the audit may flag it; it must not crash
+        assert cli_modes.run("on", workdir, "audit", "--ci").returncode in (0, 3)  # the audit may flag it; it never fails otherwise
         # control: with the rule off, the same deleted index is rebuilt from the rolled-back ledger as intact
         (ws / ".clawmem" / "index.db").unlink()
         assert cli_modes.run("off", workdir, "index").returncode == 0
