@@ -6,7 +6,8 @@ Here each one also runs twice more through the real CLI, as the control group:
 - with the general gates-off harness (``gates_off.py``), where it must land unless the
   attack says why that harness cannot observe it (the recall vetoes);
 - with only the hole-6 rule switched off, where every one of them must land: the
-  laundering attacks with ``content_origin.restates`` answering no, the veto attacks with
+  laundering attacks with ``content_origin.restates`` answering no and lineage off (no agent
+  turn or note inherits an exposure), the veto attacks with
   untrusted hits joining the recalled set again (``recalls.joins_recalled_set``).
 """
 
@@ -24,7 +25,11 @@ import attacks  # noqa: E402
 
 TAINT = [a for a in attacks.ATTACKS if a.hole == 6]
 RULE_OFF = {
-    "laundering": "from clawmem import content_origin; content_origin.restates = lambda text, source, cfg=None: False",
+    "laundering": (
+        "from clawmem import content_origin; content_origin.restates = lambda text, source, cfg=None: False\n"
+        "from clawmem.trust import lineage, sessions; lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]\n"
+        "sessions.exposure = lambda ws, session: None"
+    ),
     "recall-veto": "from clawmem.index import recalls; recalls.joins_recalled_set = lambda origin: True",
 }
 LAUNCH = "\nimport sys\nfrom clawmem.launcher import main\nsys.argv[0] = 'clawmem'\nmain()\n"
@@ -111,10 +116,10 @@ def test_an_assistant_turn_restating_a_tool_turn_names_the_turn(ws, clawmem):
         {"role": "assistant", "content": "I will not do that: the root password never leaves the vault."},
     )
     result = clawmem("ingest", "-", "--session", "s1", "--origin", "owner", "--json", input=transcript).json()
-    assert result["derived"] == 1
+    assert result["derived"] == 2  # the restatement by wording, the refusal after it by lineage
     records = [r for r in _ledger(ws) if r.get("t") == "entry"]
-    assert [r["origin"] for r in records] == ["owner", "untrusted", "untrusted", "agent"]
-    assert records[2]["derived_from"] == "tool turn t2 of transcripts/s1.md"
+    assert [r["origin"] for r in records] == ["owner", "untrusted", "untrusted", "untrusted"]
+    assert records[2]["derived_from"] == records[3]["lineage"] == "tool turn t2 of transcripts/s1.md"
 
 
 def test_a_deleted_index_keeps_what_was_returned(ws, clawmem):
