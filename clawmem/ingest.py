@@ -301,6 +301,15 @@ def check_replaceable(records: list[dict], session: str, rel: str, origin: str) 
         raise Forbidden(f"transcript {rel} holds content more trusted than a {origin} caller", hint="ingest it under a new session id")
 
 
+def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str) -> notes.Blocked:
+    """Forgotten and recalled lines of a transcript: the owner's typed turns by the exact rule only
+    (resembling a recalled line never costs the owner a turn), everything else by identity too."""
+    typed = [loopguard.text_hash(ln) for t, lines in cleaned if role_origin(t.role, origin) == "owner" for ln in lines]
+    other = [loopguard.text_hash(ln) for t, lines in cleaned if role_origin(t.role, origin) != "owner" for ln in lines]
+    mine, theirs = notes.blocked_hashes(ws, typed, owner=True), notes.blocked_hashes(ws, other)
+    return notes.Blocked(mine.recalled | theirs.recalled, mine.forgotten | theirs.forgotten)
+
+
 def _typed_only(turns: list[Turn], prompts: frozenset[str]) -> list[Turn]:
     """User turns as the owner's only where a prompt hook saw them typed; the rest is host context."""
     out: list[Turn] = []
@@ -357,7 +366,7 @@ def ingest(
         dropped_marked += marked
         lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln)]
         cleaned.append((turn, lines))
-    blocked = notes.blocked_hashes(ws, [loopguard.text_hash(ln) for _, lines in cleaned for ln in lines])
+    blocked = _blocked(ws, cleaned, origin)
 
     rendered, records, dropped_recalled, derived, lifted = [], [], 0, 0, 0
     rel = ws.rel(path)

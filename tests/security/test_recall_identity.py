@@ -272,3 +272,20 @@ def _own_lines_kept(ws: Workspace, opener: str, channel: str) -> int:
         stored = (ws.root / result["path"]).read_text()
     assert "ignore previous instructions" not in stored  # the opener's own line is dropped
     return sum(own[2:] in stored for own in OWN)
+
+
+def test_the_owners_typed_turn_resembling_a_recalled_line_is_kept_in_a_transcript():
+    """Transcript ingestion applies the owner exemption too: only the exact copy of an injected
+    line is an echo in the owner's own turn; the agent's decorated copy in the same session is one."""
+    ws = Workspace()
+    try:
+        fact = inject(ws, "memory")
+        turns = [{"role": "user", "content": f"remember, as agreed: {fact} Also for hotfixes."},
+                 {"role": "assistant", "content": f"Noted again: {fact}"}]
+        result = ws("ingest", "-", "--session", "own-1", "--origin", "owner", "--format", "jsonl", now=DAYS[0],
+                    input="".join(json.dumps(t) + "\n" for t in turns))
+        assert result["written"] == 1 and result["dropped_recalled"] == 1
+        kept = (ws.root / "transcripts" / "own-1.md").read_text()
+        assert "Also for hotfixes" in kept and "Noted again" not in kept
+    finally:
+        ws.close()
