@@ -55,10 +55,20 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
     with index.transaction():
         if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
             return 0
-        records = [r for r in ledger.read(ws).records if r.get("t") == "intent"]
-        restored = replay(index, records)
+        records = _counting_here(ws, ledger.read(ws).records)
+        restored = replay(index, [r for r in records if r.get("t") == "intent"])
         index.set_meta(RESTORED_META, ledger.now_iso())
     return restored
+
+
+def _counting_here(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records this copy wrote or its owner accepted (``team.counts_here``): an intent a pull
+    brought is someone else's until accepted, so it is never restored as an owner's intent."""
+    from clawmem import team
+
+    copy = team.this_copy(ws)
+    found = team.judge(copy, team.load_state(copy), records)
+    return [r for r in records if team.counts_here(found, r)]
 
 
 def replay(index: Index, records: Iterable[dict[str, Any]]) -> int:
