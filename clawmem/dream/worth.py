@@ -18,6 +18,8 @@ A unit is no candidate when
   happened, and stays);
 - it is a passing feeling: the speaker's mood and at most one word of what it is about ("I'm feeling
   confident and won't give up", "I was so happy and thankful for all the support");
+- it asks the listener to do something ("please bump the versions", "could you check …"):
+  a standing request is a directive and goes to ``USER.md`` (``dream.directives``);
 - it points at something shown ("check my ideal dance studio", "here's a peek at the space"):
   the picture is not in the memory;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
@@ -97,6 +99,8 @@ COURTESY = re.compile(
     r"(?:just )?(?:tell|ask) me if|(?:i'?m |i am )?(?:here|always here) (?:for you|if you need))\b",
     re.IGNORECASE,
 )
+# Asking the listener to do something: "please bump the versions", "can you check the logs?"
+REQUEST = re.compile(r"^(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to)\b", re.IGNORECASE)
 SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
 FIRST_PERSON = frozenset(("i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "im", "ive", "id"))
 OPINION = EVALUATIVE | frozenset(
@@ -181,6 +185,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     """Why a sentence is talk aimed at the listener rather than a fact about anyone (module doc)."""
     if COURTESY.match(said):
         return "thanks, sympathy or an offer to the other person, no information"
+    if REQUEST.match(said):
+        return "a request to the other person (a standing one goes to USER.md), not a fact"
     if SHOWN.match(said) and not any(SPECIFIC.search(n) for n in names):
         return "points at something shown in the conversation (the picture is not in memory)"
     own = FIRST_PERSON & set(tokens)

@@ -26,6 +26,9 @@ NOT_SPEAKERS = frozenset(
     question q a summary result results status step steps solution cause example examples info hint important caveat fact
     facts decision decisions context why how what when where who which tldr tl;dr re subject title problem issue symptom
     workaround outcome goal plan next output input command usage expected actual reason source sources update
+    project projects stack background setup task tasks repo repository goals deadline constraints requirements scope
+    priority details description overview architecture environment env config version versions release deploy bug
+    feature features tests test build ci docs changelog heads-up headsup aside also btw
     """.split()  # noqa: SIM905
 )
 _TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
