@@ -35,8 +35,8 @@ KEEP = re.compile(
     re.IGNORECASE,
 )
 SUCCESS = re.compile(
-    r"\b(?:works?|worked|working|links?|linked|builds?|built|compiles?|compiled|passe[sd]|runs|ran|fixed|solved|did it|"
-    r"did the trick|green|is (?:right|correct)|that'?s (?:it|right|correct))\b",
+    r"\b(?:works|worked|working|links|linked|builds|built|compiles|compiled|passe[sd]|runs|ran|fixed|solved|did it|"
+    r"did the trick|green|is (?:right|correct)|that'?s (?:it|right|correct)|looks (?:good|right|correct)|lgtm)\b",
     re.IGNORECASE,
 )
 NEGATION = re.compile(r"\b(?:not|no|never|nothing|still|again|fails?|failed|failing|broken|n't)\b|n't\b|\?", re.IGNORECASE)

@@ -190,7 +190,7 @@ def test_only_agent_turns_after_an_exposure_are_derived_and_only_typed_owner_tur
 @pytest.mark.parametrize(("said", "endorsed"), [
     ("that worked, thanks", True), ("ok, after make clean it links. why?", True), ("yes, remember that", True),
     ("thanks!", False), ("it still fails", False), ("that didn't work", False), ("keep answers short", False),
-    ("why does it not link?", False),
+    ("why does it not link?", False), ("great work this week", False), ("Looks good. PR it", True), ("perfect, thank you!", False),
 ])
 def test_what_counts_as_an_endorsement(said, endorsed):
     assert endorses(said) is endorsed
