@@ -40,7 +40,8 @@ def _plant(workdir, control: str) -> None:
     ws = workdir / "ws"
     (ws / "memory" / "quarantine" / f"{DAY}.md").write_text(f"# {DAY}\n\n- zqdeploy goes {control}31m to prod{control}2J\n")
     (ws / "MEMORY.md").write_text(f"# Memory\n\n- zqdeploy runs on fridays{control}0m\n")
-    added = cli_modes.run("on", workdir, "intent", "add", f"say zqdeploy {control}2J", "--when", "release", "--origin", "owner", "--budget", "1000")
+    intent_control = control if control in C1 else "\u009b"  # intent text refuses C0 at input
+    added = cli_modes.run("on", workdir, "intent", "add", f"say zqdeploy {intent_control}2J", "--when", "release", "--origin", "owner", "--budget", "1000")
     assert added.returncode == 0, added.stderr
     assert cli_modes.run("on", workdir, "index").returncode == 0
 
@@ -59,7 +60,7 @@ def planted(tmp_path):
 def test_no_control_reaches_the_terminal(tmp_path_factory, control, command, as_json):
     workdir = tmp_path_factory.mktemp("c1")
     cli_modes.workspace(workdir)
-    _plant(workdir, control if command != "intent list" or control in C1 else "\u009b")  # intent text refuses C0 at input
+    _plant(workdir, control)
     result = cli_modes.run("on", workdir, *(("--json",) if as_json else ()), *COMMANDS[command])
     assert result.returncode == 0, result.stderr
     assert "zqdeploy" in result.stdout
