@@ -80,35 +80,28 @@ def parse(records: list[object]) -> Parsed:
     return parsed
 
 
-def _flat(text: str) -> str:
-    return " ".join(text.split())
+def _typed(records: list[object]) -> frozenset[str]:
+    """What the person typed, as Codex's ``user_message`` events repeat it (``trust.typed`` marks)."""
+    from clawmem.trust.typed import mark
 
-
-def _typed(records: list[object]) -> list[str]:
-    """What the person typed, as Codex's ``user_message`` events repeat it (flattened, non-empty)."""
-    found = []
+    found = set()
     for r in records:
         payload = r.get("payload") if isinstance(r, dict) and r.get("type") == "event_msg" else None
-        if isinstance(payload, dict) and payload.get("type") == "user_message" and isinstance(payload.get("message"), str):
-            flat = _flat(payload["message"])
-            if flat:
-                found.append(flat)
-    return found
+        message = payload.get("message") if isinstance(payload, dict) and payload.get("type") == "user_message" else None
+        if isinstance(message, str) and message.strip():
+            found.add(mark(message))
+    return frozenset(found)
 
 
-def typed_only(block: Block, typed: list[str]) -> list[Block]:
-    """A user block as owner text only where it is a typed prompt; the rest is harness context."""
+def typed_only(block: Block, typed: frozenset[str]) -> list[Block]:
+    """A user block as owner text only where it is a typed prompt (``trust.typed.split``); the rest is harness context."""
+    from clawmem.trust.typed import split
+
     if block.role != "user":
         return [block]
-    flat = _flat(block.content)
-    if flat in typed:
-        return [block]
-    inside = next((t for t in sorted(typed, key=len, reverse=True) if t in flat), None)
-    if inside is None:
-        return [replace(block, role="system", speaker="harness context")]
-    rest = _flat(flat.replace(inside, " ", 1))
-    context = [replace(block, role="system", content=rest, speaker="harness context")] if rest else []
-    return [replace(block, content=inside), *context]
+    prompt, rest = split(block.content, typed)
+    context = [replace(block, role="system", content=rest, speaker="harness context")] if rest.strip() else []
+    return ([replace(block, content=prompt)] if prompt is not None else []) + context
 
 
 def _spawned(records: list[object]) -> bool:
