@@ -97,3 +97,33 @@ def text_or_stdin(value: str, *, limit: int, what: str, named: str | None = None
     if value != "-":
         return value
     return decode_input(read_source("-", limit=limit, what=what), limit=limit, what=named or f"{what} text")
+
+
+def read_transcript(path: Path, limit: int, degraded: list[str]) -> bytes | None:
+    """The transcript's bytes, or None with a reason.
+
+    Checked before it is read (a regular file no larger than ``limit``), opened without blocking
+    and read at most ``limit + 1`` bytes: a 400 MB file, a pipe or a device that the hook JSON
+    names never costs the host's turn its time or memory.
+    """
+    import os
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            degraded.append(f"transcript {path} is not a regular file: nothing ingested")
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                degraded.append(f"transcript {path} is {info.st_size:,} bytes; the limit is {limit:,}: nothing ingested")
+                return None
+            raw = handle.read(limit + 1)
+    except (OSError, ValueError) as err:  # ValueError: a path with a NUL byte
+        degraded.append(f"transcript {path} unreadable ({getattr(err, 'strerror', None) or type(err).__name__}): nothing ingested")
+        return None
+    if len(raw) > limit:
+        degraded.append(f"transcript {path} grew past the limit of {limit:,} bytes while it was read: nothing ingested")
+        return None
+    return raw

@@ -22,6 +22,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from clawmem.inputs import read_transcript
+
 SENDER_ORIGIN = "owner"  # the class of the host's user turns; the parser classifies every other block
 
 
@@ -142,36 +144,6 @@ def _register(ws, host: ModuleType, data: HookInput) -> None:
             sessions.record_prompt(ws, data.session_id, data.prompt)
     except (ClawmemError, OSError, ValueError):
         pass  # an invalid id or path: notes fall back to the wording detector, turns to the host's marks
-
-
-def read_transcript(path: Path, limit: int, degraded: list[str]) -> bytes | None:
-    """The transcript's bytes, or None with a reason.
-
-    Checked before it is read (a regular file no larger than ``limit``), opened without blocking
-    and read at most ``limit + 1`` bytes: a 400 MB file, a pipe or a device that the hook JSON
-    names never costs the host's turn its time or memory.
-    """
-    import os
-    import stat
-
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            degraded.append(f"transcript {path} is not a regular file: nothing ingested")
-            return None
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-                degraded.append(f"transcript {path} is {info.st_size:,} bytes; the limit is {limit:,}: nothing ingested")
-                return None
-            raw = handle.read(limit + 1)
-    except (OSError, ValueError) as err:  # ValueError: a path with a NUL byte
-        degraded.append(f"transcript {path} unreadable ({getattr(err, 'strerror', None) or type(err).__name__}): nothing ingested")
-        return None
-    if len(raw) > limit:
-        degraded.append(f"transcript {path} grew past the limit of {limit:,} bytes while it was read: nothing ingested")
-        return None
-    return raw
 
 
 def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: int | None = None) -> HookOutcome:

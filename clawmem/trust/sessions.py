@@ -80,8 +80,8 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
     if not isinstance(record.get("transcript"), str) or not isinstance(record.get("host"), str):
         return None  # no hook registered this session
     transcript, host = Path(record["transcript"]), record["host"]
-    from clawmem.hosts.hook import read_transcript
     from clawmem.ingest import parse_transcript, role_origin
+    from clawmem.inputs import read_transcript
 
     why: list[str] = []
     raw = read_transcript(transcript, ws.config.limits.max_ingest_bytes, why)
