@@ -179,10 +179,18 @@ def test_a_record_longer_than_the_cut_keeps_valid_escapes():
         assert count == 1 and json.loads(cut)["content"].startswith("aaaaaaa")
 
 
-def test_gates_off_an_oversized_tool_result_loses_the_session(tmp_path):
+# Only the cut rule off, the size limit kept: the code before the rule, which refused the whole session.
+CUTS_OFF = [sys.executable, "-c", (
+    "from clawmem import ingest; from clawmem.transcripts import cuts\n"
+    "ingest.cut_oversized = cuts.uncut; ingest.cut_records = lambda chunks: (chunks, 0)\n"
+    "import sys; from clawmem.launcher import main; sys.argv[0] = 'clawmem'; main()"
+)]
+
+
+def test_with_the_cut_off_an_oversized_tool_result_loses_the_session(tmp_path):
     ws = _workspace_with_limit(tmp_path / "big-ws")
     fmt, text = _transcript("jsonl", "x" * (LIMIT * 2))
-    run = subprocess.run([*GATES_OFF, "-w", str(ws.root), "ingest", "-", "--session", "big", "--origin", "owner", "--format", fmt],
+    run = subprocess.run([*CUTS_OFF, "-w", str(ws.root), "ingest", "-", "--session", "big", "--origin", "owner", "--format", fmt],
                          input=text, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode != 0 and not ws.transcript("big").exists()
     run = subprocess.run(["clawmem", "-w", str(ws.root), "ingest", "-", "--session", "big", "--origin", "owner", "--format", fmt],
