@@ -304,10 +304,9 @@ def check_replaceable(records: list[dict], session: str, rel: str, origin: str) 
 def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str) -> notes.Blocked:
     """Forgotten and recalled lines of a transcript: the owner's typed turns by the exact rule only
     (resembling a recalled line never costs the owner a turn), everything else by identity too."""
-    typed = [loopguard.text_hash(ln) for t, lines in cleaned if role_origin(t.role, origin) == "owner" for ln in lines]
-    other = [loopguard.text_hash(ln) for t, lines in cleaned if role_origin(t.role, origin) != "owner" for ln in lines]
-    mine, theirs = notes.blocked_hashes(ws, typed, owner=True), notes.blocked_hashes(ws, other)
-    return notes.Blocked(mine.recalled | theirs.recalled, mine.forgotten | theirs.forgotten)
+    hashes = [loopguard.text_hash(ln) for _, lines in cleaned for ln in lines]
+    typed = {loopguard.text_hash(ln) for t, lines in cleaned if role_origin(t.role, origin) == "owner" for ln in lines}
+    return notes.blocked_hashes(ws, hashes, exact_only=typed)
 
 
 def _typed_only(turns: list[Turn], prompts: frozenset[str]) -> list[Turn]:

@@ -11,7 +11,7 @@ note. Owner text is never dropped or downgraded because of untrusted content.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,12 +72,13 @@ class Blocked:
         return text_hash in self.recalled or text_hash in self.forgotten
 
 
-def blocked_hashes(ws: Workspace, hashes: list[str], *, owner: bool = False) -> Blocked:
+def blocked_hashes(ws: Workspace, hashes: list[str], *, owner: bool = False, exact_only: Collection[str] = ()) -> Blocked:
     """Check ``hashes`` against the tombstones and the recalled set (each echo is counted).
 
     Lines are matched by identity too (``recalls.take_near_echoes``): a decorated or unmarked
-    copy of injected text is an echo. Not for the ``owner``'s typed text, which keeps the exact
-    rule only: resembling a recalled line never silently costs the owner a note.
+    copy of injected text is an echo. Not for the ``owner``'s typed text (all of ``hashes``, or
+    those in ``exact_only``), which keeps the exact rule only: resembling a recalled line never
+    silently costs the owner a note.
     Without a usable index the recalled set is unknown, so only tombstones apply.
     """
     forgotten = set(hashes) & ledger.tombstones(ws).hashes
@@ -94,7 +95,8 @@ def blocked_hashes(ws: Workspace, hashes: list[str], *, owner: bool = False) -> 
             wanted = [h for h in hashes if h not in forgotten]
             recalled = take_echoes(index, wanted)
             if not owner:
-                recalled |= take_near_echoes(index, [h for h in wanted if h not in recalled], ws.config.echo)
+                near = [h for h in wanted if h not in recalled and h not in exact_only]
+                recalled |= take_near_echoes(index, near, ws.config.echo)
             return Blocked(recalled, forgotten)
     except IndexUnavailable:
         return Blocked(set(), forgotten)
