@@ -138,10 +138,9 @@ def _register(ws, host: ModuleType, data: HookInput) -> None:
     from clawmem.trust import sessions
 
     try:
-        if data.session_id and data.transcript_path:
-            sessions.register(ws, data.session_id, Path(data.transcript_path).expanduser(), host.NAME)
-        if data.session_id and data.prompt:
-            sessions.record_prompt(ws, data.session_id, data.prompt)
+        if data.session_id:
+            transcript = Path(data.transcript_path).expanduser() if data.transcript_path else None
+            sessions.remember(ws, data.session_id, transcript=transcript, host=host.NAME, prompt=data.prompt)
     except (ClawmemError, OSError, ValueError):
         pass  # an invalid id or path: notes fall back to the wording detector, turns to the host's marks
 

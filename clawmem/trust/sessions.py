@@ -3,9 +3,9 @@
 A note the agent writes mid-session (``clawmem note add/flush --session``, the MCP note tools)
 inherits the session's lineage like a transcript turn does: if untrusted or system content
 entered the context after the owner's last typed prompt, the note is untrusted-derived,
-whatever its words. Host hooks register the session's transcript (``register``: the host writes
+whatever its words. Host hooks register the session's transcript (``remember``: the host writes
 it as the session runs), and ``exposure`` reads it at the moment of the write. The prompt hook
-also records what the person typed (``record_prompt``, hashes only: ``clawmem.trust.typed``).
+also records what the person typed (``remember``, hashes only: ``clawmem.trust.typed``).
 
 A session no hook registered has no known transcript: its notes are judged by the wording
 detector alone (``clawmem.content_origin``), as before; ``docs/architecture.md`` says so.
@@ -46,21 +46,24 @@ def _write(ws: Workspace, session: str, record: dict) -> None:
     atomic_write(path, json.dumps(record).encode())
 
 
-def register(ws: Workspace, session: str, transcript: Path, host: str) -> None:
-    """Remember where the host writes ``session``'s transcript (called by the hooks)."""
-    _write(ws, session, {**_read(ws, session), "transcript": str(transcript), "host": host})
-
-
-def record_prompt(ws: Workspace, session: str, prompt: str) -> None:
-    """Remember (by hash) a prompt the host's prompt hook received: what the person typed."""
+def remember(ws: Workspace, session: str, *, transcript: Path | None = None, host: str = "", prompt: str | None = None) -> None:
+    """Remember where the host writes ``session``'s transcript and (by ``typed.mark``) a prompt its
+    prompt hook received, what the person typed. Called by every hook event, so the record is read
+    once and written only when it changed."""
     from clawmem import loopguard
     from clawmem.trust import typed
 
     record = _read(ws, session)
-    known = [h for h in record.get("prompts", []) if isinstance(h, str)]
-    digest = typed.mark(prompt)
-    if loopguard.normalise(prompt) and digest not in known:
-        _write(ws, session, {**record, "prompts": [*known, digest][-SESSION_MAX_PROMPTS:]})
+    changed = dict(record)
+    if transcript is not None:
+        changed.update(transcript=str(transcript), host=host)
+    if prompt is not None and loopguard.normalise(prompt):
+        known = [h for h in record.get("prompts", []) if isinstance(h, str)]
+        digest = typed.mark(prompt)
+        if digest not in known:
+            changed["prompts"] = [*known, digest][-SESSION_MAX_PROMPTS:]
+    if changed != record:
+        _write(ws, session, changed)
 
 
 def typed_prompts(ws: Workspace, session: str) -> frozenset[str]:

@@ -3,7 +3,7 @@
 Host formats mark typed input positively where they can (Claude Code's ``promptSource``, Codex's
 ``user_message`` events: ``clawmem.transcripts``). A prompt hook is ground truth on top of that:
 the host hands it exactly the prompt the person submitted. The hook records the hash of each
-(``clawmem.trust.sessions.record_prompt``); when the session's transcript is ingested, a user
+(``clawmem.trust.sessions.remember``); when the session's transcript is ingested, a user
 turn is the owner's only where it is one of those prompts (``split``). A user record holding
 a prompt and host context together keeps the prompt as the owner's and the rest as ``system``;
 any other user-role record (a skill body, a reminder, a notification, a compaction request)

@@ -85,13 +85,13 @@ def test_with_session_lineage_off_the_note_is_the_agents(ws, tmp_path, monkeypat
 
     transcript = tmp_path / "cc.jsonl"
     _claude(transcript, tool=True)
-    sessions.register(ws, "live-3", transcript, "claude-code")
+    sessions.remember(ws, "live-3", transcript=transcript, host="claude-code")
     assert sessions.exposure(ws, "live-3") is not None
     monkeypatch.setattr(sessions, "exposure", lambda ws, session: None)
     assert notes.add_note(ws, NOTE, origin="agent", session="live-3").origin == "agent"
 
 
 def test_a_registered_transcript_that_cannot_be_read_counts_as_exposed(ws, tmp_path):
-    sessions.register(ws, "gone", tmp_path / "missing.jsonl", "claude-code")
+    sessions.remember(ws, "gone", transcript=tmp_path / "missing.jsonl", host="claude-code")
     assert "gone" in (sessions.exposure(ws, "gone") or "")
     assert sessions.exposure(ws, "never-registered") is None
