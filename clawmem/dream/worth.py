@@ -102,7 +102,7 @@ COURTESY = re.compile(
 # Asking the listener to do something: "please bump the versions", "can you check the logs?"
 REQUEST = re.compile(r"^(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to)\b", re.IGNORECASE)
 SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
-FIRST_PERSON = frozenset(("i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "im", "ive", "id"))
+FIRST_PERSON = OWN | frozenset(("i", "me", "ourselves", "im", "ive", "id"))
 OPINION = EVALUATIVE | frozenset(
     """
     vital important key essential crucial worth worthwhile necessary rewarding meaningful beautiful healthy precious
