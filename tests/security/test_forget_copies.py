@@ -104,15 +104,20 @@ def _make_memory(clawmem, command_prefix=()) -> None:
         assert result.returncode == 0, (args, result.stderr)
 
 
-def test_files_holding_memory_text_are_private(tmp_path, clawmem):
-    old = os.umask(0o022)
-    try:
-        _make_memory(clawmem)
-    finally:
-        os.umask(old)
+def _files_made_under_umask_022(root, run) -> dict:
+    """The memory files ``run`` (a CLI runner) makes in a fresh workspace under a permissive umask."""
     from clawmem.workspace import Workspace
 
-    files = _memory_files(Workspace.open(tmp_path / "ws"))
+    old = os.umask(0o022)
+    try:
+        _make_memory(run)
+    finally:
+        os.umask(old)
+    return _memory_files(Workspace.open(root / "ws"))
+
+
+def test_files_holding_memory_text_are_private(tmp_path, clawmem):
+    files = _files_made_under_umask_022(tmp_path, clawmem)
     assert {name: oct(_mode(p)) for name, p in files.items()} == {name: oct(0o600) for name in MEMORY_FILES}
 
 
@@ -120,22 +125,9 @@ def test_gates_off_new_memory_files_take_the_umask(tmp_path):
     env = {**os.environ}
 
     def gates_off(*args, input=None):
-        class R:
-            pass
+        return subprocess.run([*GATES_OFF, *args], input=input, capture_output=True, text=True, env=env, timeout=300, check=False)
 
-        run = subprocess.run([*GATES_OFF, *args], input=input, capture_output=True, text=True, env=env, timeout=300, check=False)
-        r = R()
-        r.returncode, r.stderr = run.returncode, run.stderr  # type: ignore[attr-defined]
-        return r
-
-    old = os.umask(0o022)
-    try:
-        _make_memory(gates_off)
-    finally:
-        os.umask(old)
-    from clawmem.workspace import Workspace
-
-    files = _memory_files(Workspace.open(tmp_path / "ws"))
+    files = _files_made_under_umask_022(tmp_path, gates_off)
     assert _mode(files["daily note"]) & 0o044 and _mode(files["ledger"]) & 0o044 and _mode(files["index"]) & 0o044
 
 
