@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from clawmem.dream import scaffolding, store
+from clawmem.dream import scaffolding, store, worth
 from clawmem.dream.text import Piece, pieces, speaker_label
 from clawmem.entries import scaffold
 
@@ -158,7 +158,8 @@ def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, st
 
     A claim is one sentence that stands on its own, plus the sentences right after it that lean
     on it (``DEPENDENT``): "I have two dogs. They are called Rex and Max." is one claim. A
-    leaning sentence with nothing to lean on is dropped; so are records (``scaffold.record``)
+    leaning sentence with nothing to lean on is dropped, and so is one that is only talk
+    (``worth.social``: "It was so cool.", "Check it out!"); so are records (``scaffold.record``)
     unless ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason``
     refuses, which leave the claim before them open for what follows."""
     out: list[tuple[Piece, str | None]] = []
@@ -176,7 +177,10 @@ def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, st
             out.append((piece, why))
             open_at = len(out) - 1 if why in (None, scaffolding.TOO_SHORT) else open_at
             continue
-        if open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+        talk = worth.social(scaffold.speech(piece.unit))
+        if talk:
+            out.append((piece, talk))
+        elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
         else:

@@ -22,6 +22,8 @@ A unit is no candidate when
   a standing request is a directive and goes to ``USER.md`` (``dream.directives``);
 - it points at something shown ("check my ideal dance studio", "here's a peek at the space"):
   the picture is not in the memory;
+- it says that something happened but not what ("since we last chatted, a lot has happened",
+  "things have been hectic lately"): every topic word is vague, a feeling or an opinion;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
   and each of its topic words is common in this workspace: in more than
   ``dream.common_word_share`` of the index's entries (judged once the index holds
@@ -165,7 +167,18 @@ class Vocabulary:
 # "Thanks, that did it for the ticket", "Glad it links again": an opener of thanks or relief with
 # at most two topic words after it acknowledges what was said; it states nothing new
 ACK_OPENERS = frozenset(("thanks", "thank", "thx", "ty", "cheers", "glad", "great", "perfect", "nice", "awesome", "cool", "ok", "okay", "yay", "sweet", "brilliant"))
-VOCATIVE = re.compile(r"^\W*(?P<name>[A-Z][\w'’-]+)\s*[,!]")  # "Caroline, so glad …": the person addressed
+# "Caroline, so glad …", "Hey Mel! …": the person addressed, after a greeting or interjection if any
+VOCATIVE = re.compile(r"^\W*(?:(?i:hey|hi|hello|hiya|oh|wow|woah|whoa|aw+|thanks|yo|dear|so)\s+)?(?P<name>[A-Z][\w'’-]+)\s*[,!]")
+# "The kids look so cute, Mel!": a name after the last comma, closing the sentence, is the person addressed
+TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]+)\s*[!.?…]*\s*$")
+# Words that say something happened without saying what: "a lot's happened since we last talked"
+VAGUE = frozenset(
+    """
+    happen happens happened happening going goes went busy hectic crazy wild lately recently since last chat chats chatted
+    chatting talk talks talked talking spoke speak speaking catch catching caught news update updates much quite ages
+    while big stuff things lots whole bunch been here life lately going-on everything something anything
+    """.split()  # noqa: SIM905
+)
 
 
 def _reaction(tokens: list[str], names: list[str]) -> bool:
@@ -190,7 +203,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     if SHOWN.match(said) and not any(SPECIFIC.search(n) for n in names):
         return "points at something shown in the conversation (the picture is not in memory)"
     own = FIRST_PERSON & set(tokens)
-    named = [n for n in names if not VOCATIVE.match(said) or n.strip(EDGE) != VOCATIVE.match(said)["name"]]  # type: ignore[index]
+    addressed = {m["name"] for m in (VOCATIVE.match(said), TRAILING_VOCATIVE.search(said)) if m}
+    named = [n for n in names if n.strip(EDGE) not in addressed]
     if not own and not named:
         if SECOND_PERSON & set(tokens):
             return "a remark about the person addressed, no fact"
@@ -199,11 +213,15 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     topic = [w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in FEELINGS and w not in OPINION]
     if own and not names and len(topic) <= 1 and FEELINGS & set(tokens):
         return "a passing feeling, no fact it is about"
+    if not named and all(w in VAGUE or w in {a.casefold() for a in addressed} for w in topic):
+        return "says that something happened, not what"
     return None
 
 
-def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
-    """Why ``text`` carries no information worth keeping; ``None`` when it does."""
+def social(text: str) -> str | None:
+    """Why ``text`` is talk between the speakers (greeting, thanks, reaction, remark, mood, news
+    without content) rather than information; ``None`` when it is not. Judged on the sentence
+    alone, so a leaning sentence ("It was so cool.") can be dropped instead of joining a claim."""
     said = speech(text)
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
@@ -218,14 +236,20 @@ def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
         return "an acknowledgement, no information"
     if _reaction(tokens, names):
         return "a reaction to what the other person shared, no information"
-    remark = _remark(said, tokens, names)
-    if remark:
-        return remark
+    return _remark(said, tokens, names)
+
+
+def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
+    """Why ``text`` carries no information worth keeping; ``None`` when it does."""
+    talk = social(text)
+    if talk:
+        return talk
+    said = speech(text)
     if STATUS.search(said) and not RESOLUTION.search(said):
         return "a status report of the moment, not a durable fact"
     if COMPLAINT.search(said) and not RESOLUTION.search(said):
         return "a complaint without a resolution (no fix, cause or condition)"
-    if vocabulary is None or not vocabulary.judged or names:
+    if vocabulary is None or not vocabulary.judged or _specific(said):
         return None
     topic = content_words(said) - PHATIC
     if all(vocabulary.common(w) for w in topic):

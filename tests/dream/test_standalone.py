@@ -156,3 +156,22 @@ def test_a_stated_preference_goes_to_user_md_as_a_directive_not_to_memory_md(ws,
     assert "tabs" not in ws.memory_md.read_text(), "the preference is the user model's, not a second copy in MEMORY.md"
     audit = clawmem("audit", "--ci")
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+@pytest.mark.parametrize("prefix", ["", "[2023-05-08 13:56] ", "[D1:3] "])
+def test_talk_around_a_fact_is_dropped_not_joined_to_it(ws, clawmem, days_ago, prefix):
+    """A catch-up opener, a leaning reaction ("It was so cool."), a pointer at a picture and a
+    remark to the listener ("…, Mel!") are no part of the claim, whatever prefix the turn carries."""
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Caroline", f"{prefix}Hey Mel, since we last chatted, a lot has happened! I adopted a beagle called Scout, trip {n}. "
+                         "It was so cool. Check it out!"),
+            ("Melanie", f"{prefix}The kids look so cute, Caroline! Things have been hectic lately."),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert "Caroline said: I adopted a beagle called Scout, trip 1." in texts
+    assert not any("cool" in t or "Check it" in t or "chatted" in t or "cute" in t or "hectic" in t for t in texts), texts
+    dropped = {e["text"]: e["failed"] for e in data["explain"] if e["status"] == "excluded"}
+    assert dropped.get("It was so cool.") == ["an acknowledgement, no information"], dropped
+    assert any("says that something happened, not what" in why for why in dropped.values()), dropped
