@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.text import Piece, pieces, speaker_label
+from clawmem.dream.text import Piece, content_words, pieces, speaker_label
 from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -36,7 +36,9 @@ ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function
 DEPENDENT = re.compile(
     r"^(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
-    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well)\b",
+    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well"
+    # "I bet they bring lots of joy", "I'm sure it helps": a hedge before a pronoun from earlier
+    r"|(?:i bet|i'?m sure|i think|i guess|i hope|i wish|i know|i love how|i'?m glad)\s+(?:he|she|they|it|that|this|these|those)(?:'s|'re)?)\b",
     re.IGNORECASE,
 )
 # "I chose them because …", "the kids loved it", "never had a chance to visit it", "sometimes I
@@ -50,6 +52,10 @@ OBJECT_PRONOUN = re.compile(
     re.IGNORECASE,
 )
 MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
+# A leaning sentence with at most this many content words that is only talk ("It was so cool.",
+# "Check it out!") is dropped; a longer one says something about the claim before it ("It's been a
+# dream to adopt and give kids a home.") and joins it, whatever its tone.
+MAX_TALK_WORDS = 3
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of)"
@@ -177,7 +183,8 @@ def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, st
             out.append((piece, why))
             open_at = len(out) - 1 if why in (None, scaffolding.TOO_SHORT) else open_at
             continue
-        talk = worth.social(scaffold.speech(piece.unit))
+        said = scaffold.speech(piece.unit)
+        talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk:
             out.append((piece, talk))
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
