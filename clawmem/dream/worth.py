@@ -22,6 +22,8 @@ A unit is no candidate when
   a standing request is a directive and goes to ``USER.md`` (``dream.directives``);
 - it points at something shown ("check my ideal dance studio", "here's a peek at the space"):
   the picture is not in the memory;
+- it is a slogan ("together, we can make a difference"): every word is a slogan's, an opinion or
+  a feeling, and it names nobody and is not about the speaker;
 - it says that something happened but not what ("since we last chatted, a lot has happened",
   "things have been hectic lately"): every topic word is vague, a feeling or an opinion;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
@@ -57,7 +59,7 @@ PHATIC = GREETINGS | frozenset(
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
     so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
     anything else pleasure course ready feel free question questions reach thankful grateful blessed touched honored
-    honoured
+    honoured plan like
     """.split()  # noqa: SIM905
 )
 EVALUATIVE = frozenset(
@@ -105,6 +107,7 @@ COURTESY = re.compile(
 REQUEST = re.compile(r"^(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to)\b", re.IGNORECASE)
 SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
 FIRST_PERSON = OWN | frozenset(("i", "me", "ourselves", "im", "ive", "id"))
+SINGULAR = frozenset(("i", "me", "my", "mine", "myself", "im", "ive", "id"))
 OPINION = EVALUATIVE | frozenset(
     """
     vital important key essential crucial worth worthwhile necessary rewarding meaningful beautiful healthy precious
@@ -168,15 +171,28 @@ class Vocabulary:
 # at most two topic words after it acknowledges what was said; it states nothing new
 ACK_OPENERS = frozenset(("thanks", "thank", "thx", "ty", "cheers", "glad", "great", "perfect", "nice", "awesome", "cool", "ok", "okay", "yay", "sweet", "brilliant"))
 # "Caroline, so glad …", "Hey Mel! …": the person addressed, after a greeting or interjection if any
-VOCATIVE = re.compile(r"^\W*(?:(?i:hey|hi|hello|hiya|oh|wow|woah|whoa|aw+|thanks|yo|dear|so)\s+)?(?P<name>[A-Z][\w'’-]+)\s*[,!]")
+VOCATIVE = re.compile(r"^\W*(?:(?i:hey|hi|hello|hiya|oh|wow|woah|whoa|aw+|thanks|yo|dear|so)[\s,!]+)?(?P<name>[A-Z][\w'’-]+)\s*[,!]")
 # "The kids look so cute, Mel!": a name after the last comma, closing the sentence, is the person addressed
 TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]+)\s*[!.?…]*\s*$")
+# "Sounds like you had a great time", "looks like you two are close": a remark on the listener's news
+ON_YOUR_NEWS = re.compile(r"^(?:[\w']+[,!]\s*){0,2}(?:it |that )?(?:sounds|looks|seems)(?: like)? (?:you|your)\b", re.IGNORECASE)
+# "Together, we can make a difference", "even small things can mean a lot": words of a slogan,
+# which carry no fact about anyone when a sentence holds nothing else
+SLOGAN = frozenset(
+    """
+    together difference differences future brighter better world change changes impact positive positivity make makes
+    making bring brings show shows help helps support supports happen happens matter matters count counts real way ways
+    however can always forever keep keeps stay stays staying strong stronger dream dreams big little small things thing
+    life live living love hope heart step steps journey each other everyone everybody people take taking care times
+    mean means lot lots even reminder remind reminds stand believe ourselves us yourself yourselves
+    """.split()  # noqa: SIM905
+)
 # Words that say something happened without saying what: "a lot's happened since we last talked"
 VAGUE = frozenset(
     """
     happen happens happened happening going goes went busy hectic crazy wild lately recently since last chat chats chatted
     chatting talk talks talked talking spoke speak speaking catch catching caught news update updates much quite ages
-    while big stuff things lots whole bunch been here life lately going-on everything something anything
+    while big stuff things lots whole bunch been here life going-on everything something anything few day days meantime
     """.split()  # noqa: SIM905
 )
 
@@ -202,6 +218,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "a request to the other person (a standing one goes to USER.md), not a fact"
     if SHOWN.match(said) and not any(SPECIFIC.search(n) for n in names):
         return "points at something shown in the conversation (the picture is not in memory)"
+    if ON_YOUR_NEWS.match(said) and (EVALUATIVE | FEELINGS) & set(tokens):
+        return "a remark about the person addressed, no fact"
     own = FIRST_PERSON & set(tokens)
     addressed = {m["name"] for m in (VOCATIVE.match(said), TRAILING_VOCATIVE.search(said)) if m}
     named = [n for n in names if n.strip(EDGE) not in addressed]
@@ -215,6 +233,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "a passing feeling, no fact it is about"
     if not named and all(w in VAGUE or w in {a.casefold() for a in addressed} for w in topic):
         return "says that something happened, not what"
+    if not named and not SINGULAR & set(tokens) and all(w in SLOGAN or w in STOPWORDS or w in OPINION or w in FEELINGS for w in tokens):
+        return "a slogan or general sentiment, no fact about anyone"
     return None
 
 

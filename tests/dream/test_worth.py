@@ -149,3 +149,41 @@ def test_explain_lists_at_most_the_configured_number_of_exclusions(ws, clawmem, 
     light_rows = [e for e in data["explain"] if e["status"] == "excluded" and e["sources"][0].startswith("transcripts/")]
     assert len(light_rows) == 2
     assert sum(data["excluded"].values()) == 6, "every exclusion is still counted"
+
+
+NO_NEWS = (  # something happened, but not what; a slogan; a remark on the listener's news
+    "Hey Caroline, since we last chatted, I've had a lot of things happening to me.",
+    "Things have been hectic lately.",
+    "Hey John, been a few days since we chatted.",
+    "Wow, a lot has been going on lately!",
+    "Together, we can make a real difference and bring a brighter future.",
+    "Staying positive makes a big difference, even in tough times.",
+    "Even small things can mean a lot.",
+    "Wow, John, sounds like you and Max had a great time!",
+    "Sounds like a plan, John!",
+    "The kids look so cute, Mel!",
+)
+STILL_FACTS = (  # the same words around something that happened, or a team's convention
+    "I've been busy with the new job at Acme.",
+    "Life has been crazy since the move to Denver.",
+    "I spent a few days in Rome.",
+    "We make pottery together every Sunday.",
+    "We should use pnpm instead of npm.",
+    "We must never deploy on Fridays.",
+    "It looks like your tests need Postgres 16.",
+    "I moved to Berlin, Germany.",
+    "I'd like to learn the guitar.",
+)
+PREFIXES = ("", "Maria said: ", "[2023-05-08 13:56] Maria: ", "[D4:12] ")
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", NO_NEWS)
+def test_news_without_content_slogans_and_remarks_are_not_memories_under_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) is not None
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", STILL_FACTS)
+def test_what_happened_stays_a_fact_under_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) is None
