@@ -50,7 +50,11 @@ def test_claude_code_gets_four_hooks_and_the_mcp_server_next_to_existing_setting
     assert shlex.split(commands["PreCompact"]) == [CLAWMEM_EXE, "hook", "pre-compact", "--host", "claude-code", "-w", workspace]
     state = json.loads((home / ".claude.json").read_text())
     assert state["numStartups"] == 7 and state["mcpServers"]["github"] == {"command": "gh-mcp"}
-    assert state["mcpServers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", workspace]}
+    # alwaysLoad: Claude Code waits for the server and lists its tools in the first request; the env
+    # tells the server that the hooks already recall and ingest
+    assert state["mcpServers"]["clawmem"] == {
+        "command": CLAWMEM_EXE, "args": ["mcp", "-w", workspace], "env": {"CLAWMEM_HOST_HOOKS": "claude-code"}, "alwaysLoad": True,
+    }
     assert (tmp_path / "ws" / ".clawmem" / "index.db").exists()
     # made as `clawmem init` makes one: nothing left for init to add
     assert (tmp_path / "ws" / ".gitignore").is_file() and (tmp_path / "ws" / ".clawmem" / "audit" / "baseline.json").is_file()
@@ -95,7 +99,7 @@ def test_codex_config_toml_keeps_every_byte_of_the_user_s_text(home, clawmem, tm
     assert merged.startswith(text)
     parsed = tomllib.loads(merged)
     assert parsed["model"] == "gpt-5-codex" and parsed["mcp_servers"]["docs"] == {"command": "docs-mcp"}
-    assert parsed["mcp_servers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", str(tmp_path / "ws")]}
+    assert parsed["mcp_servers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", str(tmp_path / "ws")], "env": {"CLAWMEM_HOST_HOOKS": "codex"}}
     hooks = json.loads((home / ".codex" / "hooks.json").read_text())["hooks"]
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop"}
 
@@ -147,6 +151,7 @@ def test_a_malformed_config_is_an_error_and_nothing_is_written(home, clawmem, tm
         ("model = \n", "not valid TOML"),
         ('[mcp_servers.clawmem]\ncommand = "clawmem"\n', "clawmem did not write"),
         ('mcp_servers = { docs = { command = "d" } }\n', "cannot take an [mcp_servers.clawmem] table"),
+        ('[mcp_servers.clawmem]\ncommand = "/opt/clawmem"\nargs = ["serve"]\n', "clawmem did not write"),
     ],
 )
 def test_codex_config_toml_that_cannot_take_the_entry_is_left_alone(home, clawmem, content, reason):
