@@ -133,8 +133,9 @@ def _plans(module: ModuleType, scope: str, exe: str, workspace: str, timeout_s: 
     if path.suffix == ".toml":
         trust = untrust = None
         if module.NAME == "codex" and hooks_path is not None:
-            untrust = module.clawmem_hooks(hooks_path, hooks_before) if uninstall else None
-            trust = module.clawmem_hooks(hooks_path, hooks_after) if trust_hooks and not uninstall else None
+            ours_before, ours_after = module.clawmem_hooks(hooks_path, hooks_before), module.clawmem_hooks(hooks_path, hooks_after)
+            untrust = {k: v for k, v in ours_before.items() if ours_after.get(k) != v}  # trust in clawmem hooks that are gone
+            trust = ours_after if trust_hooks and not uninstall else None
         before = configfiles.read_text(path)
         merged = configfiles.merge_toml(path, before, module.NAME, entry, trust=trust, untrust=untrust)
         extra.kept, extra.dropped = merged.kept, merged.dropped
