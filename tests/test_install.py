@@ -295,7 +295,10 @@ def test_import_claude_memory_brings_topic_files_in_as_owner_notes_with_their_so
     memory.mkdir(parents=True)
     (memory / "MEMORY.md").write_text("- [Build](build.md) — how to build\n")
     topic = memory / "build.md"
-    topic.write_text("---\nname: build\ndescription: build notes\ntype: project\n---\n# Build\n\n- Use pnpm, never npm.\n- The CI image is\n  node:22-slim.\n\nRelease tags are signed.\n")
+    topic.write_text(
+        "---\nname: build\ndescription: build notes\ntype: project\n---\n# Build\n\n"
+        "- Use pnpm, never npm.\n- The CI image is\n  node:22-slim.\n\nRelease tags are signed.\n"
+    )
     assert clawmem("init").returncode == 0
     first = clawmem("import", "claude-memory", "--json").json()
     assert first["imported"] == 3 and first["files"] == [str(topic)]
