@@ -416,3 +416,11 @@ SEAL_CHARS = 32  # hex characters of a record's seal kept in the ledger
 RECORD_DIGEST_CHARS = 24  # hex characters naming one record in an `accept` record
 FOREIGN_ORIGIN_CAP = "untrusted"  # the most trust a record or line from another copy has until the owner accepts it
 COPY_STATE_DIR = "copies"  # $XDG_STATE_HOME/clawmem/copies/<writer>.json: this copy's ledger id, high-water mark, vouched lines
+
+# Agent hosts (clawmem.hosts): what `install` and `plugin build` write into a host's config
+HOST_HOOKS_ENV = "CLAWMEM_HOST_HOOKS"  # in the MCP server's env when hooks were installed too: names the host whose hooks recall and ingest
+PLUGIN_NAME = "clawmem"  # the plugin's name in both hosts (install it as clawmem@<marketplace>)
+PLUGIN_MARKETPLACE = "clawmem-local"  # the marketplace `clawmem plugin build` writes next to the plugin
+CLAUDE_AUTO_MEMORY_KEY = "autoMemoryEnabled"  # Claude Code's settings.json switch for its own auto memory
+CLAUDE_AUTO_MEMORY_STATE = "claude-auto-memory.json"  # $XDG_STATE_HOME/clawmem/: the value install replaced, per settings file
+CLAUDE_MEMORY_IMPORTS = "claude-memory-imports.json"  # .clawmem/: topic-file units already imported, by text hash

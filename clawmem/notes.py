@@ -159,8 +159,13 @@ def add_note(
     projects: Sequence[str] = (),
     key: str | None = None,
     at: dt.datetime | None = None,
+    source: str | None = None,
 ) -> NoteResult:
-    """Append one entry to today's daily note (or the quarantine file) with its provenance."""
+    """Append one entry to today's daily note (or the quarantine file) with its provenance.
+
+    ``source`` names the file the note was taken from (``import claude-memory``): it rides as the
+    entry's ``source`` metadata and in the ledger record.
+    """
     check_provenance(origin, session_kind)
     if importance is not None and not 1 <= importance <= 10:
         raise BadInput(f"importance {importance} is outside 1-10")
@@ -196,10 +201,14 @@ def add_note(
         meta.append(("key", incoming.clean_value(key, typed_by_owner=origin == "owner")))
     if at is not None:
         meta.append(("observed", observed.isoformat()))
+    if source:
+        meta.append(("source", incoming.clean_value(source, typed_by_owner=origin == "owner")))
     record = ledger.entry_record(
         ws.rel(path), text_hash, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat()
     )
     record = _derived_record(record, derived)
+    if source:
+        record["source"] = source
     line = append_entries(ws, path, [grammar.render_entry(text, meta)], [record])
     return NoteResult(line=line, written=True, **common)
 

@@ -33,6 +33,7 @@ class Status:
     warnings: list[str] = field(default_factory=list)
     notices: list[Any] = field(default_factory=list)  # clawmem.losses.Notice, one line each with the fix
     aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: due or escalated, oldest first
+    host_hooks: list[str] = field(default_factory=list)  # whether each host runs the hooks clawmem installed (Codex: trusted by hash)
 
 
 def _counts(index: Index, column: str) -> dict[str, int]:
@@ -101,4 +102,14 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
         warnings=warnings,
         notices=losses.from_index(ws, index),
         aspirations=aspirations.due(ws, local_now().date()),
+        host_hooks=_host_hooks(),
     )
+
+
+def _host_hooks() -> list[str]:
+    from pathlib import Path
+
+    from clawmem.hosts import codex
+
+    line = codex.trust_line(Path.home())
+    return [line] if line else []

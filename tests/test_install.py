@@ -50,7 +50,11 @@ def test_claude_code_gets_four_hooks_and_the_mcp_server_next_to_existing_setting
     assert shlex.split(commands["PreCompact"]) == [CLAWMEM_EXE, "hook", "pre-compact", "--host", "claude-code", "-w", workspace]
     state = json.loads((home / ".claude.json").read_text())
     assert state["numStartups"] == 7 and state["mcpServers"]["github"] == {"command": "gh-mcp"}
-    assert state["mcpServers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", workspace]}
+    # alwaysLoad: Claude Code waits for the server and lists its tools in the first request; the env
+    # tells the server that the hooks already recall and ingest
+    assert state["mcpServers"]["clawmem"] == {
+        "command": CLAWMEM_EXE, "args": ["mcp", "-w", workspace], "env": {"CLAWMEM_HOST_HOOKS": "claude-code"}, "alwaysLoad": True,
+    }
     assert (tmp_path / "ws" / ".clawmem" / "index.db").exists()
     # made as `clawmem init` makes one: nothing left for init to add
     assert (tmp_path / "ws" / ".gitignore").is_file() and (tmp_path / "ws" / ".clawmem" / "audit" / "baseline.json").is_file()
@@ -95,7 +99,7 @@ def test_codex_config_toml_keeps_every_byte_of_the_user_s_text(home, clawmem, tm
     assert merged.startswith(text)
     parsed = tomllib.loads(merged)
     assert parsed["model"] == "gpt-5-codex" and parsed["mcp_servers"]["docs"] == {"command": "docs-mcp"}
-    assert parsed["mcp_servers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", str(tmp_path / "ws")]}
+    assert parsed["mcp_servers"]["clawmem"] == {"command": CLAWMEM_EXE, "args": ["mcp", "-w", str(tmp_path / "ws")], "env": {"CLAWMEM_HOST_HOOKS": "codex"}}
     hooks = json.loads((home / ".codex" / "hooks.json").read_text())["hooks"]
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop"}
 
@@ -147,6 +151,7 @@ def test_a_malformed_config_is_an_error_and_nothing_is_written(home, clawmem, tm
         ("model = \n", "not valid TOML"),
         ('[mcp_servers.clawmem]\ncommand = "clawmem"\n', "clawmem did not write"),
         ('mcp_servers = { docs = { command = "d" } }\n', "cannot take an [mcp_servers.clawmem] table"),
+        ('[mcp_servers.clawmem]\ncommand = "/opt/clawmem"\nargs = ["serve"]\n', "clawmem did not write"),
     ],
 )
 def test_codex_config_toml_that_cannot_take_the_entry_is_left_alone(home, clawmem, content, reason):
@@ -194,3 +199,116 @@ def test_agent_integration_doc_shows_exactly_what_the_installer_writes(host, tmp
     for path, text in written:
         lang = "toml" if path.suffix == ".toml" else "json"
         assert f"```{lang}\n{text}```" in doc, f"docs/agent-integration.md lacks the {host} snippet for {path.name}"
+
+
+def test_codex_settings_written_inside_an_old_marked_block_are_kept_and_reported(home, clawmem, tmp_path):
+    """An older clawmem wrapped its table in BEGIN/END comments; Codex appended its own tables inside them."""
+    import tomllib
+
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        'model = "m"\n\n# BEGIN clawmem (managed by `clawmem install`; remove with `clawmem install codex --uninstall`)\n'
+        '[mcp_servers.clawmem]\ncommand = "/old/bin/clawmem"\nargs = ["mcp", "-w", "/old/ws"]\n\n'
+        '[projects."/home/ada/src/app"]\ntrust_level = "trusted"\n\n[tui]\nnotifications = true\n# END clawmem\n'
+    )
+    result = clawmem("install", "codex", "--json")
+    assert result.returncode == 0, result.stderr
+    report = result.json()
+    assert report["kept"] == ['[projects."/home/ada/src/app"]', "[tui]"]
+    assert any("kept settings" in note for note in report["notes"])
+    text = config.read_text()
+    assert "# BEGIN clawmem" not in text and "# END clawmem" not in text
+    parsed = tomllib.loads(text)
+    assert parsed["projects"] == {"/home/ada/src/app": {"trust_level": "trusted"}} and parsed["tui"] == {"notifications": True}
+    assert parsed["mcp_servers"]["clawmem"]["args"] == ["mcp", "-w", str(tmp_path / "ws")]  # re-pointed
+
+    assert clawmem("install", "codex", "--uninstall").returncode == 0
+    parsed = tomllib.loads(config.read_text())
+    assert "mcp_servers" not in parsed and parsed["projects"]["/home/ada/src/app"] == {"trust_level": "trusted"} and parsed["tui"]["notifications"]
+
+
+def test_codex_rewriting_the_file_does_not_lose_clawmem_s_table_or_the_user_s_keys(home, clawmem, tmp_path):
+    """`codex mcp add` re-serialises config.toml (markers and layout gone): clawmem finds its table by what it runs."""
+    import tomllib
+
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        '[mcp_servers.clawmem]\ncommand = "/old/bin/clawmem"\nargs = ["mcp", "-w", "/old/ws"]\n'
+        'startup_timeout_sec = 20\nenv = { HTTPS_PROXY = "http://proxy:3128", CLAWMEM_HOST_HOOKS = "codex" }\n\n'
+        '[mcp_servers.foo]\ncommand = "echo"\n'
+    )
+    assert clawmem("install", "codex").returncode == 0
+    entry = tomllib.loads(config.read_text())["mcp_servers"]["clawmem"]
+    assert entry == {
+        "command": CLAWMEM_EXE, "args": ["mcp", "-w", str(tmp_path / "ws")], "startup_timeout_sec": 20,
+        "env": {"HTTPS_PROXY": "http://proxy:3128", "CLAWMEM_HOST_HOOKS": "codex"},
+    }
+    removed = clawmem("install", "codex", "--uninstall", "--json").json()
+    assert removed["dropped"] == ["mcp_servers.clawmem.startup_timeout_sec"]
+    assert tomllib.loads(config.read_text()) == {"mcp_servers": {"foo": {"command": "echo"}}}
+
+
+def test_codex_hook_trust_is_recorded_on_request_and_removed_with_the_hooks(home, clawmem, tmp_path):
+    import tomllib
+
+    from clawmem.hosts import codex
+
+    plain = clawmem("install", "codex", "--json").json()
+    assert plain["hook_trust"] == "untrusted" and any("/hooks" in note and "--trust-hooks" in note for note in plain["notes"])
+    config = home / ".codex" / "config.toml"
+    assert "hooks" not in tomllib.loads(config.read_text())
+
+    trusted = clawmem("install", "codex", "--trust-hooks", "--json").json()
+    assert trusted["hook_trust"] == "trusted"
+    hooks_path = home / ".codex" / "hooks.json"
+    ours = codex.clawmem_hooks(hooks_path, json.loads(hooks_path.read_text()))
+    assert len(ours) == 4 and codex.trusted_hashes(tomllib.loads(config.read_text())) == ours
+    assert "trusted by Codex" in (codex.trust_line(home) or "")
+
+    assert clawmem("install", "codex", "--uninstall").returncode == 0
+    assert not config.exists() and codex.trust_line(home) is None
+
+
+def test_claude_code_auto_memory_is_switched_off_and_restored(home, clawmem):
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"autoMemoryEnabled": True, "theme": "dark"}))
+    kept = clawmem("install", "claude-code", "--json").json()
+    assert kept["auto_memory"] == "on" and any("--auto-memory off" in note for note in kept["notes"])
+    assert json.loads(settings.read_text())["autoMemoryEnabled"] is True
+
+    off = clawmem("install", "claude-code", "--auto-memory", "off", "--json").json()
+    assert off["auto_memory"] == "off" and json.loads(settings.read_text())["autoMemoryEnabled"] is False
+    assert clawmem("install", "claude-code", "--auto-memory", "off").returncode == 0  # a second run keeps the first value on record
+    restored = clawmem("install", "claude-code", "--uninstall", "--json").json()
+    assert restored["auto_memory"] == "restored"
+    assert json.loads(settings.read_text()) == {"autoMemoryEnabled": True, "theme": "dark"}
+
+    refused = clawmem("install", "codex", "--auto-memory", "off")
+    assert refused.returncode == 1 and "Claude Code" in refused.stderr
+
+
+def test_import_claude_memory_brings_topic_files_in_as_owner_notes_with_their_source(home, clawmem, tmp_path):
+    memory = home / ".claude" / "projects" / "-home-ada-src-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Build](build.md) — how to build\n")
+    topic = memory / "build.md"
+    topic.write_text(
+        "---\nname: build\ndescription: build notes\ntype: project\n---\n# Build\n\n"
+        "- Use pnpm, never npm.\n- The CI image is\n  node:22-slim.\n\nRelease tags are signed.\n"
+    )
+    assert clawmem("init").returncode == 0
+    first = clawmem("import", "claude-memory", "--json").json()
+    assert first["imported"] == 3 and first["files"] == [str(topic)]
+    assert [n["text"] for n in first["notes"]] == ["Use pnpm, never npm.", "The CI image is node:22-slim.", "Release tags are signed."]
+    daily = tmp_path / "ws" / first["notes"][0]["path"]
+    assert f"<!-- source: {topic} -->" in daily.read_text()
+    records = [json.loads(line) for line in (tmp_path / "ws" / ".clawmem" / "provenance.jsonl").read_text().splitlines()]
+    imported = [r for r in records if r.get("source") == str(topic)]
+    assert len(imported) == 3 and {r["origin"] for r in imported} == {"owner"}
+    again = clawmem("import", "claude-memory", str(memory), "--json").json()
+    assert again["imported"] == 0 and again["skipped"] == 3
+    missing = clawmem("import", "claude-memory", str(tmp_path / "nope"))
+    assert missing.returncode == 1 and "neither a file nor a directory" in missing.stderr

@@ -84,6 +84,8 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("forget-dry-run", "forget", ["forget", "--text", "Web page says", "--dry-run"], 0),
     ("forget-session", "forget", ["forget", "--session", "s-2"], 0),
     ("install", "install", ["install", "codex", "--dry-run"], 0),
+    ("plugin-build", "plugin-build", ["plugin", "build", "{nowhere}-plugins"], 0),
+    ("import-claude-memory", "import-claude-memory", ["import", "claude-memory"], 0),
     ("forget-list", "forget", ["forget", "--list"], 0),
     ("forget-undo", "forget", ["forget", "--undo", "{forget_id}", "--yes"], 0),
     ("promote-dry-run", "promote", ["promote", "{owner_note}", "--dry-run"], 0),
@@ -118,7 +120,14 @@ def _last_forget(ws: Path) -> dict[str, str]:
     return {"forget_id": [r["id"] for r in records if r.get("t") == "forget"][-1]}
 
 
-BEFORE = {"audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
+def _claude_topic(ws: Path) -> None:
+    """Claude Code's auto memory has noted something (what `import claude-memory` brings in)."""
+    memory = ws.parent / "home" / ".claude" / "projects" / "-src-app" / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    (memory / "build.md").write_text("---\nname: build\n---\n- Use pnpm, never npm.\n", encoding="utf-8")
+
+
+BEFORE = {"import-claude-memory": _claude_topic, "audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
 
 TRANSCRIPT = "user: {complaint}\nassistant: the arm64 build fails with a linker error; running make clean first fixes it\n"
 COMPLAINTS = ["the arm64 build is failing again", "arm64 CI went red with a linker error", "release build on arm64 will not link"]

@@ -184,6 +184,10 @@ def _register() -> None:
 
     app.command("hook")(hook.hook)
     app.command("install")(install.install)
+    from clawmem.cli import imports, plugin
+
+    app.add_typer(plugin.app, name="plugin")
+    app.add_typer(imports.app, name="import")
     app.command("promote")(promote.promote)
     app.command("accept")(accept.accept)
     from clawmem.cli import report

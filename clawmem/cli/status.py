@@ -57,7 +57,7 @@ def _print(report) -> None:
     from clawmem.output import console, is_terminal
 
     rows = _rows(report)
-    tail = [f"warning: {w}" for w in report.warnings] + notice_lines(report.notices, report.aspirations)
+    tail = [f"warning: {w}" for w in report.warnings] + [f"hooks: {h}" for h in report.host_hooks] + notice_lines(report.notices, report.aspirations)
     if not is_terminal(sys.stdout):
         print("\n".join([f"{label}: {value}" for label, value in rows] + tail))
         return

@@ -14,7 +14,11 @@ settings docs (https://code.claude.com/docs/en/settings, https://code.claude.com
   ``.claude/settings.json`` (project): event -> ``[{"matcher", "hooks": [{"type": "command",
   "command", "timeout"}]}]``, ``timeout`` in seconds;
 * MCP servers: ``"mcpServers"`` in ``~/.claude.json`` (user scope) or ``.mcp.json`` at the
-  project root (project scope).
+  project root (project scope); ``"alwaysLoad": true`` on a server makes Claude Code wait for it
+  at start and keep its tools in the first request instead of deferring them behind tool search;
+* auto memory (https://code.claude.com/docs/en/memory): on by default, Claude writes
+  ``~/.claude/projects/<project>/memory/MEMORY.md`` (loaded every session) and topic files next
+  to it; ``"autoMemoryEnabled": false`` in settings switches it off.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ EVENT_NAMES = {
 CONTEXT_EVENTS = ("session-start", "prompt")
 # SessionEnd ingests once per session; Stop (after every reply) would re-ingest on each turn
 INSTALLED_EVENTS = ("session-start", "prompt", "pre-compact", "session-end")
+ALWAYS_LOAD = True  # the server's tools are in the first request (the schema in Claude Code 2.1: "alwaysLoad")
 
 
 def hooks_file(scope: str, home: Path, project: Path) -> Path:
@@ -40,3 +45,8 @@ def hooks_file(scope: str, home: Path, project: Path) -> Path:
 
 def mcp_file(scope: str, home: Path, project: Path) -> Path:
     return home / ".claude.json" if scope == "user" else project / ".mcp.json"
+
+
+def auto_memory_root(home: Path) -> Path:
+    """Where Claude Code keeps each project's auto memory: ``~/.claude/projects/<project>/memory/``."""
+    return home / ".claude" / "projects"

@@ -1,9 +1,12 @@
 """Edit a host's config file without clobbering it: parse, change only clawmem's entries, check.
 
 JSON files are parsed, changed in place and written back (other keys keep their order). TOML
-files (Codex ``config.toml``) are not rewritten: a parser round trip would drop the user's
-comments and layout, so clawmem's table lives in a marked block appended to the file and is
-the only text ever changed; the result is parsed again before anything is written.
+files (Codex ``config.toml``) are edited with tomlkit, which keeps comments and layout: only
+clawmem's own table (``[mcp_servers.clawmem]`` running ``clawmem mcp``) and, when asked, the
+trust records of clawmem's hooks change; the result is parsed again and compared with the
+original settings before anything is written. Codex itself rewrites ``config.toml`` (folder
+trust, hook trust, ``[tui]``, ``codex mcp add``), so clawmem finds its table by what it runs,
+not by marker comments.
 """
 
 from __future__ import annotations
@@ -11,15 +14,17 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clawmem.errors import BadInput
 
 SERVER = "clawmem"
-BEGIN = "# BEGIN clawmem (managed by `clawmem install`; remove with `clawmem install {host} --uninstall`)"
+# the marker lines an older clawmem wrote around its table; install and uninstall take them out
+LEGACY_BEGIN = re.compile(r"# BEGIN clawmem \(managed by")
 END = "# END clawmem"
-BLOCK = re.compile(r"\n?# BEGIN clawmem \(managed by[^\n]*\n.*?# END clawmem\n?", re.DOTALL)
+TABLE_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 
 
 def read_text(path: Path) -> str | None:
@@ -113,15 +118,53 @@ def merge_server(data: dict[str, Any], path: Path, entry: dict[str, Any] | None)
         del data["mcpServers"]
 
 
-def toml_block(host: str, entry: dict[str, Any]) -> str:
-    import tomli_w  # deferred: only the installer writes TOML
+def is_clawmem_server(entry: object) -> bool:
+    """An MCP server entry clawmem wrote: ``<.../clawmem> mcp ...`` (any install path)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    args = entry.get("args")
+    return Path(entry["command"]).name.startswith("clawmem") and isinstance(args, list) and args[:1] == ["mcp"]
 
-    return f"{BEGIN.format(host=host)}\n{tomli_w.dumps({'mcp_servers': {SERVER: entry}})}{END}\n"
+
+@dataclass(frozen=True)
+class TomlMerge:
+    text: str
+    kept: list[str]  # what was found among clawmem's lines and kept: the user's and the host's
+    dropped: list[str]  # settings of clawmem's own server entry that an uninstall removed with it
 
 
-def merge_toml(path: Path, text: str | None, host: str, entry: dict[str, Any] | None) -> str:
-    """``text`` with clawmem's marked block replaced by one for ``entry`` (or removed with None)."""
+def _legacy_block(text: str) -> tuple[str, list[str]]:
+    """``text`` without the marker lines of an older install's block, and the tables others wrote inside it.
+
+    Codex adds tables at the end of ``config.toml``, so its folder trust, hook trust and ``[tui]``
+    settings landed between the markers; they stay, only the two comment lines go.
+    """
+    kept, inside, lines = [], False, []
+    for line in text.splitlines(keepends=True):
+        if LEGACY_BEGIN.match(line):
+            inside = True
+            continue
+        if inside and line.rstrip("\r\n") == END:
+            inside = False
+            continue
+        if inside and (header := TABLE_HEADER.match(line)) and not header.group(1).replace(" ", "").startswith(f"mcp_servers.{SERVER}"):
+            kept.append(f"[{header.group(1).strip()}]")
+        lines.append(line)
+    return "".join(lines), kept
+
+
+def merge_toml(path: Path, text: str | None, host: str, entry: dict[str, Any] | None, *, trust: dict[str, str] | None = None, untrust: dict[str, str] | None = None) -> TomlMerge:
+    """``text`` with clawmem's ``[mcp_servers.clawmem]`` set to ``entry`` (removed with None); nothing else changes.
+
+    ``trust`` adds ``[hooks.state."KEY"] trusted_hash`` records (what Codex writes when the user
+    trusts a hook); ``untrust`` removes the records that trust exactly those hashes. The file is
+    edited with tomlkit, so comments and layout stay; the result must parse to the original
+    settings plus exactly these changes, or nothing is written.
+    """
     import tomllib
+
+    import tomlkit  # deferred: only the installer edits TOML
+    from tomlkit.items import Table
 
     def parse(candidate: str, what: str) -> dict[str, Any]:
         try:
@@ -130,18 +173,111 @@ def merge_toml(path: Path, text: str | None, host: str, entry: dict[str, Any] | 
             raise BadInput(f"{path} {what} ({err}); nothing was written", hint="fix the file, then rerun") from None
 
     original = text or ""
-    parse(original, "is not valid TOML")
-    rest = BLOCK.sub("\n", original).rstrip("\n")
-    rest = rest + "\n" if rest else ""
-    servers = parse(rest, "is not valid TOML without clawmem's block").get("mcp_servers", {})
-    if entry is None:
-        return rest
-    if isinstance(servers, dict) and SERVER in servers:
+    before = parse(original, "is not valid TOML")
+    cleaned, kept = _legacy_block(original)
+    doc = tomlkit.parse(cleaned)
+    servers = doc.get("mcp_servers")
+    if servers is not None and not isinstance(servers, Table):
+        raise BadInput(f"{path}: cannot take an [mcp_servers.clawmem] table (mcp_servers is not a table); nothing was written", hint="use [mcp_servers.NAME] tables, then rerun")
+    current = servers.get(SERVER) if servers is not None else None
+    if current is not None and not (isinstance(current, Table) and is_clawmem_server(current.unwrap())):
         raise BadInput(
             f"{path} already has an [mcp_servers.{SERVER}] table that clawmem did not write; nothing was written",
             hint=f"remove that table (clawmem writes its own), then rerun `clawmem install {host}`",
         )
-    merged = (rest + "\n" if rest else "") + toml_block(host, entry)
-    if parse(merged, "cannot take an [mcp_servers.clawmem] table").get("mcp_servers", {}).get(SERVER) != entry:
-        raise BadInput(f"{path}: mcp_servers is not a table clawmem can add to; nothing was written", hint="use [mcp_servers.NAME] tables, then rerun")
-    return merged
+    plain = current.unwrap() if current is not None else {}
+    extra = sorted(set(plain) - OWN_KEYS)
+    expected = parse(original, "")
+    dropped: list[str] = []
+    if entry is None:
+        if current is not None and servers is not None:
+            del servers[SERVER]
+            dropped = [f"mcp_servers.{SERVER}.{key}" for key in extra]
+            expected["mcp_servers"].pop(SERVER)
+            if not servers:
+                del doc["mcp_servers"]
+                expected.pop("mcp_servers")
+    else:
+        desired = _desired(plain, entry)
+        table = current if current is not None else tomlkit.table()
+        for key in OWN_KEYS - set(desired):
+            if key in table:
+                del table[key]
+        for key, value in desired.items():
+            if key in OWN_KEYS and plain.get(key) != value:
+                table[key] = _inline(value) if isinstance(value, dict) else value
+        if current is None:
+            if servers is None:
+                doc["mcp_servers"] = servers = tomlkit.table(is_super_table=True)
+            servers[SERVER] = table
+        expected.setdefault("mcp_servers", {})[SERVER] = desired
+    _set_trust(doc, expected, trust or {}, untrust or {})
+    merged = tomlkit.dumps(doc)
+    merged = merged.rstrip("\n") + "\n" if merged.strip() else ""
+    if parse(merged, "cannot take clawmem's entries") != expected:
+        raise BadInput(f"{path}: clawmem could not change only its own entries; nothing was written", hint="fix the file by hand (see `clawmem install --help`), then rerun")
+    if expected == before and cleaned == original:
+        merged = original  # nothing to change: the bytes stay as they are
+    return TomlMerge(merged, kept, dropped)
+
+
+OWN_KEYS = frozenset({"command", "args", "env", "alwaysLoad"})
+
+
+def _desired(current: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """clawmem's server table: ``entry`` over the current one; the user's keys and other env variables stay."""
+    from clawmem.config import HOST_HOOKS_ENV
+
+    out = {k: v for k, v in entry.items() if k != "env"}
+    out.update({k: v for k, v in current.items() if k not in OWN_KEYS})
+    env = {k: v for k, v in (current.get("env") or {}).items() if k != HOST_HOOKS_ENV}
+    env.update(entry.get("env") or {})
+    if env:
+        out["env"] = env
+    return out
+
+
+def _inline(value: dict[str, Any]) -> Any:
+    import tomlkit
+
+    table = tomlkit.inline_table()
+    table.update(value)
+    return table
+
+
+def _set_trust(doc: Any, expected: dict[str, Any], trust: dict[str, str], untrust: dict[str, str]) -> None:
+    """Add and remove ``[hooks.state."KEY"] trusted_hash`` records in ``doc`` and in the ``expected`` parse."""
+    import tomlkit
+
+    if not trust and not untrust:
+        return
+    hooks = doc.get("hooks")
+    states = hooks.get("state") if hooks is not None else None
+    exp_states = expected.get("hooks", {}).get("state", {})
+    for key, value in untrust.items():
+        if states is not None and key in states and states[key].get("trusted_hash") == value:
+            if set(states[key].unwrap()) == {"trusted_hash"}:
+                del states[key]
+                exp_states.pop(key)
+            else:
+                del states[key]["trusted_hash"]
+                exp_states[key].pop("trusted_hash")
+    if trust:
+        if hooks is None:
+            doc["hooks"] = hooks = tomlkit.table(is_super_table=True)
+        if states is None:
+            hooks["state"] = states = tomlkit.table(is_super_table=True)
+        for key, value in trust.items():
+            if key in states:
+                states[key]["trusted_hash"] = value
+            else:
+                record = tomlkit.table()
+                record["trusted_hash"] = value
+                states[key] = record
+            expected.setdefault("hooks", {}).setdefault("state", {}).setdefault(key, {})["trusted_hash"] = value
+    if states is not None and not states:
+        del hooks["state"]
+        expected["hooks"].pop("state", None)
+    if hooks is not None and not hooks:
+        del doc["hooks"]
+        expected.pop("hooks", None)

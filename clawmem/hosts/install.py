@@ -10,7 +10,6 @@ server) and deletes a file only when nothing else is left in it.
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from types import ModuleType
 
 from clawmem.errors import BadInput
 from clawmem.hosts import configfiles
+from clawmem.hosts.wiring import hook_handlers, server_entry
 from clawmem.timeparse import local_now
 
 
@@ -42,6 +42,10 @@ class InstallReport:
     workspace_created: bool
     files: list[FileChange]
     notes: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # settings found among clawmem's lines and kept (moved out of its old block)
+    dropped: list[str] = field(default_factory=list)  # settings of clawmem's own server entry that went with it
+    hook_trust: str | None = None  # Codex: "trusted" or "untrusted" afterwards; None for other hosts and --uninstall
+    auto_memory: str | None = None  # Claude Code's own auto memory afterwards: "on", "off" or "restored"; None for other hosts
 
 
 @dataclass(frozen=True)
@@ -78,23 +82,6 @@ def executable() -> str:
     return str(Path(found).absolute())
 
 
-def server_entry(exe: str, workspace: str) -> dict[str, object]:
-    """The MCP server entry every host gets: ``clawmem mcp -w WORKSPACE``, by absolute path."""
-    return {"command": exe, "args": ["mcp", "-w", workspace]}
-
-
-def hook_handlers(module: ModuleType, exe: str, workspace: str, timeout_s: int) -> dict[str, dict[str, object]]:
-    """Host event name -> the command handler that runs ``clawmem hook EVENT --host HOST``."""
-    return {
-        module.EVENT_NAMES[event]: {
-            "type": "command",
-            "command": shlex.join([exe, "hook", event, "--host", module.NAME, "-w", workspace]),
-            "timeout": timeout_s,
-        }
-        for event in module.INSTALLED_EVENTS
-    }
-
-
 def _json_plan(path: Path, role: str, edit) -> _Plan:
     before = configfiles.read_text(path)
     data = configfiles.load_json(path, before)
@@ -104,19 +91,60 @@ def _json_plan(path: Path, role: str, edit) -> _Plan:
     return _Plan(path, role, before, configfiles.dump_json(data) if data else None, entries)
 
 
-def _plans(module: ModuleType, scope: str, exe: str, workspace: str, timeout_s: int, uninstall: bool, home: Path, project: Path) -> list[_Plan]:
+@dataclass
+class _Extra:
+    """What the plans found on the way, for the report."""
+
+    kept: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    trusted: bool | None = None
+    auto_memory: str | None = None
+    memory_state: tuple[Path, str | None] | None = None  # the state file and its new text (None: delete)
+
+
+def _plans(module: ModuleType, scope: str, exe: str, workspace: str, timeout_s: int, uninstall: bool, home: Path, project: Path,
+           *, trust_hooks: bool = False, auto_memory: str = "keep", extra: _Extra | None = None) -> list[_Plan]:
+    extra = extra if extra is not None else _Extra()
     plans = []
-    entry = None if uninstall else server_entry(exe, workspace)
-    if hasattr(module, "INSTALLED_EVENTS"):
+    has_hooks = hasattr(module, "INSTALLED_EVENTS")
+    entry = None if uninstall else server_entry(module, exe, workspace, hooks=has_hooks)
+    hooks_before: dict = {}
+    hooks_after: dict = {}
+    hooks_path = None
+    if has_hooks:
         handlers = {} if uninstall else hook_handlers(module, exe, workspace, timeout_s)
-        path = module.hooks_file(scope, home, project)
+        path = hooks_path = module.hooks_file(scope, home, project)
         events = list(module.EVENT_NAMES.values())
-        plans.append(_json_plan(path, "hooks", lambda d: [f"hooks.{e}" for e in configfiles.merge_hooks(d, path, handlers, events)]))
+
+        def edit_hooks(data: dict) -> list[str]:
+            import copy
+
+            hooks_before.update(copy.deepcopy(data))
+            entries = [f"hooks.{e}" for e in configfiles.merge_hooks(data, path, handlers, events)]
+            if module.NAME == "claude-code" and (auto_memory == "off" or uninstall):
+                from clawmem.hosts import automemory
+
+                extra.auto_memory, extra.memory_state = automemory.switch(data, path, off=not uninstall)
+            hooks_after.update(data)
+            return entries
+
+        plans.append(_json_plan(path, "hooks", edit_hooks))
     path = module.mcp_file(scope, home, project)
     if path.suffix == ".toml":
+        trust = untrust = None
+        if module.NAME == "codex" and hooks_path is not None:
+            ours_before, ours_after = module.clawmem_hooks(hooks_path, hooks_before), module.clawmem_hooks(hooks_path, hooks_after)
+            untrust = {k: v for k, v in ours_before.items() if ours_after.get(k) != v}  # trust in clawmem hooks that are gone
+            trust = ours_after if trust_hooks and not uninstall else None
         before = configfiles.read_text(path)
-        after = configfiles.merge_toml(path, before, module.NAME, entry)
-        plans.append(_Plan(path, "mcp", before, after if after.strip() else None, [] if uninstall else ["mcp_servers.clawmem"]))
+        merged = configfiles.merge_toml(path, before, module.NAME, entry, trust=trust, untrust=untrust)
+        extra.kept, extra.dropped = merged.kept, merged.dropped
+        if module.NAME == "codex" and hooks_path is not None and not uninstall:
+            import tomllib
+
+            trusted = module.trusted_hashes(tomllib.loads(merged.text))
+            extra.trusted = all(trusted.get(k) == v for k, v in module.clawmem_hooks(hooks_path, hooks_after).items())
+        plans.append(_Plan(path, "mcp", before, merged.text if merged.text.strip() else None, [] if uninstall else ["mcp_servers.clawmem"]))
     else:
         def edit(data: dict) -> list[str]:
             configfiles.merge_server(data, path, entry)
@@ -156,6 +184,8 @@ def install(
     exe: str | None = None,
     home: Path | None = None,
     project: Path | None = None,
+    trust_hooks: bool = False,
+    auto_memory: str = "keep",
 ) -> InstallReport:
     """Merge (or remove) clawmem's hooks and MCP entry for ``host``; validate everything first."""
     from clawmem.workspace import STATE_DIR, Workspace, resolve_root
@@ -166,7 +196,13 @@ def install(
     root = resolve_root(workspace)
     exe = exe or executable()
     timeout_s = Workspace(root).config.hooks.timeout_s  # the defaults when there is no workspace yet
-    plans = _plans(module, scope, exe, str(root), timeout_s, uninstall, home or Path.home(), project or Path.cwd())
+    if trust_hooks and host != "codex":
+        raise BadInput("--trust-hooks is for Codex, whose hooks run only once trusted", hint="drop --trust-hooks")
+    if auto_memory == "off" and host != "claude-code":
+        raise BadInput("--auto-memory is for Claude Code's own auto memory", hint="drop --auto-memory")
+    extra = _Extra()
+    plans = _plans(module, scope, exe, str(root), timeout_s, uninstall, home or Path.home(), project or Path.cwd(),
+                   trust_hooks=trust_hooks, auto_memory=auto_memory, extra=extra)
     create_ws = not uninstall and not (root / STATE_DIR).is_dir()
     files: list[FileChange] = []
     stamp = local_now().strftime("%Y%m%dT%H%M%S")
@@ -177,13 +213,39 @@ def install(
     for plan in plans:
         backup = None if dry_run or plan.action == "unchanged" else _write(plan, stamp)
         files.append(FileChange(str(plan.path), plan.role, plan.action, backup, plan.entries))
+    if extra.memory_state is not None and not dry_run:
+        from clawmem.hosts import automemory
+
+        automemory.save_state(*extra.memory_state)
+    notes = _notes(host, uninstall, extra)
+    hook_trust = None if extra.trusted is None else ("trusted" if extra.trusted else "untrusted")
+    auto = extra.auto_memory or ("on" if host == "claude-code" and not uninstall else None)
+    return InstallReport(host, scope, uninstall, dry_run, exe, str(root), create_ws, files, notes, extra.kept, extra.dropped, hook_trust, auto)
+
+
+def _notes(host: str, uninstall: bool, extra: _Extra) -> list[str]:
+    """What the user still has to know or do in the host."""
     notes = []
-    if host == "codex" and not uninstall:
-        notes.append("Codex asks you to review and trust new hooks before they run: open /hooks in Codex once")
-    return InstallReport(host, scope, uninstall, dry_run, exe, str(root), create_ws, files, notes)
+    if extra.kept:
+        notes.append(f"kept settings the host wrote among clawmem's lines: {', '.join(extra.kept)}")
+    if extra.dropped:
+        notes.append(f"removed with clawmem's server entry: {', '.join(extra.dropped)}")
+    if host == "codex" and not uninstall and not extra.trusted:
+        notes.append(
+            "Codex runs a new hook only after you trust it (`codex exec` skips untrusted hooks silently): "
+            "open Codex and accept clawmem's hooks under /hooks, or rerun with --trust-hooks to record that trust now"
+        )
+    if host == "claude-code" and not uninstall and extra.auto_memory is None:
+        notes.append(
+            "Claude Code's own auto memory is still on, so both memories are injected into every session: "
+            "rerun with --auto-memory off to switch it off (uninstall restores it), and `clawmem import claude-memory` brings its notes in"
+        )
+    return notes
 
 
 def preview(host: str, *, scope: str, exe: str, workspace: str, home: Path, project: Path, timeout_s: int) -> list[tuple[Path, str]]:
     """Each file and the text the installer writes into it when it held nothing (the documented snippets)."""
     module = host_module(host)
     return [(p.path, p.after or "") for p in _plans(module, scope, exe, workspace, timeout_s, False, home, project)]
+
+
