@@ -21,6 +21,9 @@ CONFIG_FILE = "clawmem.toml"
 LOCAL_CONFIG_DIR = "clawmem"
 LOCAL_CONFIG_FILE = "local.toml"
 ENV_LOCAL_CONFIG = "CLAWMEM_LOCAL_CONFIG"
+# Set by `clawmem install` in the MCP server entry it writes next to its hooks (value: the host,
+# e.g. claude-code): the server then tells the model that recall and ingestion already happen.
+ENV_HOST_HOOKS = "CLAWMEM_HOST_HOOKS"
 
 # Range limits every number must meet before anything uses it (so no setting, flag or record
 # can make clawmem overflow a time, a SQLite integer or a poll timeout).
