@@ -23,7 +23,8 @@ def run(argv: list[str], found: dict[str, str | bool]) -> int:
     if set(found) - {"workspace"}:
         raise Usage("mcp takes no --json or --debug")
     args = parse(mcp_parser(), argv)
-    workspace = args.workspace if args.workspace is not None else found.get("workspace")
+    given = args.workspace if args.workspace is not None else found.get("workspace")
+    workspace = given if isinstance(given, str) else None
     if sys.stdin.isatty():
         raise Usage("Typer prints the notice for a terminal")
     from clawmem.mcp.stdio import sdk_installed, serve
