@@ -21,6 +21,9 @@ CONFIG_FILE = "clawmem.toml"
 LOCAL_CONFIG_DIR = "clawmem"
 LOCAL_CONFIG_FILE = "local.toml"
 ENV_LOCAL_CONFIG = "CLAWMEM_LOCAL_CONFIG"
+# Set by `clawmem install` in the MCP server entry it writes next to its hooks (value: the host,
+# e.g. claude-code): the server then tells the model that recall and ingestion already happen.
+ENV_HOST_HOOKS = "CLAWMEM_HOST_HOOKS"
 
 # Range limits every number must meet before anything uses it (so no setting, flag or record
 # can make clawmem overflow a time, a SQLite integer or a poll timeout).
@@ -418,7 +421,6 @@ FOREIGN_ORIGIN_CAP = "untrusted"  # the most trust a record or line from another
 COPY_STATE_DIR = "copies"  # $XDG_STATE_HOME/clawmem/copies/<writer>.json: this copy's ledger id, high-water mark, vouched lines
 
 # Agent hosts (clawmem.hosts): what `install` and `plugin build` write into a host's config
-HOST_HOOKS_ENV = "CLAWMEM_HOST_HOOKS"  # in the MCP server's env when hooks were installed too: names the host whose hooks recall and ingest
 PLUGIN_NAME = "clawmem"  # the plugin's name in both hosts (install it as clawmem@<marketplace>)
 PLUGIN_MARKETPLACE = "clawmem-local"  # the marketplace `clawmem plugin build` writes next to the plugin
 CLAUDE_AUTO_MEMORY_KEY = "autoMemoryEnabled"  # Claude Code's settings.json switch for its own auto memory

@@ -1,4 +1,4 @@
-"""The console-script entry point: ``recall``, ``search``, ``hook`` and ``--version`` take a fast lane, the rest Typer.
+"""The console-script entry point: ``recall``, ``search``, ``hook``, ``mcp`` (stdio) and ``--version`` take a fast lane, the rest Typer.
 
 ``recall`` runs on every agent turn and ``search`` is a shell command agents call in loops.
 Importing Typer and validating options through it costs more than the work itself, so plain
@@ -112,7 +112,13 @@ def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
     return run_command(**values)
 
 
-FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "hook": _fast_hook}
+def _fast_mcp(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane.mcp import run
+
+    return run(argv, found)
+
+
+FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "hook": _fast_hook, "mcp": _fast_mcp}
 
 
 def _fast(argv: list[str]) -> int | None:

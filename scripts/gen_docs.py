@@ -11,6 +11,8 @@ walks its tree, plus ``clawmem.config.reference()`` and ``docs/schemas/*.json``.
 * ``README.md``, ``docs/json.md`` and ``docs/mcp.md``: only the text between ``<!-- BEGIN GENERATED: x -->``
   and ``<!-- END GENERATED: x -->`` (x = commands, config in the README; json in docs/json.md;
   mcp, the MCP tool reference, in docs/mcp.md when the MCP extra is installed);
+* ``clawmem/mcp/handshake.json``: the SDK server's answers to the handshake and the list
+  requests, which ``clawmem mcp`` gives before it imports the SDK (``clawmem/mcp/handshake.py``);
   the prose around the markers is hand-written and never touched;
 * ``man/clawmem.1`` and one page per command and subcommand (``man/clawmem-note-add.1``);
 * ``completions/clawmem.bash``, ``clawmem.zsh``, ``clawmem.fish`` from Typer's own completion
@@ -515,6 +517,10 @@ def generate(source: Path = ROOT) -> dict[str, str]:
         from clawmem.mcp.reference import tool_reference
 
         files["docs/mcp.md"] = replace_block(mcp_md.read_text(encoding="utf-8"), "mcp", tool_reference(), where="docs/mcp.md")
+    if importlib.util.find_spec("mcp") is not None:  # the SDK server's recorded answers, for the stdio fast path
+        from clawmem.mcp.handshake import generate
+
+        files["clawmem/mcp/handshake.json"] = generate()
     return files
 
 

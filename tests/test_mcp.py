@@ -353,6 +353,24 @@ def test_clawmem_errors_name_tool_parameters_not_cli_flags(ws, tmp_path):
     assert "--workspace" not in absent
     past = run(call(ws.root, "add_intent", text="Ping Ada", at="2001-01-01T09:00")).content[0].text
     assert "`at`" in past and "--at" not in past
+    bare = run(call(ws.root, "add_intent", text="Ping Ada")).content[0].text
+    assert "`when`" in bare and "`at`" in bare and "--" not in bare  # no --review: aspirations are not an MCP tool's
+
+
+@pytest.mark.parametrize(("hint", "expected"), [
+    ("see them all with `clawmem intent list --state all`", 'see them all with `list_intents` with `state` "all"'),
+    ("see the lines with `clawmem get memory/2026-01-02.md#L4 -C 3`", 'see the lines with `read_excerpt` with `anchor` "memory/2026-01-02.md#L4" and `context` 3'),
+    ("see them with `clawmem user list`", "see them with the resource clawmem://USER.md"),
+    ("run `clawmem index --rebuild` to restore it", "run `clawmem index --rebuild` to restore it (a command for the owner to run at a terminal; tell them)"),
+    ("point --workspace or $CLAWMEM_WORKSPACE at a directory", "the owner sets the workspace where the host starts the server"),
+])
+def test_hints_name_the_tool_that_does_what_a_command_would(hint, expected):
+    """A command a tool can do becomes that tool; one only the owner can run stays whole and is marked."""
+    from clawmem.mcp.errors import OWNER_COMMAND, hint_for_model
+
+    told = hint_for_model(hint)
+    assert told.startswith(expected)
+    assert "--" not in OWNER_COMMAND.sub("", told)  # a flag only ever inside the owner's own command
 
 
 # the project: from the client's roots or an argument, never the server's cwd -------------------------

@@ -46,8 +46,10 @@ def mcp(
         return
     import sys
 
-    from clawmem.mcp.server import serve
+    from clawmem.mcp.stdio import serve
+    from clawmem.workspace import Workspace
 
+    Workspace.open(workspace)  # fail before the handshake, with clawmem's message, when there is no workspace
     if sys.stdin.isatty():
         sys.stderr.write("clawmem: mcp speaks JSON-RPC on stdin/stdout; start it from your agent host (Ctrl-C stops it)\n")
     serve(workspace)

@@ -226,11 +226,11 @@ OWN_KEYS = frozenset({"command", "args", "env", "alwaysLoad"})
 
 def _desired(current: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     """clawmem's server table: ``entry`` over the current one; the user's keys and other env variables stay."""
-    from clawmem.config import HOST_HOOKS_ENV
+    from clawmem.config import ENV_HOST_HOOKS
 
     out = {k: v for k, v in entry.items() if k != "env"}
     out.update({k: v for k, v in current.items() if k not in OWN_KEYS})
-    env = {k: v for k, v in (current.get("env") or {}).items() if k != HOST_HOOKS_ENV}
+    env = {k: v for k, v in (current.get("env") or {}).items() if k != ENV_HOST_HOOKS}
     env.update(entry.get("env") or {})
     if env:
         out["env"] = env

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from types import ModuleType
 
-from clawmem.config import HOST_HOOKS_ENV
+from clawmem.config import ENV_HOST_HOOKS
 
 
 def hook_handlers(module: ModuleType, exe: str, workspace: str, timeout_s: int) -> dict[str, dict[str, object]]:
@@ -33,7 +33,7 @@ def server_entry(module: ModuleType, exe: str, workspace: str, *, hooks: bool) -
     """
     entry: dict[str, object] = {"command": exe, "args": ["mcp", "-w", workspace]}
     if hooks:
-        entry["env"] = {HOST_HOOKS_ENV: module.NAME}
+        entry["env"] = {ENV_HOST_HOOKS: module.NAME}
     if getattr(module, "ALWAYS_LOAD", False):
         entry["alwaysLoad"] = True
     return entry

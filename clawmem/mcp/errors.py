@@ -9,10 +9,12 @@ documentation URL and repeats the rejected value: we keep the field and the reas
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from clawmem.errors import ClawmemError
+
+RESOURCE_NOT_FOUND = -32002  # the handshake-era specs' code for resources/read of an unknown URI (2026-07-28: -32602, SEP-2164)
 
 # CLI flags named in clawmem's hints, and the tool parameter that plays the same part
 FLAG_PARAMETERS = {
@@ -33,23 +35,54 @@ FLAG_PARAMETERS = {
     "--state": "state",
 }
 FLAG = re.compile(r"`?(?P<flag>--[a-z][a-z-]*)(?P<placeholder> [A-Z][A-Z_]*)?`?")
-WORKSPACE_FLAG = re.compile(r"\s*\(or pass --workspace DIR\)")
-OWNER_ONLY = re.compile(r"\(?(?:if the owner asked for it, )?pass --origin owner\)?")
 OWNER_COMMAND = re.compile(r"`clawmem [^`]+`")
+OWNER_ONLY = re.compile(r"\(?(?:if the owner asked for it, )?pass --origin owner\)?")
+# phrases about options a tool call cannot set (the server's workspace is the host's to choose): dropped or reworded
+NO_PARAMETER = (
+    (re.compile(r"\s*\(or pass --workspace DIR\)"), ""),
+    (re.compile(r",? or name a workspace with --workspace"), ""),
+    (re.compile(r"point --workspace or \$CLAWMEM_WORKSPACE at a directory"), "the owner sets the workspace where the host starts the server (`clawmem mcp -w DIR`)"),
+    (re.compile(r",? or --review DATE \(an aspiration\)"), ""),
+)
+
+
+def _get(match: re.Match) -> str:
+    context = f" and `context` {match['context']}" if match["context"] else ""
+    return f"`read_excerpt` with `anchor` \"{match['anchor']}\"{context}"
+
+
+def _intents(match: re.Match) -> str:
+    return f"`list_intents` with `state` \"{match['state']}\"" if match["state"] else "`list_intents`"
+
+
+# the owner's commands that a tool does as well: the model is told to call the tool
+TOOL_FOR_COMMAND: tuple[tuple[re.Pattern[str], Callable[[re.Match], str]], ...] = (
+    (re.compile(r"`clawmem get (?P<anchor>[^`\s]+)(?: -C (?P<context>\d+))?`"), _get),
+    (re.compile(r"`clawmem intent list(?: --state (?P<state>[a-z]+))?`"), _intents),
+    (re.compile(r"`clawmem search [^`]*`"), lambda _: "`search_memory`"),
+    (re.compile(r"`clawmem user list`"), lambda _: "the resource clawmem://USER.md"),
+)
 
 
 def _parameter(match: re.Match) -> str:
     name = FLAG_PARAMETERS.get(match["flag"])
-    if name is None:
-        return match[0]
+    if name is None:  # an option no tool has: the owner's, at the command line
+        return f"the owner's `{match['flag']}{match['placeholder'] or ''}` option"
     return f"the `{name}` parameter" if match["placeholder"] else f"`{name}`"
 
 
 def for_model_text(text: str) -> str:
-    """Flags named in a message or hint, as the tool parameters that play their part."""
-    text = WORKSPACE_FLAG.sub("", text)
+    """Flags named in a message or hint, as the tool parameters (or tools) that play their part.
+
+    A command left for the owner (`` `clawmem index --rebuild` ``) is kept whole, flags and all.
+    """
+    for pattern, replacement in NO_PARAMETER:
+        text = pattern.sub(replacement, text)
     text = OWNER_ONLY.sub("only the owner can, at a terminal (an MCP client is never the owner)", text)
-    return FLAG.sub(_parameter, text)
+    for command, tool in TOOL_FOR_COMMAND:
+        text = command.sub(tool, text)
+    parts = re.split(f"({OWNER_COMMAND.pattern})", text)
+    return "".join(part if OWNER_COMMAND.fullmatch(part) else FLAG.sub(_parameter, part) for part in parts)
 
 
 def hint_for_model(hint: str) -> str:
