@@ -92,7 +92,7 @@ def test_claude_code_resume_replaying_the_context_adds_nothing(ws, clawmem, tmp_
     _ingest(clawmem, tmp_path, claude_session(), "cc-ctx", "claude-code")
     first = (ws.root / "transcripts" / "cc-ctx.md").read_text().split("# Transcript", 1)[1]
     replay = _cc(9, "attachment", attachment={"type": "hook_additional_context", "content": [CONTEXT], "hookName": "SessionStart"})
-    report, tags = _ingest(clawmem, tmp_path, [*claude_session(), replay], "cc-ctx", "claude-code")
+    report, _ = _ingest(clawmem, tmp_path, [*claude_session(), replay], "cc-ctx", "claude-code")
     assert report["skipped"]["attachment"] == 3
     assert (ws.root / "transcripts" / "cc-ctx.md").read_text().split("# Transcript", 1)[1] == first
 
