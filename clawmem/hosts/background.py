@@ -13,6 +13,7 @@ when. ``clawmem status`` reports the last failure (``last_failure``).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -20,7 +21,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from clawmem.config import BACKGROUND_LOCK_TIMEOUT_S, BACKGROUND_STDERR_TAIL
+from clawmem.config import BACKGROUND_LOCK_TIMEOUT_S, BACKGROUND_STDERR_TAIL, HOOK_TRANSCRIPT_MAX_BYTES
+from clawmem.inputs import read_transcript
 from clawmem.workspace import Workspace
 
 RUNTIME = "runtime/ingest"
@@ -31,14 +33,32 @@ def _folder(ws: Workspace) -> Path:
     return ws.state_dir / RUNTIME
 
 
+def limit(ws: Workspace) -> int:
+    """The largest transcript a hook's ingest reads."""
+    return max(HOOK_TRANSCRIPT_MAX_BYTES, ws.config.limits.max_ingest_bytes)
+
+
+def refuse(path: Path, most: int) -> str | None:
+    """Why the transcript at ``path`` cannot be ingested, from its metadata alone (the hook says it at once), or None."""
+    import stat
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as err:  # ValueError: a path with a NUL byte
+        return f"transcript {path} unreadable ({getattr(err, 'strerror', None) or type(err).__name__}): nothing ingested"
+    if not stat.S_ISREG(info.st_mode):
+        return f"transcript {path} is not a regular file: nothing ingested"
+    if info.st_size > most:
+        return f"transcript {path} is {info.st_size:,} bytes; the limit is {most:,}: nothing ingested"
+    return None
+
+
 def ingest_transcript(ws: Workspace, host: ModuleType, session: str, path: Path, problems: list[str]) -> None:
     """Ingest the host's transcript of ``session`` at ``path`` (read within the hook limits); say why not in ``problems``."""
-    from clawmem.config import HOOK_TRANSCRIPT_MAX_BYTES
     from clawmem.ingest import ingest
-    from clawmem.inputs import read_transcript
     from clawmem.trust import sessions
 
-    raw = read_transcript(path, max(HOOK_TRANSCRIPT_MAX_BYTES, ws.config.limits.max_ingest_bytes), problems)
+    raw = read_transcript(path, limit(ws), problems)
     if raw is None:
         return
     # the host's own format, forced: the file is the host's transcript, never guessed as another shape

@@ -114,12 +114,13 @@ def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
     if data.transcript_path is None:
         degraded.append("no transcript_path in the hook JSON: nothing ingested")
         return
-    path = Path(data.transcript_path).expanduser()
-    if not path.is_file():  # the one check that costs nothing: the worker reads it, within the hook limits
-        degraded.append(f"transcript_path {data.transcript_path} is not a file: nothing ingested")
-        return
     from clawmem.hosts import background
 
+    path = Path(data.transcript_path).expanduser()
+    refused = background.refuse(path, background.limit(ws))  # what its metadata says, at once; the worker reads it
+    if refused is not None:
+        degraded.append(refused)
+        return
     background.spawn(ws, host.NAME, session, path)
 
 
