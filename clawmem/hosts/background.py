@@ -149,4 +149,5 @@ def work(root: str, host: str, session: str, transcript: str, log: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(work(*sys.argv[1:5], Path(sys.argv[5])))
+    root, host, session, transcript, log = sys.argv[1:6]
+    sys.exit(work(root, host, session, transcript, Path(log)))
