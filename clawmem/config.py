@@ -39,6 +39,8 @@ HOOK_JSON_MAX_DEPTH = 64  # a host's hook JSON on stdin
 HOOK_STDIN_MAX_BYTES = 8 * 1024 * 1024  # a hook's stdin is read up to this and refused past it
 # a hook's transcript_path larger than this (or than limits.max_ingest_bytes, if larger) is refused
 # before it is read: room for a session whose oversized tool output ingestion cuts
+BACKGROUND_LOCK_TIMEOUT_S = 600  # a background ingest waits this long for the one before it of the same session
+BACKGROUND_STDERR_TAIL = 2000  # bytes of a failed background ingest's stderr kept for `clawmem status`
 HOOK_TRANSCRIPT_MAX_BYTES = 128 * 1024 * 1024
 LEDGER_RECORD_MAX_DEPTH = 8  # one provenance ledger record (clawmem writes at most 2 levels)
 SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error

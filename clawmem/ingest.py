@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,12 +29,12 @@ from clawmem import content_origin, incoming, ledger, loopguard, notes, provenan
 from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
-from clawmem.errors import BadInput, BadValue, Forbidden
+from clawmem.errors import BadInput, BadValue, ClawmemError, Forbidden
 from clawmem.inputs import clean_text, decode_input
 from clawmem.timeparse import check_time_range, from_epoch, local_now
 from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
-from clawmem.transcripts.sessions import session_slot
+from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
 from clawmem.trust import lineage
 from clawmem.trust import typed as typed_rule
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
@@ -301,12 +302,91 @@ def check_replaceable(records: list[dict], session: str, rel: str, origin: str) 
         raise Forbidden(f"transcript {rel} holds content more trusted than a {origin} caller", hint="ingest it under a new session id")
 
 
-def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str) -> notes.Blocked:
-    """Forgotten and recalled lines of a transcript: the owner's typed turns by the exact rule only
-    (resembling a recalled line never costs the owner a turn), everything else by identity too."""
-    hashes = [loopguard.text_hash(ln) for _, lines in cleaned for ln in lines]
-    typed = {loopguard.text_hash(ln) for t, lines in cleaned if role_origin(t.role, origin) == "owner" for ln in lines}
-    return notes.blocked_hashes(ws, hashes, exact_only=typed)
+def _label(turn: Turn) -> str:
+    """The speaker label a turn is written under (``label: text``)."""
+    return incoming.clean_value(str(turn.speaker or turn.role)).replace(":", "")
+
+
+@dataclass(frozen=True)
+class Prior:
+    """What this session's transcripts already hold: lines by (label, text hash), and when each turn was observed."""
+
+    lines: Counter[tuple[str, str]]
+    observed: dict[tuple[str, str], str]
+
+
+def prior_turns(ws: Workspace, session: str) -> Prior:
+    """The lines of every transcript file of ``session`` (its plain name and each sender's slot).
+
+    A line counts as many times as the file holding it most often does: the hook's slot and an
+    MCP client's slot of the same session are two copies of one conversation, not two.
+    """
+    lines: Counter[tuple[str, str]] = Counter()
+    observed: dict[tuple[str, str], str] = {}
+    folder = ws.transcripts_dir
+    names = [f"{TRANSCRIPTS}/{p.name}" for p in folder.iterdir()] if folder.is_dir() else []
+    for rel in session_files(names, session):
+        try:
+            text = ws.require_member(ws.root / rel).read_text(encoding="utf-8", errors="replace")
+        except (OSError, ClawmemError):
+            continue  # a linked or unreadable file holds nothing this session said
+        here: Counter[tuple[str, str]] = Counter()
+        for entry in grammar.parse(text).entries:
+            label, colon, first = entry.body.partition(": ")
+            if not colon:
+                continue
+            said = [first, *entry.body.split("\n")[1:]]
+            here.update((label, loopguard.text_hash(ln)) for ln in said if loopguard.normalise(ln))
+            if entry.observed:
+                observed.setdefault((label, loopguard.text_hash(entry.body)), entry.observed)
+        lines |= here
+    return Prior(lines, observed)
+
+
+def _own_turns(ws: Workspace, prior: Prior, cleaned: list[tuple[Turn, list[str]]], labels: list[str], *, timed: bool) -> set[tuple[int, int]]:
+    """(turn, line) positions that are the session's own words, which the echo rule never drops.
+
+    Recall-loop prevention is about what clawmem handed out coming back, never about a session's
+    own turns: a line the session's transcript already held (the same label, as many times as it
+    held it: a resume, a per-turn Stop, an MCP client re-ingesting the session), and, with
+    ``timed`` (an owner's transcript whose host records carry times), a line the host recorded
+    before clawmem first handed that text out (``loopguard.first_handed_out``: a fork's copy of
+    a turn a search returned later) are the originals, not echoes.
+    """
+    held = Counter(prior.lines)
+    own: set[tuple[int, int]] = set()
+    for i, ((_, lines), label) in enumerate(zip(cleaned, labels, strict=True)):
+        for j, line in enumerate(lines):
+            key = (label, loopguard.text_hash(line))
+            if held[key] > 0:
+                held[key] -= 1
+                own.add((i, j))
+    if not timed:
+        return own
+    dated = {(i, j): loopguard.text_hash(line) for i, (turn, lines) in enumerate(cleaned) if turn.at is not None
+             for j, line in enumerate(lines) if (i, j) not in own}
+    first = loopguard.first_handed_out(ws, set(dated.values()))
+    for (i, j), text_hash in dated.items():
+        at = cleaned[i][0].at
+        if text_hash in first and at is not None and at.astimezone() < first[text_hash]:
+            own.add((i, j))
+    return own
+
+
+def _observed_before(prior: Prior, label: str, body: str) -> dt.datetime | None:
+    """When an undated turn the session's transcript already held was first observed (re-ingest keeps the same rows)."""
+    seen = prior.observed.get((label, loopguard.text_hash(body)))
+    return grammar.parse_when(seen) if seen else None
+
+
+def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str, own: set[tuple[int, int]]) -> notes.Blocked:
+    """Forgotten and recalled lines of a transcript, the session's own lines left out: the owner's
+    typed turns by the exact rule only (resembling a recalled line never costs the owner a turn),
+    everything else by identity too."""
+    checked = [(t, loopguard.text_hash(ln)) for i, (t, lines) in enumerate(cleaned) for j, ln in enumerate(lines) if (i, j) not in own]
+    typed = {h for t, h in checked if role_origin(t.role, origin) == "owner"}
+    originals = [loopguard.text_hash(cleaned[i][1][j]) for i, j in own]
+    return notes.blocked_hashes(ws, [h for _, h in checked], exact_only=typed, originals=originals)
 
 
 def _typed_only(turns: list[Turn], prompts: frozenset[str]) -> list[Turn]:
@@ -365,7 +445,10 @@ def ingest(
         dropped_marked += marked
         lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln)]
         cleaned.append((turn, lines))
-    blocked = _blocked(ws, cleaned, origin)
+    labels = [_label(turn) for turn, _ in cleaned]
+    prior = prior_turns(ws, session)
+    own = _own_turns(ws, prior, cleaned, labels, timed=origin == "owner")
+    blocked = _blocked(ws, cleaned, origin, own)
 
     rendered, records, dropped_recalled, derived, lifted = [], [], 0, 0, 0
     rel = ws.rel(path)
@@ -379,8 +462,8 @@ def ingest(
         )
         for (turn, lines), anchor in zip(cleaned, anchors, strict=True)
     ])
-    for number, ((turn, lines), verdict) in enumerate(zip(cleaned, verdicts, strict=True), 1):
-        kept = [ln for ln in lines if loopguard.text_hash(ln) not in blocked]
+    for number, ((turn, lines), verdict, label) in enumerate(zip(cleaned, verdicts, labels, strict=True), 1):
+        kept = [ln for j, ln in enumerate(lines) if loopguard.text_hash(ln) not in (blocked.forgotten if (number - 1, j) in own else blocked)]
         dropped_recalled += len(lines) - len(kept)
         sender_class = role_origin(turn.role, origin)
         turn_origin, source = content_origin.classify(sender_class, "\n".join(kept), [*earlier, *recalled], ws.config.taint)
@@ -393,9 +476,8 @@ def ingest(
             continue
         derived += source is not None or by_lineage
         lifted += source is None and verdict.lifted_by is not None
-        label = incoming.clean_value(str(turn.speaker or turn.role)).replace(":", "")
         body = f"{label}: " + "\n".join(kept)
-        observed = (turn.at or fallback).replace(microsecond=0)
+        observed = (turn.at or _observed_before(prior, label, body) or fallback).replace(microsecond=0)
         meta = [("observed", observed.isoformat())]
         if turn.turn_id:
             meta.append(("turn", incoming.clean_value(turn.turn_id)))

@@ -5,6 +5,11 @@ returned entry is recorded in the index. Writers (note, flush, ingest) drop mark
 line whose normalised hash matches recalled content, so a fact recalled a hundred times stays
 one fact; each echo raises its recall count instead.
 
+The rule is about what was handed out, never about a session's own words: a turn a host
+recorded before clawmem first returned its text (``first_handed_out``), or a turn the session's
+transcript already held, is the original and is kept (``clawmem.ingest``), so re-ingesting a
+session after a search returned one of its turns loses nothing.
+
 Markers are not needed for that: recall identity (``injected_copy``) also recognises a line that
 restates injected text (a recalled entry, a fired intent) with a few words, a bullet, quotes or
 other case and punctuation added, so a decorated or unmarked echo stays one fact too.
@@ -12,10 +17,12 @@ other case and punctuation added, so a decorated or unmarked echo stays one fact
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from clawmem.config import ECHO_CHANGE_WORDS
@@ -23,6 +30,7 @@ from clawmem.entries.neutralise import fold
 
 if TYPE_CHECKING:
     from clawmem.config import EchoConfig
+    from clawmem.workspace import Workspace
 from clawmem.framing import strip_marked  # noqa: F401  (writers strip recall blocks through loopguard)
 
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -82,3 +90,38 @@ def injected_copy(form: str, injected: str, rules: EchoConfig) -> bool:
     from rapidfuzz import fuzz  # deferred: only a near miss needs it
 
     return fuzz.partial_ratio(injected, form) >= rules.partial_ratio
+
+
+def first_handed_out(ws: Workspace, hashes: Collection[str]) -> dict[str, dt.datetime]:
+    """When clawmem first handed out each of ``hashes`` (the recalled set's ``first_at``), as aware times.
+
+    A line written before that moment cannot be an echo of it: it is the original (a host's
+    record of a turn typed before a search returned it, copied into a fork). Without a usable
+    index nothing is known, and the caller keeps its conservative rule.
+    """
+    wanted = sorted(set(hashes))
+    if not wanted or not ws.index_path.exists():
+        return {}
+    from clawmem.errors import IndexUnavailable
+    from clawmem.index.db import Index
+
+    found: dict[str, dt.datetime] = {}
+    try:
+        with Index.open(ws) as index:
+            for start in range(0, len(wanted), 500):
+                part = wanted[start : start + 500]
+                marks = ",".join("?" * len(part))
+                for row in index.query(f"SELECT text_hash, first_at FROM recalled WHERE text_hash IN ({marks})", part):
+                    when = _aware(row["first_at"])
+                    if when is not None:
+                        found[row["text_hash"]] = when
+    except IndexUnavailable:
+        return {}
+    return found
+
+
+def _aware(value: object) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(str(value)).astimezone()
+    except ValueError:
+        return None

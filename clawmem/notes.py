@@ -72,16 +72,20 @@ class Blocked:
         return text_hash in self.recalled or text_hash in self.forgotten
 
 
-def blocked_hashes(ws: Workspace, hashes: list[str], *, owner: bool = False, exact_only: Collection[str] = ()) -> Blocked:
+def blocked_hashes(
+    ws: Workspace, hashes: list[str], *, owner: bool = False, exact_only: Collection[str] = (), originals: Collection[str] = (),
+) -> Blocked:
     """Check ``hashes`` against the tombstones and the recalled set (each echo is counted).
 
     Lines are matched by identity too (``recalls.take_near_echoes``): a decorated or unmarked
     copy of injected text is an echo. Not for the ``owner``'s typed text (all of ``hashes``, or
     those in ``exact_only``), which keeps the exact rule only: resembling a recalled line never
     silently costs the owner a note.
+    ``originals`` are lines that cannot be echoes (a session's own turns, ``clawmem.ingest``):
+    only the tombstones apply to them, so a forgotten turn never comes back.
     Without a usable index the recalled set is unknown, so only tombstones apply.
     """
-    forgotten = set(hashes) & ledger.tombstones(ws).hashes
+    forgotten = (set(hashes) | set(originals)) & ledger.tombstones(ws).hashes
     if not ws.index_path.exists():
         return Blocked(set(), forgotten)
     from apsw import BusyError

@@ -34,6 +34,7 @@ class Status:
     notices: list[Any] = field(default_factory=list)  # clawmem.losses.Notice, one line each with the fix
     aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: due or escalated, oldest first
     host_hooks: list[str] = field(default_factory=list)  # whether each host runs the hooks clawmem installed (Codex: trusted by hash)
+    background_failure: dict[str, Any] | None = None  # the last failed background ingest (``clawmem.hosts.background``)
 
 
 def _counts(index: Index, column: str) -> dict[str, int]:
@@ -81,7 +82,16 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     if not embeddings.get("available"):
         warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")
     from clawmem import aspirations, losses
+    from clawmem.hosts.background import last_failure
     from clawmem.timeparse import local_now
+
+    failure = last_failure(ws)
+    if failure is not None:
+        warnings.append(
+            f"the background ingest of session {failure.get('session')} failed at {failure.get('at')} (exit {failure.get('exit')}): "
+            f"{str(failure.get('stderr') or 'no error output').splitlines()[-1]}; its transcript is not in memory until the next "
+            f"hook of that session or `clawmem ingest`"
+        )
 
     return Status(
         workspace=str(ws.root),
@@ -103,6 +113,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
         notices=losses.from_index(ws, index),
         aspirations=aspirations.due(ws, local_now().date()),
         host_hooks=_host_hooks(),
+        background_failure=failure,
     )
 
 

@@ -115,6 +115,19 @@ def ws(tmp_path):
     return Workspace.init(tmp_path / "ws")
 
 
+def background_done(root, timeout: float = 120) -> None:
+    """Wait until no background ingest a hook started in the workspace at ``root`` is under way."""
+    import time
+
+    from clawmem.hosts.background import in_flight
+    from clawmem.workspace import Workspace
+
+    ws, deadline = Workspace.open(root), time.monotonic() + timeout
+    while in_flight(ws):
+        assert time.monotonic() < deadline, f"background ingest still running after {timeout} s: {in_flight(ws)}"
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def run_cli(tmp_path):
     """Run the installed ``clawmem`` command in a subprocess against the test workspace."""

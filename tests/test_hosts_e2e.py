@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import background_done
+
 DATA = Path(__file__).parent / "data" / "hooks"
 WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
 
@@ -79,6 +81,7 @@ def _live_session(host: str, home: Path, repo: Path, commands: dict[str, list[st
             contexts.append(_context(proc))
         else:
             assert proc.stdout == "" and proc.stderr == "", proc.stderr  # ingestion is silent when it works
+            background_done(os.environ["CLAWMEM_WORKSPACE"])  # the hook handed it to a detached worker
     return contexts
 
 

@@ -61,15 +61,16 @@ def test_claude_code_blocks_take_the_origin_of_who_produced_them(ws, clawmem):
     got = origins(ws, "cc-1")
     owner, agent, untrusted = ("owner", "interactive"), ("agent", "interactive"), ("untrusted", "interactive")
     assert got["owner-typed-kestrel"] == got["owner-blocks-lapwing"] == owner  # typed by the person (string and text blocks)
-    assert got["assistant-text-osprey"] == got["compaction-summary-avocet"] == agent  # said before any tool output, or after the owner typed
+    assert got["assistant-text-osprey"] == agent  # said before any tool output
     assert got["assistant-after-search-tern"] == got["assistant-final-stint"] == untrusted  # made after tool output: lineage
     for tool in ("tool-output-grebe", "fetched-page-plover", "task-result-shrike", "command-output-dunlin"):
         assert got[tool] == untrusted, tool  # tool_result in a user record, web search result, command output
     assert got["subagent-prompt-wren"] == got["subagent-reply-finch"] == ("untrusted", "subagent")  # sidechain after a web search: never promoted
-    for left_out in ("thinking-heron", "attachment-bittern", "unknown-type-curlew"):
+    for left_out in ("thinking-heron", "attachment-bittern", "unknown-type-curlew", "compaction-summary-avocet"):
         assert left_out not in got
     report = result.json()
     assert report["skipped"]["thinking"] == 2 and report["skipped"]["image"] == 1 and report["skipped"]["meta"] == 1
+    assert report["skipped"]["compaction summary"] == 1 and report["skipped"]["attachment"] == 1
     assert report["unknown"] == {"future-record-kind": 1}
     assert result.stderr.count("\n") == 1 and "future-record-kind" in result.stderr
 

@@ -38,8 +38,10 @@ def hook(
     session-start prints the bootstrap and the project block of the hook's cwd; prompt prints
     the per-turn recall for the prompt (session id, host and cwd project from the JSON); both
     in the host's hookSpecificOutput.additionalContext shape. pre-compact, stop and
-    session-end ingest the transcript at transcript_path and print nothing. Never fails the
-    host's turn: a bad JSON, a missing workspace or transcript gives one stderr line, exit 0.
+    session-end hand the transcript at transcript_path to a detached background ingest and
+    return at once, printing nothing; `clawmem status` reports a background ingest that
+    failed. Never fails the host's turn: a bad JSON, a missing workspace or transcript gives
+    one stderr line, exit 0.
     `clawmem install HOST` writes these hooks into the host's config.
 
     Examples:

@@ -55,8 +55,11 @@ def ingest(
     tool results (even in a 'user' record), command output and fetched pages are untrusted;
     Codex's injected context (environment, AGENTS.md) and system prompts are scaffolding;
     summaries, tool calls and sub-agent (sidechain) turns are the assistant's. Thinking,
-    images and harness metadata are skipped and counted; record types a format does not
-    define are skipped, counted and named on stderr, never taken for the user.
+    images, harness metadata, Claude Code's attachments (hook context), compaction
+    summaries and <system-reminder> blocks are skipped and counted; record types a format
+    does not define are skipped, counted and named on stderr, never taken for the user.
+    Re-ingesting a session keeps every turn it already held: the echo rule drops only
+    what clawmem handed out before the line was written.
 
     Examples:
 

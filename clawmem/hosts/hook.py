@@ -3,7 +3,8 @@
 session start -> bootstrap plus the project block of the hook's ``cwd`` repository; user
 prompt -> per-turn recall (no bootstrap: the session start put it in context) keyed by the
 host's session id, the host as channel and the ``cwd`` project; pre-compaction, stop and
-session end -> ingest the transcript at ``transcript_path`` (so far, or whole).
+session end -> ingest the transcript at ``transcript_path`` (so far, or whole) in a detached
+worker (``clawmem.hosts.background``: the hosts give these hooks 1.5 s, or run them every turn).
 
 Trust: the hook runs as the host's process, with no person at a terminal. The transcript is
 ingested with ``owner`` as the class of the session's *sender* (the local user typing into
@@ -21,10 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-
-from clawmem.inputs import read_transcript
-
-SENDER_ORIGIN = "owner"  # the class of the host's user turns; the parser classifies every other block
 
 
 @dataclass(frozen=True)
@@ -110,25 +107,21 @@ def _recall(ws, host: ModuleType, event: str, data: HookInput, budget_ms: int | 
 
 
 def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
-    from clawmem.ingest import ingest
-
+    """Hand the transcript to a detached worker (``clawmem.hosts.background``) and return at once."""
     session = _session(data, degraded)
     if session is None:
         return
     if data.transcript_path is None:
         degraded.append("no transcript_path in the hook JSON: nothing ingested")
         return
+    from clawmem.hosts import background
+
     path = Path(data.transcript_path).expanduser()
-    from clawmem.config import HOOK_TRANSCRIPT_MAX_BYTES
-
-    raw = read_transcript(path, max(HOOK_TRANSCRIPT_MAX_BYTES, ws.config.limits.max_ingest_bytes), degraded)
-    if raw is None:
+    refused = background.refuse(path, background.limit(ws))  # what its metadata says, at once; the worker reads it
+    if refused is not None:
+        degraded.append(refused)
         return
-    # the host's own format, forced: the file is the host's transcript, never guessed as another shape
-    from clawmem.trust import sessions
-
-    typed = sessions.typed_prompts(ws, session)
-    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME, typed=typed)
+    background.spawn(ws, host.NAME, session, path)
 
 
 def _register(ws, host: ModuleType, data: HookInput) -> None:
@@ -167,7 +160,7 @@ def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: 
             out = _recall(ws, module, event, data, budget_ms, degraded)
             return HookOutcome(out, degraded, "bootstrap" if event == "session-start" else "recall")
         _ingest(ws, module, data, degraded)
-        return HookOutcome("", degraded, "ingest" if not degraded else "none")
+        return HookOutcome("", degraded, "ingest" if not degraded else "none")  # started: its outcome is in `clawmem status`
     except Exception as err:  # noqa: BLE001 -- a hook must never cost the host's turn: say why, do nothing more
         degraded.append(getattr(err, "message", None) or f"{type(err).__name__}: {err}")
         return HookOutcome("", degraded)

@@ -27,10 +27,16 @@ on records it writes for events such as task notifications. In a file that carri
 ``origin``; every other one is ``system`` (``_typed``). Older files have no marks, and the
 shape rules below decide.
 
+**What the host injected is skipped.** ``attachment`` records (``hook_additional_context``: the
+context hooks added, clawmem's own among them, which Claude Code saves and replays on resume),
+``isMeta`` and ``isVisibleInTranscriptOnly`` records, compaction summaries (``isCompactSummary``:
+the harness's restatement of the turns it replaced, replayed as a user record) and
+``<system-reminder>`` blocks inside user records are counted, never turns.
+
 Roles: a ``user`` record is the user only when nothing says otherwise (not a sidechain, not
 meta, not a compaction summary, no tool result, ``userType`` external or absent, not a
 local command's output). Tool results, server-tool results and command output are ``tool``
-(untrusted); a sub-agent's prompt and replies, summaries and tool calls are the assistant's
+(untrusted); a sub-agent's prompt and replies, ``summary`` records and tool calls are the assistant's
 (agent-derived), and every sidechain block is recorded as a ``subagent`` session kind, which
 is never promotion-eligible (a sub-agent's "learned" fact is not durable memory); thinking, images, harness metadata and attachments (hook context,
 clawmem's own injections among them) are skipped and counted.
@@ -53,6 +59,8 @@ THINKING = frozenset({"thinking", "redacted_thinking"})
 # local commands the user ran (``/clear``, ``!ls``): their output is a tool's, their invocation is bookkeeping
 COMMAND_OUTPUT = re.compile(r"^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>")
 COMMAND_INPUT = re.compile(r"^\s*<(command-name|command-message|command-args|local-command-caveat)>")
+# what the harness appends to a user record for the model (file-change notices, hook context, todo nags)
+REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 
 
 def detect(records: list[object]) -> bool:
@@ -100,6 +108,9 @@ def _typed(record: dict, marked: bool) -> bool:
 
 
 def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], marked: bool) -> None:
+    if record.get("isCompactSummary") is True:  # the harness replays it after compaction: a restatement, not a turn
+        parsed.skip("compaction summary")
+        return
     if record.get("isMeta") is True or record.get("isVisibleInTranscriptOnly") is True:
         parsed.skip("meta")
         return
@@ -120,21 +131,19 @@ def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], m
         return
     carries_result = record.get("toolUseResult") is not None or any(
         isinstance(b, dict) and str(b.get("type", "")).endswith("tool_result") for b in blocks)
-    if record.get("isCompactSummary") is True:
-        add("assistant", text_of(blocks, parsed, TEXT), "compaction summary")
-    elif carries_result:
+    if carries_result:
         for block in blocks:  # everything in a record that carries a tool result is the tool's
             if isinstance(block, dict) and str(block.get("type", "")).endswith("tool_result"):
                 name = tools.get(str(block.get("tool_use_id")), "tool")
-                add("tool", text_of(block.get("content"), parsed, TEXT), f"{name} result")
+                add("tool", _unreminded(text_of(block.get("content"), parsed, TEXT), parsed), f"{name} result")
             else:
-                add("tool", text_of([block], parsed, TEXT), "tool result")
+                add("tool", _unreminded(text_of([block], parsed, TEXT), parsed), "tool result")
     elif sidechain:
         add("assistant", text_of(blocks, parsed, TEXT), "subagent prompt")
     elif record.get("userType", "external") != "external":
         parsed.unknown_kind(f"user from {str(record.get('userType'))[:20]}")
     else:
-        text = text_of(blocks, parsed, TEXT)
+        text = _unreminded(text_of(blocks, parsed, TEXT), parsed)
         if COMMAND_OUTPUT.match(text):
             add("tool", text, "command output")
         elif COMMAND_INPUT.match(text):
@@ -143,6 +152,14 @@ def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], m
             add("system", text, "host record")
         else:
             add("user", text, None)
+
+
+def _unreminded(text: str, parsed: Parsed) -> str:
+    """``text`` without the harness's ``<system-reminder>`` blocks (counted as skipped): they are never the user's."""
+    kept, count = REMINDER.subn("", text)
+    for _ in range(count):
+        parsed.skip("system-reminder")
+    return kept.strip() if count else text
 
 
 def _assistant_block(block: object, add, parsed: Parsed, tools: dict[str, str], speaker: str | None) -> None:

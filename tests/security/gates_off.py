@@ -246,7 +246,10 @@ def disable_bad_input_rules() -> None:
 
     jsonbound.loads = lambda data, *, max_depth: json.loads(data)
     command.outcome_of = lambda event, host, workspace, budget_ms: hook.run(event, host, sys.stdin.buffer.read(), workspace=workspace, budget_ms=budget_ms)
-    hook.read_transcript = lambda path, limit, degraded: path.read_bytes()
+    from clawmem.hosts import background
+
+    background.read_transcript = lambda path, limit, degraded: path.read_bytes()
+    background.refuse = lambda path, most: None
     config.check_number = lambda key, value, low, high, default: None
     config.read_toml = lambda path: tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     _replace_everywhere("check_fire_limits", lambda budget, cooldown_s: None)
