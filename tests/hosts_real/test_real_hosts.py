@@ -6,10 +6,10 @@ its transcript, and ``clawmem dream`` on the nights between. The story, per host
 
 * day 0: the owner's note, promoted into MEMORY.md (the bootstrap), and a standing intent
   ("when the staging password comes up ...", per-prompt recall).
-* day 1: one session over four runs (``--resume`` / ``exec resume``): the release build fails
-  with undefined reference errors (the model reads build.log with the host's own tool, then
-  answers with the workaround); a question that fires the intent; after the person's search
-  returned the first turns, a scripted ``search_memory`` call; a last turn.
+* day 1: session A, one run: the release build fails with undefined reference errors; the
+  model answers with the workaround. Session B over three runs (``--resume`` / ``exec resume``):
+  a question that fires the intent; after the person's search returned that turn, a scripted
+  ``search_memory`` call; a last turn where the model reads build.log with the host's own tool.
 * days 2 and 3: the same failure in other words, the same workaround; ``clawmem dream`` each night.
 * day 4: the failure once more in new words: the workaround must be in the model request.
 
@@ -37,7 +37,7 @@ BOOTSTRAP_FACT = "The release branch is cut from main every second Thursday."
 INTENT = "Remind them the staging password lives in vault at secret/staging/db."
 BUILD_LOG = "ld: build/obj/zwrap.o: undefined reference to inflateInit2_\ncollect2: error: ld returned 1 exit status\n"
 FAILURES = {  # the same failure, said differently each day
-    1: "the release build fails again with undefined reference errors from the linker, see build.log",
+    1: "the release build fails again with undefined reference errors from the linker",
     2: "linking fails: undefined reference to png_create_read_struct when building release",
     3: "ld reports undefined reference errors again on the release build",
     4: "the linker is failing with undefined symbols in the release build, what did we do last time?",
@@ -46,8 +46,9 @@ ROTATION_QUESTION = "when does the staging password rotate?"
 ROTATION_ANSWER = "It rotates on Mondays; the password itself is in vault."
 LOOKUP = "lookup-memory: what did I report about the linker on day one?"
 LOOKUP_ANSWER = "You reported linker errors."
-LAST_WORDS = "ok, after make clean it links again, thanks"
-LAST_ANSWER = "Glad it links again."
+LAST_WORDS = "thanks; the full linker output is in build.log if you want it"
+LAST_ANSWER = "The log shows one missing symbol, inflateInit2_."
+DAY4_ANSWER = "Last time make clean before make fixed it; try that first."
 
 
 def at(day: int, hour: int, minute: int = 0) -> dt.datetime:
@@ -69,11 +70,11 @@ class Life:
 
 
 def _script(host: str, sandbox: Sandbox) -> Script:
-    """Day one's failure: the model reads the build log (a tool result), then gives the workaround."""
-    read_log = Rule("fails again", "Read", {"file_path": str(sandbox.repo / "build.log")}, answer=WORKAROUND) if host == "claude-code" else \
-        Rule("fails again", "exec_command", {"cmd": "cat build.log"}, answer=WORKAROUND)
+    """The model's part: text answers, a ``search_memory`` call, and reading build.log with the host's own tool."""
+    read_log = Rule("build.log", "Read", {"file_path": str(sandbox.repo / "build.log")}, answer=LAST_ANSWER) if host == "claude-code" else \
+        Rule("build.log", "exec_command", {"cmd": "cat build.log"}, answer=LAST_ANSWER)
     lookup = Rule("lookup-memory", "search_memory", {"query": "release build undefined reference errors linker"}, answer=LOOKUP_ANSWER)
-    return Script(rules=[read_log, lookup], answers={"undefined": WORKAROUND, "rotate": ROTATION_ANSWER, LAST_WORDS: LAST_ANSWER})
+    return Script(rules=[read_log, lookup], answers={FAILURES[4]: DAY4_ANSWER, "undefined": WORKAROUND, "rotate": ROTATION_ANSWER})
 
 
 def _setup_memory(sandbox: Sandbox) -> None:
@@ -92,17 +93,18 @@ def _setup_memory(sandbox: Sandbox) -> None:
 
 def _live(host: Host, life: Life) -> None:
     sandbox = life.sandbox
-    first = host.run(FAILURES[1], now=at(1, 9))
+    life.turns["d1.failure"] = host.run(FAILURES[1], now=at(1, 9))  # session A: one run
+    sandbox.wait_ingested(life.turns["d1.failure"].session, FAILURES[1])
+    first = host.run(ROTATION_QUESTION, now=at(1, 10))  # session B: three runs
     session = first.session
-    life.turns["d1.failure"] = first
-    life.turns["d1.recall"] = host.run(ROTATION_QUESTION, now=at(1, 9, 10), resume=session)
+    life.turns["d1.recall"] = first
     sandbox.wait_ingested(session, ROTATION_QUESTION)
-    for prompt in (FAILURES[1], ROTATION_QUESTION):  # the person looks back: the hits go to the recall log
-        life.searched[prompt] = sandbox.search(prompt, at(1, 9, 15))
-    life.turns["d1.lookup"] = host.run(LOOKUP, now=at(1, 9, 20), resume=session)
-    life.turns["d1.last"] = host.run(LAST_WORDS, now=at(1, 9, 30), resume=session)
+    for prompt in (ROTATION_QUESTION, FAILURES[1]):  # the person looks back: the hits go to the recall log
+        life.searched[prompt] = sandbox.search(prompt, at(1, 10, 5))
+    life.turns["d1.lookup"] = host.run(LOOKUP, now=at(1, 10, 10), resume=session)
+    life.turns["d1.log"] = host.run(LAST_WORDS, now=at(1, 10, 20), resume=session)
     sandbox.wait_ingested(session, LAST_WORDS)
-    for prompt in (FAILURES[1], ROTATION_QUESTION, LOOKUP, LAST_WORDS):
+    for prompt in (ROTATION_QUESTION, LOOKUP, LAST_WORDS):
         life.after_day1[prompt] = sandbox.search(prompt, at(1, 12))
     for day in (1, 2, 3):
         if day > 1:
@@ -113,6 +115,7 @@ def _live(host: Host, life: Life) -> None:
         assert proc.returncode == 0, proc.stderr
         life.dreams.append(json.loads(proc.stdout))
     life.turns["d4.failure"] = host.run(FAILURES[4], now=at(4, 9))
+    sandbox.wait_ingested(life.turns["d4.failure"].session, FAILURES[4])
 
 
 @pytest.fixture(scope="module", params=sorted(HOSTS))
@@ -148,7 +151,7 @@ def test_bootstrap_and_per_prompt_recall_reach_the_model(life: Life):
 
 
 def test_mcp_tools_are_listed_in_the_first_request_and_a_tool_call_returns(life: Life):
-    for key in ("d1.failure", "d2.failure", "d3.failure", "d4.failure"):
+    for key in ("d1.failure", "d1.recall", "d2.failure", "d3.failure", "d4.failure"):
         tools = life.stub.view(_first_turn_request(life.turns[key])).tools
         assert any(name.endswith("search_memory") for name in tools), f"{key}: clawmem's tools missing from the session's first request: {tools}"
     lookup = life.turns["d1.lookup"]
@@ -159,29 +162,29 @@ def test_mcp_tools_are_listed_in_the_first_request_and_a_tool_call_returns(life:
 
 
 def test_the_transcript_is_ingested_with_the_right_origins(life: Life):
-    session = life.turns["d1.failure"].session
-    mine = f"transcripts/{session}.md"
+    def origins(session: str, query: str, marker: str) -> set[str]:
+        hits = life.sandbox.search(query, at(4, 12), limit=50)
+        return {r["origin"] for r in hits if r["path"] == f"transcripts/{session}.md" and marker in r["text"]}
 
-    def origins(query: str, marker: str) -> set[str]:
-        return {r["origin"] for r in life.sandbox.search(query, at(4, 12), limit=50) if r["path"] == mine and marker in r["text"]}
-
-    assert origins(LAST_WORDS, LAST_WORDS) == {"owner"}  # a typed prompt
-    assert origins(ROTATION_ANSWER, ROTATION_ANSWER) == {"agent"}  # the model's text
-    assert origins("inflateInit2_ undefined reference zwrap.o", "inflateInit2_") == {"untrusted"}  # the tool's result (build.log)
+    day4 = life.turns["d4.failure"].session  # one run, no resume: nothing but this
+    assert origins(day4, FAILURES[4], FAILURES[4]) == {"owner"}  # the typed prompt
+    assert origins(day4, DAY4_ANSWER, DAY4_ANSWER) == {"agent"}  # the model's text, after clawmem's own recall context
+    day1 = life.turns["d1.recall"].session
+    assert origins(day1, "inflateInit2_ undefined reference zwrap.o", "inflateInit2_") == {"untrusted"}  # the tool's result (build.log)
     # what the host injected (the session-start bootstrap, Codex's environment and skills blocks)
     # is never the owner's or the agent's words: system, or not stored at all
-    for query, marker in ((BOOTSTRAP_FACT, "second Thursday"), ("environment_context cwd shell current_date", "<environment_context>"),
-                          ("skills_instructions available skills", "<skills_instructions>")):
-        assert origins(query, marker) <= {"system"}, (marker, origins(query, marker))
+    for session in (day1, day4):
+        for query, marker in ((BOOTSTRAP_FACT, "second Thursday"), ("environment_context cwd shell current_date", "<environment_context>"),
+                              ("skills_instructions available skills", "<skills_instructions>")):
+            assert origins(session, query, marker) <= {"system"}, (session, marker, origins(session, query, marker))
 
 
 def test_no_owner_turn_is_lost_across_resume_and_per_turn_ingestion(life: Life):
-    """Day one's owner turns were returned by a search (so they are in the recall log), then the
-    session was resumed and ingested again: every one of them is still in the index, as the owner's."""
-    session = life.turns["d1.failure"].session
+    """Session B's first turn was returned by a search (so it is in the recall log), then the
+    session was resumed and ingested again: every owner turn is still in the index, as the owner's."""
+    session = life.turns["d1.recall"].session
     mine = f"transcripts/{session}.md"
-    for prompt, results in life.searched.items():  # the precondition: the search did return them
-        assert any(r["path"] == mine and prompt in r["text"] for r in results), f"day one's search did not return {prompt!r}"
+    assert any(r["path"] == mine and ROTATION_QUESTION in r["text"] for r in life.searched[ROTATION_QUESTION]), "the search did not return the turn"
     lost = {}
     for prompt, results in life.after_day1.items():
         found = {r["origin"] for r in results if r["path"] == mine and prompt in r["text"]}
