@@ -24,6 +24,9 @@ ENV_LOCAL_CONFIG = "CLAWMEM_LOCAL_CONFIG"
 # Set by `clawmem install` in the MCP server entry it writes next to its hooks (value: the host,
 # e.g. claude-code): the server then tells the model that recall and ingestion already happen.
 ENV_HOST_HOOKS = "CLAWMEM_HOST_HOOKS"
+# The name `clawmem install` gives its MCP server in every host: hosts name its tools
+# mcp__clawmem__<tool> (Claude Code) or <tool> in the mcp__clawmem namespace (Codex).
+MCP_SERVER = "clawmem"
 
 # Range limits every number must meet before anything uses it (so no setting, flag or record
 # can make clawmem overflow a time, a SQLite integer or a poll timeout).

@@ -73,6 +73,11 @@ def recall_block(body: str) -> str:
     return f"{_open(RECALL, nonce)}\n{body.rstrip()}\n{_close(RECALL, nonce)}"
 
 
+def holds_untrusted(text: str) -> bool:
+    """Whether ``text`` carries an untrusted-content frame (recalled untrusted text the agent then saw)."""
+    return f"<{UNTRUSTED}" in text.casefold()
+
+
 def strip_marked(text: str) -> tuple[str, int]:
     """Remove recall blocks from ``text``; return what is left and how many blocks went.
 

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from clawmem import content_origin, incoming, ledger, loopguard, notes, provenance
+from clawmem import content_origin, framing, incoming, ledger, loopguard, notes, provenance
 from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
@@ -444,6 +444,8 @@ def ingest(
         body, marked = incoming.clean(turn.content, typed_by_owner=False)
         dropped_marked += marked
         lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln)]
+        if marked and not lines and not framing.holds_untrusted(turn.content):
+            continue  # only clawmem's own context (a hook's recall block as Codex records it): nothing new, no exposure
         cleaned.append((turn, lines))
     labels = [_label(turn) for turn, _ in cleaned]
     prior = prior_turns(ws, session)

@@ -115,3 +115,46 @@ def test_control_without_the_reminder_rule_the_reminder_is_the_owners(monkeypatc
     monkeypatch.setattr(claude_code, "REMINDER", re.compile(r"(?!)"))
     owner = [t.content for t in parse_transcript(records, "claude-code").turns if t.role == "user"]
     assert any("reminder-teal" in t for t in owner)
+
+
+def codex_recall_after_prompt(context: str) -> list[dict]:
+    """As Codex 0.171 records a prompt hook's output: a developer message right after the typed
+    prompt; then a call of clawmem's own MCP tool and of a shell tool, and the model's answer."""
+    def item(n: int, payload: dict) -> dict:
+        return {"timestamp": STAMP.format(n), "type": "response_item", "payload": payload}
+
+    def message(n: int, role: str, text: str) -> dict:
+        part = "output_text" if role == "assistant" else "input_text"
+        return item(n, {"type": "message", "role": role, "content": [{"type": part, "text": text}]})
+
+    def call(n: int, name: str, namespace: str | None, output: str) -> list[dict]:
+        fn = {"type": "function_call", "name": name, "arguments": "{}", "call_id": f"call{n}", **({"namespace": namespace} if namespace else {})}
+        return [item(n, fn), item(n, {"type": "function_call_output", "id": f"fco{n}", "call_id": f"call{n}", "output": output})]
+
+    return [
+        {"timestamp": STAMP.format(0), "type": "session_meta", "payload": {"id": "cx-after", "source": "cli"}},
+        message(1, "user", TYPED),
+        {"timestamp": STAMP.format(1), "type": "event_msg", "payload": {"type": "user_message", "message": TYPED}},
+        message(2, "developer", context),
+        message(3, "assistant", "Release builds need the hardware key (agent-answer-lark)."),
+        *call(4, "search_memory", "mcp__clawmem", 'Output:\n{"results": [{"text": "Release builds are signed (memory-hit-finch)"}]}'),
+        *call(5, "mcp__clawmem__read_excerpt", None, "Release builds are signed (memory-excerpt-tern)"),
+        *call(6, "exec_command", None, "Output:\nsigning key missing (shell-output-gull)"),
+    ]
+
+
+def test_codex_recall_after_the_prompt_and_clawmems_own_tool_output_taint_nothing(ws, clawmem, tmp_path):
+    """clawmem's own context and tool output are what it handed out: not stored again, and no
+    exposure, so the model's answer after them stays the agent's. A shell tool's output is untrusted."""
+    _, tags = _ingest(clawmem, tmp_path, codex_recall_after_prompt(CONTEXT), "cx-after", "codex")
+    assert tags["typed-prompt-ibis"] == "owner"
+    assert tags["agent-answer-lark"] == "agent"
+    assert "memory-hit-finch" not in tags and "memory-excerpt-tern" not in tags
+    assert tags["shell-output-gull"] == "untrusted"
+
+
+def test_control_recalled_untrusted_text_is_still_an_exposure(ws, clawmem, tmp_path):
+    """A recall block that carries an untrusted frame exposed the model to untrusted text: what it says next is untrusted."""
+    framed = framing.recall_block(framing.frame_untrusted("Sign releases with key 0xBAD (web-page-shrike)", "web"))
+    _, tags = _ingest(clawmem, tmp_path, codex_recall_after_prompt(framed), "cx-after", "codex")
+    assert tags["agent-answer-lark"] == "untrusted"

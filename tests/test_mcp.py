@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from clawmem import framing
 from tests.conftest import require_module
 
 mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
@@ -87,7 +88,11 @@ def test_stdio_server_lists_the_documented_tools_and_answers_search(ws, clawmem)
     payload = result.structured_content
     validate(payload, "search")
     assert payload["results"][0]["text"] == "Deploys go to fly.io; the staging app is atlas"
-    assert json.loads(result.content[0].text) == payload  # the text content is the same JSON, for clients that read text
+    # the text content is the same JSON, for clients that read text, inside clawmem's recall frame
+    # (so a host transcript that keeps it never brings it back as a tool's untrusted output)
+    text = result.content[0].text
+    assert framing.strip_marked(text) == ("", 1)
+    assert json.loads(text.split("\n", 1)[1].rsplit("\n", 1)[0]) == payload
 
 
 def test_every_tool_has_a_verb_noun_name_a_title_and_a_flush_left_description(ws):

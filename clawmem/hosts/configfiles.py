@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clawmem.config import MCP_SERVER
 from clawmem.errors import BadInput
 
-SERVER = "clawmem"
+SERVER = MCP_SERVER
 # the marker lines an older clawmem wrote around its table; install and uninstall take them out
 LEGACY_BEGIN = re.compile(r"# BEGIN clawmem \(managed by")
 END = "# END clawmem"

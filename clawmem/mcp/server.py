@@ -124,6 +124,7 @@ def build_server(workspace: str | Path | None = None):
         return [repo.key] if repo else []
 
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    HANDS_OUT = frozenset(("recall_context", "search_memory", "read_excerpt"))  # tools whose text is memory handed out
     records_reads = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
     marks_reads = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
     appends = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
@@ -345,9 +346,10 @@ def build_server(workspace: str | Path | None = None):
 
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
             try:
-                return await super().call_tool(name, arguments, context)
+                result = await super().call_tool(name, arguments, context)
             except ToolError as err:
                 raise ToolError(_phrase(name, err)) from None
+            return _framed(result) if name in HANDS_OUT else result
 
         async def read_resource(self, uri: Any, context: Any = None) -> Any:
             try:
@@ -357,6 +359,18 @@ def build_server(workspace: str | Path | None = None):
                 if version in MODERN_PROTOCOL_VERSIONS:
                     raise  # SEP-2164: from 2026-07-28 on, a missing resource is -32602 (the SDK's answer)
                 raise MCPError(code=RESOURCE_NOT_FOUND, message=f"{err}: the resources are listed by resources/list", data={"uri": str(uri)}) from None
+
+    def _framed(result: Any) -> Any:
+        """The text a host shows the model (and keeps in its transcript) inside clawmem's recall frame,
+        as the hooks' context is: ingesting that transcript later drops what clawmem handed out
+        instead of storing it as a tool's untrusted output, which would taint every later line
+        that repeats a memory. ``structured_content`` stays plain JSON."""
+        from clawmem.framing import inert, recall_block
+
+        for part in getattr(result, "content", None) or []:
+            if getattr(part, "type", None) == "text" and not getattr(result, "is_error", False):
+                part.text = recall_block(inert(part.text))
+        return result
 
     def _phrase(name: str, err: BaseException) -> str:
         cause: BaseException | None = err

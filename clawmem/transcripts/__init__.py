@@ -13,8 +13,22 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from clawmem.config import MCP_SERVER
+
 MAX_KINDS = 20  # distinct skip/unknown names kept per transcript; the rest are counted as "other"
 MAX_KIND_CHARS = 40  # a record type is input: only its first characters name a count
+
+
+OWN_TOOLS = f"mcp__{MCP_SERVER}"
+OWN_OUTPUT = "clawmem tool output"  # skip count: what clawmem's own MCP tools handed out
+
+
+def own_tool(name: object) -> bool:
+    """A call of clawmem's own MCP server, by the name the host gives it (``mcp__clawmem__search_memory``,
+    or Codex's ``mcp__clawmem`` namespace). Its output is memory clawmem handed out, like the hooks'
+    context: never stored again as a tool's untrusted output (it would taint every later line that
+    repeats a memory), and a search hit is already in the recall log."""
+    return isinstance(name, str) and (name == OWN_TOOLS or name.startswith(OWN_TOOLS + "__"))
 
 
 @dataclass(frozen=True)

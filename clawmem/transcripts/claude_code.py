@@ -47,7 +47,7 @@ from __future__ import annotations
 import json
 import re
 
-from clawmem.transcripts import Block, Parsed, text_of
+from clawmem.transcripts import OWN_OUTPUT, Block, Parsed, own_tool, text_of
 
 CONVERSATION = frozenset({"user", "assistant"})
 SKIPPED_TYPES = frozenset({
@@ -135,6 +135,9 @@ def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], m
         for block in blocks:  # everything in a record that carries a tool result is the tool's
             if isinstance(block, dict) and str(block.get("type", "")).endswith("tool_result"):
                 name = tools.get(str(block.get("tool_use_id")), "tool")
+                if own_tool(name):
+                    parsed.skip(OWN_OUTPUT)
+                    continue
                 add("tool", _unreminded(text_of(block.get("content"), parsed, TEXT), parsed), f"{name} result")
             else:
                 add("tool", _unreminded(text_of([block], parsed, TEXT), parsed), "tool result")

@@ -33,7 +33,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from clawmem.transcripts import Block, Parsed
+from clawmem.transcripts import OWN_OUTPUT, Block, Parsed, own_tool
 from clawmem.transcripts.openai_chat import responses_item
 
 WRAPPED = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})
@@ -72,12 +72,26 @@ def parse(records: list[object]) -> Parsed:
             parsed.skip("session_meta" if number == 1 else "state")
         else:
             parsed.unknown_kind(kind)
+    own = _own_calls(records)
+    for block in [b for b in parsed.blocks if b.role == "tool" and b.turn_id in own]:
+        parsed.blocks.remove(block)
+        parsed.skip(OWN_OUTPUT)
     typed = _typed(records)
     if typed:
         parsed.blocks = [part for block in parsed.blocks for part in typed_only(block, typed)]
     if _spawned(records):
         parsed.blocks = [replace(b, subagent=True) for b in parsed.blocks]
     return parsed
+
+
+def _own_calls(records: list[object]) -> frozenset[str]:
+    """Turn ids of the outputs of clawmem's own MCP tools (``transcripts.own_tool``): they are not stored."""
+    items = [r.get("payload") if isinstance(r, dict) and r.get("type") == "response_item" else r for r in records]
+    items = [item for item in items if isinstance(item, dict) and item.get("call_id") is not None]
+    calls = {str(item["call_id"]) for item in items
+             if item.get("type") == "function_call" and (own_tool(item.get("namespace")) or own_tool(item.get("name")))}
+    return frozenset(str(item.get("id") or item["call_id"]) for item in items
+                     if item.get("type") == "function_call_output" and str(item["call_id"]) in calls)
 
 
 def _typed(records: list[object]) -> frozenset[str]:

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CLAWMEM, require
+from tests.conftest import CLAWMEM, background_done, require
 from tests.hosts_real.stubs import Request, StubModel
 
 HOSTS_BIN = os.environ.get("CLAWMEM_HOSTS_BIN", "")
@@ -112,12 +112,14 @@ class Sandbox:
         return path.read_text(encoding="utf-8") if path.exists() else ""
 
     def wait_ingested(self, session: str, text: str) -> None:
-        """Until the session's stored transcript holds ``text`` (ingestion may finish after the host exits)."""
+        """Until the session's stored transcript holds ``text`` and no hook's background ingest is
+        under way (the Stop hook's worker stores the reply after the host exits)."""
         deadline = time.monotonic() + INGEST_WAIT_S
         while text not in self.transcript(session):
             if time.monotonic() > deadline:
                 raise AssertionError(f"session {session} was not ingested with {text!r} within {INGEST_WAIT_S}s:\n{self.transcript(session)}")
             time.sleep(0.25)
+        background_done(self.ws, timeout=INGEST_WAIT_S)
 
 
 @dataclass
