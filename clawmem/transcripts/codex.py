@@ -86,8 +86,8 @@ def parse(records: list[object]) -> Parsed:
 
 def _own_calls(records: list[object]) -> frozenset[str]:
     """Turn ids of the outputs of clawmem's own MCP tools (``transcripts.own_tool``): they are not stored."""
-    items = [r.get("payload") if isinstance(r, dict) and r.get("type") == "response_item" else r for r in records]
-    items = [item for item in items if isinstance(item, dict) and item.get("call_id") is not None]
+    found = [r.get("payload") if isinstance(r, dict) and r.get("type") == "response_item" else r for r in records]
+    items: list[dict[str, Any]] = [item for item in found if isinstance(item, dict) and item.get("call_id") is not None]
     calls = {str(item["call_id"]) for item in items
              if item.get("type") == "function_call" and (own_tool(item.get("namespace")) or own_tool(item.get("name")))}
     return frozenset(str(item.get("id") or item["call_id"]) for item in items
