@@ -199,6 +199,14 @@ class McpConfig:
 @dataclass(frozen=True)
 class HooksConfig:
     timeout_s: int = setting(30, "seconds `clawmem install` lets the host run each clawmem hook before the host stops it")
+    # Both hosts cut hook output past about 10,000 characters (Claude Code keeps a 2 KB preview and
+    # a file path, Codex cuts out the middle), found with the real clients: 10% stays for safety.
+    claude_code_context_chars: int = setting(
+        9_000, "most characters a Claude Code hook prints (the context with its framing and JSON); Claude Code cuts hook output past 10,000"
+    )
+    codex_context_chars: int = setting(
+        9_000, "most characters a Codex hook prints (the context with its framing and JSON); Codex cuts the middle out of hook output past about 10,000"
+    )
 
 
 @dataclass(frozen=True)
@@ -416,3 +424,8 @@ SEAL_CHARS = 32  # hex characters of a record's seal kept in the ledger
 RECORD_DIGEST_CHARS = 24  # hex characters naming one record in an `accept` record
 FOREIGN_ORIGIN_CAP = "untrusted"  # the most trust a record or line from another copy has until the owner accepts it
 COPY_STATE_DIR = "copies"  # $XDG_STATE_HOME/clawmem/copies/<writer>.json: this copy's ledger id, high-water mark, vouched lines
+
+# -- issue 24: context that fits the host, hints that work ------------------------------------------
+HOST_CONTEXT_KEYS = {"claude-code": "claude_code_context_chars", "codex": "codex_context_chars"}  # host -> its hooks.* cap
+NEUTRAL_IMPORTANCE = 5  # an entry without importance ranks as this when the bootstrap fills by value (as dreaming values it)
+HINT_QUERY_CHARS = 300  # a search hint quotes at most this much of the inbound message (cut at a word)
