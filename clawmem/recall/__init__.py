@@ -96,7 +96,7 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     return index
 
 
-def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int, include_superseded: bool) -> list[ProjectEntry]:
+def project_block(ws: Workspace, index, keys: list[str], budget_chars: int, include_superseded: bool) -> list[ProjectEntry]:
     """Curated, current entries of the active repositories, most important first, within the block budget."""
     if not keys or index is None:
         return []
@@ -184,7 +184,7 @@ def recall(
         hits = triggers_module.match(ws, index, message, keys, budget, degraded, include_superseded=include_superseded) if index is not None else []
         if include_superseded and hits:
             hits = _mark_superseded(index, hits)
-        block = _project_block(ws, index, keys, cfg.project_block_chars, include_superseded)
+        block = project_block(ws, index, keys, cfg.project_block_chars, include_superseded)
         escalation = _escalation(ws, message, cfg.escalation_mode, strong_hit=any(h.score >= cfg.strong_hit for h in hits))
         result = RecallResult(
             files, hits, fired, keys, block, escalation, degraded, 0.0, due, fit.budget_left_out(files), str(ws.root)
