@@ -35,7 +35,7 @@ class Oversize:
         keys = ", ".join(f"hooks.{HOST_CONTEXT_KEYS[h]}" for h in self.hosts)
         return (
             f"the session-start context for {' and '.join(self.hosts)} would be {self.chars:,} characters (MEMORY.md {self.memory:,}, "
-            f"USER.md {self.user:,}, project block {self.project:,}), over the {self.cap:,} the host takes ({keys}): "
+            f"USER.md {self.user:,}, project block {self.project:,}), over the {self.cap:,} {'it takes' if len(self.hosts) == 1 else 'they take'} ({keys}): "
             f"{self.left_out} of {self.entries} entries stay out of every session start, the least important and oldest first. "
             f"Fix: prune MEMORY.md (edit it, or `clawmem forget`), or lower dream.memory_chars (now {self.memory_budget:,}) "
             "so dreaming keeps it smaller"
