@@ -70,7 +70,7 @@ def context_block(result) -> str:
     if result.escalation.escalate:
         found = result.escalation
         parts.append(f"## Deep recall suggested ({_line(found.reason)})\n{_line(hints.search_hint(found.tool['arguments'], found.command))}")
-    if result.left_out and parts:
+    if result.left_out:  # even alone: the hint is how the model reaches what did not fit
         parts.append(left_out_line(result))
     return recall_block("\n\n".join(parts)) if parts else ""
 
