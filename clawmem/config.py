@@ -207,6 +207,14 @@ class McpConfig:
 @dataclass(frozen=True)
 class HooksConfig:
     timeout_s: int = setting(30, "seconds `clawmem install` lets the host run each clawmem hook before the host stops it")
+    # Both hosts cut hook output past about 10,000 characters (Claude Code keeps a 2 KB preview and
+    # a file path, Codex cuts out the middle), found with the real clients: 10% stays for safety.
+    claude_code_context_chars: int = setting(
+        9_000, "most characters a Claude Code hook prints (the context with its framing and JSON); Claude Code cuts hook output past 10,000"
+    )
+    codex_context_chars: int = setting(
+        9_000, "most characters a Codex hook prints (the context with its framing and JSON); Codex cuts the middle out of hook output past about 10,000"
+    )
 
 
 @dataclass(frozen=True)
@@ -431,3 +439,7 @@ PLUGIN_MARKETPLACE = "clawmem-local"  # the marketplace `clawmem plugin build` w
 CLAUDE_AUTO_MEMORY_KEY = "autoMemoryEnabled"  # Claude Code's settings.json switch for its own auto memory
 CLAUDE_AUTO_MEMORY_STATE = "claude-auto-memory.json"  # $XDG_STATE_HOME/clawmem/: the value install replaced, per settings file
 CLAUDE_MEMORY_IMPORTS = "claude-memory-imports.json"  # .clawmem/: topic-file units already imported, by text hash
+# -- issue 24: context that fits the host, hints that work ------------------------------------------
+HOST_CONTEXT_KEYS = {"claude-code": "claude_code_context_chars", "codex": "codex_context_chars"}  # host -> its hooks.* cap
+NEUTRAL_IMPORTANCE = 5  # an entry without importance ranks as this when the bootstrap fills by value (as dreaming values it)
+HINT_QUERY_CHARS = 300  # a search hint quotes at most this much of the inbound message (cut at a word)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem.errors import BadInput, ClawmemError
-from clawmem.intents.schedule import clawmem_command
+from clawmem.hints import clawmem_command
 from clawmem.workspace import ENV_WORKSPACE, Workspace
 
 BEGIN = "# BEGIN clawmem {root}"

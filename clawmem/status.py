@@ -79,6 +79,9 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     if held:
         warnings.append(f"{plural(held, 'record or line', 'records or lines')} from other copies of this workspace count as untrusted until you accept them (`clawmem accept`)")
     warnings += index_warnings(ws, index)
+    from clawmem.recall import oversize
+
+    warnings += [f"{oversize.NAME}: {o.message}" for o in oversize.check(ws, index)]
     if not embeddings.get("available"):
         warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")
     from clawmem import aspirations, losses

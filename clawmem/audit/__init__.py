@@ -122,6 +122,13 @@ def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
                     "established now; commit it (clawmem init --git does) and rerun")]
 
 
+def _oversize(ws: Workspace, index) -> list[Finding]:
+    """The curated files as a session start renders them, against each host's cap (a warning: nothing is lost)."""
+    from clawmem.recall import oversize
+
+    return [Finding(oversize.NAME, ws.rel(ws.memory_md), 0, o.message) for o in oversize.check(ws, index)]
+
+
 def establish_baseline(ws: Workspace) -> bool:
     """Write the audit baseline from the curated files as they are, if there is none; True when written.
 
@@ -184,6 +191,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                     bad, notes = _entry_findings(audited, led, rel)
                     violations += bad + _grounding(ws, index, audited, rel)
                     warnings += notes
+            warnings += _oversize(ws, index)
         if not led.intact:
             warnings.append(Finding("ledger", ".clawmem/provenance.jsonl", 0, "the provenance ledger is missing or has no header: unrecorded episodic lines count as untrusted"))
         violations = unbased + index_findings + outcome.violations + violations

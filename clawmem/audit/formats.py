@@ -31,6 +31,7 @@ RULES = {
     "hand-edit": "A curated entry was added by hand (no ledger record).",
     "stale-source": "A source anchor no longer holds the entry's text.",
     "ledger": "The provenance ledger is missing or has no header.",
+    "host-context": "The curated files render to more session-start context than an agent host takes.",
 }
 
 

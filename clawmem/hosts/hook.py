@@ -92,6 +92,7 @@ def _session(data: HookInput, degraded: list[str]) -> str | None:
 
 def _recall(ws, host: ModuleType, event: str, data: HookInput, budget_ms: int | None, degraded: list[str]) -> str:
     from clawmem.recall import recall
+    from clawmem.recall.fit import host_cap
     from clawmem.recall.render import context_block
 
     start = event == "session-start"
@@ -100,7 +101,7 @@ def _recall(ws, host: ModuleType, event: str, data: HookInput, budget_ms: int | 
         return ""
     result = recall(
         ws, "" if start or data.prompt is None else data.prompt, session=_session(data, degraded), channel=host.NAME,
-        include_bootstrap=start, budget_ms=budget_ms, cwd=data.cwd,
+        include_bootstrap=start, budget_ms=budget_ms, cwd=data.cwd, max_chars=host_cap(ws.config, host.NAME),
     )
     degraded.extend(result.degraded)
     return context_output(host, event, context_block(result))

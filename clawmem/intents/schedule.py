@@ -11,12 +11,11 @@ import datetime as dt
 import math
 import re
 import shlex
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from clawmem.config import DURATION_MAX_S, shown
 from clawmem.errors import BadInput, BadValue, ConfigError
+from clawmem.hints import clawmem_command
 from clawmem.index.db import Index
 from clawmem.intents import store
 from clawmem.intents.model import aware, stamp, unstamp
@@ -160,20 +159,6 @@ def fire_due(ws: Workspace, index: Index, *, now: dt.datetime | None = None) -> 
         )
         for row in rows
     ]
-
-
-def clawmem_command() -> str:
-    """How this process was started, as an absolute command cron can run without our PATH."""
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0.endswith("__main__.py") or argv0 in ("", "-c"):
-        return f"{shlex.quote(sys.executable)} -m clawmem"
-    path = Path(argv0)
-    if path.exists():
-        return shlex.quote(str(path.resolve()))
-    import shutil
-
-    found = shutil.which("clawmem")
-    return shlex.quote(found) if found else "clawmem"
 
 
 def cron_line(ws: Workspace, *, command: str | None = None) -> str:

@@ -7,20 +7,25 @@ when the message shows recall intent and lane 1 found no strong hit.
 
 Nothing here may block a reply: every step checks the time budget, every failure degrades
 the output and is reported as a reason, never raised.
+
+A host takes only so much context (``max_chars``, e.g. ``hooks.claude_code_context_chars``):
+``clawmem.recall.fit`` fills it by value and the context ends saying how many entries stayed
+out and how to reach them. Only what is shown is recorded as recalled.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from clawmem import aspirations, projects, provenance, recall_intent
+from clawmem import aspirations, hints, projects, provenance, recall_intent
+from clawmem.config import HINT_QUERY_CHARS
 from clawmem.errors import ClawmemError
 from clawmem.framing import inert
 from clawmem.recall import bootstrap as bootstrap_module
+from clawmem.recall import fit
 from clawmem.recall import triggers as triggers_module
 from clawmem.recall.budget import Budget
 from clawmem.workspace import Workspace
@@ -32,7 +37,8 @@ class Escalation:
     mode: str
     reason: str
     recall_intent: list[str]
-    command: str | None
+    command: str | None  # the search as a shell line: absolute executable, -w the absolute workspace
+    tool: dict[str, Any] | None = None  # the same search as an MCP call: {"name": "search_memory", "arguments": {...}}
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class RecallResult:
     degraded: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
     aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: past their review date
+    left_out: int = 0  # eligible entries not shown (budgets, the host's cap); the context says how to reach them
+    workspace: str = ""  # the absolute workspace the hints name with -w
 
 
 def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
@@ -88,7 +96,7 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     return index
 
 
-def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int, include_superseded: bool) -> list[ProjectEntry]:
+def project_block(ws: Workspace, index, keys: list[str], budget_chars: int, include_superseded: bool) -> list[ProjectEntry]:
     """Curated, current entries of the active repositories, most important first, within the block budget."""
     if not keys or index is None:
         return []
@@ -112,19 +120,30 @@ def _project_block(ws: Workspace, index, keys: list[str], budget_chars: int, inc
     return block
 
 
-def _escalation(message: str, mode: str, strong_hit: bool) -> Escalation:
-    """The lane-2 decision; its command quotes the message inert (content must not carry markers out)."""
+def hint_query(message: str) -> str:
+    """The message as a search query for a hint: inert (content must not carry markers out), on one
+    line, and at most ``HINT_QUERY_CHARS`` (cut at a word: a pasted log must not fill the context)."""
+    text = " ".join(inert(message).split())
+    if len(text) <= HINT_QUERY_CHARS:
+        return text
+    cut = text[:HINT_QUERY_CHARS]
+    return cut.rsplit(" ", 1)[0] if " " in cut else cut
+
+
+def _escalation(ws: Workspace, message: str, mode: str, strong_hit: bool) -> Escalation:
+    """The lane-2 decision, with the search to run as an MCP call and as a shell line that works anywhere."""
     intent = recall_intent.detect(message)
-    command = "clawmem search --tier all --include-untrusted --json " + shlex.quote(inert(message))
     if mode == "off":
         return Escalation(False, mode, "escalation is off", list(intent.reasons), None)
-    if mode == "always":
-        return Escalation(True, mode, "escalation mode is always", list(intent.reasons), command)
-    if not intent.present:
+    if mode != "always" and not intent.present:
         return Escalation(False, mode, "no recall intent in the message", [], None)
-    if strong_hit:
+    if mode != "always" and strong_hit:
         return Escalation(False, mode, "recall intent, but lane 1 found a strong hit", list(intent.reasons), None)
-    return Escalation(True, mode, "recall intent and no strong lane-1 hit", list(intent.reasons), command)
+    query = hint_query(message)
+    command = hints.search_command(ws.root, query, "--tier", "all", "--include-untrusted", "--json")
+    tool = {"name": hints.SEARCH_TOOL, "arguments": hints.search_arguments(query, tier="all", include_untrusted=True)}
+    reason = "escalation mode is always" if mode == "always" else "recall intent and no strong lane-1 hit"
+    return Escalation(True, mode, reason, list(intent.reasons), command, tool)
 
 
 def recall(
@@ -139,11 +158,14 @@ def recall(
     now: dt.datetime | None = None,
     cwd: str | None = None,
     include_superseded: bool = False,
+    max_chars: int | None = None,
 ) -> RecallResult:
     """Build the hidden context for one inbound message; never raises for a broken subsystem.
 
     Entries a newer entry with the same key replaced are left out of every lane unless
-    ``include_superseded``; then trigger hits name what replaced them.
+    ``include_superseded``; then trigger hits name what replaced them. ``max_chars``: the most
+    a host takes, counted as its hook output (``clawmem.recall.fit.hook_chars``); the context
+    is filled by value within it.
     """
     cfg = ws.config.recall
     budget = Budget(budget_ms if budget_ms is not None else cfg.budget_ms)
@@ -162,20 +184,23 @@ def recall(
         hits = triggers_module.match(ws, index, message, keys, budget, degraded, include_superseded=include_superseded) if index is not None else []
         if include_superseded and hits:
             hits = _mark_superseded(index, hits)
-        block = _project_block(ws, index, keys, cfg.project_block_chars, include_superseded)
+        block = project_block(ws, index, keys, cfg.project_block_chars, include_superseded)
+        escalation = _escalation(ws, message, cfg.escalation_mode, strong_hit=any(h.score >= cfg.strong_hit for h in hits))
+        result = RecallResult(
+            files, hits, fired, keys, block, escalation, degraded, 0.0, due, fit.budget_left_out(files), str(ws.root)
+        )
+        if max_chars is not None:
+            result = fit.fit(result, max_chars)
         if index is not None:
-            _mark(index, files, hits, message, degraded)
+            _mark(index, result.bootstrap, result.triggers, message, degraded)
     finally:
         if index is not None:
             index.close()
-    escalation = _escalation(message, cfg.escalation_mode, strong_hit=any(h.score >= cfg.strong_hit for h in hits))
-    return RecallResult(files, hits, fired, keys, block, escalation, degraded, budget.elapsed_ms(), due)
+    return replace(result, elapsed_ms=budget.elapsed_ms())
 
 
 def _mark_superseded(index, hits: list[triggers_module.TriggerHit]) -> list[triggers_module.TriggerHit]:
     """Each hit with the citation of the entry that replaced it (None when it is current)."""
-    from dataclasses import replace
-
     marked = []
     for h in hits:
         row = index.query(

@@ -4,7 +4,10 @@ A curated file is eligible while none of its lines traces to untrusted or system
 no taint is recorded for it. The index answers that; when the index is unusable, the
 provenance ledger does (slower, but a broken index must not silently drop the user's memory).
 Files are re-read on every call, so the next turn sees a dream's result without a restart.
-Budgets cut at entry boundaries and say so: nothing is truncated silently.
+
+A budget is filled by value, never in file order: the most important entries first, the
+newest first among equals (``rank``), and each entry whole or not at all. What stays out is
+counted (``omitted``) and the context says how to reach it: nothing is truncated silently.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawmem import ledger, loopguard
-from clawmem.config import RecallConfig
+from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.entries import grammar
 from clawmem.workspace import Workspace
 
@@ -21,14 +24,43 @@ UNTRUSTED = ("untrusted", "system")
 
 
 @dataclass(frozen=True)
+class Found:
+    """One current entry of a curated file, with what ranks it."""
+
+    body: str
+    text_hash: str
+    importance: int | None
+    observed: str | None  # ISO date or time; None when nothing dates the entry
+
+
+@dataclass(frozen=True)
 class BootstrapFile:
     path: str
     eligible: bool
     reason: str
-    text: str
+    text: str  # one line per entry shown, most valuable first (``lines``)
     entries: int
     omitted: int
-    text_hashes: list[str] = field(default_factory=list)
+    text_hashes: list[str] = field(default_factory=list)  # of the lines shown, in their order
+
+    @property
+    def lines(self) -> list[str]:
+        """The entries shown, one line each, aligned with ``text_hashes``."""
+        return self.text.split("\n") if self.text else []
+
+
+def rank(found: list[Found]) -> list[Found]:
+    """Most valuable first: importance (none counts as neutral), then the newest, then file order.
+
+    Undated entries follow the dated ones of their importance: nothing says they are recent.
+    """
+    ordered = sorted(found, key=lambda f: f.observed or "", reverse=True)  # stable: file order among equals
+    return sorted(ordered, key=lambda f: f.importance if f.importance is not None else NEUTRAL_IMPORTANCE, reverse=True)
+
+
+def line(body: str) -> str:
+    """An entry as the bootstrap shows it: one list line."""
+    return "- " + body.replace("\n", " ")
 
 
 def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str | None:
@@ -49,8 +81,8 @@ def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str
     return None
 
 
-def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list[tuple[str, str]] | None:
-    """(body, text hash) of the file's current entries: from the synced index, else parsed.
+def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list[Found] | None:
+    """The file's current entries in file order: from the synced index, else parsed.
 
     An entry a newer one with its key replaced (``clawmem.index.supersession``) is current
     only when asked for; without the index, only the ``status`` marker can say so.
@@ -58,18 +90,24 @@ def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list
     if index is not None:
         current = "" if include_superseded else " AND superseded_by IS NULL"
         rows = index.query(
-            "SELECT text, text_hash FROM entries WHERE path = ? AND block = 'entry' AND (status IS NULL OR status = 'active')"
-            f"{current} ORDER BY line_start",
+            "SELECT text, text_hash, importance, observed_at FROM entries WHERE path = ? AND block = 'entry' "
+            f"AND (status IS NULL OR status = 'active'){current} ORDER BY line_start",
             (ws.rel(path),),
         )
         if rows or not path.exists():
-            return [(r["text"], r["text_hash"]) for r in rows] if path.exists() else None
+            return [Found(r["text"], r["text_hash"], r["importance"], r["observed_at"]) for r in rows] if path.exists() else None
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return None
     entries = [e for e in grammar.parse(text).entries if e.status != "superseded" and e.body.strip()]
-    return [(e.body, loopguard.text_hash(e.body)) for e in entries]
+    return [Found(e.body, loopguard.text_hash(e.body), e.importance, _date(e.observed)) for e in entries]
+
+
+def _date(observed: str | None) -> str | None:
+    """An ``observed`` comment as a sortable ISO time (None when it is unreadable)."""
+    when = grammar.parse_when(observed) if observed else None
+    return when.isoformat() if when is not None else None
 
 
 def _load_file(ws: Workspace, index, path: Path, limit: int, include_superseded: bool = False) -> BootstrapFile:
@@ -79,20 +117,18 @@ def _load_file(ws: Workspace, index, path: Path, limit: int, include_superseded:
     found = _entries(ws, index, path, include_superseded)
     if found is None:
         return BootstrapFile(rel, False, "missing", "", 0, 0)
-    entries = [body for body, _ in found]
-    hashes = [h for _, h in found]
-    reason = _ineligible_reason(ws, index, rel, hashes)
+    reason = _ineligible_reason(ws, index, rel, [f.text_hash for f in found])
     if reason:
-        return BootstrapFile(rel, False, reason, "", len(entries), len(entries))
-    lines, used = [], 0
-    for body in entries:
-        line = "- " + body.replace("\n", " ")
-        if used + len(line) + 1 > limit:
-            break
-        lines.append(line)
-        used += len(line) + 1
-    omitted = len(entries) - len(lines)
-    return BootstrapFile(rel, True, "eligible", "\n".join(lines), len(entries), omitted, hashes[: len(lines)])
+        return BootstrapFile(rel, False, reason, "", len(found), len(found))
+    lines, hashes, used = [], [], 0
+    for entry in rank(found):
+        shown = line(entry.body)
+        if used + len(shown) + 1 > limit:
+            continue  # whole or not at all; a shorter entry of less value may still fit
+        lines.append(shown)
+        hashes.append(entry.text_hash)
+        used += len(shown) + 1
+    return BootstrapFile(rel, True, "eligible", "\n".join(lines), len(found), len(found) - len(lines), hashes)
 
 
 def load(ws: Workspace, index, cfg: RecallConfig, degraded: list[str], *, include_superseded: bool = False) -> list[BootstrapFile]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -116,7 +118,12 @@ def test_project_tagged_triggers_need_every_key_active_and_feed_the_project_bloc
 def test_escalation_only_with_recall_intent_and_no_strong_hit(clawmem, workspace):
     past, _ = recall_json(clawmem, "what did we decide about the database last month?")
     assert past["escalation"]["escalate"] is True
-    assert past["escalation"]["command"].startswith("clawmem search --tier all --include-untrusted")
+    command = shlex.split(past["escalation"]["command"])
+    assert Path(command[0]).is_absolute() and command[command.index("-w") + 1] == str(workspace)
+    assert "search" in command and {"--tier", "all", "--include-untrusted"} <= set(command)
+    assert past["escalation"]["tool"] == {
+        "name": "search_memory", "arguments": {"query": "what did we decide about the database last month?", "tier": "all", "include_untrusted": True}
+    }
     covered, _ = recall_json(clawmem, "remember how the build fails on arm64?")
     assert covered["triggers"] and covered["escalation"]["escalate"] is False
     future, _ = recall_json(clawmem, "remind me tomorrow to renew the domain")
