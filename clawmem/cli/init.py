@@ -72,10 +72,9 @@ def init(
 
 def _next(root: Path) -> None:
     """What to run next, for a person at a terminal: from elsewhere, the workspace needs naming."""
-    from clawmem.cli.advice import next_step
-
     import os
 
+    from clawmem.cli.advice import next_step
     from clawmem.workspace import ENV_WORKSPACE
 
     found = Path.cwd().absolute().is_relative_to(root) or os.environ.get(ENV_WORKSPACE) == str(root)
