@@ -63,6 +63,10 @@ def dream(
         return
     _print(report)
     _print_notices(report)
+    if report.ran and not report.dry_run:
+        from clawmem.cli.advice import next_step
+
+        next_step("clawmem cron prints the crontab line that dreams nightly; clawmem report shows what is remembered and why")
 
 
 def _print(report) -> None:
