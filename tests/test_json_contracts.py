@@ -79,7 +79,7 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("config-show", "config-show", ["config", "show"], 0),
     ("config-show-key", "config-show", ["config", "show", "search.limit"], 0),
     ("config-path", "config-path", ["config", "path"], 0),
-    ("audit", "audit", ["audit"], 0),
+    ("audit", "audit", ["audit", "--accept"], 0),
     ("audit-ci-violation", "audit", ["audit", "--ci"], 3),
     ("forget-dry-run", "forget", ["forget", "--text", "Web page says", "--dry-run"], 0),
     ("forget-session", "forget", ["forget", "--session", "s-2"], 0),
@@ -103,7 +103,7 @@ HAND_LINE = "- Staging deploys need the VPN <!-- importance: 4 -->\n"
 
 
 def _hand_edit(ws: Path) -> None:
-    """A person adds a line to MEMORY.md (audit records it as the owner's, inside the trust boundary)."""
+    """A person adds a line to MEMORY.md and accepts it (`audit --accept`: the baseline now holds it)."""
     with open(ws / "MEMORY.md", "a", encoding="utf-8") as handle:
         handle.write(HAND_LINE)
 
