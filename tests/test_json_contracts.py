@@ -82,7 +82,7 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("audit", "audit", ["audit", "--accept"], 0),
     ("audit-ci-violation", "audit", ["audit", "--ci"], 3),
     ("forget-dry-run", "forget", ["forget", "--text", "Web page says", "--dry-run"], 0),
-    ("forget-session", "forget", ["forget", "--session", "s-2"], 0),
+    ("forget-session", "forget", ["forget", "--session", "s-2", "--yes"], 0),
     ("install", "install", ["install", "codex", "--dry-run"], 0),
     ("plugin-build", "plugin-build", ["plugin", "build", "{nowhere}-plugins"], 0),
     ("import-claude-memory", "import-claude-memory", ["import", "claude-memory"], 0),

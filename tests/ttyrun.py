@@ -14,17 +14,21 @@ from pathlib import Path
 
 
 def run_with_tty_stderr(
-    args: Sequence[str] | str, *, cwd: Path, env: dict[str, str], shell: bool = False, timeout: float = 120
+    args: Sequence[str] | str, *, cwd: Path, env: dict[str, str], shell: bool = False, timeout: float = 120,
+    answer: str | None = None,
 ) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of ``args`` with stderr on a fresh pty."""
+    """(exit code, stdout, stderr) of ``args`` with stderr on a fresh pty; with ``answer``, standard
+    input is that terminal too and the answer is typed into it (what the person replies to a prompt)."""
     master, slave = pty.openpty()
     try:
         proc = subprocess.Popen(
-            args, cwd=cwd, env=env, shell=shell, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
-            executable="/bin/bash" if shell else None,
+            args, cwd=cwd, env=env, shell=shell, stdin=slave if answer is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=slave, executable="/bin/bash" if shell else None,
         )
         os.close(slave)
         slave = -1
+        if answer is not None:
+            os.write(master, answer.encode())
         out, _ = proc.communicate(timeout=timeout)
         chunks = []
         while True:

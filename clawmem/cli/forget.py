@@ -33,6 +33,9 @@ def forget(
     DREAMS.md records the removal by anchor and hash, never by text. A curated entry that
     merged forgotten evidence with other sources is left alone and listed for manual review.
 
+    It asks first at a terminal (after showing what would go); without a terminal, as when
+    an agent shells out, it needs --yes, like promote.
+
     A mistake can be undone for forget.undo_days days: the removed lines are kept privately
     (.clawmem/forgets/) until then, and `--undo ID` (the owner only: at a terminal, or with
     --yes) puts them back where they were and lifts the tombstones. --no-undo keeps no copy.
@@ -41,8 +44,9 @@ def forget(
 
     \b
         clawmem forget memory/2026-11-29.md#L7 --dry-run
-        clawmem forget --text "hunter2" --no-undo
-        clawmem forget --session s-42 --json
+        clawmem forget memory/2026-11-29.md#L7
+        clawmem forget --text "hunter2" --no-undo --yes
+        clawmem forget --session s-42 --json --yes
         clawmem forget --list
         clawmem forget --undo f-20261201T123000-1a2b3c
     """
@@ -80,11 +84,29 @@ def forget(
         else:
             _print_undo(restored)
         return
+    if not dry_run and not yes:
+        _confirm(forget_core(ws, anchor=anchor, text=text, session=session, dry_run=True), json_output=json_output)
     result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run, keep_undo=not no_undo)
     if json_output:
         emit_json(result)
         return
     _print(result)
+
+
+def _confirm(plan, *, json_output: bool) -> None:
+    """Ask the person at the terminal, after showing what would go; without one, --yes is required (as promote)."""
+    import sys
+
+    from clawmem.errors import ExitCode
+    from clawmem.promote import require_owner
+
+    require_owner(from_terminal=sys.stdin.isatty(), confirmed=False, what="forgetting")
+    if not json_output:
+        _print(plan)
+    n = len(plan.removed) + len(plan.deleted_files)
+    if not typer.confirm(f"Forget {n} entr{'y' if n == 1 else 'ies'} or file(s) for good?", default=False, err=True):
+        sys.stderr.write("clawmem: nothing forgotten\n")
+        raise typer.Exit(ExitCode.ERROR)
 
 
 def _print(result) -> None:
