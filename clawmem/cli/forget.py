@@ -18,14 +18,17 @@ def forget(
     no_undo: Annotated[bool, typer.Option("--no-undo", help="Keep no private copy for --undo (a leaked secret): the forget cannot be undone.")] = False,
     undo: Annotated[str | None, typer.Option("--undo", help="Undo the forget with this id (see --list): restore its lines, lift its tombstones.")] = None,
     list_forgets: Annotated[bool, typer.Option("--list", help="List recent forgets with their ids and whether they can be undone.")] = False,
+    copies: Annotated[bool, typer.Option("--copies", help="With an ANCHOR: also forget the same text elsewhere and what was made only from it.")] = False,
     yes: YesOpt = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Forget an entry, every entry saying a text, or a whole session (files, index and history).
 
-    Give exactly one of ANCHOR, --text or --session. Tombstones go into the provenance ledger
-    first, so ingest, note and flush never store the forgotten text or session again. Lines
+    Give exactly one of ANCHOR, --text or --session. An ANCHOR forgets that entry only: the
+    same text elsewhere (a transcript turn a MEMORY.md line came from, say) is listed for
+    review, and --copies takes it too; --text and --session take every copy. Tombstones go
+    into the provenance ledger first, so ingest, note and flush never store the forgotten text or session again. Lines
     of daily notes and transcripts are blanked (other lines keep their numbers, so citations
     stay true), a forgotten session's transcript is deleted, MEMORY.md and USER.md are
     rewritten safely. Earlier DREAMS.md lines, pre-images and log lines (.clawmem/dream.jsonl)
@@ -45,6 +48,7 @@ def forget(
     \b
         clawmem forget memory/2026-11-29.md#L7 --dry-run
         clawmem forget memory/2026-11-29.md#L7
+        clawmem forget MEMORY.md#L6 --copies --yes
         clawmem forget --text "hunter2" --no-undo --yes
         clawmem forget --session s-42 --json --yes
         clawmem forget --list
@@ -59,8 +63,10 @@ def forget(
     from clawmem.workspace import Workspace
 
     targets = sum(v is not None for v in (anchor, text, session))
-    if (undo is not None or list_forgets) and (targets or no_undo):
-        usage_error("--undo and --list take no entry, --text, --session or --no-undo")
+    if (undo is not None or list_forgets) and (targets or no_undo or copies):
+        usage_error("--undo and --list take no entry, --text, --session, --no-undo or --copies")
+    if copies and anchor is None:
+        usage_error("--copies goes with an entry anchor (--text and --session always take every copy)")
     if undo is not None and list_forgets:
         usage_error("give --undo ID or --list, not both")
     if undo is None and not list_forgets and targets != 1:
@@ -85,8 +91,8 @@ def forget(
             _print_undo(restored)
         return
     if not dry_run and not yes:
-        _confirm(forget_core(ws, anchor=anchor, text=text, session=session, dry_run=True), json_output=json_output)
-    result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run, keep_undo=not no_undo)
+        _confirm(forget_core(ws, anchor=anchor, text=text, session=session, dry_run=True, copies=copies), json_output=json_output)
+    result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run, keep_undo=not no_undo, copies=copies)
     if json_output:
         emit_json(result)
         return

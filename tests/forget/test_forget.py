@@ -135,15 +135,36 @@ def test_a_curated_entry_promoted_only_from_forgotten_evidence_goes_too(ws, claw
     assert clawmem("audit", "--ci").returncode == 0
 
 
-def test_forgetting_a_curated_entry_takes_its_verbatim_evidence_and_reports_richer_evidence(ws, clawmem):
+def promoted_release_key(ws, clawmem) -> tuple[str, int]:
+    """A fact noted on three days, recalled, promoted: (its text, its line in MEMORY.md)."""
     text = "The release key is kept in the team vault under release-2026."
     for n in (3, 2, 1):
         assert clawmem("note", "add", text, "--origin", "owner", "--at", days_ago(n).isoformat()).returncode == 0
     for q in ("release key", "team vault", "where is the release key kept"):
         clawmem("search", q, "--lexical")
     assert [c["text"] for c in clawmem("dream", "--json").json()["promoted"]] == [text]
-    line = next(e.line_start for e in grammar.parse(ws.memory_md.read_text()).entries if e.body == text)
+    return text, next(e.line_start for e in grammar.parse(ws.memory_md.read_text()).entries if e.body == text)
+
+
+def test_an_anchor_forgets_only_the_named_entry_and_lists_its_copies(ws, clawmem):
+    text, line = promoted_release_key(ws, clawmem)
+    notes = {ws.rel(ws.daily_note(days_ago(n).date())): ws.daily_note(days_ago(n).date()).read_bytes() for n in (3, 2, 1)}
     data = clawmem("forget", "--yes", f"MEMORY.md#L{line}", "--json").json()
+    assert [(r["path"], r["why"]) for r in data["removed"]] == [("MEMORY.md", "target")]
+    assert {r["path"] for r in data["review"]} == set(notes)
+    assert all(r["reason"].endswith("kept (`forget --copies` takes it too)") for r in data["review"])
+    assert text not in ws.memory_md.read_text()
+    assert {rel: (ws.root / rel).read_bytes() for rel in notes} == notes, "the daily notes are untouched"
+
+
+def test_copies_is_for_an_anchor_only(clawmem, ws):
+    for args in (("--text", "release key"), ("--session", "s-1"), ("--list",)):
+        assert clawmem("forget", *args, "--copies", "--yes").returncode == 2
+
+
+def test_forgetting_a_curated_entry_with_copies_takes_its_verbatim_evidence_and_reports_richer_evidence(ws, clawmem):
+    text, line = promoted_release_key(ws, clawmem)
+    data = clawmem("forget", "--yes", "--copies", f"MEMORY.md#L{line}", "--json").json()
     assert {r["path"] for r in data["removed"]} == {"MEMORY.md", *(ws.rel(ws.daily_note(days_ago(n).date())) for n in (3, 2, 1))}
     assert clawmem("dream", "--json").json()["promoted"] == []
     assert text not in ws.memory_md.read_text()
