@@ -90,6 +90,8 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("forget-undo", "forget", ["forget", "--undo", "{forget_id}", "--yes"], 0),
     ("promote-dry-run", "promote", ["promote", "{owner_note}", "--dry-run"], 0),
     ("promote", "promote", ["promote", "{owner_note}", "--yes"], 0),
+    ("demote-dry-run", "demote", ["demote", "{promoted_line}", "--dry-run"], 0),
+    ("demote", "demote", ["demote", "{promoted_line}", "--yes"], 0),
     ("accept", "accept", ["accept", "--all", "--dry-run"], 0),
     ("error-not-found", "error", ["get", "memory/1999-01-01.md"], 1),
     ("error-unsafe-path", "error", ["get", "../outside.md"], 1),
@@ -127,7 +129,13 @@ def _claude_topic(ws: Path) -> None:
     (memory / "build.md").write_text("---\nname: build\n---\n- Use pnpm, never npm.\n", encoding="utf-8")
 
 
-BEFORE = {"import-claude-memory": _claude_topic, "audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
+def _promoted_line(ws: Path) -> dict[str, str]:
+    """The anchor of the line `promote` just wrote (it cites the owner's note)."""
+    lines = (ws / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    return {"promoted_line": f"MEMORY.md#L{next(n for n, line in enumerate(lines, 1) if 'source: memory/' in line)}"}
+
+
+BEFORE = {"demote-dry-run": _promoted_line, "import-claude-memory": _claude_topic, "audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
 
 TRANSCRIPT = "user: {complaint}\nassistant: the arm64 build fails with a linker error; running make clean first fixes it\n"
 COMPLAINTS = ["the arm64 build is failing again", "arm64 CI went red with a linker error", "release build on arm64 will not link"]
