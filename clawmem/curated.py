@@ -64,8 +64,17 @@ def replace_if_unchanged(ws: Workspace, snap: Snapshot, new_text: str | bytes, *
         if current.digest != snap.digest:
             return RewriteResult(False, None, "the file changed since the input was built")
         preimage = store_preimage(ws, current, reason=reason)
-        atomic_write(snap.path, new_text if isinstance(new_text, bytes) else new_text.encode())
+        data = new_text if isinstance(new_text, bytes) else new_text.encode()
+        atomic_write(snap.path, data)
+        _follow(ws, snap.path, current.data, data)
     return RewriteResult(True, preimage)
+
+
+def _follow(ws: Workspace, path: Path, before: bytes, after: bytes) -> None:
+    """The audit baseline follows clawmem's own writes (``audit.preimages.follow_write``), under the file's lock."""
+    from clawmem.audit.preimages import follow_write  # deferred: the audit package is not needed to write
+
+    follow_write(ws, path, before, after)
 
 
 def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
@@ -76,4 +85,6 @@ def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
         ledger.append(ws, ledger.tail_records(ws, path))  # a torn last line stays untrusted once terminated
         existing = path.read_bytes() if path.exists() else b""
         prefix = b"" if not existing or existing.endswith(b"\n") else b"\n"
-        append_durably(path, prefix + "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode())
+        added = prefix + "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode()
+        append_durably(path, added)
+        _follow(ws, path, existing, existing + added)

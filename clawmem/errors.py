@@ -31,7 +31,7 @@ class WorkspaceNotFound(ClawmemError):
     """The workspace directory does not exist or was never initialised."""
 
     code = "workspace_not_found"
-    hint = "create one with `clawmem init` (or pass --workspace DIR)"
+    hint = "create one with `clawmem init DIR` (`clawmem init` alone: here) and run clawmem inside it, or pass --workspace DIR"
 
 
 class UntrustedWorkspace(ClawmemError):

@@ -43,6 +43,7 @@ RULES = {
     "environment": f"from ${ENV_WORKSPACE}",
     "enclosing": "the nearest enclosing workspace of the current directory",
     "default": "the per-user default",
+    "current": "the current directory (init with no directory)",
 }
 
 
@@ -67,9 +68,12 @@ def enclosing_workspace(start: Path | None = None) -> Path | None:
     return None
 
 
-def resolve(option: str | os.PathLike[str] | None = None, *, discover: bool = True, trusting: bool = False) -> Resolution:
+def resolve(
+    option: str | os.PathLike[str] | None = None, *, discover: bool = True, trusting: bool = False, here: bool = False
+) -> Resolution:
     """``--workspace``, then ``$CLAWMEM_WORKSPACE``, then the nearest enclosing workspace
-    (when ``discover``; ``init`` creates where it is told, never above), then the per-user default.
+    (when ``discover``; ``init`` creates where it is told, never above), then the per-user default,
+    or the current directory when ``here`` (``clawmem init`` with no directory, as ``git init``).
 
     The one resolution every front end uses (CLI, launcher, MCP, hooks). A path that names a
     file, or lies under one, is refused here, before anything is read or written, and so is an
@@ -84,6 +88,8 @@ def resolve(option: str | os.PathLike[str] | None = None, *, discover: bool = Tr
         if not trusting:
             _refuse_untrusted(enclosing)
         found = Resolution(enclosing, "enclosing")
+    elif here:
+        found = Resolution(Path.cwd(), "current")
     else:
         found = Resolution(default_root(), "default")
     root = found.root.expanduser().absolute()

@@ -43,13 +43,17 @@ def private_logs(ws: Workspace) -> None:
     create_private(ws.state_dir / DREAM_LOG)
 
 
-def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = False) -> InitResult:
-    """Create what is missing of the workspace at ``option``; report what changed."""
+def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = False, here: bool = False) -> InitResult:
+    """Create what is missing of the workspace at ``option``; report what changed.
+
+    With no ``option`` and no ``$CLAWMEM_WORKSPACE`` it is the enclosing workspace, else the
+    per-user default, or the current directory when ``here`` (the CLI's ``clawmem init``).
+    """
     from clawmem import gitshare, trusted_workspaces
     from clawmem.audit import establish_baseline
     from clawmem.index.db import Index
 
-    root = resolve(option, trusting=True).root
+    root = resolve(option, trusting=True, here=here).root
     _check_root(root)
     created = not (root / STATE_DIR).is_dir()
     ws = Workspace.init(root) if created else Workspace.open(root)

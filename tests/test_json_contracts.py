@@ -79,10 +79,10 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("config-show", "config-show", ["config", "show"], 0),
     ("config-show-key", "config-show", ["config", "show", "search.limit"], 0),
     ("config-path", "config-path", ["config", "path"], 0),
-    ("audit", "audit", ["audit"], 0),
+    ("audit", "audit", ["audit", "--accept"], 0),
     ("audit-ci-violation", "audit", ["audit", "--ci"], 3),
     ("forget-dry-run", "forget", ["forget", "--text", "Web page says", "--dry-run"], 0),
-    ("forget-session", "forget", ["forget", "--session", "s-2"], 0),
+    ("forget-session", "forget", ["forget", "--session", "s-2", "--yes"], 0),
     ("install", "install", ["install", "codex", "--dry-run"], 0),
     ("plugin-build", "plugin-build", ["plugin", "build", "{nowhere}-plugins"], 0),
     ("import-claude-memory", "import-claude-memory", ["import", "claude-memory"], 0),
@@ -90,6 +90,8 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("forget-undo", "forget", ["forget", "--undo", "{forget_id}", "--yes"], 0),
     ("promote-dry-run", "promote", ["promote", "{owner_note}", "--dry-run"], 0),
     ("promote", "promote", ["promote", "{owner_note}", "--yes"], 0),
+    ("demote-dry-run", "demote", ["demote", "{promoted_line}", "--dry-run"], 0),
+    ("demote", "demote", ["demote", "{promoted_line}", "--yes"], 0),
     ("accept", "accept", ["accept", "--all", "--dry-run"], 0),
     ("error-not-found", "error", ["get", "memory/1999-01-01.md"], 1),
     ("error-unsafe-path", "error", ["get", "../outside.md"], 1),
@@ -103,7 +105,7 @@ HAND_LINE = "- Staging deploys need the VPN <!-- importance: 4 -->\n"
 
 
 def _hand_edit(ws: Path) -> None:
-    """A person adds a line to MEMORY.md (audit records it as the owner's, inside the trust boundary)."""
+    """A person adds a line to MEMORY.md and accepts it (`audit --accept`: the baseline now holds it)."""
     with open(ws / "MEMORY.md", "a", encoding="utf-8") as handle:
         handle.write(HAND_LINE)
 
@@ -127,7 +129,13 @@ def _claude_topic(ws: Path) -> None:
     (memory / "build.md").write_text("---\nname: build\n---\n- Use pnpm, never npm.\n", encoding="utf-8")
 
 
-BEFORE = {"import-claude-memory": _claude_topic, "audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
+def _promoted_line(ws: Path) -> dict[str, str]:
+    """The anchor of the line `promote` just wrote (it cites the owner's note)."""
+    lines = (ws / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    return {"promoted_line": f"MEMORY.md#L{next(n for n, line in enumerate(lines, 1) if 'source: memory/' in line)}"}
+
+
+BEFORE = {"demote-dry-run": _promoted_line, "import-claude-memory": _claude_topic, "audit": _hand_edit, "audit-ci-violation": _hand_removal, "forget-undo": _last_forget}
 
 TRANSCRIPT = "user: {complaint}\nassistant: the arm64 build fails with a linker error; running make clean first fixes it\n"
 COMPLAINTS = ["the arm64 build is failing again", "arm64 CI went red with a linker error", "release build on arm64 will not link"]

@@ -71,6 +71,7 @@ GOOD = [
     ["search", "deploy", "--session", "../etc"],
     ["recall", "where do we deploy?", "--no-bootstrap"],
     ["recall", "-", "--json"],
+    ["recall", "hello there", "--no-bootstrap", "--why"],
 ]
 BAD = [
     ["search", "deploy", "--frobnicate"],

@@ -246,7 +246,7 @@ def test_a_read_only_workspace_gives_a_clear_error_and_changes_nothing(small_dis
         (("note", "add", "one more", "--origin", "owner"), None),
         (("note", "flush", "-", "--origin", "agent"), "- flushed line\n"),
         (("ingest", "-", "--session", "ro-1", "--origin", "owner"), "user: hello\n"),
-        (("forget", "--text", "fly.io"), None),
+        (("forget", "--text", "fly.io", "--yes"), None),
     ):
         result = clawmem(*args, input=stdin, env=env)
         assert result.returncode == 1, (args, result.stdout, result.stderr)

@@ -124,7 +124,7 @@ def test_bad_anchors_are_refused_before_anything_is_written(notes, clawmem, anch
 
 
 def test_forgotten_text_cannot_be_promoted_until_the_forget_is_undone(notes, clawmem):
-    forgot = clawmem("forget", f"{DAILY}#L4", "--json", input="").json()
+    forgot = clawmem("forget", f"{DAILY}#L4", "--json", "--yes", input="").json()
     with open(notes.root / DAILY, "a", encoding="utf-8") as handle:  # the operator types the same text back by hand
         handle.write("- The release train leaves every second Tuesday\n")
     result = clawmem("promote", f"{DAILY}#L5", "--yes", "--json", input="")

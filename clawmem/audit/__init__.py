@@ -28,10 +28,13 @@ preimage
     pre-image (``.clawmem/preimages/``: dreaming, ``user`` and ``forget`` write one before
     every rewrite) or tombstoned by ``clawmem forget``. Anything else - a hand edit, a tool
     writing the file directly - is a violation at the entry's old line. Entries *added* by
-    hand (no ledger record) are inside the operator trust boundary: a warning only. The
-    baseline advances past a file only when it has no violation; ``--accept`` first stores
-    the previous version as a pre-image (so the owner's edit is recoverable), then advances.
-    The first audit, or one after ``.clawmem/audit/`` was removed, establishes the baseline.
+    hand (no ledger record) are inside the operator trust boundary: a warning only, repeated
+    until the owner accepts it. The audit itself never writes the baseline (a read must not
+    change what the next read checks against): ``init`` establishes it, clawmem's own
+    rewrites carry it along (``follow_write``: only when the file was as the baseline says, so
+    a pending hand edit stays reported), and ``--accept`` advances it to the files as they
+    are, first storing a held file's previous version as a pre-image (so the owner's edit is
+    recoverable), and records that in ``DREAMS.md``.
 annotation
     A curated entry with a malformed annotation (``Entry.problems``: importance outside
     1-10, a project key with an unescaped ``;``, an unknown status, an unreadable date, an
@@ -119,7 +122,7 @@ def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
         return []
     return [Finding("baseline", ".clawmem/audit/baseline.json", 0,
                     "no audit baseline in this git checkout, so removals made before now cannot be checked: "
-                    "established now; commit it (clawmem init --git does) and rerun")]
+                    "create it with `clawmem audit --accept` (or `clawmem init`), commit it and rerun")]
 
 
 def _oversize(ws: Workspace, index) -> list[Finding]:
@@ -142,17 +145,16 @@ def establish_baseline(ws: Workspace) -> bool:
     return True
 
 
-def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False, strict: bool = False) -> AuditReport:
-    """Audit the curated files: provenance of every entry, and the four ``--ci`` checks.
+def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool = False) -> AuditReport:
+    """Audit the curated files: provenance of every entry, and the ``--ci`` checks.
 
-    ``strict``: warnings fail, so a file with a hand edit keeps its old baseline (as a file
-    with a violation does) and the next strict run still reports the edit.
+    Read-only unless ``accept``: only then does the baseline move (to the files as they are,
+    recorded in ``DREAMS.md``), so a hand edit is reported by every audit until it is accepted.
     """
     from clawmem.index.db import Index
 
     with ws.lock(AUDIT_LOCK):
         unbased = _uncommitted_baseline(ws)
-        previous = preimages.load_baseline(ws)
         with Index.open(ws) as index:
             index_findings = check_index(ws, index)
             led = _Ledger.read(ws)
@@ -195,11 +197,14 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
         if not led.intact:
             warnings.append(Finding("ledger", ".clawmem/provenance.jsonl", 0, "the provenance ledger is missing or has no header: unrecorded episodic lines count as untrusted"))
         violations = unbased + index_findings + outcome.violations + violations
-        held = {w.path for w in outcome.warnings if w.check == "hand-edit"} if strict else set()
-        try:
-            save_baseline(ws, {**outcome.files, **{rel: previous[rel] for rel in held if rel in previous}})
-        except OSError as err:
-            warnings.append(Finding("baseline", ".clawmem/audit/baseline.json", 0, f"cannot store the audit baseline: {err.strerror}"))
+        if accept:
+            try:
+                save_baseline(ws, outcome.files)
+            except OSError as err:
+                violations.append(Finding("baseline", ".clawmem/audit/baseline.json", 0, f"cannot store the audit baseline: {err.strerror}"))
+            else:
+                preimages.record_acceptance(ws, outcome)
+                violations = [v for v in violations if v not in unbased]  # the baseline exists now
     return AuditReport(
         workspace=str(ws.root),
         since=since.isoformat(timespec="seconds") if since else None,

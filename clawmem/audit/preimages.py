@@ -41,6 +41,47 @@ def save_baseline(ws: Workspace, files: dict[str, Any]) -> None:
     atomic_write(baseline_path(ws), json.dumps(payload, ensure_ascii=False, indent=1).encode())
 
 
+def follow_write(ws: Workspace, path: Path, before: bytes, after: bytes) -> None:
+    """Carry the baseline along a rewrite clawmem made itself (dream, ``user``, ``forget``, an append).
+
+    Only when the file was what the baseline says (or had none yet): a hand edit made since
+    then stays reported against the old baseline until ``audit --accept``, never laundered by
+    the next sweep. The pre-image the writer stored explains whatever the rewrite dropped.
+    """
+    from clawmem.audit import AUDIT_LOCK
+
+    rel = ws.rel(path)
+    with ws.lock(AUDIT_LOCK):
+        files = load_baseline(ws)
+        base = files.get(rel) if isinstance(files.get(rel), dict) else None
+        if base is not None and base.get("sha256") != sha256_bytes(before):
+            return
+        now = ledger.now_iso()
+        files[rel] = _state(after, (base or {}).get("first_seen") or {}, now)
+        for other in (ws.memory_md, ws.user_md):  # a workspace without a baseline gets one, as init makes it
+            if not isinstance(files.get(ws.rel(other)), dict) and other.exists():
+                files[ws.rel(other)] = _state(other.read_bytes(), {}, now)
+        save_baseline(ws, files)
+
+
+def _state(data: bytes, first_seen: dict[str, str], now: str) -> dict[str, Any]:
+    """One file's baseline record: its bytes' hash, its text, and when each entry was first seen."""
+    text = data.decode("utf-8", errors="replace")
+    return {"sha256": sha256_bytes(data), "text": text, "audited_at": now, "first_seen": {h: first_seen.get(h, now) for h in _hashes(text)}}
+
+
+def record_acceptance(ws: Workspace, outcome: _PreimageOutcome) -> None:
+    """Say in ``DREAMS.md`` which files ``audit --accept`` took as they are (held files say it in ``accept_edits``)."""
+    from clawmem import diary
+
+    for rel, state in outcome.states.items():
+        if state not in ("established", "advanced"):
+            continue
+        added = sum(1 for w in outcome.warnings if w.check == "hand-edit" and w.path == rel)
+        detail = f"{added} entr{'y' if added == 1 else 'ies'} added by hand" if added else "no entry lost"
+        diary.append(ws, f"audit: accepted {rel} as it is", [f"- the audit baseline now holds {rel} as it is ({detail})."])
+
+
 def _hashes(text: str) -> dict[str, grammar.Entry]:
     return {loopguard.text_hash(e.body): e for e in grammar.parse(text).entries if e.body.strip()}
 
@@ -83,7 +124,10 @@ class _PreimageOutcome:
 
 
 def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOutcome:
-    """The ``preimage`` check; with ``accept`` (``audit --accept``) the owner's edits are then repaired."""
+    """The ``preimage`` check; with ``accept`` (``audit --accept``) the owner's edits are then repaired.
+
+    Writes nothing without ``accept``; the caller saves ``files`` as the new baseline only then.
+    """
     outcome = inspect_preimages(ws, led)
     if accept:
         accept_edits(ws, outcome)
@@ -103,7 +147,7 @@ def inspect_preimages(ws: Workspace, led: _Ledger) -> _PreimageOutcome:
         current = _hashes(text)
         base = files.get(rel) if isinstance(files.get(rel), dict) else None
         if base is None or not isinstance(base.get("text"), str):
-            out.warnings.append(Finding("baseline", rel, 0, "no audit baseline yet: established now; later changes are checked against it"))
+            out.warnings.append(Finding("baseline", rel, 0, "no audit baseline yet: `clawmem audit --accept` records the file as it is; later changes are checked against it"))
             state, advance = "established", True
             first_seen: dict[str, str] = {}
         elif base.get("sha256") == sha:

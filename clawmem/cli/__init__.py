@@ -180,7 +180,7 @@ def _register() -> None:
 
     app.command("audit")(audit.audit)
     app.command("forget")(forget.forget)
-    from clawmem.cli import accept, hook, install, promote
+    from clawmem.cli import accept, demote, hook, install, promote
 
     app.command("hook")(hook.hook)
     app.command("install")(install.install)
@@ -189,6 +189,7 @@ def _register() -> None:
     app.add_typer(plugin.app, name="plugin")
     app.add_typer(imports.app, name="import")
     app.command("promote")(promote.promote)
+    app.command("demote")(demote.demote)
     app.command("accept")(accept.accept)
     from clawmem.cli import report
 

@@ -21,7 +21,7 @@ def audit(
     ci: Annotated[bool, typer.Option("--ci", help="Print one line per violation and exit 3 when there is any.")] = False,
     output_format: Annotated[Format, typer.Option("--format", help="How --ci prints findings: text (PATH:LINE: error: ...), github (Actions annotations) or sarif (a SARIF 2.1.0 log on stdout).")] = Format.text,  # noqa: E501  Typer help text kept on one line
     strict: Annotated[bool, typer.Option("--strict", help="With --ci, warnings (hand edits, a new baseline, stale sources) fail too.")] = False,
-    accept: Annotated[bool, typer.Option("--accept", help="Accept entries removed by hand since the last audit: keep the old version as a pre-image.")] = False,
+    accept: Annotated[bool, typer.Option("--accept", help="Take the curated files as they are as the baseline (hand removals kept as a pre-image; noted in DREAMS.md).")] = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -37,8 +37,10 @@ def audit(
     findings read "PATH:LINE: error: CHECK: WHAT" ("PATH: ..." for the whole file), the form
     CI problem matchers parse; --format github prints GitHub Actions annotations and
     --format sarif one SARIF 2.1.0 log. The baseline (.clawmem/audit/baseline.json) is what
-    the preimage check compares with: commit it; in a git checkout without one (a fresh
-    clone) the audit reports a baseline violation and establishes it.
+    the preimage check compares with: commit it. The audit only reads: init writes the
+    baseline, clawmem's own rewrites carry it along, and only --accept moves it past a hand
+    edit (recorded in DREAMS.md), so every audit reports the edit until then; in a git
+    checkout without one (a fresh clone) the audit reports a baseline violation.
 
     Exit status: 0 (with --ci: no violations, and with --strict no warnings), 3 with --ci
     when there are violations, 1 on an error (no workspace, index locked), 2 on bad usage.
@@ -65,7 +67,7 @@ def audit(
     if json_output and output_format is not Format.text:
         raise typer.BadParameter("--json prints the whole report; --format is for --ci lines", param_hint="'--format'")
     ws = Workspace.open(workspace)
-    report = run_audit(ws, since=parse_since(ws, since), accept=accept, strict=ci and strict)
+    report = run_audit(ws, since=parse_since(ws, since), accept=accept)
     if json_output:
         emit_json({**_as_dict(report), "ok": report.ok})
         if ci:

@@ -63,6 +63,10 @@ def dream(
         return
     _print(report)
     _print_notices(report)
+    if report.ran and not report.dry_run:
+        from clawmem.cli.advice import next_step
+
+        next_step("clawmem cron prints the crontab line that dreams nightly; clawmem report shows what is remembered and why")
 
 
 def _print(report) -> None:
@@ -90,10 +94,28 @@ def _print(report) -> None:
     elif report.memory_changed:
         kept = f" (the old file is kept in {report.preimage})" if report.preimage else ""
         out.print(("MEMORY.md would be updated." if report.dry_run else f"MEMORY.md updated{kept}."), markup=False)
-    if report.rejected and not report.explain:
-        out.print(f"Rejected {len(report.rejected)}; see DREAMS.md or run with --explain.")
+    if report.rejected:
+        _print_rejected(out, report)
     if report.explain:
         _print_explain(out, report)
+
+
+MAX_REJECTED_SHOWN = 10
+
+
+def _print_rejected(out, report) -> None:
+    """Each rejection in words (what it still needs); the numbers behind them are ``--explain``'s."""
+    from clawmem.dream.text import excerpt
+
+    out.print(f"Not promoted ({len(report.rejected)}):", markup=False)
+    for r in report.rejected[:MAX_REJECTED_SHOWN]:
+        what = excerpt(r.text, 80) if r.text is not None else "[untrusted or system content withheld]"
+        where = f"  [{', '.join(r.sources[:2])}]" if r.sources else ""
+        out.print(f"- {what}{where}\n  {'; '.join(r.in_words)}", markup=False)
+    if len(report.rejected) > MAX_REJECTED_SHOWN:
+        out.print(f"- … and {len(report.rejected) - MAX_REJECTED_SHOWN} more (DREAMS.md lists them)", markup=False)
+    if not report.explain:
+        out.print("The numbers behind each verdict: clawmem dream --explain --dry-run", markup=False)
 
 
 EXPLAIN_COLUMNS = ("id", "status", "score", "rec", "occ", "qry", "days", "age", "text", "gates failed")

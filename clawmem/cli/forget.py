@@ -18,20 +18,26 @@ def forget(
     no_undo: Annotated[bool, typer.Option("--no-undo", help="Keep no private copy for --undo (a leaked secret): the forget cannot be undone.")] = False,
     undo: Annotated[str | None, typer.Option("--undo", help="Undo the forget with this id (see --list): restore its lines, lift its tombstones.")] = None,
     list_forgets: Annotated[bool, typer.Option("--list", help="List recent forgets with their ids and whether they can be undone.")] = False,
+    copies: Annotated[bool, typer.Option("--copies", help="With an ANCHOR: also forget the same text elsewhere and what was made only from it.")] = False,
     yes: YesOpt = False,
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Forget an entry, every entry saying a text, or a whole session (files, index and history).
 
-    Give exactly one of ANCHOR, --text or --session. Tombstones go into the provenance ledger
-    first, so ingest, note and flush never store the forgotten text or session again. Lines
+    Give exactly one of ANCHOR, --text or --session. An ANCHOR forgets that entry only: the
+    same text elsewhere (a transcript turn a MEMORY.md line came from, say) is listed for
+    review, and --copies takes it too; --text and --session take every copy. Tombstones go
+    into the provenance ledger first, so ingest, note and flush never store the forgotten text or session again. Lines
     of daily notes and transcripts are blanked (other lines keep their numbers, so citations
     stay true), a forgotten session's transcript is deleted, MEMORY.md and USER.md are
     rewritten safely. Earlier DREAMS.md lines, pre-images and log lines (.clawmem/dream.jsonl)
     quoting the text are redacted, the review page .clawmem/report.html is deleted;
     DREAMS.md records the removal by anchor and hash, never by text. A curated entry that
     merged forgotten evidence with other sources is left alone and listed for manual review.
+
+    It asks first at a terminal (after showing what would go); without a terminal, as when
+    an agent shells out, it needs --yes, like promote.
 
     A mistake can be undone for forget.undo_days days: the removed lines are kept privately
     (.clawmem/forgets/) until then, and `--undo ID` (the owner only: at a terminal, or with
@@ -41,8 +47,10 @@ def forget(
 
     \b
         clawmem forget memory/2026-11-29.md#L7 --dry-run
-        clawmem forget --text "hunter2" --no-undo
-        clawmem forget --session s-42 --json
+        clawmem forget memory/2026-11-29.md#L7
+        clawmem forget MEMORY.md#L6 --copies --yes
+        clawmem forget --text "hunter2" --no-undo --yes
+        clawmem forget --session s-42 --json --yes
         clawmem forget --list
         clawmem forget --undo f-20261201T123000-1a2b3c
     """
@@ -55,8 +63,10 @@ def forget(
     from clawmem.workspace import Workspace
 
     targets = sum(v is not None for v in (anchor, text, session))
-    if (undo is not None or list_forgets) and (targets or no_undo):
-        usage_error("--undo and --list take no entry, --text, --session or --no-undo")
+    if (undo is not None or list_forgets) and (targets or no_undo or copies):
+        usage_error("--undo and --list take no entry, --text, --session, --no-undo or --copies")
+    if copies and anchor is None:
+        usage_error("--copies goes with an entry anchor (--text and --session always take every copy)")
     if undo is not None and list_forgets:
         usage_error("give --undo ID or --list, not both")
     if undo is None and not list_forgets and targets != 1:
@@ -80,11 +90,29 @@ def forget(
         else:
             _print_undo(restored)
         return
-    result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run, keep_undo=not no_undo)
+    if not dry_run and not yes:
+        _confirm(forget_core(ws, anchor=anchor, text=text, session=session, dry_run=True, copies=copies), json_output=json_output)
+    result = forget_core(ws, anchor=anchor, text=text, session=session, dry_run=dry_run, keep_undo=not no_undo, copies=copies)
     if json_output:
         emit_json(result)
         return
     _print(result)
+
+
+def _confirm(plan, *, json_output: bool) -> None:
+    """Ask the person at the terminal, after showing what would go; without one, --yes is required (as promote)."""
+    import sys
+
+    from clawmem.errors import ExitCode
+    from clawmem.promote import require_owner
+
+    require_owner(from_terminal=sys.stdin.isatty(), confirmed=False, what="forgetting")
+    if not json_output:
+        _print(plan)
+    n = len(plan.removed) + len(plan.deleted_files)
+    if not typer.confirm(f"Forget {n} entr{'y' if n == 1 else 'ies'} or file(s) for good?", default=False, err=True):
+        sys.stderr.write("clawmem: nothing forgotten\n")
+        raise typer.Exit(ExitCode.ERROR)
 
 
 def _print(result) -> None:

@@ -51,3 +51,6 @@ def index(
             print(f"Embeddings not built: {report.embeddings}")
         if not s.ledger_intact:
             print("Warning: the provenance ledger is missing or replaced; unrecorded episodic lines are untrusted.")
+        from clawmem.cli.advice import next_step
+
+        next_step('clawmem search "WORDS"  (search, recall and dream also sync the index themselves)')

@@ -94,3 +94,6 @@ def ingest(
         verb = "Replaced" if result.replaced else "Ingested"
         skipped = f", {sum(result.skipped.values())} skipped: {describe_counts(result.skipped)}" if result.skipped else ""
         print(f"{verb} {result.path} ({result.format}): {result.written} of {result.turns} turns kept ({result.dropped_marked} recalled block(s), {result.dropped_recalled} recalled line(s) dropped{skipped})")  # noqa: E501
+        from clawmem.cli.advice import next_step
+
+        next_step('clawmem search "WORDS" finds its turns; clawmem dream stages what the session settled')

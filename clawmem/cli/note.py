@@ -75,6 +75,9 @@ def add(
     elif result.written:
         where = " (quarantined)" if result.quarantined else ""
         print(f"Noted in {result.path}:{result.line}{where}")
+        from clawmem.cli.advice import next_step
+
+        next_step('clawmem search "WORDS" finds it; clawmem dream (nightly, from cron) promotes what keeps being recalled')
     else:
         print(f"Not stored: {result.reason}")
 

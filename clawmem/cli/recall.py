@@ -23,22 +23,26 @@ def recall(
     budget_ms: Annotated[Optional[int], typer.Option("--budget-ms", min=1, help="Time budget in milliseconds [default: recall.budget_ms].")] = None,
     include_superseded: Annotated[bool, typer.Option("--include-superseded", help="Also consider entries a newer entry with the same key replaced.")] = False,
     workspace: WorkspaceOpt = None,
+    why: Annotated[bool, typer.Option("--why", help="Say on stderr why nothing was injected (the default when stderr is a terminal).")] = False,
     json_output: JsonOpt = False,
 ) -> None:
     """Build the hidden context for one agent turn: bootstrap, triggers, intents, projects, escalation.
 
     Never fails the turn: a missing, locked or corrupt index, a missing model or a slow step
-    gives less context and one line on stderr, and the exit code is still 0.
+    gives less context and one line on stderr, and the exit code is still 0. When it injects
+    nothing, stdout stays empty (hosts read it) and, on a terminal or with --why, one stderr
+    line says why (empty MEMORY.md, no trigger matched, no recall intent in the message).
 
     Examples:
 
     \b
         clawmem recall "the build fails again on arm64" --session s-42
         echo "$MESSAGE" | clawmem recall - --session s-42 --channel slack --json
+        clawmem recall "the deploy failed again" --why
     """
     from clawmem.fastlane.recall import run_command
 
     run_command(
         message=message, session=session, channel=channel, sender=sender, bootstrap=bootstrap,
-        budget_ms=budget_ms, include_superseded=include_superseded, workspace=workspace, json_output=json_output,
+        budget_ms=budget_ms, include_superseded=include_superseded, workspace=workspace, why=why, json_output=json_output,
     )

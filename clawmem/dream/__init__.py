@@ -40,6 +40,11 @@ class Rejection:
     text: str | None
     candidate_id: int | None = None
     score: float | None = None
+    in_words: tuple[str, ...] = ()  # the reasons as a person reads them (the gate's say what it still needs)
+
+    def __post_init__(self) -> None:
+        if not self.in_words:  # eligibility and consolidation reasons are words already
+            object.__setattr__(self, "in_words", self.reasons)
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,7 @@ class Verdict:
     failed: tuple[str, ...]  # empty: passed every gate
     excluded: bool  # failed a precondition, so it was never ranked
     rank: int | None
+    in_words: tuple[str, ...] = ()  # ``failed`` as a person reads it: what it still needs
 
     @property
     def passed(self) -> bool:
@@ -174,7 +175,7 @@ def evaluate(
     """A verdict for every staged (not yet promoted) candidate; ranks among those that passed."""
     theme_days = {c: t.days for t in staging.themes for c in t.candidates}
     stated = newer_updates(staging)
-    pending: list[tuple[Candidate, Signals, float, list[str], bool]] = []
+    pending: list[tuple[Candidate, Signals, float, list[str], list[str], bool]] = []
     for c in staging.candidates.values():
         if c.status != "staged":
             continue
@@ -185,24 +186,52 @@ def evaluate(
         excluded = preconditions(c, staging, taint, stated)
         failed = list(excluded)
         strong = strong_evidence(c)
-        if not excluded and strong is None:
-            if score < cfg.min_score:
-                failed.append(f"score {score:.2f} < {cfg.min_score:.2f}")
-            if s.encounters < cfg.min_recalls:
-                failed.append(f"encounters {s.encounters} < {cfg.min_recalls} (recalls + occurrences)")
-            if s.queries + s.occurrences < cfg.min_diversity:
-                failed.append(f"diversity {s.queries + s.occurrences} < {cfg.min_diversity} (distinct queries + occurrences)")
-        if not excluded and s.age_days > cfg.max_age_days:
-            failed.append(f"age {s.age_days:.0f} days > {cfg.max_age_days}")
+        words = list(excluded)
+        if not excluded:
+            for numbers, said in shortfalls(s, score, cfg, needs_recalls=strong is None):
+                failed.append(numbers)
+                words.append(said)
         if strong is not None:
             s = dataclasses.replace(s, strong=strong)
-        pending.append((c, s, score, failed, bool(excluded)))
+        pending.append((c, s, score, failed, words, bool(excluded)))
     verdicts: dict[int, Verdict] = {}
     ranked = sorted((p for p in pending if not p[3]), key=lambda p: (-p[2], p[0].id))
     rank_of = {p[0].id: i for i, p in enumerate(ranked, 1)}
-    for c, s, score, reasons, was_excluded in pending:
+    for c, s, score, reasons, words, was_excluded in pending:
         rank = rank_of.get(c.id)
         if rank is not None and rank > cfg.max_promotions:
-            reasons = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
-        verdicts[c.id] = Verdict(c.id, score, s, tuple(reasons), was_excluded, rank)
+            reasons = words = [f"rank {rank} is over the limit of {cfg.max_promotions} promotions per sweep"]
+        verdicts[c.id] = Verdict(c.id, score, s, tuple(reasons), was_excluded, rank, tuple(words))
     return verdicts
+
+
+def _more(count: int, what: str) -> str:
+    """``1 more recall``, ``2 more recalls``; ``search or session`` becomes ``searches or sessions``."""
+    if count == 1:
+        return f"{count} more {what}"
+    return f"{count} more " + " or ".join(w + ("es" if w.endswith("h") else "s") for w in what.split(" or "))
+
+
+def shortfalls(s: Signals, score: float, cfg: DreamConfig, *, needs_recalls: bool = True) -> list[tuple[str, str]]:
+    """Each threshold the candidate misses, as (the numbers ``--explain`` shows, what it still needs in words)."""
+    found: list[tuple[str, str]] = []
+    if needs_recalls:
+        if score < cfg.min_score:
+            found.append((f"score {score:.2f} < {cfg.min_score:.2f}", f"score {score:.2f} < {cfg.min_score:.2f}"))
+        if s.encounters < cfg.min_recalls:
+            found.append((
+                f"encounters {s.encounters} < {cfg.min_recalls} (recalls + occurrences)",
+                f"needs {_more(cfg.min_recalls - s.encounters, 'recall')} (a search that finds it, or a mention in another session or on another day)",
+            ))
+        diversity = s.queries + s.occurrences
+        if diversity < cfg.min_diversity:
+            found.append((
+                f"diversity {diversity} < {cfg.min_diversity} (distinct queries + occurrences)",
+                f"needs {_more(cfg.min_diversity - diversity, 'distinct search or session')}",
+            ))
+    if s.age_days > cfg.max_age_days:
+        found.append((
+            f"age {s.age_days:.0f} days > {cfg.max_age_days}",
+            f"last seen {s.age_days:.0f} days ago; only what was seen in the last {cfg.max_age_days} days is promoted",
+        ))
+    return found

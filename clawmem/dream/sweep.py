@@ -261,7 +261,9 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         fresh = _fresh(staging, recalls, lit.touched if lit else frozenset(), last_dream)
         ineligible = _ineligible_recalled(index, (store.when(last_dream) or now - dt.timedelta(days=cfg.max_age_days)).date().isoformat(), taint)
         gate_rejected = [
-            Rejection("gate", v.failed, tuple(staging.candidates[cid].sources()), staging.candidates[cid].wording, cid, round(v.score, 4))
+            Rejection(
+                "gate", v.failed, tuple(staging.candidates[cid].sources()), staging.candidates[cid].wording, cid, round(v.score, 4), v.in_words,
+            )
             for cid, v in sorted(verdicts.items())
             if v.failed and cid in fresh and v.signals.encounters >= 2
         ]

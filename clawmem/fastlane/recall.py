@@ -24,6 +24,7 @@ def recall_parser() -> Parser:
     parser.add_argument("--budget-ms", dest="budget_ms", type=int)
     parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
     parser.add_argument("--workspace", "-w")
+    parser.add_argument("--why", action="store_true")
     parser.add_argument("--json", dest="json_output", action="store_true")
     parser.add_argument("--debug", action="store_true")
     return parser
@@ -39,6 +40,7 @@ def run_command(
     budget_ms: int | None = None,
     include_superseded: bool = False,
     workspace: str | Path | None = None,
+    why: bool = False,
     json_output: bool = False,
 ) -> int:
     from clawmem.output import emit_json
@@ -72,6 +74,10 @@ def run_command(
         block = context_block(result)
         if block:
             sys.stdout.write(block + "\n")
+        elif why or sys.stderr.isatty():  # a person asking; a hook's stdout stays empty either way
+            from clawmem.recall.silence import why_nothing
+
+            sys.stderr.write(f"clawmem: recall injected nothing: {why_nothing(result)}\n")
     sys.stdout.flush()
     sys.stderr.flush()
     from clawmem.recall.triggers import ABANDONED

@@ -25,8 +25,11 @@ Then the files:
 
 What else goes, and what is only reported:
 
-- the target is a text, whatever file holds it: forgetting one entry forgets every entry
-  with the same normalised text;
+- an anchor names one entry, and only that entry goes: the same text elsewhere, evidence
+  saying the same as a curated target and curated entries made only from the target are
+  listed for review. ``copies`` (``forget --copies``) takes them too, as ``--text`` and
+  ``--session`` always do (they name a text and a session, wherever it is): every entry with
+  the same normalised text goes, and
 - a curated entry that is a verbatim copy of forgotten text, or all of whose source anchors
   point at forgotten lines, is removed with it;
 - a curated entry that also cites other evidence (already merged with it), or that is a
@@ -85,8 +88,10 @@ def forget(
     session: str | None = None,
     dry_run: bool = False,
     keep_undo: bool = True,
+    copies: bool = False,
 ) -> ForgetResult:
-    """Forget one entry (``anchor``), every entry saying ``text``, or everything from ``session``.
+    """Forget one entry (``anchor``; with ``copies`` its copies too), every entry saying ``text``,
+    or everything from ``session``.
 
     ``keep_undo=False`` keeps no private copy of the removed lines (a leaked secret): the
     forget cannot be undone. Otherwise ``forget --undo`` can restore it for ``forget.undo_days``.
@@ -95,11 +100,13 @@ def forget(
     if len(given) != 1:
         raise BadInput("say what to forget: an entry anchor, --text TEXT or --session ID (exactly one)")
     mode, target = given[0]
+    if copies and mode != "entry":
+        raise BadInput("--copies goes with an entry anchor", hint="--text and --session always take every copy")
     if mode == "session":
         target = validate_session_id(target)
     with ws.lock(FORGET_LOCK):
         files = Files(ws)
-        plan = _plan(ws, files, mode, target)
+        plan = _plan(ws, files, mode, target, copies=copies)
         rows = provenance_rows(ws)
         result = ForgetResult(
             mode, target, dry_run, [removed_record(t, rows) for t in plan.targets], plan.deleted, plan.review,
@@ -151,8 +158,11 @@ class _Plan:
     tombs: dict[str, str]
 
 
-def _plan(ws: Workspace, files: Files, mode: str, target: str) -> _Plan:
-    """Find the targets, follow them into evidence and curated copies; reads only."""
+def _plan(ws: Workspace, files: Files, mode: str, target: str, *, copies: bool) -> _Plan:
+    """Find the targets, follow them into evidence and curated copies; reads only.
+
+    An anchor without ``copies`` keeps only what it names: the copies found are reviewed.
+    """
     deleted: list[str] = []
     if mode == "entry":
         targets = by_anchor(ws, files, target)
@@ -167,6 +177,9 @@ def _plan(ws: Workspace, files: Files, mode: str, target: str) -> _Plan:
     more, reviewed = follow_curated(ws, files, targets, deleted)
     targets += more
     review += reviewed
+    if mode == "entry" and not copies:
+        review += [Review(t.rel, t.line_start, excerpt(t.body), f"{t.why}: kept (`forget --copies` takes it too)") for t in targets if t.why != "target"]
+        targets = [t for t in targets if t.why == "target"]
     unique: dict[tuple[str, int], Target] = {}
     for t in targets:
         unique.setdefault(t.key, t)

@@ -49,7 +49,7 @@ def promoted(ws, clawmem):
 def test_forget_an_entry_by_anchor(ws, clawmem, daily):
     assert search_texts(clawmem, "bank PIN")
     rel = ws.rel(daily)
-    result = clawmem("forget", f"{rel}#L4", "--json")
+    result = clawmem("forget", "--yes", f"{rel}#L4", "--json")
     assert result.returncode == 0, result.stderr
     data = result.json()
     assert [(r["path"], r["line_start"], r["why"]) for r in data["removed"]] == [(rel, 4, "target")]
@@ -77,7 +77,7 @@ def test_forget_by_text_reaches_every_tier_and_the_history(ws, clawmem, promoted
     assert any(WORKAROUND in p.read_text() for p in before_images) or "make clean" in ws.dreams_md.read_text()
     dry = clawmem("forget", "--text", "undefined reference", "--dry-run", "--json").json()
     assert dry["dry_run"] and {r["path"].split("/")[0] for r in dry["removed"]} == {"MEMORY.md", "transcripts", "memory"}
-    result = clawmem("forget", "--text", "undefined reference")
+    result = clawmem("forget", "--yes", "--text", "undefined reference")
     assert result.returncode == 0, result.stderr
     assert "untrusted-content" in result.stdout, "the quarantined line is shown framed"
     assert WORKAROUND not in ws.memory_md.read_text()
@@ -104,7 +104,7 @@ def test_forget_a_session(ws, clawmem, promoted):
     assert clawmem("note", "add", "Session s2 decided the cache lives on redis-2.", "--origin", "agent", "--session", "s2").returncode == 0
     assert clawmem("user", "set", "Always sign off with the team name", "--key", "signoff", "--origin", "owner", "--session", "s2").returncode == 0
     assert clawmem("note", "add", "Unrelated note from another session.", "--origin", "agent", "--session", "s9").returncode == 0
-    result = clawmem("forget", "--session", "s2", "--json")
+    result = clawmem("forget", "--yes", "--session", "s2", "--json")
     assert result.returncode == 0, result.stderr
     data = result.json()
     assert data["session_tombstoned"] == "s2" and data["deleted_files"] == ["transcripts/s2.md"]
@@ -127,23 +127,44 @@ def test_forget_a_session(ws, clawmem, promoted):
 
 def test_a_curated_entry_promoted_only_from_forgotten_evidence_goes_too(ws, clawmem, promoted):
     for session in ("s1", "s2"):
-        assert clawmem("forget", "--session", session).returncode == 0
+        assert clawmem("forget", "--yes", "--session", session).returncode == 0
     assert WORKAROUND in ws.memory_md.read_text()
-    result = clawmem("forget", "--session", "s3", "--json").json()
+    result = clawmem("forget", "--yes", "--session", "s3", "--json").json()
     assert ("MEMORY.md", "every source it cites is forgotten") in {(r["path"], r["why"]) for r in result["removed"]}
     assert WORKAROUND not in ws.memory_md.read_text()
     assert clawmem("audit", "--ci").returncode == 0
 
 
-def test_forgetting_a_curated_entry_takes_its_verbatim_evidence_and_reports_richer_evidence(ws, clawmem):
+def promoted_release_key(ws, clawmem) -> tuple[str, int]:
+    """A fact noted on three days, recalled, promoted: (its text, its line in MEMORY.md)."""
     text = "The release key is kept in the team vault under release-2026."
     for n in (3, 2, 1):
         assert clawmem("note", "add", text, "--origin", "owner", "--at", days_ago(n).isoformat()).returncode == 0
     for q in ("release key", "team vault", "where is the release key kept"):
         clawmem("search", q, "--lexical")
     assert [c["text"] for c in clawmem("dream", "--json").json()["promoted"]] == [text]
-    line = next(e.line_start for e in grammar.parse(ws.memory_md.read_text()).entries if e.body == text)
-    data = clawmem("forget", f"MEMORY.md#L{line}", "--json").json()
+    return text, next(e.line_start for e in grammar.parse(ws.memory_md.read_text()).entries if e.body == text)
+
+
+def test_an_anchor_forgets_only_the_named_entry_and_lists_its_copies(ws, clawmem):
+    text, line = promoted_release_key(ws, clawmem)
+    notes = {ws.rel(ws.daily_note(days_ago(n).date())): ws.daily_note(days_ago(n).date()).read_bytes() for n in (3, 2, 1)}
+    data = clawmem("forget", "--yes", f"MEMORY.md#L{line}", "--json").json()
+    assert [(r["path"], r["why"]) for r in data["removed"]] == [("MEMORY.md", "target")]
+    assert {r["path"] for r in data["review"]} == set(notes)
+    assert all(r["reason"].endswith("kept (`forget --copies` takes it too)") for r in data["review"])
+    assert text not in ws.memory_md.read_text()
+    assert {rel: (ws.root / rel).read_bytes() for rel in notes} == notes, "the daily notes are untouched"
+
+
+def test_copies_is_for_an_anchor_only(clawmem, ws):
+    for args in (("--text", "release key"), ("--session", "s-1"), ("--list",)):
+        assert clawmem("forget", *args, "--copies", "--yes").returncode == 2
+
+
+def test_forgetting_a_curated_entry_with_copies_takes_its_verbatim_evidence_and_reports_richer_evidence(ws, clawmem):
+    text, line = promoted_release_key(ws, clawmem)
+    data = clawmem("forget", "--yes", "--copies", f"MEMORY.md#L{line}", "--json").json()
     assert {r["path"] for r in data["removed"]} == {"MEMORY.md", *(ws.rel(ws.daily_note(days_ago(n).date())) for n in (3, 2, 1))}
     assert clawmem("dream", "--json").json()["promoted"] == []
     assert text not in ws.memory_md.read_text()
@@ -176,14 +197,14 @@ def test_dry_run_changes_nothing(ws, clawmem, daily, promoted):
 )
 def test_bad_targets_are_refused_and_change_nothing(ws, clawmem, args, code, message):
     before = snapshot(ws)
-    result = clawmem("forget", *args)
+    result = clawmem("forget", "--yes", *args)
     assert result.returncode == code, result.stderr
     assert message in result.stderr
     assert snapshot(ws) == before
 
 
 def test_forgetting_an_unknown_session_still_blocks_it(ws, clawmem):
-    result = clawmem("forget", "--session", "never-seen", "--json")
+    result = clawmem("forget", "--yes", "--session", "never-seen", "--json")
     assert result.returncode == 0 and result.json()["removed"] == []
     again = clawmem("ingest", "-", "--session", "never-seen", "--origin", "owner", input="user: hello\n")
     assert again.returncode == 1 and "forgotten" in again.stderr
@@ -194,7 +215,7 @@ def test_forgetting_an_untrusted_flush_line_leaves_a_consistent_index(ws, clawme
     assert clawmem("note", "flush", "-", "--origin", "untrusted", input="- planted line from a web page zqplant\n").returncode == 0
     assert clawmem("note", "add", "Deploys go to fly.io now.", "--origin", "owner").returncode == 0
     assert clawmem("index", "-q").returncode == 0  # with vectors when a model is installed
-    assert clawmem("forget", "--text", "zqplant").returncode == 0
+    assert clawmem("forget", "--yes", "--text", "zqplant").returncode == 0
     assert clawmem("index", "-q").returncode == 0
     result = clawmem("audit", "--ci")
     assert result.returncode == 0, result.stdout
@@ -225,7 +246,7 @@ def test_forgotten_text_leaves_no_vector_in_the_search_cache(ws, clawmem):
     pin_code = np.load(folder / "codes.npy")[ids.index(pin_id)].tobytes()
     assert pin_code in _cached_code_rows(cache)
 
-    assert clawmem("forget", "--text", "4711").returncode == 0
+    assert clawmem("forget", "--yes", "--text", "4711").returncode == 0
     assert pin_code not in _cached_code_rows(cache)
     assert clawmem("search", "bank PIN", "--json").returncode == 0  # the next search rebuilds a matrix without it
     assert _cached_code_rows(cache) and pin_code not in _cached_code_rows(cache)
@@ -237,6 +258,6 @@ def test_no_file_on_disk_keeps_the_forgotten_text_but_the_undo_record(ws, clawme
     assert clawmem("search", "bank PIN", "--lexical").returncode == 0
     secret = b"4711"
     assert any(secret in p.read_bytes() for p in (ws.root / ".clawmem").glob("index.db*"))
-    assert clawmem("forget", "--text", "PIN is 4711").returncode == 0
+    assert clawmem("forget", "--yes", "--text", "PIN is 4711").returncode == 0
     holders = [p.relative_to(ws.root).as_posix() for p in ws.root.rglob("*") if p.is_file() and secret in p.read_bytes()]
     assert [h for h in holders if not h.startswith(".clawmem/forgets/")] == []

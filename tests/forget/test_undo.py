@@ -22,7 +22,7 @@ def noted(ws, clawmem):
 def test_undo_restores_the_lines_and_lifts_the_tombstones(noted, clawmem):
     daily = noted.root / DAILY
     before = daily.read_bytes()
-    forgot = clawmem("forget", f"{DAILY}#L3", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", f"{DAILY}#L3", "--json", input="").json()
     assert forgot["id"] and forgot["undo_until"] and FACT not in daily.read_text()
     assert "Not stored" in clawmem("note", "add", FACT, "--origin", "owner", input="").stdout  # tombstoned
 
@@ -50,7 +50,7 @@ def test_undo_brings_back_curated_entries_and_a_deleted_transcript(ws, clawmem, 
     with open(ws.memory_md, "a", encoding="utf-8") as handle:
         handle.write("- The release checklist lives in docs/release.md <!-- source: transcripts/s-9.md#L2 -->\n")
     memory, kept = ws.memory_md.read_bytes(), (ws.root / "transcripts" / "s-9.md").read_bytes()
-    forgot = clawmem("forget", "--session", "s-9", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", "--session", "s-9", "--json", input="").json()
     assert not (ws.root / "transcripts" / "s-9.md").exists() and b"release checklist" not in ws.memory_md.read_bytes()
     assert clawmem("ingest", str(transcript), "--session", "s-9", "--origin", "owner", input="").returncode == 1  # tombstoned
 
@@ -62,7 +62,7 @@ def test_undo_brings_back_curated_entries_and_a_deleted_transcript(ws, clawmem, 
 
 
 def test_an_agent_cannot_undo_and_a_dry_run_changes_nothing(noted, clawmem):
-    forgot = clawmem("forget", f"{DAILY}#L3", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", f"{DAILY}#L3", "--json", input="").json()
     after = (noted.root / DAILY).read_bytes(), noted.ledger_path.read_bytes()
     refused = clawmem("forget", "--undo", forgot["id"], "--json", input="")
     assert refused.returncode == 1 and refused.json()["error"] == "forbidden"
@@ -72,7 +72,7 @@ def test_an_agent_cannot_undo_and_a_dry_run_changes_nothing(noted, clawmem):
 
 
 def test_a_line_written_over_since_is_reported_not_overwritten(noted, clawmem):
-    forgot = clawmem("forget", f"{DAILY}#L3", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", f"{DAILY}#L3", "--json", input="").json()
     daily = noted.root / DAILY
     lines = daily.read_text().splitlines(keepends=True)
     lines[2] = "- Someone typed a new line here by hand\n"
@@ -83,7 +83,7 @@ def test_a_line_written_over_since_is_reported_not_overwritten(noted, clawmem):
 
 
 def test_no_undo_keeps_no_copy_and_cannot_be_undone(noted, clawmem):
-    forgot = clawmem("forget", f"{DAILY}#L3", "--no-undo", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", f"{DAILY}#L3", "--no-undo", "--json", input="").json()
     assert forgot["undo_until"] is None
     state = noted.state_dir
     assert not any(FACT.encode() in p.read_bytes() for p in state.rglob("*") if p.is_file() and p.suffix != ".db")
@@ -93,7 +93,7 @@ def test_no_undo_keeps_no_copy_and_cannot_be_undone(noted, clawmem):
 
 def test_undo_records_expire_after_the_window(noted, clawmem):
     (noted.root / "clawmem.toml").write_text("[forget]\nundo_days = 1\n")
-    forgot = clawmem("forget", f"{DAILY}#L3", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", f"{DAILY}#L3", "--json", input="").json()
     record = noted.state_dir / "forgets" / f"{forgot['id']}.json"
     assert record.stat().st_mode & 0o077 == 0  # private to the owner
     data = json.loads(record.read_text())
@@ -110,7 +110,7 @@ def test_bad_forget_ids_are_refused(noted, clawmem, bad):
 
 
 def test_a_tampered_undo_record_writes_nothing_outside_the_workspace(noted, clawmem, tmp_path):
-    forgot = clawmem("forget", f"{DAILY}#L3", "--json", input="").json()
+    forgot = clawmem("forget", "--yes", f"{DAILY}#L3", "--json", input="").json()
     record = noted.state_dir / "forgets" / f"{forgot['id']}.json"
     data = json.loads(record.read_text())
     data["files"] = {"../escaped.md": {"kind": "transcript", "lines": [], "content": "planted\n"}}

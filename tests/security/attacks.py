@@ -336,7 +336,7 @@ attack("J05", "traversal", "get an absolute path outside the workspace", lambda 
 attack("J06", "traversal", "get the provenance ledger (internal state)", lambda m: [run("get", ".clawmem/provenance.jsonl")],
        unobservable="get reads only .md memory files, so the JSONL ledger is refused by its suffix as well", **REFUSE)
 attack("J07", "traversal", "get memory/../../secret.md", lambda m: [run("get", "memory/../../secret.md#L1-L3")], **REFUSE)
-attack("J08", "traversal", "forget ../secret.md#L1", lambda m: [run("forget", "../secret.md#L1")],
+attack("J08", "traversal", "forget ../secret.md#L1", lambda m: [run("forget", "../secret.md#L1", "--yes")],
        unobservable="forget acts only on entries the index holds, and a file outside the workspace is never indexed", **REFUSE)
 attack("J09", "traversal", "project active --session ../../x", lambda m: [run("project", "active", "--session", f"../../pwned-{m}")],
        unobservable="project active only reads a session's set, and the path it would name holds nothing to print", **REFUSE)
@@ -349,7 +349,7 @@ attack("J12", "traversal", "note add --at ../../etc/passwd", lambda m: [run("not
        unobservable=NOT_A_TIME, **REFUSE)
 attack("J13", "traversal", "backslash and URL-encoded session ids", lambda m: [
     ingest(f"..\\..\\pwned-{m}", "user: hi\n", "owner", 0), ingest(f"%2e%2e%2fpwned-{m}", "user: hi\n", "owner", 0)], **REFUSE)
-attack("J14", "traversal", "forget --session ../../x", lambda m: [run("forget", "--session", f"../../pwned-{m}")], **REFUSE)
+attack("J14", "traversal", "forget --session ../../x", lambda m: [run("forget", "--session", f"../../pwned-{m}", "--yes")], **REFUSE)
 
 # K: oversized and non-UTF-8 input --------------------------------------------------------
 attack("K01", "bad-input", "note larger than the limit", lambda m: [run("note", "add", "-", "--origin", "owner", stdin=f"{m} " + "A" * 70_000)], **REFUSE)

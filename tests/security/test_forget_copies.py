@@ -62,7 +62,7 @@ def spread(ws, clawmem, tmp_path):
 
 
 def test_forget_no_undo_leaves_the_secret_nowhere(spread, clawmem, tmp_path):
-    result = clawmem("forget", "--text", SECRET, "--no-undo", "--json")
+    result = clawmem("forget", "--text", SECRET, "--no-undo", "--json", "--yes")
     assert result.returncode == 0, result.stderr
     assert result.json()["redacted"]["logs"] >= 1 and result.json()["redacted"]["report"] == 1
     assert _holders(tmp_path, SECRET.encode()) == []
@@ -76,7 +76,7 @@ def test_forget_no_undo_leaves_the_secret_nowhere(spread, clawmem, tmp_path):
 
 def test_gates_off_the_same_forget_leaves_copies(spread, tmp_path):
     env = {**os.environ, "CLAWMEM_WORKSPACE": str(spread.root)}
-    run = subprocess.run([*GATES_OFF, "forget", "--text", SECRET, "--no-undo"], capture_output=True, text=True, env=env, timeout=300, check=False)
+    run = subprocess.run([*GATES_OFF, "forget", "--text", SECRET, "--no-undo", "--yes"], capture_output=True, text=True, env=env, timeout=300, check=False)
     assert run.returncode == 0, run.stderr
     left = {h.removeprefix("ws/") for h in _holders(tmp_path, SECRET.encode())}
     assert {".clawmem/report.html", ".clawmem/dream.jsonl"} <= left

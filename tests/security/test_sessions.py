@@ -98,7 +98,7 @@ def test_forget_session_reaches_every_senders_transcript(ws, clawmem):
     ingest(ws, _agent_jsonl(), session="s-2", origin="agent", fmt="jsonl", host="mcp")
     ingest(ws, _owner_claude_code("s-2"), session="s-2", origin="owner", fmt="claude-code")
     assert len(list(ws.transcripts_dir.glob("s-2*.md"))) == 2
-    assert clawmem("forget", "--session", "s-2", "--no-undo").returncode == 0
+    assert clawmem("forget", "--session", "s-2", "--no-undo", "--yes").returncode == 0
     assert list(ws.transcripts_dir.glob("s-2*.md")) == []
 
 

@@ -1,0 +1,85 @@
+"""The README's quick start, run literally: each line of its block in one shell, in a fresh folder
+and a sandbox home, standard error on a terminal (where the ``next:`` hints and recall's reason go)
+and standard output in a pipe (what hosts and scripts read)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from tests.conftest import CLAWMEM
+from tests.ttyrun import run_with_tty_stderr
+
+REPO = Path(__file__).resolve().parents[2]
+MARK = "@@step"
+
+
+def quick_start_lines() -> list[str]:
+    """The commands of the README's quick-start block, as a reader copies them."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Quick start\n", 1)[1]
+    block = re.search(r"```bash\n(.*?)```", section, re.S)
+    assert block, "the quick start has no ```bash block"
+    return [line for line in block.group(1).splitlines() if line.strip() and not line.startswith("#")]
+
+
+def run_quick_start(tmp_path: Path) -> list[tuple[int, str, str]]:
+    """(exit code, stdout, stderr) of each README line, run in order in one bash in a fresh folder."""
+    here = tmp_path / "clone"
+    (here / "examples").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "session.jsonl", here / "examples")
+    script = "".join(f"{line}\necho \"{MARK} $?\"; echo {MARK} >&2\n" for line in quick_start_lines())
+    env = {k: v for k, v in os.environ.items() if k != "CLAWMEM_WORKSPACE"}
+    env["PATH"] = f"{Path(CLAWMEM).parent}{os.pathsep}{env.get('PATH', '')}"  # the clawmem under test first
+    code, out, err = run_with_tty_stderr(script, cwd=here, env=env, shell=True, timeout=600)
+    assert code == 0, err
+    outs = out.split(f"{MARK} ")
+    errs = err.split(f"{MARK}\n")
+    steps = []
+    for n, chunk in enumerate(outs[1:]):
+        status, _, rest = chunk.partition("\n")
+        outs[n + 1] = rest
+        steps.append((int(status), outs[n], errs[n]))
+    return steps
+
+
+def test_the_readme_quick_start_runs_as_written_and_says_what_to_do_next(tmp_path):
+    lines = quick_start_lines()
+    steps = run_quick_start(tmp_path)
+    assert len(steps) == len(lines), steps
+    by_command = dict(zip(lines, steps, strict=True))
+    for line, (code, _, err) in by_command.items():
+        assert code == 0, f"{line!r} failed: {err}"
+        assert "Traceback" not in err and "error:" not in err, (line, err)
+    workspace = tmp_path / "clone" / "my-memory"
+
+    def step(prefix: str, nth: int = 0) -> tuple[str, str]:
+        found = [(out, err) for line, (_, out, err) in zip(lines, steps, strict=True) if line.startswith(prefix)]
+        return found[nth]
+
+    out, err = step("clawmem init")
+    assert f"Created a clawmem workspace at {workspace}" in out and "next: cd my-memory, then clawmem note add" in err
+    assert (workspace / ".clawmem").is_dir() and (workspace / "MEMORY.md").is_file()
+    out, err = step("clawmem note add")
+    assert re.search(r"Noted in memory/\d{4}-\d\d-\d\d\.md:\d+", out) and "next: clawmem search" in err
+    out, err = step("clawmem ingest")
+    assert "Ingested transcripts/s-42.md (jsonl): 4 of 4 turns kept" in out and "next: clawmem search" in err
+    out, err = step("clawmem index")
+    assert "Indexed" in out and "next: clawmem search" in err
+    out, _ = step("clawmem search")
+    assert "Deploys go to fly.io" in out
+    out, err = step("clawmem recall")
+    assert out == ""  # a host reads stdout: nothing to inject is nothing at all
+    assert "recall injected nothing" in err and "MEMORY.md and USER.md are empty" in err and "no recall intent in the message" in err
+    out, err = step("clawmem dream")
+    assert "Promoted: We decided to keep a 30s health check grace period on every service." in out
+    assert re.search(r"^Not promoted \(\d\):$", out, re.M), out
+    assert "- Deploys go to fly.io  [memory/" in out and "needs 1 more recall" in out, out
+    assert "next: clawmem cron" in err
+    out, err = step("clawmem recall", 1)
+    assert "30s health check grace period" in out and "injected nothing" not in err
+    out, _ = step("clawmem status")
+    assert f"workspace: {workspace} (the nearest enclosing workspace of the current directory)" in out
+    assert not (tmp_path / "home" / ".local" / "share" / "clawmem").exists()  # nothing landed in the per-user default
