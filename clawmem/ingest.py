@@ -443,7 +443,7 @@ def ingest(
     for turn in turns:
         body, marked = incoming.clean(turn.content, typed_by_owner=False)
         dropped_marked += marked
-        lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln)]
+        lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln) or line_model.fence(ln)]
         if marked and not lines and not framing.holds_untrusted(turn.content):
             continue  # only clawmem's own context (a hook's recall block as Codex records it): nothing new, no exposure
         cleaned.append((turn, lines))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from clawmem import loopguard
+from clawmem.entries import lines as line_model
 from clawmem.entries import scaffold
 from clawmem.entries.neutralise import neutralise
 
@@ -67,6 +68,11 @@ TRAILING_WRAPPER = re.compile(
     re.IGNORECASE,
 )
 # Turns an ingester labels as machinery, not speech (clawmem/transcripts writes these labels)
+# A turn's Markdown structure: a fence (``entries.lines.fence``) opens or closes code, and a
+# heading titles what follows; neither is a claim.
+HEADING = re.compile(r"^#{1,6}\s")
+CODE = "a code or configuration fragment"
+HEADING_RECORD = "a Markdown heading, not a claim"
 RECORD_LABELS = {
     "tool call": "a tool-call record", "function call": "a tool-call record", "tool result": "a tool result, not speech",
     "command output": "a tool result, not speech", "summary": "a summary the host wrote, not what anyone said",
@@ -135,7 +141,8 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
     """The sentences of an entry as dreaming reads them: a daily-note entry is one piece; a
     transcript turn (speaker label and image captions left out) is split into sentences, so the
     same workaround said inside different answers still lines up. A line that is a record
-    (``scaffold.record``) is one piece, never split into sentences."""
+    (``scaffold.record``, any line inside a code fence, a Markdown heading) is one piece, never
+    split into sentences."""
     if not transcript:
         said = clean_unit(body)
         return [_piece(said, labels=False)] if said else []
@@ -148,9 +155,18 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
         lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
     found = []
     speaker = None
+    fenced: str | None = None  # the mark of the open code fence: every line inside is code, whatever it looks like
     for line in lines:
+        mark = line_model.fence(line)
+        if mark is not None and fenced in (None, mark):
+            fenced = None if fenced else mark
+            found.append(Piece(line.strip(), "", speaker, CODE))
+            continue
         flat = clean_unit(CAPTION.sub("", line))
         if not flat:
+            continue
+        if fenced or HEADING.match(flat):
+            found.append(Piece(flat, "", speaker, CODE if fenced else HEADING_RECORD))
             continue
         head = scaffold.strip(flat)
         speaker = head.speaker or speaker

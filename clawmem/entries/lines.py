@@ -17,6 +17,17 @@ LOOKALIKE_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _LOOKALIKE = re.compile(f"[{re.escape(LOOKALIKE_BREAKS)}]")
 
 
+# A Markdown code fence (``` or ~~~ at any indentation: turns nest it in lists). Writers keep the
+# line although it holds no word, so readers know where code starts and ends.
+FENCE = re.compile(r"^\s*(?P<mark>```|~~~)")
+
+
+def fence(line: str) -> str | None:
+    """The fence mark a line opens or closes code with (``` or ~~~), or None."""
+    m = FENCE.match(line)
+    return m["mark"] if m else None
+
+
 def split(text: str, *, keepends: bool = False) -> list[str]:
     """Split at ``\\n`` only; without ``keepends`` a ``\\r`` before the break is dropped too."""
     if not text:

@@ -175,3 +175,23 @@ def test_talk_around_a_fact_is_dropped_not_joined_to_it(ws, clawmem, days_ago, p
     dropped = {e["text"]: e["failed"] for e in data["explain"] if e["status"] == "excluded"}
     assert dropped.get("It was so cool.") == ["an acknowledgement, no information"], dropped
     assert any("says that something happened, not what" in why for why in dropped.values()), dropped
+
+
+def test_code_in_an_answer_and_its_headings_are_never_claims(ws, clawmem, days_ago):
+    """An assistant's answer with a fenced code block (lines that read like sentences once
+    capitalised: ``app = Flask(__name__)``, ``uses: actions/checkout@v3``) and Markdown headings,
+    given on three days: only its prose is a candidate."""
+    answer = (
+        "### Sprint plan: registration\nThe staging app runs Flask 2.3.1 behind gunicorn on port 8081.\n"
+        "```python\napp = Flask(__name__)\ndb = SQLAlchemy(app)\nusername = request.form['username']\n```\n"
+        "  ~~~yaml\n  uses: actions/checkout@v3\n  ~~~\n"
+    )
+    for n in (3, 2, 1):
+        turns = [{"role": "user", "content": f"how is staging set up? (day {n})"}, {"role": "assistant", "content": answer}]
+        lines = "".join(json.dumps(t) + "\n" for t in turns)
+        result = clawmem("ingest", "-", "--session", f"code-{n}", "--origin", "owner", "--format", "jsonl", "--at", days_ago(n).isoformat(), input=lines)
+        assert result.returncode == 0, result.stderr
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert any("gunicorn on port 8081" in t for t in texts), texts
+    assert not any(word in t for t in texts for word in ("Flask(", "SQLAlchemy", "request.form", "checkout@v3", "Sprint plan")), texts
