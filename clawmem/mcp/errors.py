@@ -40,6 +40,7 @@ OWNER_ONLY = re.compile(r"\(?(?:if the owner asked for it, )?pass --origin owner
 # phrases about options a tool call cannot set (the server's workspace is the host's to choose): dropped or reworded
 NO_PARAMETER = (
     (re.compile(r"\s*\(or pass --workspace DIR\)"), ""),
+    (re.compile(r",? or pass --workspace DIR"), ""),
     (re.compile(r",? or name a workspace with --workspace"), ""),
     (re.compile(r"point --workspace or \$CLAWMEM_WORKSPACE at a directory"), "the owner sets the workspace where the host starts the server (`clawmem mcp -w DIR`)"),
     (re.compile(r",? or --review DATE \(an aspiration\)"), ""),
