@@ -223,6 +223,7 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     own = FIRST_PERSON & set(tokens)
     addressed = {m["name"] for m in (VOCATIVE.match(said), TRAILING_VOCATIVE.search(said)) if m}
     named = [n for n in names if n.strip(EDGE) not in addressed]
+    vague = VAGUE | {a.casefold() for a in addressed}  # what says nothing about what happened, the listener's name included
     if not own and not named:
         if SECOND_PERSON & set(tokens):
             return "a remark about the person addressed, no fact"
@@ -231,7 +232,7 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     topic = [w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in FEELINGS and w not in OPINION]
     if own and not names and len(topic) <= 1 and FEELINGS & set(tokens):
         return "a passing feeling, no fact it is about"
-    if not named and all(w in VAGUE or w in {a.casefold() for a in addressed} for w in topic):
+    if not named and all(w in vague for w in topic):
         return "says that something happened, not what"
     if not named and not SINGULAR & set(tokens) and all(w in SLOGAN or w in STOPWORDS or w in OPINION or w in FEELINGS for w in tokens):
         return "a slogan or general sentiment, no fact about anyone"
