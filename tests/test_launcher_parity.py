@@ -156,7 +156,10 @@ def _blocked_reading_stdin(pid: int) -> bool:
 @pytest.mark.skipif(READ is None or not Path("/proc/self/syscall").exists(), reason="needs Linux /proc/PID/syscall to know the read has started")
 @pytest.mark.parametrize("command", [["search", "-", "--lexical"], ["recall", "-"]], ids=" ".join)
 def test_ctrl_c_exits_130_without_a_traceback(seeded, tmp_path, command):
-    proc = subprocess.Popen([CLAWMEM, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    # Ctrl-C as at a terminal: a suite started as a background job inherits SIGINT ignored, which
+    # the child would keep (Python leaves an inherited SIG_IGN alone)
+    proc = subprocess.Popen([CLAWMEM, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     deadline = time.monotonic() + 120
     while not _blocked_reading_stdin(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
