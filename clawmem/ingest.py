@@ -444,8 +444,11 @@ def ingest(
         body, marked = incoming.clean(turn.content, typed_by_owner=False)
         dropped_marked += marked
         lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln) or line_model.fence(ln)]
-        if marked and not lines and not framing.holds_untrusted(turn.content):
-            continue  # only clawmem's own context (a hook's recall block as Codex records it): nothing new, no exposure
+        if marked and not lines and turn.role == "system" and not turn.speaker and not framing.holds_untrusted(turn.content):
+            # only clawmem's own context, where a host puts a hook's output (Codex: a developer
+            # message): nothing new, no exposure. A tool's output or repository context that is
+            # only a (forged) recall block stays an exposure.
+            continue
         cleaned.append((turn, lines))
     labels = [_label(turn) for turn, _ in cleaned]
     prior = prior_turns(ws, session)
