@@ -243,7 +243,11 @@ def social(text: str) -> str | None:
     """Why ``text`` is talk between the speakers (greeting, thanks, reaction, remark, mood, news
     without content) rather than information; ``None`` when it is not. Judged on the sentence
     alone, so a leaning sentence ("It was so cool.") can be dropped instead of joining a claim."""
-    said = speech(text)
+    return _talk(speech(text))
+
+
+def _talk(said: str) -> str | None:
+    """``social`` on what was said (``speech`` already applied)."""
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
@@ -262,10 +266,10 @@ def social(text: str) -> str | None:
 
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
-    talk = social(text)
+    said = speech(text)
+    talk = _talk(said)
     if talk:
         return talk
-    said = speech(text)
     if STATUS.search(said) and not RESOLUTION.search(said):
         return "a status report of the moment, not a durable fact"
     if COMPLAINT.search(said) and not RESOLUTION.search(said):
