@@ -16,6 +16,8 @@ TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07
 STRAY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # DEL and the C1 controls, which json.dumps leaves raw (it escapes only C0): U+009B is the 8-bit CSI
 RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
+# The C1 controls: valid UTF-8, so raw input may carry them (a tool's output, a paste); stored as U+FFFD.
+C1_CONTROL = re.compile(r"[\x80-\x9f]")
 SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -55,8 +57,18 @@ def json_printable(document: str) -> str:
     return RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", document)
 
 
+def neutral_c1(text: str) -> str:
+    """``text`` with every C1 control shown as U+FFFD: what a terminal would obey never reaches a file.
+
+    C0 controls mark input as binary and refuse it; C1 controls are valid UTF-8 that a real
+    transcript can hold (JavaScript's JSON writer leaves them raw), so refusing them would lose
+    a session for one character, and keeping them would store an 8-bit CSI (U+009B).
+    """
+    return C1_CONTROL.sub("\ufffd", text)
+
+
 def decode_input(data: bytes | str, *, limit: int, what: str = "input") -> str:
-    """Validate raw input: within the size limit, UTF-8, not binary, not empty."""
+    """Validate raw input: within the size limit, UTF-8, not binary, not empty; C1 controls neutralised."""
     raw = data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else data
     if len(raw) > limit:
         raise BadInput(f"{what} is {len(raw):,} bytes; the limit is {limit:,}", hint="split it, or raise the limits in clawmem.toml")
@@ -68,7 +80,7 @@ def decode_input(data: bytes | str, *, limit: int, what: str = "input") -> str:
         raise BadInput(f"{what} looks binary (it contains control characters)", hint="pass text, not a binary file")
     if not text.strip():
         raise BadInput(f"{what} is empty", hint="give the text to remember")
-    return text
+    return neutral_c1(text)
 
 
 def read_source(source: str, *, limit: int, what: str) -> bytes:

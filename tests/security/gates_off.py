@@ -43,7 +43,8 @@ Removed here, and nothing else:
    ``transcript_path`` whole (whatever its size or kind), and nothing catches what that raises;
 21. number ranges: any number in ``clawmem.toml``, ``config set`` or ``intent add --budget/--cooldown``
    is taken as it is, and a config file is parsed without catching what the parser raises;
-22. printable output: C0 and C1 controls are printed (and written in JSON) as they are stored;
+22. printable output: C0 and C1 controls are printed (and written in JSON) as they are stored,
+   and C1 controls in raw input are stored as they came;
 23. machine-local settings: a git-shared ``clawmem.toml`` may set the consolidator command and the
    cron schedule, and a schedule is any text starting with ``@`` or of five words;
 24. ledger record shapes: any JSON object is a record, whatever the types of its fields;
@@ -255,6 +256,7 @@ def disable_bad_input_rules() -> None:
     _replace_everywhere("check_fire_limits", lambda budget, cooldown_s: None)
     schedule.checked_duration = lambda seconds, text: round(seconds)
     inputs.printable = lambda text: text
+    inputs.neutral_c1 = lambda text: text
     inputs.json_printable = lambda document: document
     config.refuse_shared_executables = lambda data, path, root: None
     cron.check_schedule = lambda schedule: schedule.strip()
