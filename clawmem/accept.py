@@ -24,7 +24,8 @@ from clawmem.workspace import Workspace
 class Pending:
     """One record or line held back on this copy until its owner accepts it."""
 
-    kind: str  # "record": a ledger record another copy wrote; "line": a line that arrived without one
+    kind: str  # "record": an entry record another copy wrote; "action": an intent, tombstone, lift or
+    # aspiration state another copy wrote (it acts only once accepted); "line": a line that arrived without one
     writer: str  # the copy the record names (unproven), ``team.UNSEALED``, or ``team.HAND`` for a line
     path: str
     line: int | None  # where it is in the file now (None: not indexed, e.g. the line is gone)
@@ -50,8 +51,24 @@ def _entry_rows(index: Any) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["path"], r["text_hash"]): r for r in index.query("SELECT path, text_hash, line_start, text FROM entries ORDER BY line_start DESC")}
 
 
+# Ledger records that act rather than describe a line: a pulled one does nothing here until accepted
+ACTIONS = ("intent", "tombstone", "lift", "aspiration")
+
+
+def _action(record: dict[str, Any]) -> str:
+    """What an action record would do here, in words (it is never shown as stored text)."""
+    kind = record.get("t")
+    if kind == "intent":
+        return f"intent {record.get('op')}: {record.get('text') or record.get('id')}"
+    if kind == "tombstone":
+        return f"forget session {record['session']}" if isinstance(record.get("session"), str) else f"forget text {record.get('hash')}"
+    if kind == "lift":
+        return f"undo forget {record.get('forget')}"
+    return f"aspiration {record.get('id')} {record.get('state')}"
+
+
 def held_back(ws: Workspace, index: Any) -> list[Pending]:
-    """Everything this copy holds back as someone else's: capped records, then lines from git."""
+    """Everything this copy holds back as someone else's: capped records and actions, then lines from git."""
     import json
 
     copy = team.this_copy(ws)
@@ -61,12 +78,20 @@ def held_back(ws: Workspace, index: Any) -> list[Pending]:
     pending: dict[str, Pending] = {}
     for record in read.records:
         origin = record.get("origin")
-        if record.get("t") != "entry" or origin not in provenance.TRUST_RANK or team.counts_here(found, record):
+        if team.counts_here(found, record):
+            continue
+        digest = team.record_digest(record)
+        if record.get("t") in ACTIONS:
+            pending.setdefault(digest, Pending(
+                "action", team.writer_of(record), str(record.get("path") or ws.rel(ws.ledger_path)), None,
+                origin if origin in provenance.TRUST_RANK else "owner", FOREIGN_ORIGIN_CAP, _action(record), digest, "",
+            ))
+            continue
+        if record.get("t") != "entry" or origin not in provenance.TRUST_RANK:
             continue
         held_as = team.capped(record)["origin"]
         if held_as == origin:
             continue  # it claims no more than it has here
-        digest = team.record_digest(record)
         row = rows.get((str(record.get("path")), str(record.get("hash"))))
         pending.setdefault(digest, Pending(
             "record", team.writer_of(record), str(record.get("path")), row["line_start"] if row else None, str(origin), held_as,

@@ -25,7 +25,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard
+from clawmem import ledger, loopguard, team
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
 from clawmem.workspace import Workspace
@@ -179,7 +179,9 @@ def ident(a: Aspiration) -> str:
 
 
 def _recorded(ws: Workspace, state: str) -> set[str]:
-    return {r["id"] for r in ledger.read(ws).records if r.get("t") == "aspiration" and r.get("state") == state and isinstance(r.get("id"), str)}
+    """Aspirations recorded in ``state`` by this copy or accepted by its owner: a pulled "done" never silences one."""
+    records = team.counting_here(ws, ledger.read(ws).records)
+    return {r["id"] for r in records if r.get("t") == "aspiration" and r.get("state") == state and isinstance(r.get("id"), str)}
 
 
 def due(ws: Workspace, today: dt.date) -> list[Due]:

@@ -274,19 +274,14 @@ def caller_host(host: str | None, fmt: str) -> str:
     return host or (fmt if fmt in HOSTS else "cli")
 
 
-def check_replaceable(records: list[dict], session: str, rel: str, origin: str) -> None:
-    """Refuse a forgotten session, and replacing a transcript another origin class sent.
+def check_replaceable(records: list[dict], session: str, rel: str, origin: str, tombstoned: frozenset[str]) -> None:
+    """Refuse a forgotten session (one of ``tombstoned``, ``ledger.tombstones``), and replacing a
+    transcript another origin class sent.
 
     Transcripts ingested before the sender was recorded are judged by their entries: one
     holding content more trusted than the new sender could produce is not replaced.
     """
-    forgotten = False
-    for r in records:  # in ledger order: ``forget --undo`` lifts a tombstone, a later forget sets it again
-        if r.get("t") == "tombstone" and r.get("session") == session:
-            forgotten = True
-        elif r.get("t") == "lift" and session in r.get("sessions", ()):
-            forgotten = False
-    if forgotten:
+    if session in tombstoned:
         raise Forbidden(f"session {session} was forgotten; it is not ingested again", hint="use a new session id")
     senders = {r.get("origin") for r in records if r.get("t") == "transcript" and r.get("path") == rel}
     if senders:
@@ -435,7 +430,7 @@ def ingest(
     session = validate_session_id(session)
     channel = caller_host(host, fmt)
     path = ws.root / session_slot(ledger.read(ws).records, session, origin, channel)
-    check_replaceable(ledger.read(ws).records, session, ws.rel(path), origin)
+    check_replaceable(ledger.read(ws).records, session, ws.rel(path), origin, ledger.tombstones(ws).sessions)
     fallback = (at or local_now()).replace(microsecond=0)
 
     dropped_marked = 0
@@ -505,9 +500,10 @@ def ingest(
     document = frontmatter.dumps(frontmatter.Post(f"# Transcript {session}\n\n" + "".join(rendered), **header)) + "\n"
     encoded = document.encode()  # before the ledger: nothing is recorded for a file that cannot be written
     with ws.lock_file(path):
-        check_replaceable(ledger.read(ws).records, session, rel, origin)  # again, under the lock
+        existing = ledger.read(ws).records
+        check_replaceable(existing, session, rel, origin, ledger.tombstones(ws).sessions)  # again, under the lock
         replaced = path.exists()
-        ledger.append(ws, [transcript_record(rel, origin, session_kind, session=session, host=channel), *records])
+        ledger.append(ws, [transcript_record(rel, origin, session_kind, session=session, host=channel), *ledger.unrepeated(ws, existing, records)])
         atomic_write(path, encoded)
     return IngestResult(
         session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived,

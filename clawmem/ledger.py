@@ -89,6 +89,33 @@ def entry_record(
     }
 
 
+def _said(record: dict[str, Any]) -> dict[str, Any]:
+    """What a record says, without when it was written and who sealed it."""
+    return {k: v for k, v in record.items() if k not in ("at", WRITER_FIELD, SEQ_FIELD, SEAL_FIELD)}
+
+
+def unrepeated(ws: Workspace, existing: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``records`` without the entry records that only repeat this copy's latest record for the same line.
+
+    A host hands over its growing transcript on every turn and each ingest records every line
+    again, so the ledger grew with the square of a session's length. A repeat changes nothing (a
+    line's trust is the least trusted over its records), so only a changed record is appended.
+    Only this copy's own records count as said: a pulled copy of the record holds nothing back.
+    """
+    from clawmem import team
+
+    keys = {(r.get("path"), r.get("hash")) for r in records if r.get("t") == "entry"}
+    if not keys:
+        return list(records)
+    copy = team.this_copy(ws)
+    latest: dict[tuple[Any, Any], dict[str, Any]] = {}
+    for r in existing:
+        key = (r.get("path"), r.get("hash"))
+        if r.get("t") == "entry" and key in keys and team.written_here(copy, r):
+            latest[key] = _said(r)
+    return [r for r in records if r.get("t") != "entry" or latest.get((r.get("path"), r.get("hash"))) != _said(r)]
+
+
 def taint_record(path: str, origin: str) -> dict[str, Any]:
     return {"t": "taint", "path": path, "origin": origin, "at": now_iso()}
 
@@ -239,12 +266,21 @@ class Tombstones:
     hashes: frozenset[str]
 
 
+def forgetting(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``tombstone`` and ``lift`` records that act here, in ledger order: this copy's own and
+    those its owner accepted (``team.counting_here``). A pulled tombstone would let a collaborator
+    silence the owner's facts, and a pulled lift would bring back what the owner forgot."""
+    from clawmem import team
+
+    return [r for r in team.counting_here(ws, records) if r.get("t") in ("tombstone", "lift")]
+
+
 def tombstones(ws: Workspace) -> Tombstones:
     """Sessions and text hashes ``clawmem forget`` removed: writers never store them again.
 
     A ``lift`` record (``clawmem forget --undo``) takes back the tombstones of one forget, in
-    ledger order, so the text may be written and promoted again. Cheap when nothing was ever
-    forgotten (one substring search over the ledger's bytes).
+    ledger order, so the text may be written and promoted again. Only records that act here count
+    (``forgetting``). Cheap when nothing was ever forgotten (one substring search over the ledger's bytes).
     """
     try:
         data = ws.ledger_path.read_bytes()
@@ -253,18 +289,16 @@ def tombstones(ws: Workspace) -> Tombstones:
     sessions: set[str] = set()
     hashes: set[str] = set()
     if b'"tombstone"' in data:
-        for line in data.splitlines():
-            if b'"tombstone"' not in line and b'"lift"' not in line:
-                continue
-            record = parse_record(line)[0]  # a malformed one is skipped here and reported by ``read``
-            if record is None:
-                continue
+        # only the lines that can matter: forgetting, lifting, and the owner's acceptances
+        lines = (ln for ln in data.splitlines() if b'"tombstone"' in ln or b'"lift"' in ln or b'"accept"' in ln)
+        parsed = [r for r in (parse_record(ln)[0] for ln in lines) if r is not None]  # a malformed one is reported by ``read``
+        for record in forgetting(ws, parsed):
             if record.get("t") == "tombstone":
                 if isinstance(record.get("session"), str):
                     sessions.add(record["session"])
                 if isinstance(record.get("hash"), str):
                     hashes.add(record["hash"])
-            elif record.get("t") == "lift":
+            else:
                 sessions.difference_update(s for s in record.get("sessions", ()) if isinstance(s, str))
                 hashes.difference_update(h for h in record.get("hashes", ()) if isinstance(h, str))
     return Tombstones(frozenset(sessions), frozenset(hashes))

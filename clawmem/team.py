@@ -235,6 +235,14 @@ def counts_here(found: Judge, record: dict[str, Any]) -> bool:
     return found.counts_here(record)
 
 
+def counting_here(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records this copy wrote or its owner accepted, in order: what a pull brought (an intent,
+    a tombstone, a lift, an aspiration's state) acts on this machine only once accepted."""
+    copy = this_copy(ws)
+    found = judge(copy, load_state(copy), records)
+    return [r for r in records if counts_here(found, r)]
+
+
 def judge(copy: Copy, state: dict[str, Any], records: list[dict[str, Any]]) -> Judge:
     """Read this copy's seals, acceptances and adopted records out of ``records`` (any order)."""
     legacy = state.get("legacy")

@@ -285,7 +285,7 @@ def test_an_mcp_ingest_cannot_replace_the_owners_transcript(ws, clawmem, monkeyp
 
     # control: with the id alone naming the file and no same-class replacement rule, the agent overwrites it
     monkeypatch.setattr(ingest, "session_slot", sessions.unbound_slot)
-    monkeypatch.setattr(ingest, "check_replaceable", lambda records, session, rel, origin: None)
+    monkeypatch.setattr(ingest, "check_replaceable", lambda records, session, rel, origin, tombstoned: None)
     assert not run(call(ws.root, "ingest_transcript", transcript=forged, session="family")).is_error
     assert "stranger" in (ws.root / "transcripts" / "family.md").read_text()
 

@@ -194,3 +194,46 @@ def test_control_with_the_echo_rule_off_the_pasted_line_lands(ws, clawmem, tmp_p
     result = _pasted_back(ws, clawmem, tmp_path, command=RULE_OFF)
     assert (result["written"], result["dropped_recalled"]) == (3, 0)
     assert any(OWNER in t for t in owner_lines(ws, "cc-2"))
+
+
+def _entry_records(ws) -> list[dict]:
+    from clawmem import ledger
+
+    return [r for r in ledger.read(ws).records if r.get("t") == "entry"]
+
+
+def test_per_turn_re_ingest_records_each_line_once(ws, clawmem, tmp_path):
+    """A host re-sends its growing transcript every turn: the ledger grows with the lines, not their square."""
+    turns: list[tuple[str, str, str]] = []
+    path = tmp_path / "grow.jsonl"
+    for n in range(8):
+        turns += [("user", f"The zq{n} service listens on port {8000 + n}.", f"09:{n:02d}:00"), ("assistant", f"Noted zq{n}.", f"09:{n:02d}:05")]
+        _write(path, plain(turns))
+        _ingest(clawmem, path, "s-1", "jsonl", f"09:{n:02d}:30")
+    records = _entry_records(ws)
+    assert len(records) == len({(r["path"], r["hash"]) for r in records}) == 16  # not 2 + 4 + ... + 16 = 72
+    assert len(owner_lines(ws, "s-1")) == 8
+
+
+def test_a_changed_verdict_is_still_recorded_on_re_ingest(ws, clawmem, tmp_path):
+    """A line re-ingested with a different record (here: another observed time) is recorded again."""
+    path = _write(tmp_path / "s.jsonl", [{"role": "user", "content": OWNER, "timestamp": f"{DAY}T09:00:00Z"}])
+    _ingest(clawmem, path, "s-1", "jsonl", "09:01:00")
+    _write(path, [{"role": "user", "content": OWNER, "timestamp": f"{DAY}T09:30:00Z"}])
+    _ingest(clawmem, path, "s-1", "jsonl", "09:31:00")
+    assert [r["observed"][11:16] for r in _entry_records(ws)] == ["09:00", "09:30"]
+
+
+def test_a_pulled_copy_of_the_record_does_not_hold_back_this_copys_own(ws, clawmem, tmp_path):
+    """Only this copy's own records count as said: the same record from another copy is no reason to skip ours."""
+    from clawmem import team
+
+    path = _write(tmp_path / "s.jsonl", [{"role": "user", "content": OWNER, "timestamp": f"{DAY}T09:00:00Z"}])
+    _ingest(clawmem, path, "s-1", "jsonl", "09:01:00")
+    own = _entry_records(ws)[0]
+    assert team.written_here(team.this_copy(ws), own)
+    with ws.ledger_path.open("a") as f:  # as a pull brings another copy's (unsealed) record of the same line
+        f.write(json.dumps({k: v for k, v in own.items() if k not in ("by", "seq", "mac")} | {"path": "transcripts/s-2.md", "session": "s-2"}) + "\n")
+    _ingest(clawmem, path, "s-2", "jsonl", "09:02:00")
+    sealed = [r for r in _entry_records(ws) if r["path"] == "transcripts/s-2.md" and team.written_here(team.this_copy(ws), r)]
+    assert len(sealed) == 1

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from clawmem import ledger, provenance
+from clawmem import ledger, provenance, team
 from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
@@ -55,20 +55,11 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
     with index.transaction():
         if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
             return 0
-        records = _counting_here(ws, ledger.read(ws).records)
+        records = team.counting_here(ws, ledger.read(ws).records)  # a pulled intent is never restored as an owner's
         restored = replay(index, [r for r in records if r.get("t") == "intent"])
         index.set_meta(RESTORED_META, ledger.now_iso())
     return restored
 
-
-def _counting_here(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records this copy wrote or its owner accepted (``team.counts_here``): an intent a pull
-    brought is someone else's until accepted, so it is never restored as an owner's intent."""
-    from clawmem import team
-
-    copy = team.this_copy(ws)
-    found = team.judge(copy, team.load_state(copy), records)
-    return [r for r in records if team.counts_here(found, r)]
 
 
 def replay(index: Index, records: Iterable[dict[str, Any]]) -> int:

@@ -176,7 +176,7 @@ def disable_input_gates() -> None:
         return real_ingest(ws, data, session=session, fallback_session=fallback_session, **kw)
 
     ingest.ingest = content_picks_session
-    ingest.check_replaceable = lambda records, session, rel, origin: None
+    ingest.check_replaceable = lambda records, session, rel, origin, tombstoned: None
 
     launcher._checked_argv = lambda argv: argv
     inputs.check_encodable = notes.check_encodable = lambda value, what: value
