@@ -30,7 +30,7 @@ def man_dir() -> Path:
     for folder in _dirs("man", "share/man/man1"):
         if (folder / f"{PROG}.1").is_file():
             return folder
-    raise ClawmemError("clawmem's man pages are not installed", hint="reinstall clawmem (pip install --force-reinstall clawmem), or read `clawmem COMMAND --help`")
+    raise ClawmemError("clawmem's man pages are not installed", hint="reinstall clawmem (pip install --force-reinstall clawmem-cli), or read `clawmem COMMAND --help`")
 
 
 def page(command: list[str]) -> Path:
@@ -50,4 +50,4 @@ def completion(shell: str) -> str:
         path = folder / SHELLS[shell]
         if path.is_file():
             return path.read_text(encoding="utf-8")
-    raise ClawmemError("clawmem's shell completion scripts are not installed", hint="reinstall clawmem (pip install --force-reinstall clawmem)")
+    raise ClawmemError("clawmem's shell completion scripts are not installed", hint="reinstall clawmem (pip install --force-reinstall clawmem-cli)")

@@ -1,4 +1,4 @@
-"""What ``pip install clawmem`` puts on disk: man pages and completions, found by ``clawmem man``/``completion`` and by man(1).
+"""What ``pip install clawmem-cli`` puts on disk: man pages and completions, found by ``clawmem man``/``completion`` and by man(1).
 
 Built and installed for real: a wheel from this checkout (pip, with build isolation: it needs
 the build backend from the package index or pip's cache, so it skips when neither is
@@ -32,7 +32,7 @@ def installed(tmp_path_factory):
     built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT))
     if built.returncode != 0:
         pytest.skip(f"cannot build a wheel here (no package index for the build backend?): {built.stderr.strip()[-300:]}")
-    wheel = next(out.glob("clawmem-*.whl"))
+    wheel = next(out.glob("clawmem_cli-*.whl"))
     venv = out / "venv"
     assert _run(sys.executable, "-m", "venv", "--without-pip", str(venv)).returncode == 0
     pip = _run(sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q", "--no-deps", "--no-index", str(wheel))
@@ -47,9 +47,9 @@ def test_the_wheel_ships_every_man_page_and_completion(installed):
     wheel, _, _ = installed
     names = set(zipfile.ZipFile(wheel).namelist())
     for page in (ROOT / "man").glob("*.1"):
-        assert f"clawmem-0.1.0.data/data/share/man/man1/{page.name}" in names
+        assert f"clawmem_cli-0.1.0.data/data/share/man/man1/{page.name}" in names
     for shell in ("bash", "zsh", "fish"):
-        assert f"clawmem-0.1.0.data/data/share/clawmem/completions/clawmem.{shell}" in names
+        assert f"clawmem_cli-0.1.0.data/data/share/clawmem/completions/clawmem.{shell}" in names
 
 
 @pytest.mark.slow
