@@ -24,6 +24,7 @@ ENV_LOCAL_CONFIG = "CLAWMEM_LOCAL_CONFIG"
 # Set by `clawmem install` in the MCP server entry it writes next to its hooks (value: the host,
 # e.g. claude-code): the server then tells the model that recall and ingestion already happen.
 ENV_HOST_HOOKS = "CLAWMEM_HOST_HOOKS"
+INSTALL_BACKUP_SUFFIX = ".clawmem.bak"  # install keeps one backup per host file it changes: <file>.clawmem.bak
 # The name `clawmem install` gives its MCP server in every host: hosts name its tools
 # mcp__clawmem__<tool> (Claude Code) or <tool> in the mcp__clawmem namespace (Codex).
 MCP_SERVER = "clawmem"

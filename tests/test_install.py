@@ -7,6 +7,7 @@ files are the hosts' documented config files (paths and shapes cited in clawmem/
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -75,6 +76,23 @@ def test_a_second_run_changes_nothing_and_uninstall_restores_the_user_s_settings
     assert [f["action"] for f in removed["files"]] == ["update", "remove"]
     assert json.loads(settings.read_text()) == original
     assert not (home / ".claude.json").exists()  # clawmem created it; nothing else was in it
+
+
+def test_install_and_uninstall_cycles_keep_one_backup_per_file(home, clawmem):
+    """Each change backs up the file as it was just before; cycles leave one copy per file, not one per run."""
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"theme": "dark"}))
+    (home / ".claude.json").write_text(json.dumps({"numStartups": 7}))
+    os.chmod(home / ".claude.json", 0o600)
+    for _ in range(3):
+        assert clawmem("install", "claude-code").returncode == 0
+        before_uninstall = settings.read_text()
+        assert clawmem("install", "claude-code", "--uninstall").returncode == 0
+    backups = sorted(p.name for p in home.rglob("*.bak"))
+    assert backups == [".claude.json.clawmem.bak", "settings.json.clawmem.bak"]
+    assert (settings.parent / "settings.json.clawmem.bak").read_text() == before_uninstall
+    assert (home / ".claude.json.clawmem.bak").stat().st_mode & 0o777 == 0o600  # a private file's copy stays private
 
 
 def test_project_scope_writes_the_project_files(home, clawmem, tmp_path):

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from clawmem.config import INSTALL_BACKUP_SUFFIX
 from clawmem.errors import BadInput
 from clawmem.hosts import configfiles
 from clawmem.hosts.wiring import hook_handlers, server_entry
-from clawmem.timeparse import local_now
 
 
 @dataclass(frozen=True)
@@ -154,14 +154,18 @@ def _plans(module: ModuleType, scope: str, exe: str, workspace: str, timeout_s: 
     return plans
 
 
-def _write(plan: _Plan, stamp: str) -> str | None:
-    """Apply one planned change; return the backup's path."""
+def _write(plan: _Plan) -> str | None:
+    """Apply one planned change; return the backup's path.
+
+    One backup per file (``INSTALL_BACKUP_SUFFIX``), holding the file as it was just before this
+    change: install and uninstall cycles leave no trail of copies of ``~/.claude.json``.
+    """
     from clawmem.workspace import atomic_write
 
     backup = None
     mode = None
     if plan.before is not None:
-        backup_path = plan.path.with_name(f"{plan.path.name}.clawmem-{stamp}.bak")
+        backup_path = plan.path.with_name(plan.path.name + INSTALL_BACKUP_SUFFIX)
         shutil.copy2(plan.path, backup_path)
         backup = str(backup_path)
         mode = plan.path.stat().st_mode & 0o777
@@ -205,13 +209,12 @@ def install(
                    trust_hooks=trust_hooks, auto_memory=auto_memory, extra=extra)
     create_ws = not uninstall and not (root / STATE_DIR).is_dir()
     files: list[FileChange] = []
-    stamp = local_now().strftime("%Y%m%dT%H%M%S")
     if create_ws and not dry_run:
         from clawmem.workspace_init import initialise
 
         initialise(root)  # as `clawmem init` makes it: index, .gitignore, audit baseline, trusted here
     for plan in plans:
-        backup = None if dry_run or plan.action == "unchanged" else _write(plan, stamp)
+        backup = None if dry_run or plan.action == "unchanged" else _write(plan)
         files.append(FileChange(str(plan.path), plan.role, plan.action, backup, plan.entries))
     if extra.memory_state is not None and not dry_run:
         from clawmem.hosts import automemory
