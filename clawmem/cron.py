@@ -143,10 +143,13 @@ def install(ws: Workspace, *, crontab: str = "crontab", command: str | None = No
     return Installed(new_block, updated != current, found)
 
 
-def remove(ws: Workspace, *, crontab: str = "crontab") -> Installed:
-    """Take this workspace's block out of the user's crontab (other lines untouched)."""
+def remove(root: Path, *, crontab: str = "crontab") -> Installed:
+    """Take the block of the workspace at ``root`` out of the user's crontab (other lines untouched).
+
+    Only the path is needed, so the block of a workspace that was deleted can still be removed.
+    """
     current = _read(crontab)
-    before, after, found = _split(current, ws.root)
+    before, after, found = _split(current, root)
     if found:
         _write(crontab, before + after)
     return Installed("", found, found)

@@ -34,15 +34,16 @@ def cron(
     """
     from clawmem import cron as core
     from clawmem.errors import BadInput
-    from clawmem.workspace import Workspace
+    from clawmem.workspace import Workspace, resolve_root
 
     if install and remove:
         raise BadInput("--install and --remove cannot be combined", hint="pick one")
-    ws = Workspace.open(workspace)
-    if remove:
-        done = core.remove(ws)
+    if remove:  # by path: a deleted workspace's block can still be removed
+        done = core.remove(resolve_root(workspace))
         print("Removed the clawmem block from your crontab." if done.changed else "No clawmem block for this workspace in your crontab; nothing changed.")
-    elif install:
+        return
+    ws = Workspace.open(workspace)
+    if install:
         done = core.install(ws)
         verb = "Replaced" if done.replaced else "Installed"
         print(done.block, end="")

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -119,6 +120,18 @@ def test_install_into_an_empty_crontab_and_two_workspaces_keep_their_own_blocks(
     assert text.count("# BEGIN clawmem") == 2 and f"# BEGIN clawmem {ws.root} " in text and f"# BEGIN clawmem {other} " in text
     assert clawmem("cron", "--remove", "-w", str(other), env=env).returncode == 0
     assert table.read_text().count("# BEGIN clawmem") == 1 and str(other) not in table.read_text()
+
+
+def test_the_block_of_a_deleted_workspace_can_still_be_removed(ws, clawmem, fake_crontab, tmp_path):
+    table, env = fake_crontab
+    gone = tmp_path / "gone"
+    assert clawmem("init", "-w", str(gone)).returncode == 0
+    assert clawmem("cron", "--install", "-w", str(gone), env=env).returncode == 0
+    shutil.rmtree(gone)
+    assert clawmem("cron", "-w", str(gone), env=env).returncode != 0  # printing the lines still needs the workspace
+    removed = clawmem("cron", "--remove", "-w", str(gone), env=env)
+    assert removed.returncode == 0, removed.stderr
+    assert "Removed" in removed.stdout and str(gone) not in table.read_text()
 
 
 def test_a_crontab_that_refuses_loses_nothing_and_says_why(ws, clawmem, fake_crontab, tmp_path):
