@@ -33,4 +33,6 @@ def demo(
             out.print(f"  {line}", markup=False)
 
     run_demo(root, say=say)
-    out.print(f"\nThe demo workspace is at {root}; explore it with `clawmem -h` and CLAWMEM_WORKSPACE={root}")
+    out.print(f"\nThe demo workspace is at {root}; explore it with `clawmem -h` and CLAWMEM_WORKSPACE={root}", markup=False)
+    if not workspace:
+        out.print(f"It stays until you remove it: rm -rf {root.parent}", markup=False)
