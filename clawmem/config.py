@@ -38,6 +38,13 @@ SECONDS_MAX = 86_400  # a timeout or budget in seconds: one day (poll timeouts o
 PORT_MAX = 65_535
 DURATION_MAX_S = DAYS_MAX * 86_400  # --cooldown, --expires: 100 years
 INTENT_BUDGET_MAX = 1_000_000  # --budget and intents.budget: fires of one intent
+# Counts and sizes for which 0 means nothing works (no results, no chunk, a divisor): at least 1
+AT_LEAST_ONE = frozenset({
+    ("search", "limit"), ("search", "candidates_max"), ("search", "candidates_factor"), ("chunking", "tokens"),
+    ("limits", "max_note_bytes"), ("limits", "max_ingest_bytes"), ("hooks", "timeout_s"),
+    ("dream", "frequency_saturation"), ("dream", "diversity_saturation"), ("dream", "recurrence_saturation_days"),
+    ("dream", "richness_saturation"), ("dream", "memory_chars"),
+})
 # Nesting limits, checked before a parser recurses (json and tomllib recurse until they crash).
 HOOK_JSON_MAX_DEPTH = 64  # a host's hook JSON on stdin
 HOOK_STDIN_MAX_BYTES = 8 * 1024 * 1024  # a hook's stdin is read up to this and refused past it
@@ -275,13 +282,15 @@ def shown(value: Any) -> str:
 
 
 def number_range(section: str, name: str, default: int | float) -> tuple[int | float, int | float]:
-    """The range a numeric setting must be in, by its unit (``_days``, ``_hours``, ``_s``, ``_ms``, ``_port``), else its type."""
+    """The range a numeric setting must be in, by its unit (``_days``, ``_hours``, ``_s``, ``_ms``, ``_port``), else its type;
+    from 1 for the counts and sizes in ``AT_LEAST_ONE``."""
     if (section, name) == ("intents", "budget"):
         return 1, INTENT_BUDGET_MAX
+    low = 1 if (section, name) in AT_LEAST_ONE else 0
     for suffix, high in (("_days", DAYS_MAX), ("_hours", DAYS_MAX * 24), ("_ms", SECONDS_MAX * 1000), ("_s", SECONDS_MAX), ("_port", PORT_MAX)):
         if name.endswith(suffix):
-            return 0, high
-    return 0, INT_MAX if isinstance(default, int) else FLOAT_MAX
+            return low, high
+    return low, INT_MAX if isinstance(default, int) else FLOAT_MAX
 
 
 def check_number(key: str, value: int | float, low: int | float, high: int | float, default: Any) -> None:

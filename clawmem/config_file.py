@@ -121,6 +121,15 @@ def get_value(root: Path, key: str) -> Any:
     return show(root).settings[section][name]
 
 
+def _current(root: Path, section: str, name: str) -> Any:
+    """The value in force before a ``config set``; None when the files hold an invalid one, which
+    the set may be repairing (a refused value must never lock the owner out of fixing it)."""
+    try:
+        return getattr(getattr(config_module.from_mapping(config_module.merged(*config_module.layers(root))), section), name)
+    except ConfigError:
+        return None
+
+
 def set_value(root: Path, key: str, text: str) -> SetResult:
     """Write one override (atomically, under the workspace's config lock) to ``write_target``'s file."""
     import tomli_w  # deferred: only `config set` writes TOML
@@ -136,8 +145,9 @@ def set_value(root: Path, key: str, text: str) -> SetResult:
     ws = Workspace(root)
     path = write_target(root, key)
     with ws.lock(config_module.CONFIG_FILE):
-        previous = getattr(getattr(config_module.from_mapping(config_module.merged(*config_module.layers(root))), section), name)
-        data, raw = _read(path)
+        previous = _current(root, section, name)
+        data = config_module.read_toml(path)  # not validated: the set may be repairing it; the result is
+        raw = path.read_text(encoding="utf-8") if data else ""
         updated = {s: dict(v) for s, v in data.items()}
         updated.setdefault(section, {})[name] = value
         try:

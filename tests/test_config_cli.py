@@ -50,6 +50,8 @@ def test_bad_values_are_refused_and_nothing_is_written(clawmem, ws):
         (("search.limit", "many"), "whole number"),
         (("recall.escalation_mode", "sometimes"), "must be one of always, escalate, off"),
         (("search.min_score", "nan"), "must be a number"),
+        (("search.limit", "0"), "from 1"),  # no result at all: a count for which 0 means nothing works
+        (("dream.frequency_saturation", "0"), "from 1"),  # a divisor
         (("nosection", "1"), "unknown setting"),
     ):
         result = clawmem("config", "set", *args)
@@ -66,6 +68,19 @@ def test_a_broken_file_is_reported_not_overwritten(clawmem, ws):
         assert result.returncode == 1 and "not valid TOML" in result.stderr
     assert target.read_text() == "[search\nlimit = "
     assert clawmem("config", "path").returncode == 0  # still tells you where to fix it
+
+
+def test_set_repairs_an_invalid_value_it_would_refuse(clawmem, ws):
+    """A file holding a refused value (a hand edit, an older version's range) never locks `config set` out of fixing it."""
+    target = ws.root / "clawmem.toml"
+    target.write_text("[search]\nlimit = 0\n")
+    assert "from 1" in clawmem("search", "anything").stderr
+    fixed = clawmem("config", "set", "search.limit", "5", "--json")
+    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.json()["previous"] is None and target.read_text() == "[search]\nlimit = 5\n"
+    target.write_text("[search]\nlimit = 0\n")
+    other = clawmem("config", "set", "search.min_score", "0.4")
+    assert other.returncode == 1 and "search.limit" in other.stderr and target.read_text() == "[search]\nlimit = 0\n"
 
 
 def test_comments_are_dropped_with_a_warning(clawmem, ws):

@@ -101,7 +101,8 @@ def set_(
     if json_output:
         emit_json(result)
         return
-    print(f"{result.key} = {_toml_value(result.value)}  (was {_toml_value(result.previous)}; default {_toml_value(result.default)})")
+    was = "invalid" if result.previous is None else _toml_value(result.previous)
+    print(f"{result.key} = {_toml_value(result.value)}  (was {was}; default {_toml_value(result.default)})")
 
 
 @app.command("path")
