@@ -330,3 +330,24 @@ def test_import_claude_memory_brings_topic_files_in_as_owner_notes_with_their_so
     assert again["imported"] == 0 and again["skipped"] == 3
     missing = clawmem("import", "claude-memory", str(tmp_path / "nope"))
     assert missing.returncode == 1 and "neither a file nor a directory" in missing.stderr
+
+
+@pytest.mark.parametrize("host", ["claude-code", "codex"])
+def test_install_refuses_an_mcp_server_this_clawmem_cannot_run(home, tmp_path, host):
+    """Without the MCP SDK the host would start a server that fails: install says how to fix it and writes nothing."""
+    import subprocess
+
+    probe = (
+        "import sys; sys.modules['mcp'] = None\n"
+        f"sys.argv = [{CLAWMEM_EXE!r}, 'install', {host!r}, '-w', {str(tmp_path / 'ws')!r}]\n"
+        "from clawmem.launcher import main\nmain()\n"
+    )
+    env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(home / ".codex")}
+    proc = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode != 0
+    assert "MCP SDK is not installed" in proc.stderr and "pip install 'clawmem-cli[mcp]'" in proc.stderr
+    assert not home.exists() or _files(home) == {}
+    assert not (tmp_path / "ws").exists()
+    control = subprocess.run([sys.executable, "-c", probe.replace("sys.modules['mcp'] = None", "pass")],
+                             check=False, capture_output=True, text=True, timeout=120, env=env)
+    assert control.returncode == 0, control.stderr  # with the SDK the same install goes through

@@ -22,7 +22,7 @@ import pytest
 from clawmem import framing
 from tests.conftest import require_module
 
-mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
 jsonschema = require_module("jsonschema", "jsonschema is a test dependency: pip install -e '.[test]'")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -492,7 +492,7 @@ def test_missing_sdk_says_what_to_install(ws):
     )
     proc = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 1
-    assert "pip install 'clawmem[mcp]'" in proc.stderr
+    assert "pip install 'clawmem-cli[mcp]'" in proc.stderr
 
 
 def test_help_does_not_import_the_sdk():

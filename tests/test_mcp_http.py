@@ -23,7 +23,7 @@ import pytest
 
 from tests.conftest import require_module
 
-mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 URL = re.compile(r"at (http://127\.\d+\.\d+\.\d+:\d+/mcp) ")

@@ -22,7 +22,7 @@ from clawmem.mcp.handshake import SDK_SERVER, load
 from clawmem.mcp.stdio import REPLAY_ID
 from tests.conftest import require_module
 
-mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 VERSIONS, _ = load()

@@ -73,7 +73,7 @@ def test_cli_choices_come_from_the_vocabulary(clawmem):
 
 
 def test_mcp_schemas_come_from_the_vocabulary(ws):
-    require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+    require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
     from mcp import Client
 
     from clawmem.mcp import MCP_ORIGINS

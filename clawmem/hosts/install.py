@@ -178,6 +178,16 @@ def _write(plan: _Plan) -> str | None:
     return backup
 
 
+def _check_mcp_runs() -> None:
+    """Refuse to register an MCP server this clawmem cannot run: the host would show a failed server."""
+    from clawmem.mcp import INSTALL_HINT
+    from clawmem.mcp.stdio import sdk_installed
+
+    if not sdk_installed():
+        raise BadInput("this clawmem cannot run the MCP server it would register: the MCP SDK is not installed here",
+                       hint=f"{INSTALL_HINT} (in the environment of {executable()}), then rerun the install")
+
+
 def install(
     host: str,
     *,
@@ -198,12 +208,15 @@ def install(
     if host == "claude-desktop" and scope == "project":
         raise BadInput("Claude Desktop has no project scope", hint="use --scope user (the default)")
     root = resolve_root(workspace)
+    own_exe = exe is None
     exe = exe or executable()
     timeout_s = Workspace(root).config.hooks.timeout_s  # the defaults when there is no workspace yet
     if trust_hooks and host != "codex":
         raise BadInput("--trust-hooks is for Codex, whose hooks run only once trusted", hint="drop --trust-hooks")
     if auto_memory == "off" and host != "claude-code":
         raise BadInput("--auto-memory is for Claude Code's own auto memory", hint="drop --auto-memory")
+    if not uninstall and own_exe:
+        _check_mcp_runs()
     extra = _Extra()
     plans = _plans(module, scope, exe, str(root), timeout_s, uninstall, home or Path.home(), project or Path.cwd(),
                    trust_hooks=trust_hooks, auto_memory=auto_memory, extra=extra)

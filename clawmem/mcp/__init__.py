@@ -25,7 +25,7 @@ from __future__ import annotations
 from clawmem.errors import Forbidden
 from clawmem.vocabulary import ORIGINS
 
-INSTALL_HINT = "install the MCP extra: pip install 'clawmem[mcp]'"
+INSTALL_HINT = "install the MCP extra: pip install 'clawmem-cli[mcp]'"
 MCP_ORIGINS = tuple(o for o in ORIGINS if o != "owner")
 
 

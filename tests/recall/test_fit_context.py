@@ -120,7 +120,7 @@ def test_hints_work_from_another_directory_and_through_the_mcp_server(big, clawm
     assert call == {"query": "what did we decide last month about the canary?", "tier": "all", "include_untrusted": True}
 
     # the MCP call the left-out line names, through the real server
-    require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+    require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
     from mcp import Client
 
     from clawmem.mcp.server import build_server

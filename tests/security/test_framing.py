@@ -69,7 +69,7 @@ def test_flushing_get_json_text_back_stores_nothing_new(tmp_path, mode):
 
 
 # MCP: the same forged closes through search_memory, read_excerpt and recall_context ---------
-mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
 
 
 def _mcp_outputs(mode: str, workdir: Path, token: str) -> list[str]:

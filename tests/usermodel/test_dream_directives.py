@@ -274,7 +274,7 @@ def test_dry_run_writes_nothing(ws, say, sweep):
 # --- the MCP proposal path ----------------------------------------------------------------------
 def propose(ws, monkeypatch, day: str, text: str, **arguments):
     """Call the MCP tool through the SDK's own client, on ``day``."""
-    require_module("mcp", "the MCP extra is not installed: pip install 'clawmem[mcp]'")
+    require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
     from mcp import Client
 
     from clawmem.mcp.server import build_server
