@@ -178,7 +178,10 @@ def _dispatch() -> None:
 
 def main() -> None:
     try:
-        _dispatch()
+        try:
+            _dispatch()
+        finally:
+            sys.stdout.flush()  # output still buffered meets a reader that went away here, not at exit
     except KeyboardInterrupt:
         sys.stderr.write("clawmem: interrupted\n")
         sys.exit(130)  # errors.ExitCode.INTERRUPTED, without importing anything on the way out

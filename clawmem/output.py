@@ -58,9 +58,16 @@ def console(*, stderr: bool = False):
     # deferred: rich costs ~50 ms and only human output needs it
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            """The reader went away (``clawmem ... | head``): the launcher exits 0 quietly, as ripgrep
+            does (rich's own handler exits 1)."""
+            self.quiet = True
+            raise BrokenPipeError
+
     stream = sys.stderr if stderr else sys.stdout
     style = styled(stream)
-    return Console(
+    return _Console(
         file=stream, color_system="auto" if style else None, force_terminal=style or None,
         highlight=False, soft_wrap=not is_terminal(stream),
     )

@@ -6,6 +6,7 @@ top; anything heavy (rich tables, apsw, numpy, models) is imported inside the co
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated, Any, NoReturn
 
@@ -56,7 +57,8 @@ class ClawmemGroup(TyperGroup):
             sys.stderr.write("clawmem: interrupted\n")
             raise typer.Exit(ExitCode.INTERRUPTED) from None
         except BrokenPipeError:
-            raise  # the reader went away; the launcher exits quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more reaches the reader
+            raise typer.Exit(0) from None  # the reader went away (`| head`): not an error, as ripgrep says
         except Exception as err:
             if type(err).__module__.startswith("typer") or ctx.meta.get(DEBUG_FLAG):
                 raise
