@@ -5,7 +5,7 @@ Importing Typer and validating options through it costs more than the work itsel
 invocations of these are parsed here with argparse (``clawmem.fastlane``: the same options as
 the Typer commands) and never import Typer. Global options come before the subcommand,
 git-style (``clawmem -w DIR --json search ...``), and mean the same as after it. Help,
-completion, anything the fast parser does not accept (Typer then prints the one usage error)
+anything the fast parser does not accept (Typer then prints the one usage error)
 and every other command go through the Typer app.
 """
 
@@ -123,8 +123,6 @@ FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "hook": _fast_hook
 
 def _fast(argv: list[str]) -> int | None:
     """The exit code of a fast-lane run; None when Typer must take these arguments."""
-    if "_CLAWMEM_COMPLETE" in os.environ:
-        return None
     found, rest = split_globals(argv)
     lane = FAST_LANES.get(rest[0]) if rest else None
     if lane is None:
