@@ -15,6 +15,9 @@ daily-note format, then indexed with clawmem's own ``run_index``. Reported per s
   p50/p95 over ``--queries`` distinct queries, lexical and hybrid separately.
 - search latency as a process: ``clawmem search Q --json`` (and ``--lexical``) in a subprocess,
   p50/p95 over ``--cli-runs`` runs, next to ``python -c pass`` measured in the same run.
+- whole-process commands a shell or a host runs often (``--help``, ``status``, ``search``, ``recall``,
+  one Tab of the bash completion), each run paired with ``python -c pass`` (p50/p95, wall and CPU,
+  ratio to the floor run next to it), see ``_timing.paired``.
 - index size: bytes of ``index.db`` plus its WAL, before and after a checkpoint.
 - when hybrid p50 >= 50 ms: a per-stage breakdown of one search and alternatives measured on the
   same index (vec0 KNN with int8 / bit quantisation, the per-search vector refresh check).
@@ -50,6 +53,8 @@ if "--blas-threads" in sys.argv[:-1]:  # must be set before numpy is first impor
     _threads = sys.argv[sys.argv.index("--blas-threads") + 1]
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[_name] = _threads
+
+from _timing import paired, paired_table
 
 from clawmem.workspace import Workspace
 
@@ -253,6 +258,7 @@ class SizeResult:
     size_bytes: dict[str, Any] = field(default_factory=dict)
     search_ms: dict[str, Any] = field(default_factory=dict)
     cli_ms: dict[str, Any] = field(default_factory=dict)
+    process: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     profile: dict[str, Any] = field(default_factory=dict)
 
@@ -360,6 +366,25 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
     for value in found.values():
         value["x python"] = round(value["p50"] / base, 1) if base else None
     return found
+
+
+TAB = "source {script}; COMP_WORDS=(clawmem se); COMP_CWORD=1; _clawmem_completion clawmem"
+
+
+def process_rows(ws: Workspace, query: str, runs: int, lanes: list[str]) -> dict[str, dict]:
+    """Whole-process rows, each paired with the interpreter floor (``_timing.paired``)."""
+    env = {"CLAWMEM_WORKSPACE": str(ws.root), "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
+    cli = clawmem_command()
+    commands = {
+        "clawmem --help": [*cli, "--help"],
+        "clawmem status": [*cli, "status"],
+        "clawmem search --lexical": [*cli, "search", query, "--lexical"],
+        "clawmem recall": [*cli, "recall", query, "--budget-ms", "2000"],
+        "one Tab, bash (`clawmem se<Tab>`)": ["bash", "--norc", "--noprofile", "-c", TAB.format(script=ROOT / "completions" / "clawmem.bash")],
+    }
+    if "hybrid" in lanes:
+        commands["clawmem search (hybrid)"] = [*cli, "search", query]
+    return paired(commands, runs=runs, env=env)
 
 
 def import_profile(ws: Workspace, query: str) -> dict[str, Any]:
@@ -730,6 +755,9 @@ def print_tables(results: list[SizeResult], embed: bool) -> None:
         print(f"| {r.entries:,} | {cell(r.search_ms.get('lexical'))} | {cell(r.search_ms.get('hybrid'))} | "
               f"{cell(lex, True)} | {cell(hyb, True)} | {r.cli_ms['python -c pass']['p50']:.1f} |")
     for r in results:
+        print(f"\n## Whole-process commands at {r.entries:,} entries, each run paired with `python -c pass`\n")
+        print(paired_table(r.process))
+    for r in results:
         for note in r.notes:
             print(f"\nnote ({r.entries:,}): {note}")
     for r in results:
@@ -764,6 +792,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=60, help="in-process queries per lane")
     parser.add_argument("--transcripts", type=float, default=0.3, help="share of entries that are transcript turns (0 = daily notes only)")
     parser.add_argument("--cli-runs", type=int, default=10, help="CLI runs per lane")
+    parser.add_argument("--process-runs", type=int, default=11, help="runs of each whole-process row (each paired with python -c pass)")
     parser.add_argument("--profile", choices=("auto", "always", "never"), default="auto", help="per-stage breakdown (auto: when hybrid p50 >= 50 ms)")
     parser.add_argument("--blas-threads", default=None, help="set OPENBLAS/OMP/MKL_NUM_THREADS for this run and its subprocesses")
     parser.add_argument("--code", type=Path, default=None, help="measure the clawmem of another checkout (e.g. main, for the baseline)")
@@ -790,6 +819,9 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         result.cli_ms = cli_latency(ws, qs, args.cli_runs, lanes)
         result.seconds["cli"] = time.perf_counter() - t
+        t = time.perf_counter()
+        result.process = process_rows(ws, qs[0], args.process_runs, lanes)
+        result.seconds["whole-process rows"] = time.perf_counter() - t
         result.profile["imports (lexical CLI search)"] = import_profile(ws, qs[0])
         slow = embed and result.search_ms["hybrid"]["p50"] >= TARGET_MS
         if embed and args.code is None and (args.profile == "always" or (args.profile == "auto" and slow)):
