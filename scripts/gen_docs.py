@@ -15,6 +15,8 @@ walks its tree, plus ``clawmem.config.reference()`` and ``docs/schemas/*.json``.
   requests, which ``clawmem mcp`` gives before it imports the SDK (``clawmem/mcp/handshake.py``);
   the prose around the markers is hand-written and never touched;
 * ``man/clawmem.1`` and one page per command and subcommand (``man/clawmem-note-add.1``);
+* ``clawmem/fastlane/help.json``: what ``clawmem [COMMAND...] --help`` prints, per command path,
+  which the launcher prints without importing Typer (``clawmem/fastlane/help.py``);
 * ``completions/clawmem.bash``, ``clawmem.zsh``, ``clawmem.fish``: static tables of every command
   path's subcommands, options and fixed values (``scripts/completion_scripts.py``), so a Tab
   runs no Python.
@@ -325,6 +327,29 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:2].isalpha() and not text[:2].isupper() else text
 
 
+# ---------------------------------------------------------------------------------- recorded help
+def recorded_help(root: Node) -> str:
+    """``--help`` of every visible command path as the Typer app prints it at 80 columns (JSON).
+
+    The app runs in this process with stdout captured (COLUMNS=80 from ``fixed_environment``),
+    not through Typer's CliRunner, which forces its own width.
+    """
+    import contextlib
+    import io
+
+    from clawmem.cli import app
+
+    texts = {}
+    for node in root.walk():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = app([*node.path, "--help"], prog_name=PROG, standalone_mode=False)
+        if code not in (None, 0):
+            raise SystemExit(f"gen_docs: `{node.name} --help` exited {code}: {out.getvalue()}")
+        texts[" ".join(node.path)] = out.getvalue()
+    return json.dumps(texts, indent=1, ensure_ascii=False) + "\n"
+
+
 # ---------------------------------------------------------------------------------- markdown blocks
 def md_code(text: str) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
@@ -472,6 +497,7 @@ def generate(source: Path = ROOT) -> dict[str, str]:
     files: dict[str, str] = {}
     for node in root.walk():
         files[f"man/{node.page}.1"] = man_page(node, root)
+    files["clawmem/fastlane/help.json"] = recorded_help(root)
     for shell, script in completion_scripts.scripts(root).items():
         files[f"completions/{PROG}.{shell}"] = script
     readme = source / "README.md"
