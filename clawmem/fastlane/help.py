@@ -11,8 +11,6 @@ compares both paths.
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 HELP_FILE = Path(__file__).with_name("help.json")
@@ -21,8 +19,16 @@ WIDTH = 80  # Click's help width cap (HelpFormatter max_width)
 
 
 def recorded(argv: list[str]) -> str | None:
-    """The help text for ``argv`` (a command path then one help flag), or None when Typer must render it."""
-    if not argv or argv[-1] not in HELP_FLAGS or shutil.get_terminal_size().columns < WIDTH:
+    """The help text for ``argv`` (a command path then one help flag), or None when Typer must render it.
+
+    Every invocation asks, so anything beyond the flag check is imported only for a help request.
+    """
+    if not argv or argv[-1] not in HELP_FLAGS:
+        return None
+    import json
+    import shutil
+
+    if shutil.get_terminal_size().columns < WIDTH:
         return None
     try:
         texts = json.loads(HELP_FILE.read_text(encoding="utf-8"))
