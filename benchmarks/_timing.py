@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
+import sys
 import time
+
+FLOOR = [sys.executable, "-c", "pass"]
 
 
 def time_command(argv: list[str], *, runs: int, env: dict | None = None, cwd: str | None = None) -> list[float]:
@@ -27,3 +31,50 @@ def percentile(samples: list[float], q: float) -> float:
 
 def summary(samples: list[float]) -> dict:
     return {"p50": statistics.median(samples), "p95": percentile(samples, 0.95), "runs": len(samples)}
+
+
+def _once(argv: list[str], env: dict, cwd: str | None) -> tuple[float, float]:
+    """(wall ms, CPU ms of the child) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, check=False)
+    wall = (time.perf_counter() - started) * 1000.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000.0
+
+
+def paired(commands: dict[str, list[str]], *, runs: int, env: dict | None = None, cwd: str | None = None) -> dict[str, dict]:
+    """Each command ``runs`` times, every run right after a run of ``python -c pass`` (the floor).
+
+    The machine is shared and its load moves, so a command is compared with the floor run next
+    to it: ``x floor`` is the median of the per-pair ratios (wall and CPU). Commands take turns
+    run by run, so a burst of load falls on all of them alike. One warm-up run each first.
+    """
+    full_env = {**os.environ, **(env or {})}
+    for argv in [FLOOR, *commands.values()]:
+        _once(argv, full_env, cwd)
+    pairs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            floor = _once(FLOOR, full_env, cwd)
+            pairs[name].append((_once(argv, full_env, cwd), floor))
+    found = {}
+    for name, samples in pairs.items():
+        wall = [run[0] for run, _ in samples]
+        cpu = [run[1] for run, _ in samples]
+        found[name] = {
+            "p50": statistics.median(wall), "p95": percentile(wall, 0.95), "cpu p50": statistics.median(cpu),
+            "floor p50": statistics.median(floor[0] for _, floor in samples),
+            "x floor": statistics.median(run[0] / floor[0] for run, floor in samples),
+            "cpu x floor": statistics.median(run[1] / max(floor[1], 0.1) for run, floor in samples),
+            "runs": runs,
+        }
+    return found
+
+
+def paired_table(rows: dict[str, dict]) -> str:
+    """The rows of ``paired`` as a Markdown table."""
+    out = ["| command | p50 ms | p95 ms | CPU p50 ms | x floor (wall, paired) | x floor (CPU) | floor p50 ms |", "|---|---|---|---|---|---|---|"]
+    out += [f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['cpu p50']:.0f} | {r['x floor']:.2f}x | {r['cpu x floor']:.2f}x | {r['floor p50']:.0f} |"
+            for name, r in rows.items()]
+    return "\n".join(out)

@@ -8,12 +8,23 @@ before the atomic rename. Every accepted rewrite first stores the pre-image unde
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem import ledger
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably, atomic_write, sha256_bytes
+
+METADATA = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
+
+
+def budget_size(text: str) -> int:
+    """The characters of ``MEMORY.md`` that count against ``dream.memory_chars``: what the
+    bootstrap injects, the file without its metadata comments (sources, triggers, importance
+    are for clawmem, not the model). Here, not in ``dream/``, so ``status`` can measure it
+    without importing the sweep."""
+    return len(METADATA.sub("", text))
 
 
 @dataclass(frozen=True)

@@ -59,11 +59,11 @@ def _recall_lines(ws: Workspace, rel: str, start: int, end: int) -> bool:
     knows each line's origin and the file's taint (a flush of untrusted text taints a daily note).
     """
     from clawmem.errors import IndexUnavailable
-    from clawmem.index.maintain import open_synced
+    from clawmem.index.freshness import open_fresh
     from clawmem.index.recalls import Returned, mark_shown
 
     try:
-        index, _ = open_synced(ws)
+        index = open_fresh(ws)
     except IndexUnavailable:
         return True
     with index:

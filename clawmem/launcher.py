@@ -1,11 +1,11 @@
-"""The console-script entry point: ``recall``, ``search``, ``hook``, ``mcp`` (stdio) and ``--version`` take a fast lane, the rest Typer.
+"""The console-script entry point: ``recall``, ``search``, ``status``, ``hook``, ``mcp`` (stdio) and ``--version`` take a fast lane, the rest Typer.
 
 ``recall`` runs on every agent turn and ``search`` is a shell command agents call in loops.
 Importing Typer and validating options through it costs more than the work itself, so plain
 invocations of these are parsed here with argparse (``clawmem.fastlane``: the same options as
 the Typer commands) and never import Typer. Global options come before the subcommand,
 git-style (``clawmem -w DIR --json search ...``), and mean the same as after it. Help,
-completion, anything the fast parser does not accept (Typer then prints the one usage error)
+anything the fast parser does not accept (Typer then prints the one usage error)
 and every other command go through the Typer app.
 """
 
@@ -112,19 +112,26 @@ def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
     return run_command(**values)
 
 
+def _fast_status(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane import guarded, parse
+    from clawmem.fastlane.status import run_command, status_parser
+
+    values = _merged(parse(status_parser(), argv), found)
+    debug = values.pop("debug")
+    return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
+
+
 def _fast_mcp(argv: list[str], found: dict[str, str | bool]) -> int:
     from clawmem.fastlane.mcp import run
 
     return run(argv, found)
 
 
-FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "hook": _fast_hook, "mcp": _fast_mcp}
+FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_status, "hook": _fast_hook, "mcp": _fast_mcp}
 
 
 def _fast(argv: list[str]) -> int | None:
     """The exit code of a fast-lane run; None when Typer must take these arguments."""
-    if "_CLAWMEM_COMPLETE" in os.environ:
-        return None
     found, rest = split_globals(argv)
     lane = FAST_LANES.get(rest[0]) if rest else None
     if lane is None:
@@ -166,6 +173,12 @@ def _dispatch() -> None:
         from clawmem import __version__
 
         sys.stdout.write(f"clawmem {__version__}\n")
+        return
+    from clawmem.fastlane.help import recorded
+
+    text = recorded(argv)
+    if text is not None:
+        sys.stdout.write(text)
         return
     code = _fast(argv)
     if code is not None:

@@ -57,10 +57,10 @@ def _thousands(n: int) -> str:
 
 
 def _size(ws: Workspace) -> int:
-    """MEMORY.md as the budget counts it (``dream.budget.size``)."""
-    from clawmem.dream.budget import size
+    """MEMORY.md as the budget counts it (``curated.budget_size``)."""
+    from clawmem.curated import budget_size
 
-    return size(ws.memory_md.read_bytes().decode("utf-8", errors="replace")) if ws.memory_md.exists() else 0
+    return budget_size(ws.memory_md.read_bytes().decode("utf-8", errors="replace")) if ws.memory_md.exists() else 0
 
 
 def budget(ws: Workspace, blocked: int) -> Notice | None:

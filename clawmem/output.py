@@ -26,6 +26,18 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
+def elapsed(seconds: float) -> str:
+    """A duration as people read it: ``0.42 s``, ``12.3 s``, ``27 min 4 s``, ``1 h 3 min``."""
+    if seconds < 10:
+        return f"{seconds:.2f} s"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s"
+    return f"{minutes // 60} h {minutes % 60} min"
+
+
 def emit_json(value: Any) -> None:
     """Write one JSON document to stdout (the only thing on stdout under ``--json``); controls escaped."""
     from clawmem import inputs

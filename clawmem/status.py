@@ -8,7 +8,7 @@ from typing import Any
 
 from clawmem.index import migrations
 from clawmem.index.db import Index
-from clawmem.index.sync import index_warnings, memory_files, pending_changes
+from clawmem.index.freshness import memory_files, pending_changes, storage_warnings
 from clawmem.output import plural
 from clawmem.workspace import Workspace
 
@@ -58,14 +58,16 @@ def held_back_count(index: Index) -> int:
 
 def workspace_status(ws: Workspace, index: Index) -> Status:
     """Collect counts and warnings without changing anything."""
-    pending = pending_changes(ws, index)
+    skipped: list[str] = []
+    files = list(memory_files(ws, skipped))
+    pending = pending_changes(ws, index, files)
     entries = index.scalar("SELECT count(*) FROM entries")
     ledger_intact = index.meta("ledger_intact", "1") != "0"
     embeddings = embedding_status(ws)
     warnings = []
     if pending:
         warnings.append(f"{plural(len(pending), 'file')} changed since the last index sync; run `clawmem index` (search syncs first)")
-    if entries == 0 and not any(memory_files(ws)):
+    if entries == 0 and not files:
         warnings.append("the workspace has no memory yet; add some with `clawmem note add`")
     elif entries == 0 and index.meta("last_sync") is None:
         warnings.append("nothing is indexed yet; run `clawmem index`")
@@ -78,7 +80,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     held = held_back_count(index)
     if held:
         warnings.append(f"{plural(held, 'record or line', 'records or lines')} from other copies of this workspace count as untrusted until you accept them (`clawmem accept`)")
-    warnings += index_warnings(ws, index)
+    warnings += storage_warnings(skipped, int(index.meta("ledger_damage_count", "0") or 0))
     from clawmem.recall import oversize
 
     warnings += [f"{oversize.NAME}: {o.message}" for o in oversize.check(ws, index)]

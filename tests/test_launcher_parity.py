@@ -72,6 +72,9 @@ GOOD = [
     ["recall", "where do we deploy?", "--no-bootstrap"],
     ["recall", "-", "--json"],
     ["recall", "hello there", "--no-bootstrap", "--why"],
+    ["status"],
+    ["status", "--json"],
+    ["status", "-w", "missing-workspace"],
 ]
 BAD = [
     ["search", "deploy", "--frobnicate"],
@@ -91,6 +94,9 @@ BAD = [
     ["recall", "hi", "--budget-ms", "0"],
     ["recall", "--help"],
     ["hook", "bogus", "--host", "codex"],
+    ["status", "extra"],
+    ["status", "--jso"],
+    ["status", "--help"],
 ]
 
 
@@ -167,3 +173,30 @@ def test_ctrl_c_exits_130_without_a_traceback(seeded, tmp_path, command):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err == "clawmem: interrupted\n" and out == ""
+
+
+HELP_PATHS = [[], ["note"], ["note", "add"], ["search"], ["status"], ["config", "set"], ["import", "claude-memory"]]
+
+
+@pytest.mark.parametrize("path", HELP_PATHS, ids=lambda p: " ".join(p) or "clawmem")
+def test_help_is_typers_own_text_without_importing_typer(tmp_path, path):
+    """The recorded help (clawmem/fastlane/help.json) is byte for byte what the Typer app prints, and the launcher prints it without Typer."""
+    for flag in ("--help", "-h"):
+        fast = _run([CLAWMEM, *path, flag], tmp_path, None)
+        typer = _run([sys.executable, "-c", TYPER_ONLY, *path, flag], tmp_path, None)
+        assert fast == typer and fast[0] == 0 and fast[1].startswith(f"Usage: clawmem {' '.join(path)}".rstrip() + " ")
+    _, out, err = _run([sys.executable, "-c", LAUNCHER_PROBE, *path, "--help"], tmp_path, None)
+    assert out == fast[1] and err.rpartition("MODULES=")[2] == "", err
+
+
+def test_help_on_a_narrow_terminal_is_rendered_by_typer_at_that_width(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    fast = _run([CLAWMEM, "note", "add", "--help"], tmp_path, None)
+    assert fast == _run([sys.executable, "-c", TYPER_ONLY, "note", "add", "--help"], tmp_path, None)
+    import json
+
+    from clawmem.fastlane.help import HELP_FILE
+
+    assert fast[1] != json.loads(HELP_FILE.read_text(encoding="utf-8"))["note add"]  # wrapped at 60, not the recorded 80
+    monkeypatch.setenv("COLUMNS", "200")  # wider than Click's cap: the recorded text, still Typer's
+    assert _run([CLAWMEM, "note", "add", "--help"], tmp_path, None) == _run([sys.executable, "-c", TYPER_ONLY, "note", "add", "--help"], tmp_path, None)

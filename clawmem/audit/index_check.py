@@ -68,7 +68,7 @@ def _describe(row: dict) -> str:
 
 def check_index(ws: Workspace, index) -> list[Finding]:
     """Sync, then compare the index with a rebuild from the files and the ledger."""
-    from clawmem.index.sync import pending_changes
+    from clawmem.index.freshness import pending_changes
 
     for _ in range(3):  # a writer appending during the audit: sync again rather than report a race
         _sync(ws, index)

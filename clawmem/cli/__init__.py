@@ -114,6 +114,7 @@ app = typer.Typer(
     name="clawmem",
     help="Trustworthy long-term memory for AI agents: Markdown files plus one SQLite index with provenance.",
     no_args_is_help=True,
+    add_completion=False,  # completions/ holds static scripts (scripts/gen_docs.py); Typer's would start Python at every Tab
     pretty_exceptions_show_locals=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},

@@ -166,7 +166,7 @@ def _print_explain(out, report) -> None:
 
 def _print_notices(report) -> None:
     """Nothing lost silently: one line per cause that kept memory out, and what dreaming did with aspirations."""
-    from clawmem.cli.status import notice_lines
+    from clawmem.fastlane.status import notice_lines
 
     if not report.ran:
         return

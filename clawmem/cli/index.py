@@ -27,7 +27,7 @@ def index(
     """
     from clawmem.cli.progress import progress_bar
     from clawmem.index.maintain import run_index
-    from clawmem.output import emit_json
+    from clawmem.output import elapsed, emit_json
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
@@ -42,11 +42,14 @@ def index(
         s = report.sync
         print(
             f"Indexed {s.files_changed} changed of {s.files_seen} files ({s.entries_indexed} entries,"
-            f" {s.files_removed} removed) in {s.seconds:.2f}s" + (" after recreating a damaged index" if report.recreated else "")
+            f" {s.files_removed} removed) in {elapsed(report.seconds)} (sync {elapsed(s.seconds)})"
+            + (" after recreating a damaged index" if report.recreated else "")
         )
         if report.vectors is not None:
             v = report.vectors
-            print(f"Embeddings ({v.embedder}): {v.embedded} computed, {v.from_cache} from cache" + (" - embedder changed, vectors rebuilt" if v.rebuilt else ""))
+            rate = f" ({v.per_second:.1f} entries/s)" if v.embedded else ""
+            print(f"Embeddings ({v.embedder}): {v.embedded} computed in {elapsed(v.seconds)}{rate}, {v.from_cache} from cache"
+                  + (" - embedder changed, vectors rebuilt" if v.rebuilt else ""))
         else:
             print(f"Embeddings not built: {report.embeddings}")
         if not s.ledger_intact:

@@ -65,8 +65,9 @@ def man(
 def completion(shell: Annotated[Shell, typer.Argument(help="The shell: bash, zsh or fish.")]) -> None:
     """Print the shell completion script for bash, zsh or fish.
 
-    Each Tab asks the installed clawmem for candidates, so new commands and options complete
-    as soon as they are installed.
+    The scripts are static (generated from the command tree with each release): a Tab runs no
+    Python, and completes subcommands, options and fixed values such as choices and setting
+    names; other values complete file names.
 
     Exit status: 0 on success; 1 when the scripts are not installed; 2 on bad usage.
 

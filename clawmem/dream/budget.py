@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from dataclasses import dataclass, field
 
 from clawmem import loopguard
 from clawmem.config import DreamConfig
+from clawmem.curated import budget_size as size  # noqa: F401  (the budget's measure; dream and promote call it budget.size)
 from clawmem.entries import grammar
 
-METADATA = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
 DEFAULT_IMPORTANCE = 5
 DECAY_FACTOR = 6  # a line's recency halves over six gate half-lives (about three months by default)
 MARGIN = 0.05  # a candidate must be worth this much more than the line it displaces (no churn)
@@ -43,13 +42,6 @@ class Usage:
 
     today: dt.date
     recalls: dict[str, int] = field(default_factory=dict)
-
-
-def size(text: str) -> int:
-    """The characters of ``MEMORY.md`` that count against ``dream.memory_chars``: what the
-    bootstrap injects, the file without its metadata comments (sources, triggers, importance
-    are for clawmem, not the model)."""
-    return len(METADATA.sub("", text))
 
 
 def value(importance: int | None, uses: int, observed: str | None, usage: Usage, cfg: DreamConfig) -> float:

@@ -1,4 +1,4 @@
-"""The argparse front ends of the hot commands (``recall``, ``search``), run by ``clawmem.launcher``.
+"""The argparse front ends of the hot commands (``recall``, ``search``, ``status``), run by ``clawmem.launcher``.
 
 Part of the command-line layer, kept outside ``clawmem/cli/`` only because importing that
 package imports Typer, the cost this lane exists to avoid. A parser here never prints: any

@@ -60,7 +60,7 @@ def run_command(
     json_output: bool = False,
 ) -> int:
     """Search and print; clawmem errors propagate to the caller's handler."""
-    from clawmem.index.maintain import open_synced
+    from clawmem.index.freshness import open_fresh
     from clawmem.search import SearchOptions, active_projects, query_text
     from clawmem.search import search as run_search
     from clawmem.workspace import Workspace, validate_session_id
@@ -73,8 +73,7 @@ def run_command(
         limit=limit, min_score=min_score, tier=tier, include_untrusted=include_untrusted, include_superseded=include_superseded,
         active_projects=active_projects(ws, project or (), session), lanes="lexical" if lexical else "hybrid",
     )
-    index, _ = open_synced(ws)
-    with index:
+    with open_fresh(ws) as index:
         result = run_search(ws, index, text, options)
     if json_output:
         from clawmem.output import emit_json

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from typing import Any
 
 from clawmem.errors import IndexUnavailable
@@ -28,6 +29,7 @@ class IndexReport:
     recreated: bool
     vectors: Any = None  # a search.vectors.VectorReport when embedding ran
     embeddings: str | None = None  # why vectors were not built, when they were not
+    seconds: float = 0.0  # the whole run: open, sync, model load, embedding
 
 
 def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress | None = None) -> tuple[Any, str | None]:
@@ -35,6 +37,7 @@ def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.search import vectors
 
+    started = time.perf_counter()
     cfg = ws.config.embeddings
     try:
         embedder = load_embedder(cfg.backend, cfg.model_path or None)
@@ -44,13 +47,15 @@ def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress
     if report.reason:
         return None, report.reason
     vectors.refresh_triggers(index, embedder)
-    return report, None
+    seconds = time.perf_counter() - started
+    return replace(report, seconds=seconds, per_second=report.embedded / seconds if seconds > 0 else 0.0), None
 
 
 def run_index(
     ws: Workspace, *, rebuild: bool = False, embed: bool = True, progress: sync_module.Progress | None = None
 ) -> IndexReport:
     """``clawmem index``: incremental sync (or a rebuild that recreates a corrupt database), then embeddings."""
+    started = time.perf_counter()
     recreated = False
     try:
         index = Index.open(ws)
@@ -63,4 +68,4 @@ def run_index(
     with index:
         report = sync_module.sync(ws, index, rebuild=rebuild, progress=progress)
         vectors, reason = embed_pending(ws, index, progress=progress) if embed else (None, "skipped (--no-embed)")
-    return IndexReport(report, recreated, vectors, reason)
+    return IndexReport(report, recreated, vectors, reason, time.perf_counter() - started)

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from clawmem import ledger, loopguard, provenance, team
 from clawmem.entries import grammar
 from clawmem.index import supersession
 from clawmem.index.db import Index
+from clawmem.index.freshness import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
 from clawmem.workspace import Workspace, sha256_bytes
 
-DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 Progress = Callable[[int, int, str], None]
 
 
@@ -42,82 +40,6 @@ class SyncReport:
     @property
     def warnings(self) -> list[str]:
         return storage_warnings(self.skipped_links, self.ledger_damaged)
-
-
-@dataclass(frozen=True)
-class MemoryFile:
-    path: Path
-    rel: str
-    kind: str
-
-    @property
-    def file_date(self) -> str | None:
-        match = DAILY_NAME.match(self.path.name)
-        return match.group(1) if match and self.kind in ("daily", "quarantine") else None
-
-
-def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
-    """Every file the index covers, with its kind (docs/design.md section 2).
-
-    A file reached through a link (``ws.contains``) is never read: it could be any file on the
-    machine, served as the owner's. Its path goes to ``skipped`` so ``index`` and ``status`` warn.
-    """
-    candidates = [(p, k) for p, k in ((ws.memory_md, "memory"), (ws.user_md, "user")) if p.is_symlink() or p.is_file()]
-    for folder, kind in ((ws.daily_dir, "daily"), (ws.quarantine_dir, "quarantine"), (ws.transcripts_dir, "transcript")):
-        if folder.is_dir():
-            candidates += [(p, kind) for p in sorted(folder.glob("*.md")) if not p.name.startswith(".")]
-    for path, kind in candidates:
-        if not ws.contains(path):
-            if skipped is not None:
-                skipped.append(ws.rel(path))
-        elif path.is_file():
-            yield MemoryFile(path, ws.rel(path), kind)
-
-
-def storage_warnings(skipped_links: tuple[str, ...] | list[str], ledger_damaged: int) -> list[str]:
-    """What ``index`` and ``status`` tell the user about links skipped and a damaged ledger."""
-    warnings = []
-    if skipped_links:
-        warnings.append(
-            f"not indexed, because they lead through a symbolic or hard link: {', '.join(skipped_links)}"
-            " (replace each link with the file itself)"
-        )
-    if ledger_damaged:
-        warnings.append(
-            f"the provenance ledger has {ledger_damaged} damaged record(s) (a torn write): unrecorded lines in the"
-            " files they concern are treated as untrusted"
-        )
-    return warnings
-
-
-def index_warnings(ws: Workspace, index: Index) -> list[str]:
-    """Storage warnings from the files as they are now and the ledger damage the index recorded."""
-    skipped: list[str] = []
-    for _ in memory_files(ws, skipped):
-        pass
-    return storage_warnings(skipped, int(index.meta("ledger_damage_count", "0") or 0))
-
-
-def pending_changes(ws: Workspace, index: Index) -> list[str]:
-    """Paths whose size or mtime differs from what the index recorded (cheap: stat only)."""
-    known = {r["path"]: (r["size"], r["mtime_ns"]) for r in index.query("SELECT path, size, mtime_ns FROM files")}
-    changed = []
-    for mf in memory_files(ws):
-        st = mf.path.stat()
-        if known.pop(mf.rel, None) != (st.st_size, st.st_mtime_ns):
-            changed.append(mf.rel)
-    return changed + sorted(known)
-
-
-def needs_sync(ws: Workspace, index: Index) -> bool:
-    """True when a file or the ledger changed since the last sync (stat calls only, no lock)."""
-    try:
-        ledger_size = ws.ledger_path.stat().st_size
-    except FileNotFoundError:
-        ledger_size = 0
-    if ledger_size != int(index.meta("ledger_offset", "0") or 0):
-        return True
-    return bool(pending_changes(ws, index))
 
 
 # ledger replay ---------------------------------------------------------------------------

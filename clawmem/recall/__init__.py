@@ -70,7 +70,7 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     busy timeout), so a backup or ``BEGIN EXCLUSIVE`` elsewhere costs at most the budget.
     """
     from clawmem.index.db import Index, IndexLocked
-    from clawmem.index.sync import needs_sync, sync
+    from clawmem.index.freshness import needs_sync
 
     if not ws.index_path.exists():
         degraded.append("index missing: run `clawmem index --rebuild`")
@@ -86,6 +86,8 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     try:
         if needs_sync(ws, index):
             from filelock import Timeout
+
+            from clawmem.index.sync import sync
 
             try:
                 sync(ws, index, lock_timeout=budget.remaining_s(floor=0.01))

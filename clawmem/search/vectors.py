@@ -35,6 +35,8 @@ class VectorReport:
     pending: int
     rebuilt: bool
     reason: str | None = None
+    seconds: float = 0.0  # wall time of the embedding work, model load included (set by ``index.maintain.embed_pending``)
+    per_second: float = 0.0  # entries embedded per second of ``seconds``: the rate to plan a big index by
 
 
 def _has_table(index: Index) -> bool:

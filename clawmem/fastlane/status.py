@@ -1,0 +1,90 @@
+"""``clawmem status`` without Typer: its argparse parser, the run, and the output both paths print.
+
+``status`` is what a person or a host checks first; Typer's import alone cost more than the
+report, so the launcher runs plain invocations here and ``clawmem/cli/status.py`` declares the
+same options for help and usage errors (``tests/test_launcher_parity.py`` runs both).
+"""
+
+from __future__ import annotations
+
+from clawmem.fastlane import Parser
+
+
+def status_parser() -> Parser:
+    """The options of ``clawmem/cli/status.py``."""
+    parser = Parser("clawmem status")
+    parser.add_argument("--workspace", "-w")
+    parser.add_argument("--json", dest="json_output", action="store_true")
+    parser.add_argument("--debug", action="store_true")
+    return parser
+
+
+def run_command(*, workspace: str | None = None, json_output: bool = False) -> int:
+    """Report and print; clawmem errors propagate to the caller's handler."""
+    from clawmem.index.db import Index
+    from clawmem.output import emit_json
+    from clawmem.status import workspace_status
+    from clawmem.workspace import Workspace
+
+    ws = Workspace.open(workspace)
+    with Index.open(ws) as index:
+        report = workspace_status(ws, index)
+    if json_output:
+        emit_json(report)
+    else:
+        _print(report)
+    return 0
+
+
+def _rows(report) -> list[tuple[str, str]]:
+    """The report as (label, value) pairs, the same on a terminal and in a pipe."""
+    from clawmem.workspace import RULES
+
+    rows = [("workspace", f"{report.workspace} ({RULES[report.workspace_rule]})"), ("entries", str(report.entries))]
+    for label, counts in (("by tier", report.by_tier), ("by kind", report.by_kind), ("by origin", report.by_origin), ("by session kind", report.by_session_kind)):
+        rows.append((label, ", ".join(f"{k} {v}" for k, v in counts.items()) or "-"))
+    rows += [
+        ("files indexed / pending", f"{report.files_indexed} / {len(report.files_pending)}"),
+        ("schema version", str(report.schema_version)),
+        ("last sync", report.last_sync or "never"),
+        ("last dream", report.last_dream or "never"),
+        ("embeddings", f"{report.embeddings.get('backend')} ({'available' if report.embeddings.get('available') else 'unavailable'})"),
+        ("provenance ledger", "intact" if report.ledger_intact else "LOST: unrecorded lines are untrusted"),
+    ]
+    return rows
+
+
+def _print(report) -> None:
+    """A table on a terminal; in a pipe one ``label: value`` line each (no box drawing, stable to grep)."""
+    import sys
+
+    from clawmem.output import console, is_terminal
+
+    rows = _rows(report)
+    tail = [f"warning: {w}" for w in report.warnings] + [f"hooks: {h}" for h in report.host_hooks] + notice_lines(report.notices, report.aspirations)
+    if not is_terminal(sys.stdout):
+        print("\n".join([f"{label}: {value}" for label, value in rows] + tail))
+        return
+    from rich.table import Table
+
+    table = Table(title="clawmem workspace", show_header=False)
+    for label, value in rows:
+        table.add_row(label, value)
+    out = console()
+    out.print(table, markup=False)
+    for line in tail:
+        out.print(line, markup=False, highlight=False)
+
+
+def notice_lines(notices, due) -> list[str]:
+    """One line per cause of memory kept out of MEMORY.md, and one for due aspirations (status and dream)."""
+    lines = [f"notice: {n.message}" for n in notices]
+    if due:
+        escalated = [d for d in due if d.state == "escalated"]
+        oldest = due[0]
+        lines.append(
+            f"notice: {len(due)} aspiration(s) past their review date"
+            + (f", {len(escalated)} escalated" if escalated else "")
+            + f"; oldest {oldest.path}#L{oldest.line} (review was {oldest.review.isoformat()}; `clawmem intent due` lists them)"
+        )
+    return lines
