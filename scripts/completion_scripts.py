@@ -67,7 +67,7 @@ def slots(tree: Any) -> list[Slots]:
                     entry.values[f"#{position}"] = choices
                 continue
             help_text = _first_sentence(param.help)
-            switches = [*param.opts, *param.secondary_opts]
+            switches = sorted([*param.opts, *param.secondary_opts])  # Click keeps the help names in a set
             (entry.flags if param.is_flag else entry.value_options).extend((switch, help_text) for switch in switches)
             if choices:
                 entry.values.update(dict.fromkeys(param.opts, choices))
