@@ -16,7 +16,7 @@ import pytest
 
 CLAWMEM = str(Path(sys.executable).with_name("clawmem"))
 COMMANDS = [("config", "show"), ("status",), ("status", "--json"), ("search", "zqpipe"), ("search", "zqpipe", "--json"),
-            ("get", "MEMORY.md"), ("note", "--help"), ("intent", "list")]
+            ("get", "MEMORY.md"), ("--help",), ("note", "--help"), ("intent", "list")]
 
 
 def _closed_reader(args: tuple[str, ...], cwd: Path) -> subprocess.CompletedProcess:
