@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem import loopguard, provenance
@@ -23,9 +24,11 @@ from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
+from clawmem.dream.topics import Topics
 from clawmem.entries import grammar
 
 MAX_SOURCES = 3
+JOINED_SOURCES = 2 * MAX_SOURCES  # a line two candidates joined cites both
 MAX_TRIGGERS = 3
 
 
@@ -117,6 +120,31 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
     return (raw + "".join(f" {c}" for c in comments) + ending if comments else entry.raw), added
 
 
+def _home(entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topics) -> tuple[grammar.Entry, str | None, str] | None:
+    """The line ``p`` belongs to, the text it becomes (None: unchanged) and what happened: a line
+    that already says it (``Judge.twin``), else a line dreaming wrote on its subject and topic
+    (``topics``), which says it all or is joined by what ``p`` adds."""
+    twin = judge.twin(entries, p.text)
+    if twin is not None:
+        return twin, None, "merged"
+    mate = None if p.key else topics.partner(entries, p.text)
+    if mate is None:
+        return None
+    entry, body = mate
+    return entry, body, "merged (same subject and topic, nothing new)" if body is None else "joined (same subject and topic)"
+
+
+def _joined(entry: grammar.Entry, body: str, p: Proposal) -> str:
+    """The line ``entry`` becomes when ``p`` joins it (``topics``): the joined text, the sources of
+    both (at most ``JOINED_SOURCES``), the higher importance and the triggers of both."""
+    sources = list(dict.fromkeys([*entry.sources, *p.sources]))[:JOINED_SOURCES]
+    meta = [("source", s) for s in sources] + [("importance", str(max(entry.importance or 0, p.importance)))]
+    triggers = list(dict.fromkeys([*entry.triggers, *p.triggers]))[:MAX_TRIGGERS]
+    if triggers:
+        meta.append(("trigger", ", ".join(triggers)))
+    return grammar.render_entry(body, meta)
+
+
 def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
     """``text`` with the least valuable displaceable lines removed until ``line`` fits, each worth
     ``budget.MARGIN`` less than ``p``; None when that cannot make room (nothing is removed then)."""
@@ -142,13 +170,23 @@ def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budge
 
 
 def builtin(
-    memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None, usage: budget.Usage | None = None
+    memory_text: str,
+    proposals: list[Proposal],
+    cfg: DreamConfig,
+    *,
+    judge: Judge | None = None,
+    usage: budget.Usage | None = None,
+    origins: Mapping[str, str] | None = None,
 ) -> Outcome:
     """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate
-    repeats, ``usage`` (recalls of the curated lines) lets a better candidate displace a line
-    when the budget is full (``budget``)."""
+    repeats or shares a subject and topic with (``topics``), ``usage`` (recalls of the curated
+    lines) lets a better candidate displace a line when the budget is full (``budget``), and
+    ``origins`` (text hash -> origin of the curated lines) gives a joined line the least trusted
+    origin of its parts (a line it does not know counts as the agent's)."""
     text = memory_text
     judge = judge or Judge(cfg)
+    topics = Topics(cfg, judge)
+    origins = origins or {}
     promoted, merged, superseded, rejected, used, new_bodies, displaced = [], [], [], [], [], [], []
     newest_by_key: dict[str, Proposal] = {}
     for p in proposals:
@@ -176,13 +214,21 @@ def builtin(
         text, retired = _retire_by_update(text, p)
         superseded += retired
         entries = _entries(text)
-        twin = judge.twin(entries, p.text)
-        if twin is not None:
-            raw, added = _with_metadata(twin, p)
-            text = _splice(text, twin, raw)
-            merged.append(Change(twin.body, added, p.candidate_id, f"merged: {excerpt(p.text)}"))
-            used.append(p.candidate_id)
-            continue
+        home = _home(entries, p, judge, topics)
+        if home is not None:
+            into, body, how = home
+            if body is None:
+                raw, added = _with_metadata(into, p)
+            else:
+                raw, added = _joined(into, body, p), tuple(s for s in p.sources if s not in into.sources)
+            revised = _splice(text, into, raw)
+            if body is None or budget.size(revised) <= cfg.memory_chars:  # a join that does not fit competes as a line of its own
+                text = revised
+                if body is not None:
+                    new_bodies.append((body, provenance.least_trusted(p.origin, origins.get(loopguard.text_hash(into.body), "agent")), p.observed))
+                merged.append(Change(into.body, added, p.candidate_id, f"{how}: {excerpt(p.text)}"))
+                used.append(p.candidate_id)
+                continue
         line = p.line()
         if budget.size(_append(text, line)) > cfg.memory_chars:
             room = _make_room(text, line, p, cfg, usage) if usage is not None else None
@@ -339,6 +385,11 @@ def retirement_problems(old_doc: grammar.Document, new_doc: grammar.Document, pr
     return problems
 
 
+def _values(key: str, value: str) -> list[str]:
+    """A metadata comment's values as compared: a trigger list split into phrases."""
+    return [t.strip().casefold() for t in re.split(r"[,;]", value) if t.strip()] if key == "trigger" else [value.strip()]
+
+
 def metadata_problems(e: grammar.Entry, before: grammar.Entry | None, cited: list[Proposal], anchors: set[str]) -> list[str]:
     """A new or changed line carries only metadata its cited candidates (or its own old line) had:
     no invented trigger, importance, key, project, date or status, no anchor outside the gated evidence."""
@@ -351,12 +402,13 @@ def metadata_problems(e: grammar.Entry, before: grammar.Entry | None, cited: lis
         "trigger": {t.casefold() for p in cited for t in p.triggers},
         "status": {"active", "superseded"} if before else {"active"},
     }
+    for key, value in old_meta:  # each value the old line had may stay (a joined line keeps both lines' triggers)
+        allowed.setdefault(key, set()).update(_values(key, value))
     problems = []
     for key, value in e.meta:
         if (key, value) in old_meta:
             continue
-        values = [t.strip().casefold() for t in re.split(r"[,;]", value) if t.strip()] if key == "trigger" else [value.strip()]
-        if key not in allowed or not set(values) <= allowed[key]:
+        if key not in allowed or not set(_values(key, value)) <= allowed[key]:
             problems.append(f"line {e.line_start} adds <!-- {key}: {excerpt(value, 40)} --> that no cited candidate carries")
     return problems
 
@@ -388,7 +440,7 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
             continue
         before = by_hash.get(loopguard.text_hash(e.body))
         cited = list({id(p): p for p in (by_anchor[s] for s in e.sources if s in by_anchor)}.values())
-        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg)
+        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries))
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
     stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
@@ -399,7 +451,7 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         and not (e.key and e.key in retire)
         and not any(updates.retires(u, e.body) for u in stated)
         and loopguard.text_hash(e.body) not in pushed
-        and not any(covers(n.body, e.body, cfg.dedupe_similarity) for n in new_entries)
+        and not any(covers(n.body, e.body, cfg.dedupe_similarity) or _extended(n, [e]) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:
         problems.append(
@@ -408,10 +460,23 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     return problems
 
 
+def _extended(e: grammar.Entry, old: list[grammar.Entry]) -> grammar.Entry | None:
+    """The active old line whose whole text ``e`` opens with and adds to (a join, ``topics``): it
+    is kept, not lost, and ``e`` may carry its metadata."""
+    return next((o for o in old if o.status != "superseded" and len(e.body) > len(o.body) and e.body.startswith(o.body)), None)
+
+
 def _line_problems(
-    e: grammar.Entry, before: grammar.Entry | None, cited: list[Proposal], anchors: set[str], dropped: list[str], cfg: DreamConfig
+    e: grammar.Entry,
+    before: grammar.Entry | None,
+    cited: list[Proposal],
+    anchors: set[str],
+    dropped: list[str],
+    cfg: DreamConfig,
+    extends: grammar.Entry | None = None,
 ) -> list[str]:
-    """What is wrong with one new or changed line (``before``: the old line with the same text)."""
+    """What is wrong with one new or changed line (``before``: the old line with the same text;
+    ``extends``: the old line it adds sentences to, whose metadata it may keep)."""
     problems = []
     if not cited and not (before is not None and e.status == "superseded"):  # a retirement: ``retirement_problems``
         problems.append(f"line {e.line_start} cites no gated evidence")
@@ -425,6 +490,6 @@ def _line_problems(
             why = grounding.ungrounded(e.body, [w for p in cited for w in p.said] + dropped, cfg.grounding_similarity)
             if why:
                 problems.append(f"line {e.line_start} is not grounded in the candidates it cites: {why}")
-    problems += metadata_problems(e, before, cited, anchors)
+    problems += metadata_problems(e, before or extends, cited, anchors)
     problems += [f"line {e.line_start}: {p}" for p in e.problems()]
     return problems
