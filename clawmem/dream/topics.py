@@ -28,19 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rapidfuzz import fuzz
-
 from clawmem.config import DreamConfig
-from clawmem.dream.grounding import NEGATIONS
-from clawmem.dream.paraphrase import Judge, specific
+from clawmem.dream.paraphrase import Judge, negated, specific, stem, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
 from clawmem.dream.text import content_words, sentences, words
 from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 
-STEM_CHARS = 5  # "adopt", "adopting", "adoption" share a stem: crude, deterministic, no dependency
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
-SUBSTITUTION_WORDS = 2  # a sentence differing from another in at most this many words per side is another fact
 
 
 # Chat words that name no topic (beside ``worth.SLOGAN``): two accounts sharing "went", "last",
@@ -56,10 +51,6 @@ GENERIC = SLOGAN | frozenset(
 NO_TOPIC_PREFIXES = tuple(sorted(w for w in GENERIC if len(w) >= 4))  # "helping" is "help", "lovely" is "love"
 
 
-def _stem(word: str) -> str:
-    return word[:STEM_CHARS]
-
-
 def _topical(word: str) -> bool:
     return word not in GENERIC and not word.startswith(NO_TOPIC_PREFIXES) and not any(ch.isdigit() for ch in word)
 
@@ -67,17 +58,7 @@ def _topical(word: str) -> bool:
 def stems(text: str) -> frozenset[str]:
     """The topic stems of what ``text`` says (the attribution and the speaker's name left out)."""
     name = (scaffold.attributed_to(text) or "").casefold()
-    return frozenset(_stem(w) for w in content_words(scaffold.speech(text)) if w != name and _topical(w))
-
-
-def _matches(word: str, pool: set[str], threshold: float) -> bool:
-    return any(_stem(word) == _stem(p) or fuzz.ratio(word, p) >= threshold for p in pool)
-
-
-def _unmatched(text: str, other: str, threshold: float) -> set[str]:
-    """Content words of ``text`` that no word of ``other`` matches (same stem, or rapidfuzz ``ratio``)."""
-    pool = set(words(other))
-    return {w for w in content_words(text) if not _matches(w, pool, threshold)}
+    return frozenset(stem(w) for w in content_words(scaffold.speech(text)) if w != name and _topical(w))
 
 
 class Topics:
@@ -127,13 +108,11 @@ class Topics:
         topic = content_words(sentence)
         if not topic or not specific(sentence) <= set(words(line)):
             return False
-        if bool(NEGATIONS & set(words(sentence))) != bool(NEGATIONS & set(words(line))):
+        if negated(sentence) != negated(line):
             return False
-        for old in said:
-            theirs, mine = _unmatched(old, sentence, threshold), _unmatched(sentence, old, threshold)
-            if 0 < len(mine) <= SUBSTITUTION_WORDS and 0 < len(theirs) <= SUBSTITUTION_WORDS:
-                return False
-        return len(_unmatched(sentence, line, threshold)) <= RESTATED_NEW_SHARE * len(topic)
+        if any(substitution(old, sentence, threshold) for old in said):
+            return False
+        return len(unmatched(sentence, line, threshold)) <= RESTATED_NEW_SHARE * len(topic)
 
     def additions(self, line: str, candidate: str) -> list[str]:
         """The sentences of ``candidate`` that ``line`` does not already say."""
