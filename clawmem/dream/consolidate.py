@@ -145,16 +145,17 @@ def _joined(entry: grammar.Entry, body: str, p: Proposal) -> str:
     return grammar.render_entry(body, meta)
 
 
-def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
-    """``text`` with the least valuable displaceable lines removed until ``line`` fits, each worth
-    ``budget.MARGIN`` less than ``p``; None when that cannot make room (nothing is removed then)."""
+def _make_room(revised: str, keep: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
+    """``revised`` (the file with ``p``'s line, whose text is ``keep``) with the least valuable
+    displaceable other lines removed until it fits, each worth ``budget.MARGIN`` less than ``p``;
+    None when that cannot make room (nothing is removed then)."""
     worth = budget.value(p.importance, p.recalls + len(p.sources), p.observed, usage, cfg)
     ranked = sorted(
-        ((budget.line_value(e, usage, cfg), e) for e in _entries(text) if budget.displaceable(e)),
+        ((budget.line_value(e, usage, cfg), e) for e in _entries(revised) if budget.displaceable(e) and e.body != keep),
         key=lambda pair: (pair[0], pair[1].line_start),
     )
     doomed: list[tuple[float, grammar.Entry]] = []
-    room = budget.size(_append(text, line)) - cfg.memory_chars
+    room = budget.size(revised) - cfg.memory_chars
     for v, e in ranked:
         if room <= 0 or v > worth - budget.MARGIN:
             break
@@ -163,8 +164,8 @@ def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budge
     if room > 0:
         return None
     for _, e in sorted(doomed, key=lambda pair: -pair[1].line_start):
-        text = _splice(text, e, "")
-    return text, [
+        revised = _splice(revised, e, "")
+    return revised, [
         Change(e.body, tuple(e.sources), p.candidate_id, f"displaced (value {v:.2f} < {worth:.2f}) by: {excerpt(p.text)}") for v, e in doomed
     ]
 
@@ -215,32 +216,34 @@ def builtin(
         superseded += retired
         entries = _entries(text)
         home = _home(entries, p, judge, topics)
-        if home is not None:
+        joined: tuple[grammar.Entry, str] | None = None  # the line the candidate joins, and how
+        if home is None:
+            revised, kept = _append(text, p.line()), p.text
+        else:
             into, body, how = home
-            if body is None:
+            if body is None:  # the line already says it all: it gains the anchors
                 raw, added = _with_metadata(into, p)
-            else:
-                raw, added = _joined(into, body, p), tuple(s for s in p.sources if s not in into.sources)
-            revised = _splice(text, into, raw)
-            if body is None or budget.size(revised) <= cfg.memory_chars:  # a join that does not fit competes as a line of its own
-                text = revised
-                if body is not None:
-                    new_bodies.append((body, provenance.least_trusted(p.origin, origins.get(loopguard.text_hash(into.body), "agent")), p.observed))
+                text = _splice(text, into, raw)
                 merged.append(Change(into.body, added, p.candidate_id, f"{how}: {excerpt(p.text)}"))
                 used.append(p.candidate_id)
                 continue
-        line = p.line()
-        if budget.size(_append(text, line)) > cfg.memory_chars:
-            room = _make_room(text, line, p, cfg, usage) if usage is not None else None
+            revised, kept, joined = _splice(text, into, _joined(into, body, p)), body, (into, how)
+        if budget.size(revised) > cfg.memory_chars:
+            room = _make_room(revised, kept, p, cfg, usage) if usage is not None else None
             if room is None:
                 rejected.append((p.candidate_id, f"MEMORY.md budget of {cfg.memory_chars} characters is full of lines worth as much or more"))
                 continue
-            text, pushed = room
+            revised, pushed = room
             displaced += pushed
-        text = _append(text, line)
-        promoted.append(Change(p.text, p.sources, p.candidate_id))
+        text = revised
         used.append(p.candidate_id)
-        new_bodies.append((p.text, p.origin, p.observed))
+        if joined is None:
+            promoted.append(Change(p.text, p.sources, p.candidate_id))
+            new_bodies.append((p.text, p.origin, p.observed))
+            continue
+        into, how = joined
+        merged.append(Change(into.body, tuple(s for s in p.sources if s not in into.sources), p.candidate_id, f"{how}: {excerpt(p.text)}"))
+        new_bodies.append((kept, provenance.least_trusted(p.origin, origins.get(loopguard.text_hash(into.body), "agent")), p.observed))
     text, retired = _retire_duplicate_keys(text)
     superseded += retired
     return Outcome(

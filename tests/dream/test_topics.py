@@ -163,3 +163,21 @@ def test_subject_and_topic_both_decide(embedder):
     assert topics.related(f"Mia said: {PLAN}", f"Sam said: {LATER}") is None, "another subject"
     assert topics.related(f"Mia said: {PLAN}", "Mia said: I ran a marathon in Berlin and the crowd was wonderful.") is None
     assert topics.related(PLAN, LATER) is None, "nobody named: no subject to join on"
+
+
+def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ingest_session, days_ago):
+    """A join grows a line: in a full file it makes room the way a new line does (``budget``)."""
+    from clawmem.dream.budget import size
+
+    filler = [f"- Sam said: The garden shed was painted colour {n} this spring. <!-- source: transcripts/x{n}.md#L1 --> <!-- importance: 2 -->\n" for n in range(3)]
+    text = f"# Memory\n\n- Mia said: {PLAN} <!-- source: transcripts/old.md#L11 --> <!-- importance: 7 -->\n" + "".join(filler)
+    ws.memory_md.write_text(text)
+    (ws.root / "clawmem.toml").write_text(f'[embeddings]\nbackend = "none"\n[dream]\nmemory_chars = {size(text) + 20}\n')
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert [m["text"] for m in data["merged"]] == [f"Mia said: {PLAN}"] and data["promoted"] == []
+    assert len(data["displaced"]) >= 1 and all("garden shed" in d["text"] for d in data["displaced"])
+    bodies = [e.body for e in _lines(ws)]
+    assert f"Mia said: {PLAN} {LATER}" in bodies
+    assert size(ws.memory_md.read_text()) <= size(text) + 20
