@@ -5,8 +5,9 @@ has no reason to touch. For each gated candidate, best first: a line with the sa
 supersession key is retired by the newer observation; lines whose value a plain-language
 update retires ("we moved deploys from fly.io to render", ``updates``) are removed; a line that already says the same
 thing, hand-written or not, gains the candidate's source anchors and keeps its text (merge:
-``paraphrase.Judge``, by normalised text and, with an embedder, vectors); otherwise a
-compact new line is appended, displacing less valuable lines dreaming wrote when the
+``paraphrase.Judge``, by normalised text and, with an embedder, vectors); a line dreaming
+wrote about the same speaker and topic is joined by the sentences the candidate adds
+(``topics``); otherwise a compact new line is appended, displacing less valuable lines dreaming wrote when the
 ``MEMORY.md`` budget is full (``budget``). An external
 consolidator's file is read back by ``describe``. Either output must pass ``validate``,
 else the sweep appends instead (``fallback``).
@@ -331,7 +332,9 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         cited = [by_anchor[s] for s in e.sources if s in by_anchor]
         used += [p.candidate_id for p in cited if p.candidate_id not in used]
         if loopguard.text_hash(e.body) not in old_hashes:
-            origin = provenance.least_trusted(*(p.origin for p in cited)) if cited else "agent"
+            # a line that extends an old one holds that line's text too, whose origin this cannot see
+            extends = "agent" if _extended(e, old) else None
+            origin = provenance.least_trusted(*(p.origin for p in cited), extends) if cited else "agent"
             observed = max((p.observed for p in cited), default=None)
             promoted.append(Change(e.body, tuple(e.sources), cited[0].candidate_id if cited else None))
             new_bodies.append((e.body, origin, observed))

@@ -181,3 +181,19 @@ def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ing
     bodies = [e.body for e in _lines(ws)]
     assert f"Mia said: {PLAN} {LATER}" in bodies
     assert size(ws.memory_md.read_text()) <= size(text) + 20
+
+
+def test_an_external_consolidator_extending_a_line_never_raises_its_trust():
+    """``describe`` cannot see the old line's origin: a line that extends one is at most the agent's."""
+    from clawmem.dream import consolidate
+    from clawmem.dream.consolidate import Proposal
+
+    old = f"# Memory\n\n- Mia said: {PLAN} <!-- source: transcripts/old.md#L11 -->\n"
+    p = Proposal(
+        candidate_id=1, text=f"Mia said: {LATER}", sources=("transcripts/b1.md#L11",), evidence=("transcripts/b1.md#L11",),
+        importance=7, triggers=(), key=None, origin="owner", observed="2026-11-30", score=0.9,
+    )
+    new = f"# Memory\n\n- Mia said: {PLAN} {LATER} <!-- source: transcripts/old.md#L11 --> <!-- source: transcripts/b1.md#L11 -->\n"
+    outcome = consolidate.describe(old, new, [p], DreamConfig())
+    assert outcome.new_bodies == ((f"Mia said: {PLAN} {LATER}", "agent", "2026-11-30"),)
+    assert consolidate.validate(old, new, [p], DreamConfig()) == []
