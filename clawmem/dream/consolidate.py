@@ -440,12 +440,15 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     by_hash = {loopguard.text_hash(e.body): e for e in old_doc.entries}
     new_hashes = {loopguard.text_hash(e.body) for e in new_doc.entries}
     dropped = [e.body for h, e in by_hash.items() if h not in new_hashes]
-    by_anchor = {a: p for p in proposals for a in p.evidence}
+    by_anchor: dict[str, list[Proposal]] = {}  # one turn can hold several claims: an anchor may cite several candidates
+    for p in proposals:
+        for a in p.evidence:
+            by_anchor.setdefault(a, []).append(p)
     for e in new_doc.entries:
         if _kept(e) in kept:
             continue
         before = by_hash.get(loopguard.text_hash(e.body))
-        cited = list({id(p): p for p in (by_anchor[s] for s in e.sources if s in by_anchor)}.values())
+        cited = list({id(p): p for s in e.sources for p in by_anchor.get(s, ())}.values())
         problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries))
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}

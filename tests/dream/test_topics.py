@@ -197,3 +197,24 @@ def test_an_external_consolidator_extending_a_line_never_raises_its_trust():
     outcome = consolidate.describe(old, new, [p], DreamConfig())
     assert outcome.new_bodies == ((f"Mia said: {PLAN} {LATER}", "agent", "2026-11-30"),)
     assert consolidate.validate(old, new, [p], DreamConfig()) == []
+
+
+def test_a_join_validates_when_its_turn_holds_other_claims_too():
+    """One turn gives several candidates the same anchor: the joined line is checked against all of them
+    (it was checked against the last one only, and the rewrite fell back to two appended lines)."""
+    from clawmem.dream import consolidate
+    from clawmem.dream.consolidate import Proposal
+
+    def proposal(cid: int, text: str, anchor: str) -> Proposal:
+        return Proposal(
+            candidate_id=cid, text=text, sources=(anchor,), evidence=(anchor,), importance=7, triggers=(),
+            key=None, origin="owner", observed="2026-11-30", score=0.9, wordings=(text,),
+        )
+
+    cfg = DreamConfig()
+    plan = proposal(1, f"Mia said: {PLAN}", "transcripts/a.md#L20")
+    later = proposal(2, f"Mia said: {LATER}", "transcripts/a.md#L22")
+    other = proposal(3, "Mia said: My brother Tom moved to Lisbon for a new job in shipping.", "transcripts/a.md#L22")
+    outcome = consolidate.builtin("# Memory\n\n", [plan, later, other], cfg)
+    assert [e.body for e in grammar.parse(outcome.text).entries] == [f"Mia said: {PLAN} {LATER}", other.text]
+    assert consolidate.validate("# Memory\n\n", outcome.text, [plan, later, other], cfg) == []
