@@ -5,8 +5,9 @@ has no reason to touch. For each gated candidate, best first: a line with the sa
 supersession key is retired by the newer observation; lines whose value a plain-language
 update retires ("we moved deploys from fly.io to render", ``updates``) are removed; a line that already says the same
 thing, hand-written or not, gains the candidate's source anchors and keeps its text (merge:
-``paraphrase.Judge``, by normalised text and, with an embedder, vectors); otherwise a
-compact new line is appended, displacing less valuable lines dreaming wrote when the
+``paraphrase.Judge``, by normalised text and, with an embedder, vectors); a line dreaming
+wrote about the same speaker and topic is joined by the sentences the candidate adds
+(``topics``); otherwise a compact new line is appended, displacing less valuable lines dreaming wrote when the
 ``MEMORY.md`` budget is full (``budget``). An external
 consolidator's file is read back by ``describe``. Either output must pass ``validate``,
 else the sweep appends instead (``fallback``).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem import loopguard, provenance
@@ -23,9 +25,11 @@ from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
+from clawmem.dream.topics import Topics
 from clawmem.entries import grammar
 
 MAX_SOURCES = 3
+JOINED_SOURCES = 2 * MAX_SOURCES  # a line two candidates joined cites both
 MAX_TRIGGERS = 3
 
 
@@ -117,16 +121,42 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
     return (raw + "".join(f" {c}" for c in comments) + ending if comments else entry.raw), added
 
 
-def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
-    """``text`` with the least valuable displaceable lines removed until ``line`` fits, each worth
-    ``budget.MARGIN`` less than ``p``; None when that cannot make room (nothing is removed then)."""
+def _home(entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topics) -> tuple[grammar.Entry, str | None, str] | None:
+    """The line ``p`` belongs to, the text it becomes (None: unchanged) and what happened: a line
+    that already says it (``Judge.twin``), else a line dreaming wrote on its subject and topic
+    (``topics``), which says it all or is joined by what ``p`` adds."""
+    twin = judge.twin(entries, p.text)
+    if twin is not None:
+        return twin, None, "merged"
+    mate = None if p.key else topics.partner(entries, p.text)
+    if mate is None:
+        return None
+    entry, body = mate
+    return entry, body, "merged (same subject and topic, nothing new)" if body is None else "joined (same subject and topic)"
+
+
+def _joined(entry: grammar.Entry, body: str, p: Proposal) -> str:
+    """The line ``entry`` becomes when ``p`` joins it (``topics``): the joined text, the sources of
+    both (at most ``JOINED_SOURCES``), the higher importance and the triggers of both."""
+    sources = list(dict.fromkeys([*entry.sources, *p.sources]))[:JOINED_SOURCES]
+    meta = [("source", s) for s in sources] + [("importance", str(max(entry.importance or 0, p.importance)))]
+    triggers = list(dict.fromkeys([*entry.triggers, *p.triggers]))[:MAX_TRIGGERS]
+    if triggers:
+        meta.append(("trigger", ", ".join(triggers)))
+    return grammar.render_entry(body, meta)
+
+
+def _make_room(revised: str, keep: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
+    """``revised`` (the file with ``p``'s line, whose text is ``keep``) with the least valuable
+    displaceable other lines removed until it fits, each worth ``budget.MARGIN`` less than ``p``;
+    None when that cannot make room (nothing is removed then)."""
     worth = budget.value(p.importance, p.recalls + len(p.sources), p.observed, usage, cfg)
     ranked = sorted(
-        ((budget.line_value(e, usage, cfg), e) for e in _entries(text) if budget.displaceable(e)),
+        ((budget.line_value(e, usage, cfg), e) for e in _entries(revised) if budget.displaceable(e) and e.body != keep),
         key=lambda pair: (pair[0], pair[1].line_start),
     )
     doomed: list[tuple[float, grammar.Entry]] = []
-    room = budget.size(_append(text, line)) - cfg.memory_chars
+    room = budget.size(revised) - cfg.memory_chars
     for v, e in ranked:
         if room <= 0 or v > worth - budget.MARGIN:
             break
@@ -135,20 +165,30 @@ def _make_room(text: str, line: str, p: Proposal, cfg: DreamConfig, usage: budge
     if room > 0:
         return None
     for _, e in sorted(doomed, key=lambda pair: -pair[1].line_start):
-        text = _splice(text, e, "")
-    return text, [
+        revised = _splice(revised, e, "")
+    return revised, [
         Change(e.body, tuple(e.sources), p.candidate_id, f"displaced (value {v:.2f} < {worth:.2f}) by: {excerpt(p.text)}") for v, e in doomed
     ]
 
 
 def builtin(
-    memory_text: str, proposals: list[Proposal], cfg: DreamConfig, *, judge: Judge | None = None, usage: budget.Usage | None = None
+    memory_text: str,
+    proposals: list[Proposal],
+    cfg: DreamConfig,
+    *,
+    judge: Judge | None = None,
+    usage: budget.Usage | None = None,
+    origins: Mapping[str, str] | None = None,
 ) -> Outcome:
     """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate
-    repeats, ``usage`` (recalls of the curated lines) lets a better candidate displace a line
-    when the budget is full (``budget``)."""
+    repeats or shares a subject and topic with (``topics``), ``usage`` (recalls of the curated
+    lines) lets a better candidate displace a line when the budget is full (``budget``), and
+    ``origins`` (text hash -> origin of the curated lines) gives a joined line the least trusted
+    origin of its parts (a line it does not know counts as the agent's)."""
     text = memory_text
     judge = judge or Judge(cfg)
+    topics = Topics(cfg, judge)
+    origins = origins or {}
     promoted, merged, superseded, rejected, used, new_bodies, displaced = [], [], [], [], [], [], []
     newest_by_key: dict[str, Proposal] = {}
     for p in proposals:
@@ -176,25 +216,35 @@ def builtin(
         text, retired = _retire_by_update(text, p)
         superseded += retired
         entries = _entries(text)
-        twin = judge.twin(entries, p.text)
-        if twin is not None:
-            raw, added = _with_metadata(twin, p)
-            text = _splice(text, twin, raw)
-            merged.append(Change(twin.body, added, p.candidate_id, f"merged: {excerpt(p.text)}"))
-            used.append(p.candidate_id)
-            continue
-        line = p.line()
-        if budget.size(_append(text, line)) > cfg.memory_chars:
-            room = _make_room(text, line, p, cfg, usage) if usage is not None else None
+        home = _home(entries, p, judge, topics)
+        joined: tuple[grammar.Entry, str] | None = None  # the line the candidate joins, and how
+        if home is None:
+            revised, kept = _append(text, p.line()), p.text
+        else:
+            into, body, how = home
+            if body is None:  # the line already says it all: it gains the anchors
+                raw, added = _with_metadata(into, p)
+                text = _splice(text, into, raw)
+                merged.append(Change(into.body, added, p.candidate_id, f"{how}: {excerpt(p.text)}"))
+                used.append(p.candidate_id)
+                continue
+            revised, kept, joined = _splice(text, into, _joined(into, body, p)), body, (into, how)
+        if budget.size(revised) > cfg.memory_chars:
+            room = _make_room(revised, kept, p, cfg, usage) if usage is not None else None
             if room is None:
                 rejected.append((p.candidate_id, f"MEMORY.md budget of {cfg.memory_chars} characters is full of lines worth as much or more"))
                 continue
-            text, pushed = room
+            revised, pushed = room
             displaced += pushed
-        text = _append(text, line)
-        promoted.append(Change(p.text, p.sources, p.candidate_id))
+        text = revised
         used.append(p.candidate_id)
-        new_bodies.append((p.text, p.origin, p.observed))
+        if joined is None:
+            promoted.append(Change(p.text, p.sources, p.candidate_id))
+            new_bodies.append((p.text, p.origin, p.observed))
+            continue
+        into, how = joined
+        merged.append(Change(into.body, tuple(s for s in p.sources if s not in into.sources), p.candidate_id, f"{how}: {excerpt(p.text)}"))
+        new_bodies.append((kept, provenance.least_trusted(p.origin, origins.get(loopguard.text_hash(into.body), "agent")), p.observed))
     text, retired = _retire_duplicate_keys(text)
     superseded += retired
     return Outcome(
@@ -282,7 +332,9 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         cited = [by_anchor[s] for s in e.sources if s in by_anchor]
         used += [p.candidate_id for p in cited if p.candidate_id not in used]
         if loopguard.text_hash(e.body) not in old_hashes:
-            origin = provenance.least_trusted(*(p.origin for p in cited)) if cited else "agent"
+            # a line that extends an old one holds that line's text too, whose origin this cannot see
+            extends = "agent" if _extended(e, old) else None
+            origin = provenance.least_trusted(*(p.origin for p in cited), extends) if cited else "agent"
             observed = max((p.observed for p in cited), default=None)
             promoted.append(Change(e.body, tuple(e.sources), cited[0].candidate_id if cited else None))
             new_bodies.append((e.body, origin, observed))
@@ -339,6 +391,11 @@ def retirement_problems(old_doc: grammar.Document, new_doc: grammar.Document, pr
     return problems
 
 
+def _values(key: str, value: str) -> list[str]:
+    """A metadata comment's values as compared: a trigger list split into phrases."""
+    return [t.strip().casefold() for t in re.split(r"[,;]", value) if t.strip()] if key == "trigger" else [value.strip()]
+
+
 def metadata_problems(e: grammar.Entry, before: grammar.Entry | None, cited: list[Proposal], anchors: set[str]) -> list[str]:
     """A new or changed line carries only metadata its cited candidates (or its own old line) had:
     no invented trigger, importance, key, project, date or status, no anchor outside the gated evidence."""
@@ -351,12 +408,13 @@ def metadata_problems(e: grammar.Entry, before: grammar.Entry | None, cited: lis
         "trigger": {t.casefold() for p in cited for t in p.triggers},
         "status": {"active", "superseded"} if before else {"active"},
     }
+    for key, value in old_meta:  # each value the old line had may stay (a joined line keeps both lines' triggers)
+        allowed.setdefault(key, set()).update(_values(key, value))
     problems = []
     for key, value in e.meta:
         if (key, value) in old_meta:
             continue
-        values = [t.strip().casefold() for t in re.split(r"[,;]", value) if t.strip()] if key == "trigger" else [value.strip()]
-        if key not in allowed or not set(values) <= allowed[key]:
+        if key not in allowed or not set(_values(key, value)) <= allowed[key]:
             problems.append(f"line {e.line_start} adds <!-- {key}: {excerpt(value, 40)} --> that no cited candidate carries")
     return problems
 
@@ -382,13 +440,16 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     by_hash = {loopguard.text_hash(e.body): e for e in old_doc.entries}
     new_hashes = {loopguard.text_hash(e.body) for e in new_doc.entries}
     dropped = [e.body for h, e in by_hash.items() if h not in new_hashes]
-    by_anchor = {a: p for p in proposals for a in p.evidence}
+    by_anchor: dict[str, list[Proposal]] = {}  # one turn can hold several claims: an anchor may cite several candidates
+    for p in proposals:
+        for a in p.evidence:
+            by_anchor.setdefault(a, []).append(p)
     for e in new_doc.entries:
         if _kept(e) in kept:
             continue
         before = by_hash.get(loopguard.text_hash(e.body))
-        cited = list({id(p): p for p in (by_anchor[s] for s in e.sources if s in by_anchor)}.values())
-        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg)
+        cited = list({id(p): p for s in e.sources for p in by_anchor.get(s, ())}.values())
+        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries))
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
     stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
@@ -399,7 +460,7 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         and not (e.key and e.key in retire)
         and not any(updates.retires(u, e.body) for u in stated)
         and loopguard.text_hash(e.body) not in pushed
-        and not any(covers(n.body, e.body, cfg.dedupe_similarity) for n in new_entries)
+        and not any(covers(n.body, e.body, cfg.dedupe_similarity) or _extended(n, [e]) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:
         problems.append(
@@ -408,10 +469,23 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     return problems
 
 
+def _extended(e: grammar.Entry, old: list[grammar.Entry]) -> grammar.Entry | None:
+    """The active old line whose whole text ``e`` opens with and adds to (a join, ``topics``): it
+    is kept, not lost, and ``e`` may carry its metadata."""
+    return next((o for o in old if o.status != "superseded" and len(e.body) > len(o.body) and e.body.startswith(o.body)), None)
+
+
 def _line_problems(
-    e: grammar.Entry, before: grammar.Entry | None, cited: list[Proposal], anchors: set[str], dropped: list[str], cfg: DreamConfig
+    e: grammar.Entry,
+    before: grammar.Entry | None,
+    cited: list[Proposal],
+    anchors: set[str],
+    dropped: list[str],
+    cfg: DreamConfig,
+    extends: grammar.Entry | None = None,
 ) -> list[str]:
-    """What is wrong with one new or changed line (``before``: the old line with the same text)."""
+    """What is wrong with one new or changed line (``before``: the old line with the same text;
+    ``extends``: the old line it adds sentences to, whose metadata it may keep)."""
     problems = []
     if not cited and not (before is not None and e.status == "superseded"):  # a retirement: ``retirement_problems``
         problems.append(f"line {e.line_start} cites no gated evidence")
@@ -425,6 +499,6 @@ def _line_problems(
             why = grounding.ungrounded(e.body, [w for p in cited for w in p.said] + dropped, cfg.grounding_similarity)
             if why:
                 problems.append(f"line {e.line_start} is not grounded in the candidates it cites: {why}")
-    problems += metadata_problems(e, before, cited, anchors)
+    problems += metadata_problems(e, before or extends, cited, anchors)
     problems += [f"line {e.line_start}: {p}" for p in e.problems()]
     return problems

@@ -11,7 +11,8 @@ ends with ``worth.reason``) are excluded and never staged, each with its reason.
 staged in the wording that stands on its own (``standalone``: wrappers gone, speaker named,
 relative dates resolved), the text grounding later compares a curated line with. An
 eligible unit joins the candidate it near-duplicates (``text.similarity`` at
-``dream.dedupe_similarity``, said by the same speaker) or starts a new one. Evidence of lines that disappeared
+``dream.dedupe_similarity``, said by the same speaker, and no ``paraphrase.substitution``:
+"adopted a cat" is not "adopted a dog") or starts a new one. Evidence of lines that disappeared
 (edited, forgotten) is dropped, so a forgotten fact cannot be promoted later.
 """
 
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from clawmem import ledger, loopguard, provenance
 from clawmem.dream import directives, scaffolding, standalone, store, worth
+from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import STOPWORDS, anchor, excerpt, sentences, similarity
 from clawmem.index.db import Index
@@ -95,8 +97,8 @@ class Matcher:
             theirs = self.keys[cid]
             if self.speakers[cid] != speaker:
                 continue
-            if 2 * len(mine & theirs) < min(len(mine), len(theirs)):
-                continue
+            if 2 * len(mine & theirs) < min(len(mine), len(theirs)) or substitution(norm, self.norms[cid], self.threshold):
+                continue  # a substitution ("a dog" / "a cat") is another fact, however alike the words
             score = similarity(norm, self.norms[cid])
             if score >= self.threshold and (best is None or score > best[1]):
                 best = (cid, score)

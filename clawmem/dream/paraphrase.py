@@ -14,7 +14,9 @@ still merge; a wrong merge silently drops a fact):
 - else *vectors*, when an embedder is loaded: a paraphrase with at most
   ``dream.paraphrase_new_words`` reworded topic words merges when the sentence cosine
   reaches ``dream.paraphrase_cosine``. A cosine alone is never enough: "web-1" and "web-2"
-  lines score 0.95 with MiniLM.
+  lines score 0.95 with MiniLM, and a *substitution* never merges: when each side has a word
+  or two the other lacks ("Caroline adopted a dog." / "Caroline adopted a cat.", cosine 0.85
+  with e5; "two dogs" / "three dogs"), the candidate names another thing in the same frame.
 """
 
 from __future__ import annotations
@@ -36,15 +38,24 @@ if TYPE_CHECKING:
     from clawmem.embeddings import Embedder
 
 JOINERS = frozenset(".+#-")
+# Counts spelled out name one thing as much as digits do ("two dogs" / "three dogs"); "one" is
+# left out, it is as often a pronoun ("the one I like")
+NUMBER_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand twice".split()  # noqa: SIM905
+)
+STEM_CHARS = 5
+SUFFIXES = ("ing", "ed", "es", "s")
+SUBSTITUTION_WORDS = 2  # two texts differing in at most this many topic words on each side name different things
 
 
 def specific(text: str) -> set[str]:
-    """Tokens that name one thing: numbers, dotted or hyphenated identifiers, capitalised
-    names inside the sentence and mixed-case words ("web-1", "fly.io", "Postgres", "GitHub")."""
+    """Tokens that name one thing: numbers (spelled out too), dotted or hyphenated identifiers,
+    capitalised names inside the sentence and mixed-case words ("web-1", "fly.io", "Postgres", "GitHub")."""
     found = set()
     for i, token in enumerate(WORD.findall(loopguard.COMMENT.sub(" ", text))):
         if (
             any(ch.isdigit() for ch in token)
+            or token.casefold() in NUMBER_WORDS
             or JOINERS & set(token)
             or any(ch.isupper() for ch in token[1:])
             or (i > 0 and token[0].isupper())
@@ -53,8 +64,32 @@ def specific(text: str) -> set[str]:
     return found
 
 
-def _negated(text: str) -> bool:
+def negated(text: str) -> bool:
     return bool(NEGATIONS & set(words(text)))
+
+
+def stem(word: str) -> str:
+    """A crude, deterministic stem: one inflection off, then the first ``STEM_CHARS`` letters
+    ("opening" and "open", "adopted" and "adoption" match; no dependency, no language model)."""
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:STEM_CHARS]
+
+
+def unmatched(text: str, other: str, threshold: float) -> set[str]:
+    """Topic words of ``text`` that no word of ``other`` matches: the same stem, or a rapidfuzz
+    ``ratio`` of at least ``threshold`` ("deploys" and "deploy")."""
+    pool = set(words(other))
+    return {w for w in content_words(text) if not any(stem(w) == stem(p) or fuzz.ratio(w, p) >= threshold for p in pool)}
+
+
+def substitution(a: str, b: str, threshold: float) -> bool:
+    """True when ``a`` and ``b`` each hold one or two topic words the other lacks and share the
+    rest: the same frame with another thing in it ("a dog" / "a cat"), so different facts."""
+    mine, theirs = unmatched(a, b, threshold), unmatched(b, a, threshold)
+    return 0 < len(mine) <= SUBSTITUTION_WORDS and 0 < len(theirs) <= SUBSTITUTION_WORDS
 
 
 class Judge:
@@ -101,11 +136,13 @@ class Judge:
             return False
         if a == b:
             return True
-        if not specific(candidate) <= set(words(existing)) or _negated(existing) != _negated(candidate):
+        if not specific(candidate) <= set(words(existing)) or negated(existing) != negated(candidate):
             return False
         new = self.new_words(existing, candidate)
         if not new:
             return True
+        if substitution(existing, candidate, self.cfg.grounding_similarity):
+            return False
         return None if self.embedder is not None and len(new) <= self.cfg.paraphrase_new_words else False
 
     def _close(self, existing: str, candidate: str) -> bool:

@@ -98,8 +98,13 @@ def _usage(ws: Workspace, index: Index, today: dt.date, cfg: DreamConfig) -> bud
     return budget.Usage(today, {r["text_hash"]: r["n"] for r in rows})
 
 
+def _origins(ws: Workspace, index: Index) -> dict[str, str]:
+    """The origin the index gives each curated line (by text hash): what a line joined to a candidate was."""
+    return {r["text_hash"]: r["origin"] for r in index.query("SELECT text_hash, origin FROM entries WHERE path = ?", (ws.rel(ws.memory_md),))}
+
+
 def _consolidate(
-    ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig, judge: Judge, usage: budget.Usage
+    ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig, judge: Judge, usage: budget.Usage, origins: dict[str, str]
 ) -> tuple[Outcome | None, list[str]]:
     if cfg.consolidator_command:
         try:
@@ -109,7 +114,7 @@ def _consolidate(
             return None, [f"external consolidator {err}"]
         outcome = consolidate.describe(snap.text, text, proposals, cfg)
     else:
-        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge, usage=usage)
+        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge, usage=usage, origins=origins)
     if outcome.text == snap.text:
         return outcome, []
     return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg, outcome.displaced)]
@@ -160,7 +165,7 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
     if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
         return DeepResult(None, None, tuple(absorbed))
     judge = _judge(ws) if proposals else Judge(cfg)
-    outcome, problems = _consolidate(ws, snap, proposals, cfg, judge, _usage(ws, index, now.date(), cfg))
+    outcome, problems = _consolidate(ws, snap, proposals, cfg, judge, _usage(ws, index, now.date(), cfg), _origins(ws, index))
     if dry_run:
         if outcome is not None and not problems:
             written = write.Written(outcome, outcome.text != snap.text, None, None)

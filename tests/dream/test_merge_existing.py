@@ -50,6 +50,10 @@ DIFFERENT_FACT = [
      "The team prefers squash merges on main, except release branches which use rebase.", "adds an exception"),
     ("Keep the gateway on loopback.", "Keep the gateway on loopback and behind the VPN.", "adds the VPN"),
     ("Logs are shipped to Loki.", "Metrics are shipped to Prometheus.", "another topic"),
+    ("Caroline adopted a dog.", "Caroline adopted a cat.", "another animal (cosine 0.85: merged before the substitution rule)"),
+    ("Caroline adopted a cat.", "Caroline adopted a dog.", "another animal, the other way round"),
+    ("I have three dogs.", "I have two dogs.", "another count, spelled out"),
+    ("I have two dogs.", "I have three dogs.", "another count, the other way round"),
 ]
 
 

@@ -1,0 +1,120 @@
+"""One subject, one topic, one entry: a candidate joins the curated line about the same thing.
+
+The duplicates left in ``MEMORY.md`` were restatements, not copies: one person's plan said on
+several days in other words ("My goal is to give kids a loving home." / "It's been a dream to
+adopt and provide a safe, loving home for kids who need it."). With the installed e5 embedder
+(``Judge.cosine``, common scale) such restatements score 0.56-0.74, below different facts in
+one frame ("I adopted a dog." / "I adopted a cat.", 0.84), so no cosine threshold can drop one
+of two accounts without dropping facts. Nothing is dropped on a cosine alone. A gated
+candidate and a line dreaming wrote (it cites sources) are about
+
+- the same *subject* when they are attributed to the same speaker (``scaffold.attributed_to``);
+- the same *topic* when they share at least ``dream.topic_words`` topic word stems (not the
+  speaker's name, a number or a chat word of ``GENERIC``: "went", "amazing", "love") and, with
+  an embedder, reach a cosine of ``dream.topic_cosine`` (text only: one more shared stem
+  instead). Of several such lines the closest is taken.
+
+Such a pair becomes one entry: the line as it was, then the candidate's sentences that the line
+does not already say (``restated``), citing the sources of both. A sentence is already said
+when the text rules of ``Judge.same_fact`` say so, or when nearly all its words are the line's
+(at most ``RESTATED_NEW_SHARE`` new) with every number and name among them and the same
+polarity, and it is no *substitution*: a sentence that differs from one of the line's in a word
+or two on each side ("a cat" for "a dog") is another fact, whatever it shares. A candidate that
+adds nothing merges into the line (only its anchors are added); a joined entry must stay within
+``scaffolding.MAX_UNIT_CHARS``, else the candidate becomes a line of its own as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from clawmem.config import DreamConfig
+from clawmem.dream.paraphrase import Judge, negated, specific, stem, substitution, unmatched
+from clawmem.dream.scaffolding import MAX_UNIT_CHARS
+from clawmem.dream.text import content_words, sentences, words
+from clawmem.dream.worth import SLOGAN
+from clawmem.entries import grammar, scaffold
+
+RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
+
+
+# Chat words that name no topic (beside ``worth.SLOGAN``): two accounts sharing "went", "last",
+# "amazing" and a date are not about the same thing
+GENERIC = SLOGAN | frozenset(
+    """
+    last went made great like gonna seeing seen want wanted feel feeling felt good nice happy amazing awesome cool fun
+    excited exciting glad super pretty know think thought going trying tried sounds looks year years month months week
+    weeks works weekend friday saturday sunday monday tuesday wednesday thursday recently lately finally actually definitely
+    totally place thanks thank wow
+    """.split()  # noqa: SIM905
+)
+NO_TOPIC_PREFIXES = tuple(sorted(w for w in GENERIC if len(w) >= 4))  # "helping" is "help", "lovely" is "love"
+
+
+def _topical(word: str) -> bool:
+    return word not in GENERIC and not word.startswith(NO_TOPIC_PREFIXES) and not any(ch.isdigit() for ch in word)
+
+
+def stems(text: str) -> frozenset[str]:
+    """The topic stems of what ``text`` says (the attribution and the speaker's name left out)."""
+    name = (scaffold.attributed_to(text) or "").casefold()
+    return frozenset(stem(w) for w in content_words(scaffold.speech(text)) if w != name and _topical(w))
+
+
+class Topics:
+    """Decides whether a candidate is about a curated line's subject and topic, and what it adds (module doc)."""
+
+    def __init__(self, cfg: DreamConfig, judge: Judge) -> None:
+        self.cfg = cfg
+        self.judge = judge
+
+    def related(self, a: str, b: str) -> float | None:
+        """The pair's cosine (1.0 without an embedder) when ``a`` and ``b`` have the same named
+        subject and topic, else None."""
+        who = scaffold.attributed_to(a)
+        if who is None or who != scaffold.attributed_to(b):
+            return None
+        shared = len(stems(a) & stems(b))
+        if self.judge.embedder is None:
+            return 1.0 if shared > self.cfg.topic_words else None
+        if shared < self.cfg.topic_words:
+            return None
+        score = self.judge.cosine(a, b) or 0.0
+        return score if score >= self.cfg.topic_cosine else None
+
+    def partner(self, entries: Iterable[grammar.Entry], candidate: str) -> tuple[grammar.Entry, str | None] | None:
+        """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` belongs
+        to, closest first, and the joined text (None: the line already says it all); None when
+        no line is on its subject and topic or no join stays compact."""
+        scored = [
+            (score, e) for e in entries
+            if e.sources and not e.key and e.status != "superseded" and (score := self.related(e.body, candidate)) is not None
+        ]
+        for _, e in sorted(scored, key=lambda pair: (-pair[0], pair[1].line_start)):
+            added = self.additions(e.body, candidate)
+            if not added:
+                return e, None
+            body = " ".join([e.body.rstrip(), *added])
+            if len(body) <= MAX_UNIT_CHARS:
+                return e, body
+        return None
+
+    def restated(self, line: str, sentence: str) -> bool:
+        """True when ``line`` already says what ``sentence`` says (module doc)."""
+        said = sentences(scaffold.speech(line))
+        if any(self.judge.same_fact(old, sentence) for old in said):
+            return True
+        threshold = self.cfg.grounding_similarity
+        topic = content_words(sentence)
+        if not topic or not specific(sentence) <= set(words(line)):
+            return False
+        if negated(sentence) != negated(line):
+            return False
+        if any(substitution(old, sentence, threshold) for old in said):
+            return False
+        return len(unmatched(sentence, line, threshold)) <= RESTATED_NEW_SHARE * len(topic)
+
+    def additions(self, line: str, candidate: str) -> list[str]:
+        """The sentences of ``candidate`` that ``line`` does not already say."""
+        return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
+

@@ -1,0 +1,220 @@
+"""One subject, one topic, one entry (``clawmem/dream/topics.py``), through real transcripts and the CLI.
+
+A person's plan restated on other days in other words was a second line beside the first (the
+control below shows the pair coexisting with joining switched off). Now the later account joins
+the line about the same subject and topic: the line keeps its words, gains what the account adds
+and cites both. Different facts in one frame ("a dog" / "a cat") never merge away: both stay in
+``MEMORY.md`` whichever comes first.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clawmem.config import DreamConfig
+from clawmem.dream.paraphrase import Judge
+from clawmem.dream.topics import Topics
+from clawmem.embeddings import EmbedderUnavailable, load_embedder
+from clawmem.entries import grammar
+from tests.conftest import require
+
+PLAN = "My plan is to open a small bakery downtown. I am saving up for the oven and the rent."
+LATER = "Opening my own bakery downtown has been my dream for years. I just signed the lease on a storefront by the river."
+DOG = "I adopted a dog from the shelter last spring."
+CAT = "I adopted a cat from the shelter last spring."
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    try:
+        return load_embedder()
+    except EmbedderUnavailable as err:
+        require(False, f"needs an installed embedder: {err}")
+
+
+def _chat(ingest_session, session: str, at, says: str, speaker: str = "Mia") -> None:
+    """One session of a chat export between two named people: Sam asks, ``speaker`` answers."""
+    turns = [
+        {"role": "user", "speaker": "Sam", "content": f"Hey, long time no see! What is new since {session}?", "timestamp": at.isoformat()},
+        {"role": "user", "speaker": speaker, "content": says, "timestamp": at.replace(minute=5).isoformat()},
+    ]
+    ingest_session(session, "\n".join(json.dumps(t) for t in turns) + "\n", at)
+
+
+def _said(ingest_session, days_ago, says: str, days: tuple[int, ...], prefix: str, speaker: str = "Mia") -> None:
+    for i, day in enumerate(days, 1):
+        _chat(ingest_session, f"{prefix}{i}", days_ago(day), says, speaker)
+
+
+def _lines(ws) -> list[grammar.Entry]:
+    return [e for e in grammar.parse(ws.memory_md.read_text()).entries if e.status != "superseded"]
+
+
+def _text_only(ws, **dream) -> None:
+    settings = "".join(f"{k} = {v}\n" for k, v in dream.items())
+    (ws.root / "clawmem.toml").write_text('[embeddings]\nbackend = "none"\n' + (f"[dream]\n{settings}" if dream else ""))
+
+
+@pytest.mark.parametrize("vectors", [True, False], ids=["embedder", "text-only"])
+def test_a_plan_restated_on_later_days_joins_the_line_about_it(ws, clawmem, ingest_session, days_ago, vectors):
+    if vectors:
+        try:
+            load_embedder()
+        except EmbedderUnavailable as err:
+            require(False, f"needs an installed embedder: {err}")
+    else:
+        _text_only(ws)
+    _said(ingest_session, days_ago, PLAN, (9, 8, 7), "a")
+    first = clawmem("dream", "--json").json()
+    assert [p["text"] for p in first["promoted"]] == [f"Mia said: {PLAN}"]
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert data["promoted"] == []
+    [merge] = data["merged"]
+    assert merge["text"] == f"Mia said: {PLAN}" and "joined (same subject and topic)" in merge["detail"]
+    [line] = _lines(ws)
+    assert line.body == f"Mia said: {PLAN} {LATER}", "the line keeps its words and gains what the later account adds"
+    assert sorted(s.split("#")[0] for s in line.sources) == [f"transcripts/{p}{i}.md" for p in "ab" for i in (1, 2, 3)]
+    assert "joined (same subject and topic)" in ws.dreams_md.read_text()
+    assert clawmem("dream", "--json").json()["merged"] == [], "a second sweep has nothing left to join"
+    audit = clawmem("audit", "--ci")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    found = clawmem("search", "signed the lease storefront", "--lexical", "--json").json()
+    assert any(r["path"] == "MEMORY.md" and "lease" in r["text"] and r["origin"] == "owner" for r in found["results"])
+
+
+def test_control_without_joining_the_restated_plan_is_a_second_line(ws, clawmem, ingest_session, days_ago):
+    """What the sweep did before topics.py (joining off): the same plan twice, in two lines."""
+    _text_only(ws, topic_words=99)
+    _said(ingest_session, days_ago, PLAN, (9, 8, 7), "a")
+    clawmem("dream", "--json")
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert [p["text"] for p in data["promoted"]] == [f"Mia said: {LATER}"] and data["merged"] == []
+    assert [e.body for e in _lines(ws)] == [f"Mia said: {PLAN}", f"Mia said: {LATER}"]
+
+
+def test_candidates_gated_in_one_sweep_become_one_entry(ws, clawmem, ingest_session, days_ago, embedder):
+    _said(ingest_session, days_ago, PLAN, (9, 8, 7), "a")
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert len(data["promoted"]) == 1 and len(data["merged"]) == 1
+    [line] = _lines(ws)
+    assert "small bakery downtown" in line.body and "signed the lease" in line.body
+    assert len(line.sources) == 6
+
+
+def test_another_speaker_saying_the_same_is_not_joined(ws, clawmem, ingest_session, days_ago, embedder):
+    _said(ingest_session, days_ago, PLAN, (9, 8, 7), "a")
+    clawmem("dream", "--json")
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b", speaker="Sam")
+    data = clawmem("dream", "--json").json()
+    assert [p["text"] for p in data["promoted"]] == [f"Sam said: {LATER}"] and data["merged"] == []
+    assert len(_lines(ws)) == 2
+
+
+@pytest.mark.parametrize(("first", "second"), [(DOG, CAT), (CAT, DOG)], ids=["dog-then-cat", "cat-then-dog"])
+def test_different_facts_in_one_frame_both_stay(ws, clawmem, ingest_session, days_ago, embedder, first, second):
+    """Not merged away: the old merge test took "a cat" for a paraphrase of "a dog" (cosine 0.92)."""
+    _said(ingest_session, days_ago, first, (9, 8, 7), "a")
+    clawmem("dream", "--json")
+    _said(ingest_session, days_ago, second, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    text = " ".join(e.body for e in _lines(ws))
+    assert "adopted a dog" in text and "adopted a cat" in text
+    assert sorted(s.split("#")[0] for e in _lines(ws) for s in e.sources) == [f"transcripts/{p}{i}.md" for p in "ab" for i in (1, 2, 3)]
+
+
+def test_a_line_with_a_key_is_never_joined(ws, clawmem, ingest_session, days_ago, embedder):
+    ws.memory_md.write_text(f"# Memory\n\n- Mia said: {PLAN} <!-- source: transcripts/x.md#L1 --> <!-- key: mia-plan -->\n")
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert [p["text"] for p in data["promoted"]] == [f"Mia said: {LATER}"] and data["merged"] == []
+
+
+# the decision itself, sentence by sentence (Topics.additions) ---------------------------------------------------
+LINE = "Mia said: My goal is to give rescued dogs a loving home. I am looking into adoption shelters near the park."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "restated"),
+    [
+        ("It has been my goal to adopt rescued dogs and give them a loving home.", True),
+        ("I am looking into adoption shelters near the park.", True),
+        ("My goal is to give rescued cats a loving home.", False),  # a substitution: another animal
+        ("I never want to give rescued dogs a home.", False),  # a negation
+        ("I am looking into adoption shelters near the lake.", False),
+        ("I visited two adoption shelters near the park.", False),  # a count the line does not have
+        ("I started volunteering at the animal hospital on weekends.", False),
+    ],
+)
+def test_a_sentence_the_line_already_says_is_not_added(sentence, restated, embedder):
+    topics = Topics(DreamConfig(), Judge(DreamConfig(), embedder))
+    assert topics.additions(LINE, f"Mia said: {sentence}") == ([] if restated else [sentence])
+
+
+def test_subject_and_topic_both_decide(embedder):
+    topics = Topics(DreamConfig(), Judge(DreamConfig(), embedder))
+    assert topics.related(f"Mia said: {PLAN}", f"Mia said: {LATER}") is not None
+    assert topics.related(f"Mia said: {PLAN}", f"Sam said: {LATER}") is None, "another subject"
+    assert topics.related(f"Mia said: {PLAN}", "Mia said: I ran a marathon in Berlin and the crowd was wonderful.") is None
+    assert topics.related(PLAN, LATER) is None, "nobody named: no subject to join on"
+
+
+def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ingest_session, days_ago):
+    """A join grows a line: in a full file it makes room the way a new line does (``budget``)."""
+    from clawmem.dream.budget import size
+
+    filler = [f"- Sam said: The garden shed was painted colour {n} this spring. <!-- source: transcripts/x{n}.md#L1 --> <!-- importance: 2 -->\n" for n in range(3)]
+    text = f"# Memory\n\n- Mia said: {PLAN} <!-- source: transcripts/old.md#L11 --> <!-- importance: 7 -->\n" + "".join(filler)
+    ws.memory_md.write_text(text)
+    (ws.root / "clawmem.toml").write_text(f'[embeddings]\nbackend = "none"\n[dream]\nmemory_chars = {size(text) + 20}\n')
+    _said(ingest_session, days_ago, LATER, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert [m["text"] for m in data["merged"]] == [f"Mia said: {PLAN}"] and data["promoted"] == []
+    assert len(data["displaced"]) >= 1 and all("garden shed" in d["text"] for d in data["displaced"])
+    bodies = [e.body for e in _lines(ws)]
+    assert f"Mia said: {PLAN} {LATER}" in bodies
+    assert size(ws.memory_md.read_text()) <= size(text) + 20
+
+
+def test_an_external_consolidator_extending_a_line_never_raises_its_trust():
+    """``describe`` cannot see the old line's origin: a line that extends one is at most the agent's."""
+    from clawmem.dream import consolidate
+    from clawmem.dream.consolidate import Proposal
+
+    old = f"# Memory\n\n- Mia said: {PLAN} <!-- source: transcripts/old.md#L11 -->\n"
+    p = Proposal(
+        candidate_id=1, text=f"Mia said: {LATER}", sources=("transcripts/b1.md#L11",), evidence=("transcripts/b1.md#L11",),
+        importance=7, triggers=(), key=None, origin="owner", observed="2026-11-30", score=0.9,
+    )
+    new = f"# Memory\n\n- Mia said: {PLAN} {LATER} <!-- source: transcripts/old.md#L11 --> <!-- source: transcripts/b1.md#L11 -->\n"
+    outcome = consolidate.describe(old, new, [p], DreamConfig())
+    assert outcome.new_bodies == ((f"Mia said: {PLAN} {LATER}", "agent", "2026-11-30"),)
+    assert consolidate.validate(old, new, [p], DreamConfig()) == []
+
+
+def test_a_join_validates_when_its_turn_holds_other_claims_too():
+    """One turn gives several candidates the same anchor: the joined line is checked against all of them
+    (it was checked against the last one only, and the rewrite fell back to two appended lines)."""
+    from clawmem.dream import consolidate
+    from clawmem.dream.consolidate import Proposal
+
+    def proposal(cid: int, text: str, anchor: str) -> Proposal:
+        return Proposal(
+            candidate_id=cid, text=text, sources=(anchor,), evidence=(anchor,), importance=7, triggers=(),
+            key=None, origin="owner", observed="2026-11-30", score=0.9, wordings=(text,),
+        )
+
+    cfg = DreamConfig()
+    plan = proposal(1, f"Mia said: {PLAN}", "transcripts/a.md#L20")
+    later = proposal(2, f"Mia said: {LATER}", "transcripts/a.md#L22")
+    other = proposal(3, "Mia said: My brother Tom moved to Lisbon for a new job in shipping.", "transcripts/a.md#L22")
+    outcome = consolidate.builtin("# Memory\n\n", [plan, later, other], cfg)
+    assert [e.body for e in grammar.parse(outcome.text).entries] == [f"Mia said: {PLAN} {LATER}", other.text]
+    assert consolidate.validate("# Memory\n\n", outcome.text, [plan, later, other], cfg) == []
