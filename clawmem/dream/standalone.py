@@ -138,7 +138,7 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
     """What a relative phrase means on ``day`` (None: the table does not know it)."""
     phrase = m["phrase"].casefold()
     fixed = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "tomorrow": 1}
-    if phrase in fixed or (phrase.startswith("this ") and m["unit"] is None):
+    if phrase in fixed or (phrase.startswith("this ") and m["unit"] is None and m["weekend"] is None):
         return (day + dt.timedelta(days=fixed.get(phrase, 0))).isoformat()
     if m["weekday"]:
         weekday = SHORT_DAYS.get(m["weekday"].casefold(), m["weekday"].casefold())

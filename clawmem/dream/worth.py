@@ -128,7 +128,8 @@ FEELINGS = frozenset(
 COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|looks?|sounds?)\b|\w['’]s\b", re.IGNORECASE)
 # "check my ideal dance studio", "here's a peek at …", "look at this": pointing at a picture
 SHOWN = re.compile(
-    r"^(?:\w+[,!]\s*)?(?:check(?: it)?(?: out)?|here(?:'s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)",
+    r"^(?:\w+[,!]\s*|(?:and|so|plus|also)\s+)?(?:check(?: it)?(?: out)?|here(?:'s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)"
+    r"|[,;–—]\s*(?:and\s+)?here(?:'s| is| are)\b",  # "Nature's amazing, here's a painting I did"
     re.IGNORECASE,
 )
 # "I've got the following code so far.", "It should look something like this:": a pointer at what
@@ -283,7 +284,7 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):
         return "a request to the other person (a standing one goes to USER.md), not a fact"
-    if (SHOWN.match(said) and not any(SPECIFIC.search(n) for n in names)) or FOLLOWING.search(said):
+    if (SHOWN.search(said) and not any(SPECIFIC.search(n) for n in names)) or FOLLOWING.search(said):
         return "points at something shown in the conversation (the picture is not in memory)"
     if ON_YOUR_NEWS.match(said) and (EVALUATIVE | FEELINGS) & set(tokens):
         return "a remark about the person addressed, no fact"
