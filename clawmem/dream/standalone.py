@@ -257,7 +257,8 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
             why = scaffolding.reason(said) or (POINTS_BACK if _points_back(said, earlier) else None)
             out.append((piece, why))
             open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
-            earlier.update(words(said) if why is None else ())
+            if why is None:
+                earlier.update(words(said))
             continue
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier):

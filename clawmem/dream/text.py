@@ -81,8 +81,6 @@ RECORD_LABELS = {
     "command output": "a tool result, not speech", "summary": "a summary the host wrote, not what anyone said",
     "compaction summary": "a summary the host wrote, not what anyone said",
 }
-# Inside an answer a line's "**Objective**: …" labels a section; only the user's turn may quote a chat
-ANSWER_LABELS = frozenset(("assistant",))
 LENGTH_RATIO = 0.6  # token-set ratio alone calls any subset a duplicate; this keeps lengths comparable
 DIGITS = re.compile(r"\d")
 
@@ -176,7 +174,7 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
         if fenced or HEADING.match(flat):
             found.append(Piece(flat, "", speaker, CODE if fenced else HEADING_RECORD))
             continue
-        head = scaffold.strip(flat, labels=label not in ANSWER_LABELS)
+        head = scaffold.strip(flat, labels=label != "assistant")  # in an answer, "**Objective**: …" labels a section
         speaker = head.speaker or speaker
         item = ITEM.match(head.text if head.speaker else flat) is not None
         if scaffold.record(head.text):

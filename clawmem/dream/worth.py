@@ -26,10 +26,18 @@ A unit is no candidate when
   a feeling, and it names nobody and is not about the speaker;
 - it says that something happened but not what ("since we last chatted, a lot has happened",
   "things have been hectic lately"): every topic word is vague, a feeling or an opinion;
+- it rallies the listener ("Together, we can make a difference for our veterans!": "we can",
+  "let's" … with a "!", "together" or "each other") or is a general remark (a bare noun, an
+  evaluation, the present, nobody in particular: "Pets sure do bring so much joy to us!");
+- it points at what follows in the chat ("I've got the following code so far."), or congratulates;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
   and each of its topic words is common in this workspace: in more than
   ``dream.common_word_share`` of the index's entries (judged once the index holds
   ``dream.vocabulary_min_entries``; a young workspace has no idea yet what is common).
+
+``answer_talk`` judges the sentences of an assistant's answer as well: its outline (list items,
+bold labels, "First, …"), its announcements and offers, and its instructions about the
+listener's work at hand are how the answer is laid out, not facts.
 
 Cheap and deterministic; the reason names the rule. Questions and short fragments are
 refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
@@ -210,7 +218,6 @@ RALLYING = re.compile(r"!\s*$|\btogether\b|\beach other\b", re.IGNORECASE)
 # A general remark may still name what the sentences after it in the turn are about
 # ("Flowers bring joy. They were part of my wedding decor."): it stays open for them to lean on
 GENERAL_REMARK = "a general remark, no fact about anyone"
-OPINION_REMARK = "an opinion about nobody in particular, no fact"
 PAST = frozenset(("was", "were", "had", "did", "went", "got", "made", "used"))
 # The assistant talking about its own answer: announcing what it will do ("Let's create a detailed
 # sprint plan…", "We'll break down the tasks", "Here's how you can…", "This schedule should help
@@ -296,7 +303,7 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         if SECOND_PERSON & set(tokens):
             return "a remark about the person addressed, no fact"
         if OPINION & set(tokens) and (COPULA.search(said) or len(tokens) <= 4):
-            return OPINION_REMARK
+            return "an opinion about nobody in particular, no fact"
     topic = [w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in FEELINGS and w not in OPINION]
     if own and not names and len(topic) <= 1 and FEELINGS & set(tokens):
         return "a passing feeling, no fact it is about"
