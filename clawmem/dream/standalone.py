@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.text import Piece, content_words, pieces, speaker_label
+from clawmem.dream.text import Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -34,9 +34,13 @@ ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function
 # Max.", "That is the same workaround as before.", "And it finally worked."): it joins the claim
 # before it in the same turn, or is dropped when the turn has none.
 DEPENDENT = re.compile(
-    r"^(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
+    r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really)[,!]?\s+)?"
+    r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
     r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well"
+    # "In the meantime, …", "After that, …": a discourse opener continues what was said before
+    r"|in the meantime|meanwhile|after that|since then|by then|at that point|afterwards|later on|on top of that|apart from that|"
+    r"other than that|speaking of which|that said|even so|in that case|as a result|because of (?:that|this)|for that reason"
     # "I bet they bring lots of joy", "I'm sure it helps": a hedge before a pronoun from earlier
     r"|(?:i bet|i'?m sure|i think|i guess|i hope|i wish|i know|i love how|i'?m glad)\s+(?:he|she|they|it|that|this|these|those)(?:'s|'re)?)\b",
     re.IGNORECASE,
@@ -51,6 +55,42 @@ OBJECT_PRONOUN = re.compile(
     r"(?:them|it|those|these|him|her)\b(?!\s*(?:is|was|are|were|'s|will|would)\b)",
     re.IGNORECASE,
 )
+# "Two weekends later", "the next day": a time counted from an event said earlier, which the line
+# does not hold; the sentence leans on the one before it like a pronoun does
+EVENT_TIME = re.compile(
+    r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|a few|a couple of|couple of|several)\s+)?(?:days?|nights?|weeks?|weekends?|months?|years?)\s+later\b|"
+    r"\bthe (?:next|following|previous) (?:day|night|morning|week|weekend|month|year)\b|\blater that (?:day|night|week|evening)\b|"
+    r"\b(?:on|by|at|since|from) that (?:day|night|morning|week|weekend|time)\b",
+    re.IGNORECASE,
+)
+# Words that point back into the chat at something the line does not hold: "that pic", "that
+# roadtrip", "the accident", "the book you recommended". When the noun was said earlier in the same
+# turn the line holds it; otherwise the sentence is dropped.
+DEMONSTRATIVE = re.compile(
+    r"(?:^|[,;:–—]\s*|\s-\s|\b(?:of|in|at|on|from|with|about|for|to|by|after|before|during|like|into|through|since|over|remember|miss|loved?|enjoyed)\s+)"
+    r"(?:that|those)\s+(?P<noun>[a-z][\w'-]*)(?!\s+(?:where|when|who|which|that)\b)",
+    re.IGNORECASE,
+)
+NOT_REFERENTS = frozenset(
+    """
+    much many way kind sort one ones who which is was are were will would can could should has had must might may does did do
+    sounds sound looks look seems seem makes made really so too just all day days night week weekend month year time times
+    """.split()  # noqa: SIM905
+)
+EVENT_NOUN = re.compile(
+    r"\bthe\s+(?:whole\s+|same\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|surgery|diagnosis|breakup|fight|"
+    r"argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|photos|video)\b",
+    re.IGNORECASE,
+)
+LISTENER_REFERENCE = re.compile(
+    r"\b(?:the|that|this|those|these)\s+(?:[\w'-]+\s+){1,3}?(?:that\s+)?you(?:'ve| have)?\s+"
+    r"(?:recommended|mentioned|suggested|told|showed|sent|shared|gave|talked|said|lent|brought|made)\b",
+    re.IGNORECASE,
+)
+POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
+# Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
+# part of my wedding decor." is judged again once joined
+LEANED_ON = frozenset((scaffolding.TOO_SHORT, worth.GENERAL_REMARK))
 MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 # A leaning sentence with at most this many content words that is only talk ("It was so cool.",
 # "Check it out!") is dropped; a longer one says something about the claim before it ("It's been a
@@ -63,11 +103,14 @@ NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2,
 }
+SATURDAY = 5  # date.weekday()
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+SHORT_DAYS = {"tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday"}
 RELATIVE = re.compile(
     r"\b(?P<phrase>the day before yesterday|yesterday|last night|today|tonight|this (?:morning|afternoon|evening)|tomorrow"
     rf"|(?P<which>last|this|next) (?P<unit>week|month|year)|{NUMBER} (?P<units>days?|weeks?|months?|years?) ago"
-    rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}))\b(?! \()",
+    r"|(?P<weekend>(?:this past|past|last|this|next) weekend)"
+    rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}|{'|'.join(SHORT_DAYS)}))\b(?! \()",
     re.IGNORECASE,
 )
 
@@ -95,11 +138,17 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
     """What a relative phrase means on ``day`` (None: the table does not know it)."""
     phrase = m["phrase"].casefold()
     fixed = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "tomorrow": 1}
-    if phrase in fixed or (phrase.startswith("this ") and m["unit"] is None):
+    if phrase in fixed or (phrase.startswith("this ") and m["unit"] is None and m["weekend"] is None):
         return (day + dt.timedelta(days=fixed.get(phrase, 0))).isoformat()
     if m["weekday"]:
-        back = (day.weekday() - WEEKDAYS.index(m["weekday"].casefold()) - 1) % 7 + 1
+        weekday = SHORT_DAYS.get(m["weekday"].casefold(), m["weekday"].casefold())
+        back = (day.weekday() - WEEKDAYS.index(weekday) - 1) % 7 + 1
         return (day - dt.timedelta(days=back)).isoformat()
+    if m["weekend"]:
+        # "this weekend" is this week's; "this past weekend" the one just gone (today's, said on one)
+        which = m["weekend"].casefold().rsplit(" ", 1)[0]
+        shift = {"this": 0, "next": 1, "last": -1}.get(which, -1 if day.weekday() < SATURDAY else 0)
+        return f"the weekend of {(_monday(day) + dt.timedelta(weeks=shift, days=SATURDAY)).isoformat()}"
     if m["unit"]:
         unit, shift = m["unit"].casefold(), {"last": -1, "this": 0, "next": 1}[m["which"].casefold()]
     else:
@@ -159,17 +208,37 @@ def _join(first: Piece, second: Piece) -> Piece:
     return Piece(f"{first.said} {second.said}", f"{first.unit} {second.unit}", first.speaker, None)
 
 
-def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, str | None]]:
+def _points_back(said: str, earlier: set[str]) -> bool:
+    """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
+    accident", "the book you recommended") at a noun its turn has not said before it."""
+    if LISTENER_REFERENCE.search(said):
+        return True
+    for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
+        noun = m["noun"].casefold()
+        if noun not in NOT_REFERENTS and noun not in earlier and noun.rstrip("s") not in earlier:
+            return True
+    return False
+
+
+def _leans(unit: str) -> bool:
+    """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it)."""
+    return DEPENDENT.match(unit) is not None or OBJECT_PRONOUN.match(unit) is not None or EVENT_TIME.search(unit) is not None
+
+
+def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -> list[tuple[Piece, str | None]]:
     """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
 
     A claim is one sentence that stands on its own, plus the sentences right after it that lean
-    on it (``DEPENDENT``): "I have two dogs. They are called Rex and Max." is one claim. A
+    on it (``_leans``): "I have two dogs. They are called Rex and Max." is one claim. A
     leaning sentence with nothing to lean on is dropped, and so is one that is only talk
-    (``worth.social``: "It was so cool.", "Check it out!"); so are records (``scaffold.record``)
-    unless ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason``
-    refuses, which leave the claim before them open for what follows."""
+    (``worth.social``: "It was so cool.", "Check it out!"), one that points back at something the
+    turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
+    announcements (``worth.answer_talk``); so are records (``scaffold.record``) unless
+    ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
+    leave the claim before them open for what follows."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None  # the claim a leaning sentence would join
+    earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
     for piece in found:
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
@@ -178,18 +247,26 @@ def claims(found: list[Piece], *, records_allowed: bool) -> list[tuple[Piece, st
         if not piece.unit:
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
-        if DEPENDENT.match(piece.unit) is None and OBJECT_PRONOUN.match(piece.unit) is None:
-            why = scaffolding.reason(scaffold.speech(piece.unit))
-            out.append((piece, why))
-            open_at = len(out) - 1 if why in (None, scaffolding.TOO_SHORT) else open_at
-            continue
         said = scaffold.speech(piece.unit)
+        structure = worth.answer_talk(said, item=piece.item) if answer else None
+        if structure:
+            out.append((piece, structure))
+            open_at = None if piece.item else open_at
+            continue
+        if not _leans(piece.unit):
+            why = scaffolding.reason(said) or (POINTS_BACK if _points_back(said, earlier) else None)
+            out.append((piece, why))
+            open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
+            if why is None:
+                earlier.update(words(said))
+            continue
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
-        if talk:
-            out.append((piece, talk))
+        if talk or _points_back(said, earlier):
+            out.append((piece, talk or POINTS_BACK))
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
+            earlier.update(words(said))
         else:
             out.append((piece, "not self-contained (leans on words said before it)"))
     return out
@@ -227,7 +304,9 @@ def read(row: Mapping) -> list[Unit]:
     def speaker_of(piece: Piece) -> str | None:
         return label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
 
-    for piece, why in _accounts(claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note), speaker_of):
+    answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
+    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer)
+    for piece, why in _accounts(found_claims, speaker_of):
         if why or not piece.unit:
             found.append(Unit(piece, "", why))
             continue

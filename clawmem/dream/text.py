@@ -71,6 +71,9 @@ TRAILING_WRAPPER = re.compile(
 # A turn's Markdown structure: a fence (``entries.lines.fence``) opens or closes code, and a
 # heading titles what follows; neither is a claim.
 HEADING = re.compile(r"^#{1,6}\s")
+# A list item or a line opening on a bold label ("- Validate input data.", "**Task 1:** Set up
+# Flask", "2. **Caching**: use …"): a step of a formatted plan or outline, not running speech
+ITEM = re.compile(r"^(?:[-*•+]\s|\d{1,2}[.)]\s|(?:\*\*|__)[^*_\n]{1,60}?[:：]?(?:\*\*|__)\s*[:：]?)")
 CODE = "a code or configuration fragment"
 HEADING_RECORD = "a Markdown heading, not a claim"
 RECORD_LABELS = {
@@ -123,24 +126,27 @@ class Piece:
     """One sentence of an entry (``said``, cleaned) and its evidence unit: ``said`` without its
     scaffolding and conversational wrappers (``unit`` is empty when the sentence was nothing but
     a wrapper). ``speaker`` is the name a chat-export label inside the text gave; ``record`` says
-    why the sentence is not speech at all (a tool call, JSON, code), ``scaffold.record``."""
+    why the sentence is not speech at all (a tool call, JSON, code), ``scaffold.record``; ``item``
+    says it comes from a list item or a bold-labelled line (``ITEM``)."""
 
     said: str
     unit: str
     speaker: str | None = None
     record: str | None = None
+    item: bool = False
 
 
-def _piece(said: str, *, labels: bool, speaker: str | None = None) -> Piece:
+def _piece(said: str, *, labels: bool, speaker: str | None = None, item: bool = False) -> Piece:
     bare = scaffold.strip(said, labels=labels)
     record = scaffold.record(bare.text)
-    return Piece(said, "" if record else strip_wrappers(bare.text), bare.speaker or speaker, record)
+    return Piece(said, "" if record else strip_wrappers(bare.text), bare.speaker or speaker, record, item)
 
 
 def pieces(body: str, *, transcript: bool) -> list[Piece]:
     """The sentences of an entry as dreaming reads them: a daily-note entry is one piece; a
     transcript turn (speaker label and image captions left out) is split into sentences, so the
-    same workaround said inside different answers still lines up. A line that is a record
+    same workaround said inside different answers still lines up; a label inside an assistant's
+    answer names a section, not a speaker. A line that is a record
     (``scaffold.record``, any line inside a code fence, a Markdown heading) is one piece, never
     split into sentences."""
     if not transcript:
@@ -168,15 +174,16 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
         if fenced or HEADING.match(flat):
             found.append(Piece(flat, "", speaker, CODE if fenced else HEADING_RECORD))
             continue
-        head = scaffold.strip(flat)
+        head = scaffold.strip(flat, labels=label != "assistant")  # in an answer, "**Objective**: …" labels a section
         speaker = head.speaker or speaker
+        item = ITEM.match(head.text if head.speaker else flat) is not None
         if scaffold.record(head.text):
-            found.append(_piece(head.text, labels=False, speaker=speaker))
+            found.append(_piece(head.text, labels=False, speaker=speaker, item=item))
             continue
         for sentence in sentences(head.text):
             said = clean_unit(sentence)
             if said:
-                found.append(_piece(said, labels=False, speaker=speaker))
+                found.append(_piece(said, labels=False, speaker=speaker, item=item))
     return found
 
 

@@ -26,10 +26,18 @@ A unit is no candidate when
   a feeling, and it names nobody and is not about the speaker;
 - it says that something happened but not what ("since we last chatted, a lot has happened",
   "things have been hectic lately"): every topic word is vague, a feeling or an opinion;
+- it rallies the listener ("Together, we can make a difference for our veterans!": "we can",
+  "let's" … with a "!", "together" or "each other") or is a general remark (a bare noun, an
+  evaluation, the present, nobody in particular: "Pets sure do bring so much joy to us!");
+- it points at what follows in the chat ("I've got the following code so far."), or congratulates;
 - it names nothing specific (no number, path, command, version, identifier or proper name)
   and each of its topic words is common in this workspace: in more than
   ``dream.common_word_share`` of the index's entries (judged once the index holds
   ``dream.vocabulary_min_entries``; a young workspace has no idea yet what is common).
+
+``answer_talk`` judges the sentences of an assistant's answer as well: its outline (list items,
+bold labels, "First, …"), its announcements and offers, and its instructions about the
+listener's work at hand are how the answer is laid out, not facts.
 
 Cheap and deterministic; the reason names the rule. Questions and short fragments are
 refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
@@ -98,6 +106,7 @@ STATUS = re.compile(
 # Aimed at the other person: thanks for something, sympathy, an offer to help or to report back
 COURTESY = re.compile(
     r"^(?:[\w']+\s*){0,2}[,!]?\s*(?:(?:many |big )?thanks|thank you|thx|(?:i |we )?(?:really |truly |so |totally )?appreciate|"
+    r"kudos|hats off|congrat(?:s|ulations)|well done|"
     r"(?:i'?m |i am |so |really )*sorry(?: to hear)?)\b(?!,)|"
     r"^(?:let me know|keep (?:you|me) posted|(?:i'?ll |i will )?keep you (?:updated|posted|in the loop)|"
     r"(?:just )?(?:tell|ask) me if|(?:i'?m |i am )?(?:here|always here) (?:for you|if you need))\b",
@@ -111,7 +120,8 @@ SINGULAR = frozenset(("i", "me", "my", "mine", "myself", "im", "ive", "id"))
 OPINION = EVALUATIVE | frozenset(
     """
     vital important key essential crucial worth worthwhile necessary rewarding meaningful beautiful healthy precious
-    valuable helpful useful hard tough easy awful terrible sad scary amazing
+    valuable helpful useful hard tough easy awful terrible sad scary amazing joy joys fun grace beauty happiness bliss
+    magic inspiration blast relaxing calming creative therapeutic soothing
     """.split()  # noqa: SIM905
 )
 FEELINGS = frozenset(
@@ -126,9 +136,13 @@ FEELINGS = frozenset(
 COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|looks?|sounds?)\b|\w['’]s\b", re.IGNORECASE)
 # "check my ideal dance studio", "here's a peek at …", "look at this": pointing at a picture
 SHOWN = re.compile(
-    r"^(?:\w+[,!]\s*)?(?:check(?: it)?(?: out)?|here(?:'s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)",
+    r"^(?:\w+[,!]\s*|(?:and|so|plus|also)\s+)?(?:check(?: it)?(?: out)?|here(?:'s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)"
+    r"|[,;–—]\s*(?:and\s+)?here(?:'s| is| are)\b",  # "Nature's amazing, here's a painting I did"
     re.IGNORECASE,
 )
+# "I've got the following code so far.", "It should look something like this:": a pointer at what
+# follows in the chat (a code block, a list), which is not in the line
+FOLLOWING = re.compile(r"(?:\b(?:like|as)(?: this| so| follows)?|\bthe following(?: \w+){0,2}?(?: so far)?|\bbelow)\s*[.:]?\s*$", re.IGNORECASE)
 SPECIFIC = re.compile(r"\d|[/\\_@=~#$%`]|\w[.-]\w|[a-z][A-Z]")
 EDGE = "\"'()[]{}<>,;:!?.*“”‘’"
 
@@ -197,6 +211,67 @@ VAGUE = frozenset(
 )
 
 
+# "Together, we can make a difference for our veterans!", "We'll make some awesome memories!":
+# rallying the listener, no fact (with a "!", "together" or "each other"; "We should use pnpm" stays)
+EXHORTATION = re.compile(r"^(?:together[,!]?\s+)?(?:let'?s|let us|we can|we could|we'?ll|we will|we gotta|we'?ve got to|we have to|we need to)\b", re.IGNORECASE)
+RALLYING = re.compile(r"!\s*$|\btogether\b|\beach other\b", re.IGNORECASE)
+# A general remark may still name what the sentences after it in the turn are about
+# ("Flowers bring joy. They were part of my wedding decor."): it stays open for them to lean on
+GENERAL_REMARK = "a general remark, no fact about anyone"
+PAST = frozenset(("was", "were", "had", "did", "went", "got", "made", "used"))
+# The assistant talking about its own answer: announcing what it will do ("Let's create a detailed
+# sprint plan…", "We'll break down the tasks", "Here's how you can…", "This schedule should help
+# you…") or offering more ("If you need further details, feel free to ask")
+ANNOUNCEMENT = re.compile(
+    r"^(?:(?:certainly|absolutely|sure|great|of course|alright|okay|ok|first(?:ly)?|second(?:ly)?|next|then|now|finally|lastly|"
+    r"additionally|also|so|in summary|to summari[sz]e|overall|for (?:example|instance)|again|just)[,!.:]?\s+)*"
+    r"(?:let'?s|let us|let me|we'?ll|we will|i'?ll|i will|here'?s|here is|here are|below (?:is|are)|the following|following (?:these|this|the)|"
+    r"by following|with (?:these|this) (?:changes|steps|setup|plan|approach)|(?:this|these) (?:will|should|ensures?|helps?|approach|plan|"
+    r"setup|structure|schedule|steps|changes|strategies|example|code)|feel free|if you (?:need|have|want|'?d like|would like|run into|encounter)|"
+    r"(?:i )?hope (?:this|that) helps|would you like|do you want"
+    # what the listener will see next: "Your application should now be running on …", "You should see …"
+    r"|(?:now )?you (?:should|will|can|could|might) (?:now )?(?:see|receive|get|notice|test|access|verify|check|try|run|open|navigate)|"
+    r"your \w+ (?:should|will) now|when you run|open your browser)\b|\b(?:let me know|feel free to (?:ask|reach out))\b",
+    re.IGNORECASE,
+)
+# "First, create a virtual environment", "Next, install the packages": a step of the answer's sequence
+STEP = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|now|finally|lastly|after that|afterwards)\b", re.IGNORECASE)
+# "Define your `User` model", "Place your static files in …": an instruction about the listener's
+# work at hand; one with a condition ("If the build fails, run …") is a procedure and stays
+IMPERATIVE = frozenset(
+    """
+    create define initialize initialise run install add update use ensure make set open go navigate configure import replace
+    place call check verify test write implement enable disable consider follow try start keep apply modify change move store
+    include register generate review focus optimize optimise integrate handle validate estimate divide list assign conduct
+    prepare schedule allocate adjust refine restart save build
+    """.split()  # noqa: SIM905
+)
+CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
+
+
+def answer_talk(said: str, *, item: bool) -> str | None:
+    """Why a sentence of the assistant's answer is the answer's own structure rather than a fact
+    (``None``: it may be one). The owner's facts are the owner's to state; an answer's outline or
+    plan steps (list items, bold-labelled lines) and its announcements are how it is laid out."""
+    if item or STEP.match(said):
+        return "a step of the assistant's formatted plan or outline, not a fact"
+    if ANNOUNCEMENT.search(said):
+        return "the assistant announcing its answer or offering more, not a fact"
+    tokens = words(said)
+    if tokens and tokens[0] in IMPERATIVE and SECOND_PERSON & set(tokens) and not CONDITION & set(tokens):
+        return "the assistant's instruction for the work at hand, not a fact"
+    return None
+
+
+def _generic(tokens: list[str]) -> bool:
+    """A general remark: a bare noun as subject, an evaluation, in the present, about nobody in
+    particular ("Pets sure do bring so much joy to us!", "Horses have such grace!")."""
+    if not tokens or tokens[0] in STOPWORDS or tokens[0] in FIRST_PERSON | SECOND_PERSON or set(tokens) & (SINGULAR | SECOND_PERSON | PAST):
+        return False
+    topic = [w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in FEELINGS and w not in OPINION and w not in SLOGAN]
+    return bool(OPINION & set(tokens)) and len(topic) <= 2
+
+
 def _reaction(tokens: list[str], names: list[str]) -> bool:
     """Praise or agreement pointing at the other's words, naming nothing beyond the addressee."""
     if len(names) > 1 or any(SPECIFIC.search(n) for n in names) or not any(w in EVALUATIVE for w in tokens):
@@ -216,7 +291,7 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):
         return "a request to the other person (a standing one goes to USER.md), not a fact"
-    if SHOWN.match(said) and not any(SPECIFIC.search(n) for n in names):
+    if (SHOWN.search(said) and not any(SPECIFIC.search(n) for n in names)) or FOLLOWING.search(said):
         return "points at something shown in the conversation (the picture is not in memory)"
     if ON_YOUR_NEWS.match(said) and (EVALUATIVE | FEELINGS) & set(tokens):
         return "a remark about the person addressed, no fact"
@@ -236,6 +311,10 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "says that something happened, not what"
     if not named and not SINGULAR & set(tokens) and all(w in SLOGAN or w in STOPWORDS or w in OPINION or w in FEELINGS for w in tokens):
         return "a slogan or general sentiment, no fact about anyone"
+    if not named and not SINGULAR & set(tokens) and EXHORTATION.match(said) and RALLYING.search(said):
+        return "rallying the listener, no fact about anyone"
+    if not named and _generic(tokens):
+        return GENERAL_REMARK
     return None
 
 

@@ -37,7 +37,11 @@ _STAMP = rf"(?:(?:{_DATE})(?:[ T,]+{_TIME}(?:Z|[+-]\d{{2}}:?\d{{2}})?)?|{_TIME})
 # One leading piece of machinery at a time; ``strip`` loops until nothing more comes off.
 TIMESTAMP = re.compile(rf"^(?:[\[(]\s*(?:[A-Za-z]{{3}},?\s+)?{_STAMP}\s*[\])]|{_STAMP})\s*(?:[-–—|:,]\s*)?", re.IGNORECASE)
 BRACKET_ID = re.compile(r"^(?:\[\s*#?(?=[\w.:/-]*\d)[\w.:/-]{1,24}\s*\]|\(\s*#?\d{1,12}\s*\)|<@[\w.-]{1,32}>|#\d{1,12}\b)\s*(?:[-–—|:,]\s*)?")
-QUOTE = re.compile(r"^(?:>+|»|&gt;|[-*•]\s|\d{1,2}[.)]\s)\s*")  # quote markers and list bullets inside a turn
+QUOTE = re.compile(r"^(?:>+|»|&gt;)\s*")  # quote markers: a quoted chat line still names its speaker
+BULLET = re.compile(r"^(?:[-*•]\s|\d{1,2}[.)]\s)\s*")  # list bullets: "1. **Caching**: use …" labels an item, not a speaker
+# "**Documentation:** keep it current": the colon inside the emphasis makes a section label, never
+# a speaker (a chat export bolds the name only: "**Jon**: hi")
+SECTION_LABEL = re.compile(r"^(\*\*|__)[^*_\n]{1,40}?[:：]\s*\1")
 LABEL = re.compile(r"^(?:\*\*|__)?(?P<who>[^\W\d_][\w.'’ -]{0,38}?)(?:\*\*|__)?\s*[:：](?!//)\s*(?=\S)")
 IRC = re.compile(r"^<(?P<who>[^\W\d_][\w.'-]{0,30})>\s+")
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function", "human", "ai", "bot", "me", "you"))
@@ -84,7 +88,7 @@ def _label(text: str) -> re.Match[str] | None:
     if irc is not None:
         return irc
     match = LABEL.match(text)
-    if match is None:
+    if match is None or SECTION_LABEL.match(text):
         return None
     who = match["who"].strip()
     if len(who) > 1 and who.isupper():
@@ -103,7 +107,8 @@ def strip(text: str, *, labels: bool = True) -> Stripped:
 
     At most one speaker label comes off (``Mel: Jon: hi`` keeps ``Jon: hi``, a quote of Jon);
     the rest may come in any order and number. ``labels=False`` keeps a label: in a note,
-    "Database: Postgres 16" is a heading of content, not a speaker."""
+    "Database: Postgres 16" is a heading of content, not a speaker; so does a list bullet, whose
+    label names the item ("2. **Static Files**: serve them …")."""
     speaker = None
     previous = None
     text = text.strip()
@@ -111,6 +116,8 @@ def strip(text: str, *, labels: bool = True) -> Stripped:
         previous = text
         for pattern in (TIMESTAMP, BRACKET_ID, QUOTE):
             text = pattern.sub("", text, count=1)
+        bare = BULLET.sub("", text, count=1)
+        labels, text = labels and bare == text, bare
         if labels and speaker is None:
             match = _label(text)
             if match is not None:

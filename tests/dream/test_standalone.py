@@ -80,6 +80,9 @@ def test_conversational_wrappers_are_stripped(text, expected):
         ("last month, last year, a year ago, next month", "last month (April 2023), last year (2022), a year ago (2022), next month (June 2023)"),
         ("last Friday and last Wednesday", "last Friday (2023-05-05) and last Wednesday (2023-05-03)"),
         ("this morning and the day before yesterday", "this morning (2023-05-10) and the day before yesterday (2023-05-08)"),
+        ("last weekend, this past weekend, this weekend", "last weekend (the weekend of 2023-05-06), this past weekend (the weekend of 2023-05-06), "
+                                                          "this weekend (the weekend of 2023-05-13)"),
+        ("Last Tues and last Fri we met", "Last Tues (2023-05-09) and last Fri (2023-05-05) we met"),
         ("a few years ago, recently", "a few years ago, recently"),  # vague: left as said
         ("yesterday (2023-05-09)", "yesterday (2023-05-09)"),  # already resolved: unchanged
     ],
@@ -195,3 +198,82 @@ def test_code_in_an_answer_and_its_headings_are_never_claims(ws, clawmem, days_a
     texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
     assert any("gunicorn on port 8081" in t for t in texts), texts
     assert not any(word in t for t in texts for word in ("Flask(", "SQLAlchemy", "request.form", "checkout@v3", "Sprint plan")), texts
+
+
+def jsonl_session(clawmem, name: str, when: dt.datetime, turns: list[tuple[str, str]]) -> None:
+    """A user/assistant chat as JSONL (the shape of BEAM and of coding hosts' exports)."""
+    lines = "".join(json.dumps({"role": role, "content": text}) + "\n" for role, text in turns)
+    result = clawmem("ingest", "-", "--session", name, "--origin", "owner", "--format", "jsonl", "--at", when.isoformat(), input=lines)
+    assert result.returncode == 0, result.stderr
+
+
+ANSWER = (
+    "Absolutely! Let's create a detailed sprint plan for the payroll sprint ending on March 29.\n"
+    "We'll break down the tasks and set clear milestones.\n"
+    "### Sprint plan\n"
+    "- **Start Date:** March 15, 2024\n"
+    "**Documentation:** Maintain the payroll API notes in docs/api.md for future reference.\n"
+    "**Objective**: Comprehensive functional testing of the payroll exports.\n"
+    "1. **Caching**: Use flask-caching 2.1 to serve the payroll dashboard faster.\n"
+    "- Validate the invoice amounts before storing them.\n"
+    "First, create a virtual environment with Python 3.11 for the payroll service.\n"
+    "Define your `Invoice` model in payroll/models.py.\n"
+    "Your application should now be running on `http://localhost:5000`.\n"
+    "If you need further details or adjustments, feel free to let me know!\n"
+    "The payroll exports land in the s3 bucket acme-invoices every night at 02:00.\n"
+)
+
+
+def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days_ago):
+    """An assistant's formatted plan (list items, bold labels, numbered steps), its announcements
+    ("Let's create…", "We'll break down…"), its narration of the next steps and its offers are how the
+    answer is laid out; a bold section label is never a speaker. The fact in its prose still counts."""
+    for n in (3, 2, 1):
+        jsonl_session(clawmem, f"plan-{n}", days_ago(n), [("user", f"can you plan the payroll sprint? (day {n})"), ("assistant", ANSWER)])
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert texts == {"The payroll exports land in the s3 bucket acme-invoices every night at 02:00."}, texts
+    assert [c["text"] for c in data["promoted"]] == list(texts)
+    failed = {why for e in data["explain"] if e["status"] == "excluded" for why in e["failed"]}
+    assert {"a step of the assistant's formatted plan or outline, not a fact", "the assistant announcing its answer or offering more, not a fact",
+            "the assistant's instruction for the work at hand, not a fact"} <= failed, failed
+    assert "said:" not in ws.memory_md.read_text()
+
+
+def test_a_users_own_list_and_a_quoted_chat_keep_their_speakers(ws, clawmem, days_ago):
+    """Only inside an answer is a line's label a section: a user pasting a chat still quotes its
+    speaker, and the user's own list items are the user's statements."""
+    for n in (3, 2, 1):
+        jsonl_session(clawmem, f"paste-{n}", days_ago(n), [
+            ("user", f"- **Deadline:** the payroll MVP ships on April 15, 2024.\nHere is what Jon wrote, day {n}:\n"
+                     "> Jon: The payroll cutover moved to the 14th of June."),
+            ("assistant", "Understood."),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert "Jon said: The payroll cutover moved to the 14th of June." in texts, texts
+    assert "**Deadline:** the payroll MVP ships on April 15, 2024." in texts, texts
+
+
+def test_words_that_point_back_into_the_chat_are_dropped(ws, clawmem, days_ago):
+    """"That roadtrip", "the accident", "that book you recommended", "two weekends later", "in the
+    meantime": each points at something said earlier in the conversation that the line does not
+    hold. The sentence goes, the facts beside it stay, and a noun said earlier in the same turn
+    is no pointer."""
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Melanie", f"Hey Caroline, that roadtrip this past weekend was insane! We were all freaked when my son got into an accident near Flagstaff, trip {n}."),
+            ("Melanie", "Family's super important to me. Especially after the accident, I've thought a lot about how much I need them."),
+            ("Caroline", "I finally read that book you recommended. In the meantime, I'm volunteering at the Tucson shelter."),
+            ("Melanie", "Two weekends later, we went hiking. My brother bought a canoe; the canoe is bright red."),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert "Melanie said: We were all freaked when my son got into an accident near Flagstaff, trip 1." in texts, texts
+    assert "Melanie said: Family's super important to me." in texts, texts
+    assert "Melanie said: My brother bought a canoe; the canoe is bright red." in texts, "a noun said before it in the turn holds"
+    pointers = ("roadtrip", "after the accident", "book you recommended", "meantime", "weekends later")
+    assert not any(p in t for t in texts for p in pointers), texts
+    dropped = {e["text"] for e in data["explain"] if e["status"] == "excluded"
+               and "not self-contained (points back at something said earlier in the conversation)" in e["failed"]}
+    assert {"Hey Caroline, that roadtrip this past weekend was insane!", "I finally read that book you recommended."} <= dropped, dropped

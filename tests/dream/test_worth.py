@@ -7,6 +7,7 @@ thing outside our control), as in ``test_external.py``.
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 
@@ -187,3 +188,52 @@ def test_news_without_content_slogans_and_remarks_are_not_memories_under_any_pre
 @pytest.mark.parametrize("line", STILL_FACTS)
 def test_what_happened_stays_a_fact_under_any_prefix(line, prefix):
     assert scaffolding.reason(prefix + line) is None
+
+
+PEP_TALK = (  # rallying, general remarks, kudos, pointers at what follows in the chat
+    "Together, we can make a difference for our veterans!",
+    "We can tackle life's challenges together!",
+    "Let's keep motivating and helping each other out as we journey through life.",
+    "Pets sure do bring so much joy to us!",
+    "Horses have such grace!",
+    "Kudos for organising the bake sale!",
+    "Congrats on following your dreams.",
+    "I've got the following code so far.",
+    "It should look something like this.",
+)
+OWN_FACTS = (  # the same words about someone in particular, or a convention with no rallying
+    "Our dogs Rex and Max bring us so much joy.",
+    "I think pets bring so much joy to kids.",
+    "We can deploy on Fridays only after the freeze lifts.",
+    "I've decided on the following schema: users(id, username) and transactions(id, user_id).",
+    "Horses have been my passion since I rode with my dad in Montana.",
+)
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", PEP_TALK)
+def test_pep_talk_general_remarks_and_pointers_are_not_memories_under_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) is not None
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", OWN_FACTS)
+def test_facts_about_someone_stay_under_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) is None
+
+
+def test_pep_talk_around_a_fact_never_reaches_memory_md(ws, clawmem, days_ago):
+    """The same pep talk on three days is still pep talk; the fact said beside it is promoted."""
+    for n in (3, 2, 1):
+        turns = [
+            {"role": "user", "speaker": "Caroline", "content": "I joined the veterans' support group in Tucson. Together, we can make a difference for our veterans!"},
+            {"role": "user", "speaker": "Melanie", "content": "Pets sure do bring so much joy to us! Kudos for joining the group."},
+        ]
+        lines = "".join(json.dumps(t) + "\n" for t in turns)
+        result = clawmem("ingest", "-", "--session", f"talk-{n}", "--origin", "owner", "--format", "jsonl", "--at", days_ago(n).isoformat(), input=lines)
+        assert result.returncode == 0, result.stderr
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert texts == {"Caroline said: I joined the veterans' support group in Tucson."}, texts
+    assert [c["text"] for c in data["promoted"]] == list(texts)
+    assert not any(w in ws.memory_md.read_text() for w in ("Together", "joy", "Kudos"))
