@@ -325,10 +325,9 @@ def before_variants() -> list[Variant]:
 SIGNALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "speakers": (("speaker_boost", 0.0),),
     "dates": (("date_boost", 0.0),),
-    "session": (("session_weight", 0.0),),
 }
 SIGNALS_OFF = tuple(pair for pairs in SIGNALS.values() for pair in pairs)
-NEW_SIGNALS = ("dates", "session")  # issue 25: "without issue-25" is the ranking before it
+NEW_SIGNALS = ("dates",)  # issue 25: "without issue-25" is the ranking before it
 
 
 # Candidate signals measured before they became defaults: name -> [search] value that switches it on.
@@ -336,8 +335,7 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "temporal": (("temporal_boost", 0.2),),  # LoCoMo R@10 +1.3, BEAM neutral: off by default
     "rrf": (("fusion", "rrf"),),  # LoCoMo hybrid R@5 -10.9 with MiniLM: the blend stays
     "feedback 0.1": (("feedback_weight", 0.1),),
-    "session 0.2": (("session_weight", 0.2),),
-    "session 0.6": (("session_weight", 0.6),),
+    "session 0.4": (("session_weight", 0.4),),  # LoCoMo hybrid +2.0 / +1.6 but multi-hop -2.1 R@5: off by default
     "dates 0.5": (("date_boost", 0.5),),
 }
 

@@ -3,7 +3,7 @@
 Each signal is shown on one workspace twice: with the signal on the turn that answers the
 question ranks first (or is found at all), and with it switched off in ``clawmem.toml`` it does
 not, so each test fails without its signal. Feedback is opt-in (it did not help on the dev
-sets), so its test switches it on. Lexical lane only, so the result does not
+sets) and so is the session share (it cost multi-hop questions), so their tests switch them on. Lexical lane only, so the result does not
 depend on which embedding model is installed.
 """
 
@@ -43,11 +43,10 @@ def test_a_question_naming_a_date_finds_the_turn_said_that_day(clawmem, tmp_path
     _ingest(clawmem, tmp_path, "may", [("Alice", "I baked a lemon cake for the party.")], "2023-05-14")
     _ingest(clawmem, tmp_path, "june", [("Alice", "I baked a lemon cake again.")], "2023-06-20")
     query = "What cake did Alice bake on 14 May, 2023?"
-    _config(tmp_path, session_weight=0.0)  # one-turn sessions: the session signal would only echo each turn's own match
     top = _results(clawmem, query)[0]
     assert top["text"].startswith("Alice: I baked a lemon cake for the party")
     assert top["signals"]["boosts"]["date"] > 1.0
-    _config(tmp_path, session_weight=0.0, date_boost=0.0)
+    _config(tmp_path, date_boost=0.0)
     assert _results(clawmem, query)[0]["text"].startswith("Alice: I baked a lemon cake again")
 
 
@@ -57,9 +56,8 @@ def test_a_relative_date_in_a_turn_is_resolved_against_its_session_day(clawmem, 
     _ingest(clawmem, tmp_path, "week-after", [("Alice", "Last Sunday I baked a lemon cake for the party.")], "2023-05-20")
     _ingest(clawmem, tmp_path, "june", [("Alice", "I baked a lemon cake again.")], "2023-06-20")
     query = "What cake did Alice bake on 14 May, 2023?"
-    _config(tmp_path, session_weight=0.0)  # one-turn sessions: the session signal would only echo each turn's own match
     assert _results(clawmem, query)[0]["text"].startswith("Alice: Last Sunday I baked")
-    _config(tmp_path, session_weight=0.0, date_boost=0.0)
+    _config(tmp_path, date_boost=0.0)
     assert _results(clawmem, query)[0]["text"].startswith("Alice: I baked a lemon cake again")
 
 
@@ -90,7 +88,7 @@ def test_a_turn_of_a_session_about_the_question_outranks_a_stray_match(clawmem, 
     _ingest(clawmem, tmp_path, "stray", [("Alice", "Kids at the beach.")], "2023-07-02")
     query = "What did Alice do with her kids at the beach?"
     # context sharing is off, so only the session signal relates a turn to the rest of its conversation
-    _config(tmp_path, context_weight=0.0)
+    _config(tmp_path, context_weight=0.0, session_weight=0.4)
     top = _results(clawmem, query)[0]
     assert top["text"] == "Alice: The kids loved the beach." and top["signals"]["session"] == 1.0
     shown = clawmem("search", query, "--lexical", "--min-score", "0", "--explain")
