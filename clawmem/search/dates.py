@@ -67,8 +67,7 @@ class Wanted:
             if self.day is not None:
                 day = dt.date(year, month, self.day)
                 return day, day
-            last = (dt.date(year + (month == 12), month % 12 + 1, 1)) - dt.timedelta(days=1)
-            return dt.date(year, month, 1), last
+            return _month_span(year, month)
         except ValueError:
             return None
 
