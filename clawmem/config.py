@@ -87,6 +87,12 @@ class SearchConfig:
     fusion: str = setting("blend", "how the lanes combine: blend (weighted scores) or rrf (weighted reciprocal ranks)")
     rrf_k: float = setting(60.0, "rank offset of reciprocal rank fusion (larger flattens the top ranks)")
     speaker_boost: float = setting(0.3, "boost of a transcript turn spoken by the person the query names (or the user, for \"I\"); 0 = off")
+    feedback_weight: float = setting(0.0, "weight of the pseudo-relevance feedback round (BM25 on the top hits' shared rare words) in the text score; 0 = off")
+    feedback_docs: int = setting(5, "top hits whose words the feedback round reads")
+    feedback_terms: int = setting(6, "most words the feedback round adds")
+    feedback_min_docs: int = setting(2, "a feedback word must appear in at least this many of the top hits")
+    session_weight: float = setting(0.0, "share of its session's relevance (mean of its best turns) in a transcript turn's; 0 = off (0.4: LoCoMo +2.0 R@5, multi-hop -2.1)")
+    date_boost: float = setting(0.3, "boost of a transcript turn said on, or speaking of, a date the query names (session day, \"last Friday\" resolved); 0 = off")
     temporal_boost: float = setting(0.0, "boost of a transcript turn stating a time, for a query asking when (0 = off: LoCoMo +1.3 R@10, BEAM neutral)")
 
 

@@ -101,11 +101,25 @@ def _lines(result: Any, explain: bool) -> list[tuple[str, str]]:
             lines.append(("", (
                 f"   text {h.text_score:.3f}  vector {h.vector_score:.3f}  hybrid {s['hybrid']:.3f}  x recency {s['recency']:.3f}"
                 f" (age {s['age_days']} d)  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
+                + "".join(f"  x {name} {value:.2f}" for name, value in s["boosts"].items())
                 + ("  [lexical back-fill]" if h.backfill else "")
             )))
+            moved = _moved_by(s)
+            if moved:
+                lines.append(("", f"   moved by {moved}"))
     if not result.hits:
         lines.append(("", "No results."))
     return lines
+
+
+def _moved_by(signals: dict) -> str:
+    """The retrieval signals that moved a hit, in words: feedback words and its session's share."""
+    parts = []
+    if signals["feedback_terms"]:
+        parts.append(f"feedback {signals['feedback']:.3f} ({', '.join(signals['feedback_terms'])})")
+    if signals["session"] is not None:
+        parts.append(f"session {signals['session']:.3f}")
+    return "; ".join(parts)
 
 
 def print_result(result: Any, explain: bool) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from clawmem import provenance
 from clawmem.framing import frame_untrusted, inert
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
-from clawmem.search import diversity, lanes, ranking
+from clawmem.search import diversity, feedback, lanes, ranking, sessions
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
@@ -199,28 +200,50 @@ def search(
         text_score, vector_score = text_scores.get(entry_id, 0.0), vector_scores.get(entry_id, 0.0)
         return vector_score if opts.lanes == "vector" else ranking.hybrid(text_score, vector_score, cfg, vectors_on=vectors_on)
 
+    feedback_scores: dict[int, float] = {}
+    terms: list[str] = []
+    if cfg.feedback_weight > 0 and fused is None and opts.lanes != "vector" and rows:
+        first = sorted(rows, key=lambda i: -relevance(i))[: cfg.feedback_docs]
+        terms = feedback.expansion_terms(index, query, [rows[i]["text"] for i in first], count=cfg.feedback_terms, min_docs=cfg.feedback_min_docs)
+        if terms:
+            second = lanes.any_term_candidates(index, terms, opts, k)
+            feedback_scores = ranking.normalise_bm25(second)
+            fresh = lanes.rows(index, [i for i, _ in second if i not in found])
+            rows.update({i: r for i, r in fresh.items() if lanes.allowed(r, opts)})
+            if vectors_on:
+                vector.score_more(index, set(fresh))
+            text_scores = feedback.blend(text_scores, feedback_scores, cfg.feedback_weight)
+
     adjacent = lanes.neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
     if vectors_on and adjacent:
         vector.score_more(index, {n for around in adjacent.values() for n in around})
+    session = sessions.scores(rows, {i: relevance(i) for i in rows}) if cfg.session_weight > 0 else {}
 
     boosts = ranking.conversation_factors(query, rows, cfg)
     decay = _decay_mode(query, opts)
     half_life, floor = _decay(decay, cfg)
     scored: dict[int, ranking.Signals] = {}
-    passes: dict[int, bool] = {}  # min_score is judged on the better of own and context relevance
+    passes: dict[int, bool] = {}  # min_score is judged on the better of own and context (and session) relevance
     for entry_id, row in rows.items():
         own = relevance(entry_id)
         context = max((relevance(n) for n in adjacent.get(entry_id, ())), default=0.0)
         rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life, floor=floor)
+        blended = ranking.with_context(own, context, cfg.context_weight) if entry_id in adjacent else own
+        if entry_id in session:
+            blended = ranking.with_context(blended, session[entry_id], cfg.session_weight)
         scored[entry_id] = ranking.Signals(
             text_score=text_scores.get(entry_id, 0.0),
             vector_score=vector_scores.get(entry_id, 0.0),
-            hybrid=ranking.with_context(own, context, cfg.context_weight) if entry_id in adjacent else own,
+            hybrid=blended,
             recency=rec,
             importance=ranking.importance(row["importance"], cfg),
             project=ranking.project_factor(row["projects"], opts.active_projects, cfg),
             age_days=age,
-            conversation=boosts.get(entry_id, 1.0),
+            conversation=math.prod(boosts.get(entry_id, {}).values()),
+            boosts=boosts.get(entry_id, {}),
+            feedback=feedback_scores.get(entry_id, 0.0),
+            feedback_terms=feedback.present(terms, row["text"]) if entry_id in feedback_scores else (),
+            session=session.get(entry_id),
         )
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
@@ -291,6 +314,10 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "importance": round(signals.importance, 6),
             "project": round(signals.project, 6),
             "conversation": round(signals.conversation, 6),
+            "boosts": {name: round(value, 6) for name, value in signals.boosts.items()},
+            "feedback": round(signals.feedback, 6),
+            "feedback_terms": list(signals.feedback_terms),
+            "session": None if signals.session is None else round(signals.session, 6),
         },
         superseded=not supersession.is_live(row),
         superseded_by=newer.get(row["superseded_by"]) if row.get("superseded_by") is not None else None,

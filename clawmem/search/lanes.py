@@ -53,7 +53,11 @@ def _quoted(terms: list[str]) -> list[str]:
 
 def lexical_candidates(index: Index, query: str, opts: SearchOptions, k: int) -> list[tuple[int, float]]:
     """Entries containing any query term, in BM25 order."""
-    terms = tokens.query_terms(query)
+    return any_term_candidates(index, tokens.query_terms(query), opts, k)
+
+
+def any_term_candidates(index: Index, terms: list[str], opts: SearchOptions, k: int) -> list[tuple[int, float]]:
+    """Entries containing any of ``terms`` (already split, e.g. feedback words), in BM25 order."""
     return _fts(index, " OR ".join(_quoted(terms)), opts, k) if terms else []
 
 

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from clawmem.config import SearchConfig
 from clawmem.entries.grammar import parse_when
@@ -26,7 +26,11 @@ class Signals:
     importance: float
     project: float
     age_days: float | None
-    conversation: float = 1.0  # speaker and temporal boosts (``conversation_factors``)
+    conversation: float = 1.0  # product of the conversation boosts (``conversation_factors``)
+    boosts: dict[str, float] = field(default_factory=dict)  # each boost that moved this entry, by name (for --explain)
+    feedback: float = 0.0  # the second, feedback round's BM25 (``feedback``), blended into text_score
+    feedback_terms: tuple[str, ...] = ()  # the expansion words this entry contains
+    session: float | None = None  # its session's relevance (``sessions``), shared into hybrid
 
     @property
     def score(self) -> float:
@@ -110,21 +114,27 @@ def project_factor(projects_json: str | None, active: Sequence[str], cfg: Search
     return cfg.project_other
 
 
-def conversation_factors(query: str, rows: dict[int, dict], cfg: SearchConfig) -> dict[int, float]:
-    """Entry id -> product of the conversation-aware boosts (speaker, temporal); absent means 1.0.
+def conversation_factors(query: str, rows: dict[int, dict], cfg: SearchConfig) -> dict[int, dict[str, float]]:
+    """Entry id -> the conversation-aware boosts (speaker, temporal, date) that apply to it, by name.
 
     Each is a multiplicative factor on candidates the lanes already found, so none can add an
     entry or lift one past the trust and supersession filters; untrusted turns (shown only with
     ``--include-untrusted``) are never boosted, so they rank exactly as before.
     """
     from clawmem import provenance
-    from clawmem.search import speakers, temporal
+    from clawmem.search import dates, speakers, temporal
 
-    turns = {i: r["text"] for i, r in rows.items() if r["kind"] == "transcript" and provenance.is_trusted(r["origin"])}
-    found: dict[int, float] = {}
-    for part in (speakers.factors(query, turns, cfg.speaker_boost), temporal.factors(query, turns, cfg.temporal_boost)):
+    trusted = {i: r for i, r in rows.items() if r["kind"] == "transcript" and provenance.is_trusted(r["origin"])}
+    turns = {i: r["text"] for i, r in trusted.items()}
+    found: dict[int, dict[str, float]] = {}
+    parts = {
+        "speaker": speakers.factors(query, turns, cfg.speaker_boost),
+        "temporal": temporal.factors(query, turns, cfg.temporal_boost),
+        "date": dates.factors(query, {i: (r["text"], r["observed_at"]) for i, r in trusted.items()}, cfg.date_boost),
+    }
+    for name, part in parts.items():
         for entry_id, factor in part.items():
-            found[entry_id] = found.get(entry_id, 1.0) * factor
+            found.setdefault(entry_id, {})[name] = factor
     return found
 
 
