@@ -52,9 +52,20 @@ DAY4_ANSWER = "Last time make clean before make fixed it; try that first."
 
 
 def at(day: int, hour: int, minute: int = 0) -> dt.datetime:
-    """Simulated day ``day`` at ``hour``:``minute`` UTC; day 1 is today (the hosts' own clocks stay real)."""
-    today = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    return today + dt.timedelta(days=day - 1, hours=hour, minutes=minute)
+    """Simulated day ``day`` at ``hour``:``minute`` UTC; day 1 is tomorrow.
+
+    The hosts' own clocks stay real, so every turn they record is timed today, at whatever hour
+    the suite runs. With day 1 today, a run after noon timed the host turns after the day-one
+    search that clawmem's clock (``CLAWMEM_NOW``) had already placed at 12:00, and a run before
+    noon timed them before it: the story changed with the hour of the run. Starting tomorrow,
+    every host turn precedes every simulated moment, whatever the hour, as it did in the runs
+    this story was written against. (With one clock for both, the agent's repeats of the fix on
+    days 2 and 3 come after the day-one search handed the fix out, so the echo rule takes them
+    for echoes and the fix needs recalls on more days to graduate: a known open question of the
+    curation issue, not what this test is about.)
+    """
+    tomorrow = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0) + dt.timedelta(days=1)
+    return tomorrow + dt.timedelta(days=day - 1, hours=hour, minutes=minute)
 
 
 @dataclass
