@@ -151,6 +151,11 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def linked(info: os.stat_result) -> bool:
+    """A symbolic link, or a regular file with another name: what ``inside_workspace`` never follows."""
+    return stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
+
+
 def inside_workspace(root: Path, path: Path) -> bool:
     """True when ``path`` lies inside ``root`` without passing through a link.
 
@@ -177,7 +182,7 @@ def inside_workspace(root: Path, path: Path) -> bool:
             return False
         if stat.S_ISLNK(info.st_mode):
             return False
-    return info is None or not (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
+    return info is None or not linked(info)
 
 
 @dataclass(frozen=True)

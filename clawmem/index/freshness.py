@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from clawmem import workspace
 from clawmem.index.db import Index
-from clawmem.workspace import Workspace, inside_workspace
+from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
@@ -34,9 +35,9 @@ class MemoryFile:
         return match.group(1) if match and self.kind in ("daily", "quarantine") else None
 
 
-def _linked(info: os.stat_result) -> bool:
-    """A symbolic link, or a regular file with another name (see ``workspace.inside_workspace``)."""
-    return stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
+def _followed(path: Path, info: os.stat_result) -> os.stat_result:
+    """What a file admitted by the link rule is: itself, or (only were the rule to admit a link) its target."""
+    return path.stat() if stat.S_ISLNK(info.st_mode) else info
 
 
 def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
@@ -55,21 +56,21 @@ def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[Me
         if not ws.contains(path):
             if skipped is not None:
                 skipped.append(ws.rel(path))
-        elif stat.S_ISREG(info.st_mode):
+        elif stat.S_ISREG((info := _followed(path, info)).st_mode):
             yield MemoryFile(path, ws.rel(path), kind, info.st_size, info.st_mtime_ns)
     for folder, kind in ((ws.daily_dir, "daily"), (ws.quarantine_dir, "quarantine"), (ws.transcripts_dir, "transcript")):
         if not folder.is_dir():
             continue
         prefix = ws.rel(folder) + "/"
-        reachable = inside_workspace(ws.root, folder)
+        reachable = workspace.inside_workspace(ws.root, folder)
         with os.scandir(folder) as listing:
             found = sorted((e for e in listing if e.name.endswith(".md") and not e.name.startswith(".")), key=lambda e: e.name)
         for entry in found:
             info = entry.stat(follow_symlinks=False)
-            if not reachable or _linked(info):
+            if not reachable or workspace.linked(info):  # the rule of ``inside_workspace``, per listed file
                 if skipped is not None:
                     skipped.append(prefix + entry.name)
-            elif stat.S_ISREG(info.st_mode):
+            elif stat.S_ISREG((info := _followed(folder / entry.name, info)).st_mode):
                 yield MemoryFile(folder / entry.name, prefix + entry.name, kind, info.st_size, info.st_mtime_ns)
 
 

@@ -95,6 +95,7 @@ def disable_gates() -> None:
     workspace.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
     workspace.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
     workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
+    workspace.linked = lambda info: False  # (the same rule as the index's folder listing asks it)
     workspace._refuse_untrusted = lambda root: None  # rule 14: a cloned repository's workspace is used unasked
     db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
