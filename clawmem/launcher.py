@@ -11,7 +11,6 @@ and every other command go through the Typer app.
 
 from __future__ import annotations
 
-import os
 import sys
 
 GLOBAL_FLAGS = ("--json", "--debug")
@@ -199,7 +198,7 @@ def main() -> None:
         sys.stderr.write("clawmem: interrupted\n")
         sys.exit(130)  # errors.ExitCode.INTERRUPTED, without importing anything on the way out
     except BrokenPipeError:
-        # the reader went away (``clawmem ... | head``): not an error; keep the interpreter from
-        # complaining again when it flushes stdout at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        from clawmem.output import reader_gone
+
+        reader_gone()
         sys.exit(0)

@@ -65,6 +65,12 @@ def is_terminal(stream: Any) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
+def reader_gone() -> None:
+    """The reader of stdout went away (``clawmem ... | head``): send what is left to /dev/null, so
+    the interpreter does not complain again when it flushes at exit. Not an error (exit 0)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def console(*, stderr: bool = False):
     """A rich Console for human output: styled only when ``styled`` says so, never wrapped in a pipe."""
     # deferred: rich costs ~50 ms and only human output needs it

@@ -146,7 +146,8 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
         index, _ = open_synced(ws)
         with index:
             row = _entry_row(ws, index, anchor)
-            if row["text_hash"] in ledger.tombstones(ws).hashes or loopguard.text_hash(_text(row)) in ledger.tombstones(ws).hashes:
+            forgotten = ledger.tombstones(ws).hashes
+            if row["text_hash"] in forgotten or loopguard.text_hash(_text(row)) in forgotten:
                 raise Forbidden(f"the text at {anchor} was forgotten", hint="undo that forget first: `clawmem forget --list`, then `clawmem forget --undo ID`")
             overridden = _overridden(index, row)
             if overridden and not force:

@@ -6,7 +6,6 @@ top; anything heavy (rich tables, apsw, numpy, models) is imported inside the co
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated, Any, NoReturn
 
@@ -18,7 +17,7 @@ from typer.core import TyperArgument, TyperGroup
 from clawmem import __version__
 from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
 from clawmem.errors import ClawmemError, ExitCode
-from clawmem.output import report_error, report_usage
+from clawmem.output import reader_gone, report_error, report_usage
 
 ARGS_KEY = "clawmem_args"
 
@@ -57,7 +56,7 @@ class ClawmemGroup(TyperGroup):
             sys.stderr.write("clawmem: interrupted\n")
             raise typer.Exit(ExitCode.INTERRUPTED) from None
         except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more reaches the reader
+            reader_gone()
             raise typer.Exit(0) from None  # the reader went away (`| head`): not an error, as ripgrep says
         except Exception as err:
             if type(err).__module__.startswith("typer") or ctx.meta.get(DEBUG_FLAG):
