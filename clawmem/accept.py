@@ -151,6 +151,10 @@ def accept(ws: Workspace, *, from_copy: str | None = None, everything: bool = Fa
         if recorded:
             ledger.append(ws, [accept_record(chosen)])
             sync(ws, index)
+            if any(p.kind == "action" for p in chosen):
+                from clawmem.intents.store import restore_again
+
+                restore_again(ws, index)  # an accepted intent arms now, not at the next rebuild
         names = {id(p) for p in chosen}
         return AcceptResult(
             str(ws.root), team.this_copy(ws).writer, dry_run, recorded, chosen, [p for p in pending if id(p) not in names], copies,

@@ -61,6 +61,18 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
     return restored
 
 
+def restore_again(ws: Workspace, index: Index) -> int:
+    """Rebuild the ``intents`` table from the ledger now: an acceptance changed which records count.
+
+    An intent a pull brought is held back, so the first replay left it out; once the owner
+    accepts it, it arms at once instead of waiting for the index to be rebuilt.
+    """
+    with index.transaction():
+        index.execute("DELETE FROM intents_fts")
+        index.execute("DELETE FROM intents")
+        index.set_meta(RESTORED_META, None)
+    return ensure_restored(ws, index)
+
 
 def replay(index: Index, records: Iterable[dict[str, Any]]) -> int:
     """Apply ledger intent records in order; malformed ones are skipped (they grant nothing)."""

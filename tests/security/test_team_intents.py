@@ -45,3 +45,21 @@ def test_control_with_the_team_rule_off_the_planted_intent_is_restored(ws, clawm
     with Index.open(ws) as index:
         store.ensure_restored(ws, index)
         assert index.scalar("SELECT count(*) FROM intents WHERE text LIKE '%planted-intent%'") == 1
+
+
+def _pull(ws) -> None:
+    """The planted record arrives in a pull while this copy's index is live (nothing rebuilt)."""
+    with ws.ledger_path.open("a") as f:
+        f.write(json.dumps(PLANTED) + "\n")
+
+
+def test_an_accepted_pulled_intent_arms_without_a_rebuild(ws, clawmem):
+    assert clawmem("intent", "add", "When deploying, check the status page first.", "--when", "deploy", "--origin", "owner").returncode == 0
+    _pull(ws)
+    assert "planted-intent" not in json.dumps(clawmem("intent", "list", "--json").json())
+    held = clawmem("accept", "--json").json()
+    assert any(item["kind"] == "action" and "planted-intent" in (item["text"] or "") for item in held["remaining"] + held["selected"])
+    accepted = clawmem("accept", "--all", "--yes", "--json")
+    assert accepted.returncode == 0, accepted.stderr
+    listed = json.dumps(clawmem("intent", "list", "--json").json())
+    assert "planted-intent" in listed and "status page" in listed  # armed at once, and this copy's own intent kept
