@@ -37,6 +37,8 @@ class Anchor:
 def parse(ws: Workspace, text: str, *, lines_required: bool = False) -> Anchor:
     """Parse ``text`` against the workspace; bad syntax, a bad range or a path outside it raise."""
     match = _ANCHOR.match(text.strip())
+    if "\x00" in text:  # no file name holds one (an MCP argument can); the OS layer would raise mid-command
+        raise UnsafePath(f"{text!r} holds a NUL character: it names no file", hint=f"use {GRAMMAR}")
     if not match:
         raise BadInput(f"cannot read the anchor {text!r}", hint=f"use {GRAMMAR}")
     raw_start, raw_end = match["start"] or match["cstart"], match["end"] or match["cend"]
