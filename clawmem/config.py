@@ -54,9 +54,8 @@ BACKGROUND_LOCK_TIMEOUT_S = 600  # a background ingest waits this long for the o
 BACKGROUND_STDERR_TAIL = 2000  # bytes of a failed background ingest's stderr kept for `clawmem status`
 HOOK_TRANSCRIPT_MAX_BYTES = 128 * 1024 * 1024
 LEDGER_RECORD_MAX_DEPTH = 8  # one provenance ledger record (clawmem writes at most 2 levels)
-# The resident worker (clawmem.worker): how long its client waits before doing the work itself.
-WORKER_CONNECT_TIMEOUT_S = 0.2  # to connect and send the request
-WORKER_REPLY_TIMEOUT_S = 10.0  # for the answer (a recall's own budget bounds the work; the hosts stop hooks at 30 s)
+# The resident worker (clawmem.worker; its client's timeouts are in clawmem/worker/__init__.py,
+# which the client imports instead of this module: importing this one costs as much as the reply).
 WORKER_REQUEST_MAX_BYTES = 24 * 1024 * 1024  # one request line: a hook's largest stdin, base64-encoded, and room
 WORKER_START_WAIT_S = 30.0  # `clawmem worker start` waits this long for the new worker to answer
 SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error

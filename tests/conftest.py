@@ -105,6 +105,7 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.delenv("CLAWMEM_MODEL_PATH", raising=False)
+    monkeypatch.setenv("CLAWMEM_WORKER", "off")  # no resident worker per test workspace; tests/test_worker.py turns it on
 
 
 @pytest.fixture

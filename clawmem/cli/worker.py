@@ -17,7 +17,7 @@ def _show(info: dict[str, Any], json_output: bool) -> None:
     if json_output:
         emit_json(info)
     elif info["answers"]:
-        print(f"worker running: pid {info['pid']}, socket {info['socket']}, exits after {info['idle_s']} s idle")
+        print(f"worker running: pid {info['pid']}, {info['served']} requests served, socket {info['socket']}, exits after {info['idle_s']} s idle")
     elif info["running"]:
         print(f"worker running (pid {info['pid']}) but not answering: {info['reason']}")
     else:

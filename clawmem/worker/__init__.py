@@ -22,11 +22,18 @@ RUN_DIR = "run"  # .clawmem/run/: the worker's socket, lock and process record, 
 SOCKET_NAME = "worker.sock"
 LOCK_NAME = "worker.lock"
 RECORD_NAME = "worker.json"
+# How long the client waits before doing the work itself. Here, not in clawmem.config, because
+# importing that module costs about as much as the worker's whole answer.
+CONNECT_TIMEOUT_S = 0.2  # to connect
+REPLY_TIMEOUT_S = 10.0  # for the answer (a recall's own budget bounds the work; the hosts stop hooks at 30 s)
+# A hook's stdin is read up to this much: more than config.HOOK_STDIN_MAX_BYTES, so the worker
+# still sees an oversized one as oversized (tests/test_worker.py checks the order).
+STDIN_READ_MAX = 9 * 1024 * 1024
 ENV_SWITCH = "CLAWMEM_WORKER"  # "off": never ask a worker nor start one (this process and its children)
 # What the worker's answers depend on besides its arguments: a client whose values differ is
 # served in its own process (the worker keeps the environment it was started with).
 ENV_PREFIXES = ("CLAWMEM_", "XDG_", "LC_", "PYTHON", "HF_", "OMP_", "ONNX", "TRANSFORMERS_")
-ENV_NAMES = ("HOME", "TZ", "LANG", "NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "PATH")
+ENV_NAMES = ("HOME", "TZ", "LANG", "NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
 
 
 def run_dir(root: Path) -> Path:

@@ -23,14 +23,12 @@ from clawmem import worker
 
 def ask(root: Path, request: dict[str, Any], *, reply_s: float | None = None) -> dict[str, Any] | None:
     """One request and its reply, or None when the worker cannot be reached or answers no JSON object."""
-    from clawmem.config import WORKER_CONNECT_TIMEOUT_S, WORKER_REPLY_TIMEOUT_S
-
     message = {"protocol": worker.PROTOCOL, "code": worker.code_hash(), "env": worker.env_hash(), **request}
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(WORKER_CONNECT_TIMEOUT_S)
+            conn.settimeout(worker.CONNECT_TIMEOUT_S)
             conn.connect(str(worker.socket_path(root)))
-            conn.settimeout(WORKER_REPLY_TIMEOUT_S if reply_s is None else reply_s)
+            conn.settimeout(worker.REPLY_TIMEOUT_S if reply_s is None else reply_s)
             conn.sendall(json.dumps(message).encode() + b"\n")
             with conn.makefile("rb") as replies:
                 reply = json.loads(replies.readline())
@@ -51,7 +49,7 @@ def _root(option: Any) -> Path | None:
 
 
 def _stdin(command: str, values: dict[str, Any]) -> bytes | None:
-    """The bytes of stdin the command would read (the hook: up to its limit and one more), or None to stay local."""
+    """The bytes of stdin the command would read (the hook: up to ``STDIN_READ_MAX``, past its own limit), or None to stay local."""
     stream = sys.stdin
     if stream is None:
         return None
@@ -61,9 +59,7 @@ def _stdin(command: str, values: dict[str, Any]) -> bytes | None:
         return None if stream.isatty() else stream.buffer.read()
     if stream.isatty():
         return b""
-    from clawmem.config import HOOK_STDIN_MAX_BYTES
-
-    return stream.buffer.read(HOOK_STDIN_MAX_BYTES + 1)
+    return stream.buffer.read(worker.STDIN_READ_MAX)
 
 
 def delegated(command: str, values: dict[str, Any], local: Callable[[], int]) -> int:

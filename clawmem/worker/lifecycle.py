@@ -81,6 +81,7 @@ def status(root: Path) -> dict[str, Any]:
     info = record(root) if alive else {}
     return {
         "running": alive, "answers": answers, "pid": info.get("pid"), "idle_s": info.get("idle_s"),
+        "served": reply.get("served") if answers and reply else None,
         "socket": str(worker.socket_path(root)), "reason": reason,
     }
 

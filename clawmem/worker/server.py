@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import worker
-from clawmem.config import WORKER_REPLY_TIMEOUT_S, WORKER_REQUEST_MAX_BYTES
+from clawmem.config import WORKER_REQUEST_MAX_BYTES
 from clawmem.worker.streams import Output, stdin_of
 
 
@@ -71,6 +71,7 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
         self.env = env
         self.idle_s = idle_s
         self.last_used = time.monotonic()
+        self.served = 0  # requests answered (``worker status`` shows it: proof the worker, not the client, did the work)
         self.busy = threading.Lock()  # one request at a time: the streams and the directory are the process's
         self.stopping = threading.Event()
 
@@ -94,17 +95,18 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             self.stopping.set()
             return {"ok": True, "pid": os.getpid()}
         if command == "ping":
-            return {"ok": True, "pid": os.getpid()}
+            return {"ok": True, "pid": os.getpid(), "served": self.served}
         with self.busy:
             with streams(request) as (out, err):
                 code = run(command, request["args"])
             self.last_used = time.monotonic()
+            self.served += 1
         return {"ok": True, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
 
 
 class Handler(socketserver.StreamRequestHandler):
     server: Worker
-    timeout = WORKER_REPLY_TIMEOUT_S  # a client that connects and sends nothing does not hold the worker open
+    timeout = worker.REPLY_TIMEOUT_S  # a client that connects and sends nothing does not hold the worker open
 
     def handle(self) -> None:
         line = self.rfile.readline(WORKER_REQUEST_MAX_BYTES + 1)
