@@ -7,6 +7,7 @@ worker to come up or go away are bounded polls, never timings.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -214,14 +215,10 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
     expected = NONCE.sub("id=N", hook("prompt", PROMPT, "x1", env={"CLAWMEM_WORKER": "off"}).stdout.decode())
     folder = root / ".clawmem" / "run"
     folder.mkdir(mode=0o700)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(folder / "worker.sock"))
-    listener.listen()
-    lock = open(folder / "worker.lock", "a")  # held, as a worker holds it: no real one is started meanwhile
-    import fcntl
-
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    try:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener, open(folder / "worker.lock", "a") as lock:
+        listener.bind(str(folder / "worker.sock"))
+        listener.listen()
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held, as a worker holds it: no real one is started meanwhile
         proc = subprocess.Popen(
             [CLAWMEM, "hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -234,9 +231,6 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
             conn.sendall(reply)
         out = proc.stdout.read()
         assert proc.wait(timeout=120) == 0
-    finally:
-        listener.close()
-        lock.close()
     assert NONCE.sub("id=N", out.decode()) == expected  # the stdin sent to the worker was not lost
 
 
