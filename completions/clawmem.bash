@@ -131,7 +131,7 @@ _clawmem_table() {
         "worker start:values") REPLY="--workspace -w" ;;
         "worker start:flags") REPLY="--json --help -h" ;;
         "worker stop:values") REPLY="--workspace -w" ;;
-        "worker stop:flags") REPLY="--help -h" ;;
+        "worker stop:flags") REPLY="--json --help -h" ;;
         *) REPLY="" ;;
     esac
 }

@@ -258,7 +258,7 @@ function __clawmem_table
         case 'worker stop:values'
             printf '%s\n' '--workspace	Workspace directory' '-w	Workspace directory'
         case 'worker stop:flags'
-            printf '%s\n' '--help	Show this message and exit' '-h	Show this message and exit'
+            printf '%s\n' '--json	Print JSON (a stable, documented shape)' '--help	Show this message and exit' '-h	Show this message and exit'
     end
 end
 

@@ -240,3 +240,15 @@ def test_the_client_reads_a_hook_stdin_past_the_hook_limit():
     from clawmem.config import HOOK_STDIN_MAX_BYTES
 
     assert worker.STDIN_READ_MAX > HOOK_STDIN_MAX_BYTES
+
+
+def test_a_socket_folder_others_may_enter_is_not_used(root):
+    """The client sends the prompt only into a folder of this user's alone (0700), whatever the socket's mode."""
+    started()
+    served = status()["served"]
+    os.chmod(root / ".clawmem" / "run", 0o755)
+    assert b"release helper" in run("recall", "time to cut the release tag").stdout
+    os.chmod(root / ".clawmem" / "run", 0o700)
+    assert status()["served"] == served
+    run("recall", "time to cut the release tag")
+    assert status()["served"] == served + 1

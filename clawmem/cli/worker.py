@@ -73,7 +73,7 @@ def start(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
 
 
 @app.command("stop")
-def stop(workspace: WorkspaceOpt = None) -> None:
+def stop(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     """Stop the workspace's worker (nothing is lost: it holds nothing the files and the index do not).
 
     Exit status: 0 whether or not one was running.
@@ -84,7 +84,12 @@ def stop(workspace: WorkspaceOpt = None) -> None:
         clawmem worker stop
     """
     from clawmem.config import WORKER_START_WAIT_S
+    from clawmem.output import emit_json
     from clawmem.worker.lifecycle import stop as stop_worker
     from clawmem.workspace import Workspace
 
-    print("worker stopped" if stop_worker(Workspace.open(workspace).root, WORKER_START_WAIT_S) else "no worker was running")
+    stopped = stop_worker(Workspace.open(workspace).root, WORKER_START_WAIT_S)
+    if json_output:
+        emit_json({"stopped": stopped})
+    else:
+        print("worker stopped" if stopped else "no worker was running")

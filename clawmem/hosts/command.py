@@ -45,13 +45,15 @@ def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | No
     """The hook in this process, or for the context events in the workspace's resident worker when one answers."""
     from clawmem.fastlane.recall import finish
 
-    values = {"event": event, "host": host, "workspace": workspace, "budget_ms": budget_ms}
+    def local() -> int:
+        return answer(event=event, host=host, workspace=workspace, budget_ms=budget_ms)
+
     if event in WORKER_EVENTS:
         from clawmem.worker.client import delegated
 
-        delegated("hook", values, lambda: answer(**values))  # type: ignore[arg-type]
+        delegated("hook", {"event": event, "host": host, "workspace": workspace, "budget_ms": budget_ms}, local)
     else:  # the ingest events start a detached job: nothing a worker would make faster
-        answer(**values)  # type: ignore[arg-type]
+        local()
     finish()
     return 0
 

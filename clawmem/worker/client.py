@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import socket
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,8 @@ def ask(root: Path, request: dict[str, Any], *, reply_s: float | None = None) ->
     """One request and its reply, or None when the worker cannot be reached or answers no JSON object."""
     message = {"protocol": worker.PROTOCOL, "code": worker.code_hash(), "env": worker.env_hash(), **request}
     try:
+        if not private(worker.run_dir(root)):
+            return None
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(worker.CONNECT_TIMEOUT_S)
             conn.connect(str(worker.socket_path(root)))
@@ -35,6 +38,12 @@ def ask(root: Path, request: dict[str, Any], *, reply_s: float | None = None) ->
     except (OSError, ValueError, TypeError):  # unreachable, cut off, or not the protocol
         return None
     return reply if isinstance(reply, dict) else None
+
+
+def private(folder: Path) -> bool:
+    """The socket's folder is this user's and no one else's: a prompt is never sent to a socket another user put there."""
+    info = os.lstat(folder)
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
 
 
 def _root(option: Any) -> Path | None:
@@ -72,12 +81,18 @@ def delegated(command: str, values: dict[str, Any], local: Callable[[], int]) ->
 
         start_in_background(root)
         return local()
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the directory was removed: the command says what that means, in process
+        return local()
     data = _stdin(command, values)
     if data is None:
         return local()
+    if values.get("workspace") is not None:
+        values = {**values, "workspace": os.fspath(values["workspace"])}
     stdin = sys.stdin
     request = {
-        "command": command, "args": values, "cwd": os.getcwd(), "stdin": base64.b64encode(data).decode(),
+        "command": command, "args": values, "cwd": cwd, "stdin": base64.b64encode(data).decode(),
         "stdin_encoding": stdin.encoding, "stdin_errors": stdin.errors, "stdin_tty": stdin.isatty(),
         "stdout_tty": sys.stdout.isatty(), "stderr_tty": sys.stderr.isatty(),
     }

@@ -6,7 +6,6 @@ import fcntl
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -43,6 +42,8 @@ def running(root: Path) -> bool:
 
 def spawn(root: Path) -> None:
     """Start a worker in the background (detached: never waited for); a second one exits at once."""
+    import subprocess  # deferred: the client imports this module on every miss, and rarely spawns
+
     subprocess.Popen(
         [sys.executable, "-m", "clawmem.worker", str(root)], cwd=root,
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,

@@ -18,7 +18,9 @@ import fcntl
 import json
 import os
 import signal
+import socket
 import socketserver
+import struct
 import sys
 import threading
 import time
@@ -109,6 +111,8 @@ class Handler(socketserver.StreamRequestHandler):
     timeout = worker.REPLY_TIMEOUT_S  # a client that connects and sends nothing does not hold the worker open
 
     def handle(self) -> None:
+        if peer_uid(self.request) != os.getuid():
+            return  # the socket is 0600 in a 0700 folder; a peer of another user gets nothing even if those change
         line = self.rfile.readline(WORKER_REQUEST_MAX_BYTES + 1)
         try:
             request = json.loads(line)
@@ -118,6 +122,12 @@ class Handler(socketserver.StreamRequestHandler):
         except Exception as err:  # noqa: BLE001 -- a bad request costs that request only; the client falls back
             reply = {"ok": False, "error": f"{type(err).__name__}: {err}"}
         self.wfile.write(json.dumps(reply).encode() + b"\n")
+
+
+def peer_uid(conn: socket.socket) -> int:
+    """The user id of the process at the other end of a Unix socket (Linux ``SO_PEERCRED``: pid, uid, gid)."""
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[1]
 
 
 def private_dir(folder: Path) -> None:
