@@ -4,15 +4,12 @@ Falls back to the caller's own process on any failure: no worker (it is then sta
 background for the next call), a stale socket, a timeout, a reply that is not the protocol, a
 worker of another version or started with another environment. Once stdin has been read for
 the request, the fallback reads the same bytes, so nothing is lost and nothing is read twice.
-Imports only the standard library until it knows a worker answers.
+Imports only the standard library, and only once a socket is there.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import os
-import socket
 import stat
 import sys
 from collections.abc import Callable
@@ -22,8 +19,11 @@ from typing import Any
 from clawmem import worker
 
 
-def ask(root: Path, request: dict[str, Any], *, reply_s: float | None = None) -> dict[str, Any] | None:
+def ask(root: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     """One request and its reply, or None when the worker cannot be reached or answers no JSON object."""
+    import json
+    import socket
+
     message = {"protocol": worker.PROTOCOL, "code": worker.code_hash(), "env": worker.env_hash(), **request}
     try:
         if not private(worker.run_dir(root)):
@@ -31,7 +31,7 @@ def ask(root: Path, request: dict[str, Any], *, reply_s: float | None = None) ->
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(worker.CONNECT_TIMEOUT_S)
             conn.connect(str(worker.socket_path(root)))
-            conn.settimeout(worker.REPLY_TIMEOUT_S if reply_s is None else reply_s)
+            conn.settimeout(worker.REPLY_TIMEOUT_S)
             conn.sendall(json.dumps(message).encode() + b"\n")
             with conn.makefile("rb") as replies:
                 reply = json.loads(replies.readline())
@@ -90,6 +90,8 @@ def delegated(command: str, values: dict[str, Any], local: Callable[[], int]) ->
         return local()
     if values.get("workspace") is not None:
         values = {**values, "workspace": os.fspath(values["workspace"])}
+    import base64  # here, not at the top: a process that finds no worker never needs it
+
     stdin = sys.stdin
     request = {
         "command": command, "args": values, "cwd": cwd, "stdin": base64.b64encode(data).decode(),
