@@ -1,7 +1,7 @@
 """The resident worker through the installed command: real processes, a real workspace, a real socket.
 
 Each test starts its own worker in a workspace under a short temporary folder (a Unix socket
-path is limited to 107 bytes) and stops it, or kills it by its pid, at the end. Waits for a
+path is limited to 103 bytes on every system) and stops it, or kills it by its pid, at the end. Waits for a
 worker to come up or go away are bounded polls, never timings.
 """
 
@@ -252,3 +252,14 @@ def test_a_socket_folder_others_may_enter_is_not_used(root):
     assert status()["served"] == served
     run("recall", "time to cut the release tag")
     assert status()["served"] == served + 1
+
+
+def test_a_workspace_too_deep_for_a_socket_gets_no_worker_and_loses_nothing(tmp_path, monkeypatch):
+    folder = tmp_path / ("d" * 60) / "ws"
+    monkeypatch.setenv("CLAWMEM_WORKSPACE", str(folder))
+    monkeypatch.delenv("CLAWMEM_WORKER")
+    run("init")
+    proc = subprocess.run([CLAWMEM, "worker", "start"], capture_output=True, timeout=120)
+    assert proc.returncode == 1 and b"longer than a Unix socket allows" in proc.stderr
+    run("recall", "anything")  # served in process; no worker is tried
+    assert not (folder / ".clawmem" / "run").exists()

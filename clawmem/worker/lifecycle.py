@@ -14,14 +14,14 @@ from typing import Any
 from clawmem import worker
 from clawmem.worker.client import ask
 
-SOCKET_PATH_MAX = 107  # bytes a Unix socket path may have on Linux (sun_path holds 108 with the NUL)
-
 
 def unsupported(root: Path) -> str | None:
     """Why this workspace cannot have a worker, if it cannot."""
+    from clawmem.config import WORKER_SOCKET_PATH_MAX
+
     path = worker.socket_path(root)
-    if len(os.fsencode(path)) > SOCKET_PATH_MAX:
-        return f"the socket path {path} is longer than a Unix socket allows ({SOCKET_PATH_MAX} bytes)"
+    if len(os.fsencode(path)) > WORKER_SOCKET_PATH_MAX:
+        return f"the socket path {path} is longer than a Unix socket allows ({WORKER_SOCKET_PATH_MAX} bytes)"
     if not (root / ".clawmem").is_dir():
         return f"no clawmem workspace at {root}"
     return None

@@ -125,7 +125,12 @@ class Handler(socketserver.StreamRequestHandler):
 
 
 def peer_uid(conn: socket.socket) -> int:
-    """The user id of the process at the other end of a Unix socket (Linux ``SO_PEERCRED``: pid, uid, gid)."""
+    """The user id of the process at the other end of a Unix socket (Linux ``SO_PEERCRED``: pid, uid, gid).
+
+    Where the standard library cannot ask (macOS), the folder's 0700 is the guard and this is the worker's own.
+    """
+    if not hasattr(socket, "SO_PEERCRED"):
+        return os.getuid()
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     return struct.unpack("3i", creds)[1]
 
