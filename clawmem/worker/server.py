@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import worker
-from clawmem.config import WORKER_REQUEST_MAX_BYTES
+from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
 from clawmem.worker.streams import Output, stdin_of
 
 
@@ -171,9 +171,7 @@ def serve(root: Path, idle_s: float) -> int:
     folder = worker.run_dir(root)
     private_dir(folder)
     with open(folder / worker.LOCK_NAME, "a") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _locked(lock):
             return 0  # one is running (or starting): exactly one per workspace
         record, path = folder / worker.RECORD_NAME, worker.socket_path(root)
         try:
@@ -192,6 +190,19 @@ def serve(root: Path, idle_s: float) -> int:
             path.unlink(missing_ok=True)
             record.unlink(missing_ok=True)
     return 0
+
+
+def _locked(lock: Any) -> bool:
+    """The workspace's worker lock, retried briefly: ``lifecycle.running`` probes it for an instant, a worker holds it for good."""
+    deadline = time.monotonic() + WORKER_LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
 
 
 def _loop(server: Worker) -> None:
