@@ -33,31 +33,38 @@ def summary(samples: list[float]) -> dict:
     return {"p50": statistics.median(samples), "p95": percentile(samples, 0.95), "runs": len(samples)}
 
 
-def _once(argv: list[str], env: dict, cwd: str | None) -> tuple[float, float]:
-    """(wall ms, CPU ms of the child) of one run."""
+def _once(argv: list[str], env: dict, cwd: str | None, stdin: bytes = b"") -> tuple[float, float]:
+    """(wall ms, CPU ms of the child) of one run, ``stdin`` on its standard input."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, check=False)
+    subprocess.run(argv, env=env, cwd=cwd, input=stdin, capture_output=True, check=False)
     wall = (time.perf_counter() - started) * 1000.0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000.0
 
 
-def paired(commands: dict[str, list[str]], *, runs: int, env: dict | None = None, cwd: str | None = None) -> dict[str, dict]:
+def paired(
+    commands: dict[str, list[str]], *, runs: int, env: dict | None = None, cwd: str | None = None,
+    stdin: dict[str, bytes] | None = None, envs: dict[str, dict] | None = None,
+) -> dict[str, dict]:
     """Each command ``runs`` times, every run right after a run of ``python -c pass`` (the floor).
 
     The machine is shared and its load moves, so a command is compared with the floor run next
     to it: ``x floor`` is the median of the per-pair ratios (wall and CPU). Commands take turns
     run by run, so a burst of load falls on all of them alike. One warm-up run each first.
+    ``stdin`` gives a command its standard input (a hook's JSON), ``envs`` its own variables.
     """
     full_env = {**os.environ, **(env or {})}
-    for argv in [FLOOR, *commands.values()]:
-        _once(argv, full_env, cwd)
+    own = {name: {**full_env, **(envs or {}).get(name, {})} for name in commands}
+    given = stdin or {}
+    _once(FLOOR, full_env, cwd)
+    for name, argv in commands.items():
+        _once(argv, own[name], cwd, given.get(name, b""))
     pairs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
             floor = _once(FLOOR, full_env, cwd)
-            pairs[name].append((_once(argv, full_env, cwd), floor))
+            pairs[name].append((_once(argv, own[name], cwd, given.get(name, b"")), floor))
     found = {}
     for name, samples in pairs.items():
         wall = [run[0] for run, _ in samples]

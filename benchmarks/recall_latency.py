@@ -1,23 +1,30 @@
-"""Whole-process ``clawmem recall`` latency on a 10k-entry workspace with 200 trigger entries.
+"""Whole-process ``clawmem recall`` and hook latency on a 10k-entry workspace with 200 trigger entries, worker off and on.
 
-Prints p50/p95 for: ``python -c pass`` (the floor), ``clawmem --version``, recall settled
-lexically (a trigger matches by words), and recall that needs the vector lane (a paraphrase),
-with ratios to the floor measured in the same run. Targets (issue 4): vector lane
-p50 <= 10x the floor, lexically settled p50 <= 5x.
+Every row is paired run by run with ``python -c pass`` (the interpreter floor) in the same run
+(``_timing.paired``: p50/p95 wall, CPU, and the median of the per-pair ratios): ``clawmem
+--version``, recall settled lexically (a trigger matches by words), recall that needs the
+vector lane (a paraphrase), and the Claude Code ``prompt`` and ``session-start`` hooks fed the
+host's JSON; each in process (``CLAWMEM_WORKER=off``) and answered by the workspace's resident
+worker (``clawmem worker start`` first; the output says how many requests it served, so a
+row that silently fell back would show). Targets (issue 26, with the worker): hooks <= 1.5x
+the floor, recall settled lexically <= 3x, recall on the vector lane <= 5x.
 
     python benchmarks/recall_latency.py [--entries 10000] [--triggers 200] [--runs 30] [--code CHECKOUT]
 
 ``--code`` measures another checkout's clawmem (``python -m clawmem`` with it first on the path),
-so a baseline (``git archive main | tar -x -C /tmp/base``) is measured by the same script.
+so a baseline (``git archive main | tar -x -C /tmp/base``) is measured by the same script
+(a checkout without ``clawmem worker`` gets the in-process rows only).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -27,7 +34,7 @@ if "--code" in sys.argv[:-1]:  # the checkout to measure comes first, here and i
     _code = str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve())
     sys.path.insert(0, _code)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_code, os.environ.get("PYTHONPATH", "")) if p)
-from _timing import summary, time_command
+from _timing import paired, paired_table
 
 WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "release", "docker", "kernel", "network", "schema", "index", "backup", "queue", "worker", "cluster", "secret", "storage", "billing", "invoice", "calendar", "meeting", "travel", "hotel", "flight", "dentist", "garden", "recipe"]  # noqa: E501
 
@@ -74,23 +81,35 @@ def main() -> None:
         env = {"CLAWMEM_WORKSPACE": str(root)}
         clawmem_argv = [sys.executable, "-m", "clawmem"] if args.code else [shutil.which("clawmem") or "clawmem"]
         budget = ["--budget-ms", "2000"]  # measure the work itself, not the budget cut-off
-        rows = {
-            "python -c pass": time_command([sys.executable, "-c", "pass"], runs=args.runs),
-            "clawmem --version": time_command([*clawmem_argv, "--version"], runs=args.runs, env=env),
-            "recall, settled lexically": time_command([*clawmem_argv, "recall", "the arm64 build fails again", *budget], runs=args.runs, env=env),
-            "recall, vector lane": time_command([*clawmem_argv, "recall", "why is compiling broken on the ARM machine", *budget], runs=args.runs, env=env),
+        commands = {
+            "clawmem --version": [*clawmem_argv, "--version"],
+            "recall, settled lexically": [*clawmem_argv, "recall", "the arm64 build fails again", *budget],
+            "recall, vector lane": [*clawmem_argv, "recall", "why is compiling broken on the ARM machine", *budget],
+            "hook prompt --host claude-code": [*clawmem_argv, "hook", "prompt", "--host", "claude-code", *budget],
+            "hook session-start --host claude-code": [*clawmem_argv, "hook", "session-start", "--host", "claude-code", *budget],
         }
-        floor = summary(rows["python -c pass"])["p50"]
+        hook_json = {"session_id": "bench-1", "cwd": str(tmp), "transcript_path": None}
+        stdin = {
+            "hook prompt --host claude-code": json.dumps({**hook_json, "hook_event_name": "UserPromptSubmit", "prompt": "the arm64 build fails again"}).encode(),
+            "hook session-start --host claude-code": json.dumps({**hook_json, "hook_event_name": "SessionStart", "source": "startup"}).encode(),
+        }
+        rows = paired(commands, runs=args.runs, env={**env, "CLAWMEM_WORKER": "off"}, stdin=stdin)
+        worker_rows = {name: command for name, command in commands.items() if name != "clawmem --version"}
+        started = subprocess.run([*clawmem_argv, "worker", "start", "--json"], env={**os.environ, **env}, capture_output=True, text=True, check=False)
+        if started.returncode == 0:
+            on = paired(worker_rows, runs=args.runs, env=env, stdin=stdin)
+            rows.update({f"{name}, worker on": row for name, row in on.items()})
+            served = subprocess.run([*clawmem_argv, "worker", "status", "--json"], env={**os.environ, **env}, capture_output=True, text=True, check=False)
+            print(f"worker: {json.loads(served.stdout).get('served')} requests served")
+            subprocess.run([*clawmem_argv, "worker", "stop"], env={**os.environ, **env}, capture_output=True, check=False)
+        else:
+            print(f"note: no worker ({started.stderr.strip() or started.stdout.strip()}); in-process rows only")
         from clawmem.embeddings import backend_status
 
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         print(f"\n{args.entries:,} entries, {args.triggers} trigger entries, {args.runs} runs each; code {args.code or 'this checkout'}; "
-              f"embedder {backend_status().get('model_id')}; load average {load}\n")
-        print("| command | p50 ms | p95 ms | p50 / floor |")
-        print("|---|---|---|---|")
-        for name, samples in rows.items():
-            s = summary(samples)
-            print(f"| {name} | {s['p50']:.0f} | {s['p95']:.0f} | {s['p50'] / floor:.1f}x |")
+              f"embedder {backend_status().get('model_id')}; load average {load}; {os.cpu_count()} CPUs (shared)\n")
+        print(paired_table({name if name.endswith("worker on") or name == "clawmem --version" else f"{name}, in process": row for name, row in rows.items()}))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -41,7 +41,7 @@ INTENT_BUDGET_MAX = 1_000_000  # --budget and intents.budget: fires of one inten
 # Counts and sizes for which 0 means nothing works (no results, no chunk, a divisor): at least 1
 AT_LEAST_ONE = frozenset({
     ("search", "limit"), ("search", "candidates_max"), ("search", "candidates_factor"), ("chunking", "tokens"),
-    ("limits", "max_note_bytes"), ("limits", "max_ingest_bytes"), ("hooks", "timeout_s"),
+    ("limits", "max_note_bytes"), ("limits", "max_ingest_bytes"), ("hooks", "timeout_s"), ("worker", "idle_s"),
     ("dream", "frequency_saturation"), ("dream", "diversity_saturation"), ("dream", "recurrence_saturation_days"),
     ("dream", "richness_saturation"), ("dream", "memory_chars"),
 })
@@ -54,6 +54,12 @@ BACKGROUND_LOCK_TIMEOUT_S = 600  # a background ingest waits this long for the o
 BACKGROUND_STDERR_TAIL = 2000  # bytes of a failed background ingest's stderr kept for `clawmem status`
 HOOK_TRANSCRIPT_MAX_BYTES = 128 * 1024 * 1024
 LEDGER_RECORD_MAX_DEPTH = 8  # one provenance ledger record (clawmem writes at most 2 levels)
+# The resident worker (clawmem.worker; its client's timeouts are in clawmem/worker/__init__.py,
+# which the client imports instead of this module: importing this one costs as much as the reply).
+WORKER_REQUEST_MAX_BYTES = 24 * 1024 * 1024  # one request line: a hook's largest stdin, base64-encoded, and room
+WORKER_SOCKET_PATH_MAX = 103  # bytes a Unix socket path may have everywhere (sun_path: 108 on Linux, 104 on macOS, with the NUL)
+WORKER_LOCK_WAIT_S = 0.5  # a new worker retries the lock this long: a probe holds it for an instant, a worker for good
+WORKER_START_WAIT_S = 30.0  # `clawmem worker start` waits this long for the new worker to answer
 SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error
 
 
@@ -234,6 +240,12 @@ class HooksConfig:
 
 
 @dataclass(frozen=True)
+class WorkerConfig:
+    autostart: bool = setting(True, "recall and the context hooks start the workspace's resident worker in the background when none runs")
+    idle_s: int = setting(1800, "seconds the resident worker waits for a request before it exits")
+
+
+@dataclass(frozen=True)
 class ForgetConfig:
     undo_days: int = setting(7, "days `forget --undo` can restore a forget: the removed lines are kept privately until then (0: never kept)")
 
@@ -252,6 +264,7 @@ class Config:
     mcp: McpConfig = field(default_factory=McpConfig)
     hooks: HooksConfig = field(default_factory=HooksConfig)
     forget: ForgetConfig = field(default_factory=ForgetConfig)
+    worker: WorkerConfig = field(default_factory=WorkerConfig)
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""

@@ -17,9 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from clawmem import config as config_module
 from clawmem.errors import UnsafePath, UntrustedWorkspace, WorkspaceExists, WorkspaceNotFound
+
+if TYPE_CHECKING:
+    from clawmem import config as config_module
 
 ENV_WORKSPACE = "CLAWMEM_WORKSPACE"
 STATE_DIR = ".clawmem"
@@ -266,6 +269,8 @@ class Workspace:
 
     @cached_property
     def config(self) -> config_module.Config:
+        from clawmem import config as config_module  # deferred: resolving a workspace (the worker's client) needs no settings
+
         return config_module.load(self.root)
 
     def daily_note(self, day: dt.date) -> Path:
@@ -346,6 +351,8 @@ def append_durably(path: Path, data: bytes) -> None:
     the cut itself failed and the torn half line stayed. A crash (``kill -9``) can still leave
     one; ``torn_tail`` finds it before the next append. Callers hold the file's lock.
     """
+    from clawmem import config as config_module
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, config_module.PRIVATE_FILE_MODE)
     try:
@@ -368,6 +375,8 @@ def create_private(path: Path) -> bool:
     A file another program appends to (the cron job's ``>> dream.jsonl``) keeps the mode of the
     file it finds: made here first, the memory text it receives is private like ``atomic_write``'s.
     """
+    from clawmem import config as config_module
+
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, config_module.PRIVATE_FILE_MODE)

@@ -71,6 +71,11 @@ def modules_loaded(args: list[str], heavy: tuple[str, ...], env: dict[str, str] 
     return set(json.loads(proc.stderr.rsplit("LOADED=", 1)[1]))
 
 
+def pytest_configure(config) -> None:
+    """No resident worker per test workspace, module fixtures included: tests/test_worker.py turns it on per test."""
+    os.environ["CLAWMEM_WORKER"] = "off"
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """``model`` and ``needs_tool(name)`` marks: skip without the weights or the program, or fail in CI."""
     if item.get_closest_marker("model") is not None:

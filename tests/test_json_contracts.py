@@ -99,6 +99,10 @@ CASES: list[tuple[str, str, list[str], int]] = [
     ("error-config", "error", ["config", "set", "search.limt", "3"], 1),
     ("error-no-workspace", "error", ["status", "-w", "{nowhere}"], 1),
     ("recall-degraded", "recall", ["recall", "hello", "-w", "{nowhere}"], 0),
+    ("worker-start", "worker-start", ["worker", "start"], 0),
+    ("worker-status", "worker-status", ["worker", "status"], 0),
+    ("worker-stop", "worker-stop", ["worker", "stop"], 0),
+    ("worker-status-none", "worker-status", ["worker", "status"], 0),
 ]
 
 HAND_LINE = "- Staging deploys need the VPN <!-- importance: 4 -->\n"
@@ -188,6 +192,8 @@ def test_the_scenario_exercises_the_interesting_shapes(outputs):
     assert [v["check"] for v in json.loads(outputs["audit-ci-violation"].stdout)["violations"]] == ["preimage"]
     assert json.loads(outputs["forget-session"].stdout)["session_tombstoned"] == "s-2"
     assert json.loads(outputs["forget-undo"].stdout)["session_lifted"] == "s-2"
+    assert json.loads(outputs["worker-status"].stdout)["answers"] is True and json.loads(outputs["worker-stop"].stdout)["stopped"] is True
+    assert json.loads(outputs["worker-status-none"].stdout)["running"] is False
     assert json.loads(outputs["promote"].stdout)["action"] in ("added", "merged", "superseded", "unchanged")
     assert {json.loads(outputs[c].stdout)["error"] for c in CASES_BY_SCHEMA["error"]} >= {"not_found", "unsafe_path", "forbidden", "config_error", "workspace_not_found"}
 

@@ -199,6 +199,9 @@ def _register() -> None:
     from clawmem.cli import cron
 
     app.command("cron")(cron.cron)
+    from clawmem.cli import worker
+
+    app.add_typer(worker.app, name="worker")
     from clawmem.cli import man
 
     app.command("man")(man.man)

@@ -30,7 +30,16 @@ def recall_parser() -> Parser:
     return parser
 
 
-def run_command(
+def run_command(**values: object) -> int:
+    """Recall in this process, or in the workspace's resident worker when one answers (same bytes either way)."""
+    from clawmem.worker.client import delegated
+
+    code = delegated("recall", values, lambda: answer(**values))  # type: ignore[arg-type]
+    finish()
+    return code
+
+
+def answer(
     *,
     message: str,
     session: str | None = None,
@@ -78,10 +87,13 @@ def run_command(
             from clawmem.recall.silence import why_nothing
 
             sys.stderr.write(f"clawmem: recall injected nothing: {why_nothing(result)}\n")
+    return 0
+
+
+def finish() -> None:
+    """Flush, and exit at once when a vector lane cut off by the budget may still be loading a model."""
     sys.stdout.flush()
     sys.stderr.flush()
-    from clawmem.recall.triggers import ABANDONED
-
-    if ABANDONED:  # a vector lane cut off by the budget may still be loading a model: do not wait
+    triggers = sys.modules.get("clawmem.recall.triggers")  # not imported (the worker answered): nothing cut off
+    if triggers is not None and triggers.ABANDONED:
         os._exit(0)
-    return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import sys
 
+WORKER_EVENTS = ("session-start", "prompt")  # the events that recall (a host names its own in CONTEXT_EVENTS): the worker's work
+
 
 def one_line(text: str) -> str:
     """A reason as one printable line: reasons may quote the input (a session id, a path)."""
@@ -40,15 +42,27 @@ def outcome_of(event: str, host: str, workspace: str | os.PathLike[str] | None, 
 
 
 def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
+    """The hook in this process, or for the context events in the workspace's resident worker when one answers."""
+    from clawmem.fastlane.recall import finish
+
+    def local() -> int:
+        return answer(event=event, host=host, workspace=workspace, budget_ms=budget_ms)
+
+    if event in WORKER_EVENTS:
+        from clawmem.worker.client import delegated
+
+        delegated("hook", {"event": event, "host": host, "workspace": workspace, "budget_ms": budget_ms}, local)
+    else:  # the ingest events start a detached job: nothing a worker would make faster
+        local()
+    finish()
+    return 0
+
+
+def answer(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
+    """What the hook prints for this event (the worker calls this very function)."""
     outcome = outcome_of(event, host, workspace, budget_ms)
     if outcome.stdout:
         sys.stdout.write(outcome.stdout)
     if outcome.degraded:
         sys.stderr.write(f"clawmem: hook degraded: {one_line('; '.join(outcome.degraded))}\n")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    from clawmem.recall.triggers import ABANDONED
-
-    if ABANDONED:  # a vector lane cut off by the budget may still be loading a model: do not wait
-        os._exit(0)
     return 0

@@ -1,0 +1,71 @@
+"""The resident worker: one process per workspace that keeps clawmem imported and the embedder loaded.
+
+Never required. ``recall`` and the ``prompt``/``session-start`` hooks ask it first
+(``clawmem.worker.client``) and do the work in their own process when it is not there or
+answers anything unexpected. It runs the very function the in-process path runs
+(``clawmem.worker.server``), so the bytes printed are the same either way; it holds no state
+that the files and the index do not, so killing it loses nothing.
+
+This module is what the client needs before it knows whether a worker answers: where the
+socket is and the fingerprints that must match. Standard library only, and little of it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+from pathlib import Path
+
+PROTOCOL = 1
+RUN_DIR = "run"  # .clawmem/run/: the worker's socket, lock and process record, owner-only
+SOCKET_NAME = "worker.sock"
+LOCK_NAME = "worker.lock"
+RECORD_NAME = "worker.json"
+# How long the client waits before doing the work itself. Here, not in clawmem.config, because
+# importing that module costs about as much as the worker's whole answer.
+CONNECT_TIMEOUT_S = 0.2  # to connect
+REPLY_TIMEOUT_S = 10.0  # for the answer (a recall's own budget bounds the work; the hosts stop hooks at 30 s)
+# A hook's stdin is read up to this much: more than config.HOOK_STDIN_MAX_BYTES, so the worker
+# still sees an oversized one as oversized (tests/test_worker.py checks the order).
+STDIN_READ_MAX = 9 * 1024 * 1024
+ENV_SWITCH = "CLAWMEM_WORKER"  # "off": never ask a worker nor start one (this process and its children)
+# What the worker's answers depend on besides its arguments: a client whose values differ is
+# served in its own process (the worker keeps the environment it was started with).
+ENV_PREFIXES = ("CLAWMEM_", "XDG_", "LC_", "PYTHON", "HF_", "OMP_", "ONNX", "TRANSFORMERS_")
+ENV_NAMES = ("HOME", "TZ", "LANG", "NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
+
+
+def run_dir(root: Path) -> Path:
+    return root / ".clawmem" / RUN_DIR
+
+
+def socket_path(root: Path) -> Path:
+    return run_dir(root) / SOCKET_NAME
+
+
+def disabled() -> bool:
+    return os.environ.get(ENV_SWITCH, "").lower() in ("off", "0", "no", "false")
+
+
+def code_hash() -> str:
+    """The version and every source file's size and mtime: an upgraded or edited install never talks to an old worker."""
+    from clawmem import __version__
+
+    parts = [__version__, sys.executable]
+    folders = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+    while folders:
+        with os.scandir(folders.pop()) as found:
+            for entry in sorted(found, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                    folders.append(entry.path)
+                elif entry.name.endswith((".py", ".json")):
+                    info = entry.stat()
+                    parts.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
+    return f"{__version__}+{zlib.crc32(chr(0).join(parts).encode()):08x}"
+
+
+def env_hash() -> str:
+    """The environment variables the answers may depend on, as one checksum."""
+    chosen = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES)
+    return f"{zlib.crc32(repr(chosen).encode()):08x}"

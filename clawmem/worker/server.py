@@ -1,0 +1,214 @@
+"""The worker process: one per workspace, serving ``recall`` and the context hooks over a Unix socket.
+
+One JSON object per line each way. A request carries the client's protocol, code and
+environment fingerprints, its working directory, its stdin bytes and whether its streams are
+terminals; the worker runs the command's own function (``clawmem.fastlane.recall.answer``,
+``clawmem.hosts.command.answer``) with those streams in place, one request at a time, and
+sends back what it printed and its exit code. Anything it cannot serve exactly as the
+client's own process would is refused with a reason, and the client does the work itself.
+
+Exactly one per workspace: the worker holds an exclusive ``flock`` on ``run/worker.lock`` for
+its whole life, so a second one started at the same moment exits at once, and a socket
+left by a worker killed with ``kill -9`` (its lock released by the kernel) is replaced.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from clawmem import worker
+from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
+from clawmem.worker.streams import Output, stdin_of
+
+
+@contextmanager
+def streams(request: dict[str, Any]) -> Iterator[tuple[Output, Output]]:
+    """Swap in the client's streams and directory for one request (requests run one at a time)."""
+    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
+    out, err = Output(request["stdout_tty"]), Output(request["stderr_tty"])
+    sys.stdin, sys.stdout, sys.stderr = stdin_of(request), out, err
+    try:
+        os.chdir(request["cwd"])
+        yield out, err
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved[:3]
+        os.chdir(saved[3])
+
+
+def run(command: str, args: dict[str, Any]) -> int:
+    """The command's own function: the same one the client's process would call."""
+    from clawmem.recall.triggers import ABANDONED
+
+    try:
+        if command == "recall":
+            from clawmem.fastlane.recall import answer
+
+            return answer(**args)
+        from clawmem.hosts.command import answer as hook_answer
+
+        return hook_answer(**args)
+    finally:
+        ABANDONED.clear()  # a vector lane cut off by its budget finishes in its thread; no exit waits for it
+
+
+class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    """Threads so a ping or a stop is answered while a request runs; closing waits for the ones under way."""
+
+    def __init__(self, path: Path, idle_s: float, code: str, env: str) -> None:
+        super().__init__(str(path), Handler)
+        self.code = code
+        self.env = env
+        self.idle_s = idle_s
+        self.last_used = time.monotonic()
+        self.served = 0  # requests answered (``worker status`` shows it: proof the worker, not the client, did the work)
+        self.busy = threading.Lock()  # one request at a time: the streams and the directory are the process's
+        self.stopping = threading.Event()
+
+    def refusal(self, request: dict[str, Any]) -> str | None:
+        """Why this request must be served by the client's own process, if it must."""
+        if request.get("protocol") != worker.PROTOCOL or request.get("code") != self.code:
+            self.stopping.set()  # another install's client: this worker is the old one, make way
+            return "version"
+        if request.get("env") != self.env:
+            return "environment"
+        if request.get("command") not in ("recall", "hook", "ping", "stop"):
+            return "command"
+        return None
+
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        refused = self.refusal(request)
+        if refused is not None:
+            return {"ok": False, "error": refused}
+        command = request["command"]
+        if command == "stop":
+            self.stopping.set()
+            return {"ok": True, "pid": os.getpid()}
+        if command == "ping":
+            return {"ok": True, "pid": os.getpid(), "served": self.served}
+        with self.busy:
+            with streams(request) as (out, err):
+                code = run(command, request["args"])
+            self.last_used = time.monotonic()
+            self.served += 1
+        return {"ok": True, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+
+class Handler(socketserver.StreamRequestHandler):
+    server: Worker
+    timeout = worker.REPLY_TIMEOUT_S  # a client that connects and sends nothing does not hold the worker open
+
+    def handle(self) -> None:
+        if peer_uid(self.request) != os.getuid():
+            return  # the socket is 0600 in a 0700 folder; a peer of another user gets nothing even if those change
+        line = self.rfile.readline(WORKER_REQUEST_MAX_BYTES + 1)
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict) or len(line) > WORKER_REQUEST_MAX_BYTES:
+                raise ValueError("not one request")
+            reply = self.server.answer(request)
+        except Exception as err:  # noqa: BLE001 -- a bad request costs that request only; the client falls back
+            reply = {"ok": False, "error": f"{type(err).__name__}: {err}"}
+        self.wfile.write(json.dumps(reply).encode() + b"\n")
+
+
+def peer_uid(conn: socket.socket) -> int:
+    """The user id of the process at the other end of a Unix socket (Linux ``SO_PEERCRED``: pid, uid, gid).
+
+    Where the standard library cannot ask (macOS), the folder's 0700 is the guard and this is the worker's own.
+    """
+    if not hasattr(socket, "SO_PEERCRED"):
+        return os.getuid()
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[1]
+
+
+def private_dir(folder: Path) -> None:
+    """``run/`` as a directory of this user's only (0700), never through a link."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    info = os.lstat(folder)
+    if not os.path.isdir(folder) or os.path.islink(folder) or info.st_uid != os.getuid():
+        raise PermissionError(f"{folder} is not a directory of this user's")
+    os.chmod(folder, 0o700)
+
+
+def warm(root: Path) -> None:
+    """Import what the commands need and load the workspace's embedder, so no request pays for either."""
+    from clawmem.fastlane.recall import answer  # noqa: F401 -- imported for its side effect: loaded once
+    from clawmem.hosts.command import answer as hook_answer  # noqa: F401
+    from clawmem.hosts.hook import run  # noqa: F401
+    from clawmem.recall import recall  # noqa: F401
+    from clawmem.recall.render import context_block  # noqa: F401
+
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")  # what the vector lane sets before numpy loads (recall.triggers)
+    try:
+        from clawmem.embeddings import load_embedder
+        from clawmem.recall.calibration import mean_vector
+        from clawmem.workspace import Workspace
+
+        cfg = Workspace(root).config.embeddings
+        mean_vector(load_embedder(cfg.backend, cfg.model_path or None))
+    except Exception:  # noqa: BLE001,S110 -- no embedder here: each request says so itself, as in process
+        pass
+
+
+def serve(root: Path, idle_s: float) -> int:
+    """Be the workspace's worker until idle for ``idle_s`` or stopped; 0 when another one already is."""
+    code, env = worker.code_hash(), worker.env_hash()  # as started: warming up sets thread variables
+    folder = worker.run_dir(root)
+    private_dir(folder)
+    with open(folder / worker.LOCK_NAME, "a") as lock:
+        if not _locked(lock):
+            return 0  # one is running (or starting): exactly one per workspace
+        record, path = folder / worker.RECORD_NAME, worker.socket_path(root)
+        try:
+            record.write_text(json.dumps({"pid": os.getpid(), "code": code, "idle_s": idle_s}))
+            path.unlink(missing_ok=True)  # a socket nobody holds the lock for is a dead worker's
+            warm(root)  # before the socket exists: until then clients do the work themselves
+            previous = os.umask(0o177)  # the socket is created 0600
+            try:
+                server = Worker(path, idle_s, code, env)
+            finally:
+                os.umask(previous)
+            signal.signal(signal.SIGTERM, lambda *_: server.stopping.set())
+            with server:  # closing waits for the requests under way
+                _loop(server)
+        finally:
+            path.unlink(missing_ok=True)
+            record.unlink(missing_ok=True)
+    return 0
+
+
+def _locked(lock: Any) -> bool:
+    """The workspace's worker lock, retried briefly: ``lifecycle.running`` probes it for an instant, a worker holds it for good."""
+    deadline = time.monotonic() + WORKER_LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+
+
+def _loop(server: Worker) -> None:
+    """Serve until stopped or idle; the timeout is short so a stop is noticed soon."""
+    server.timeout = 0.5
+    while not server.stopping.is_set():
+        server.handle_request()
+        if time.monotonic() - server.last_used > server.idle_s and not server.busy.locked():
+            break

@@ -1,0 +1,265 @@
+"""The resident worker through the installed command: real processes, a real workspace, a real socket.
+
+Each test starts its own worker in a workspace under a short temporary folder (a Unix socket
+path is limited to 103 bytes on every system) and stops it, or kills it by its pid, at the end. Waits for a
+worker to come up or go away are bounded polls, never timings.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CLAWMEM
+
+NONCE = re.compile(r'id=\\?"[0-9a-f]+\\?"')  # recall frames carry a fresh random nonce on every call, by design
+ELAPSED = re.compile(r'"elapsed_ms": [0-9.e-]+')  # --json says how long recall took: a measurement, not a result
+PROMPT = {"cwd": "/", "hook_event_name": "UserPromptSubmit", "prompt": "time to cut the release tag"}
+START = {"cwd": "/", "hook_event_name": "SessionStart", "source": "startup"}
+
+
+def wait_until(ready, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline, f"still not so after {seconds} s"
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def worker_pids(root: Path) -> list[int]:
+    """Live processes running ``python -m clawmem.worker ROOT`` (read from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"clawmem.worker" in argv and os.fsencode(root) in argv and alive(int(entry)):
+                found.append(int(entry))
+    return found
+
+
+@pytest.fixture
+def root(monkeypatch):
+    """A workspace with one triggered curated entry, indexed, whose worker the test may start."""
+    folder = Path(tempfile.mkdtemp(prefix="cmw", dir="/tmp")) / "ws"
+    monkeypatch.setenv("CLAWMEM_WORKSPACE", str(folder))
+    monkeypatch.delenv("CLAWMEM_WORKER")
+    run("init", "-w", str(folder))
+    memory = folder / "MEMORY.md"
+    memory.write_text(memory.read_text() + "- Run the release helper before tagging. <!-- trigger: release tag -->\n", encoding="utf-8")
+    run("index")
+    yield folder
+    subprocess.run([CLAWMEM, "worker", "stop"], capture_output=True, timeout=60)
+    for pid in worker_pids(folder):
+        os.kill(pid, signal.SIGKILL)
+    shutil.rmtree(folder.parent)
+
+
+def run(*args: str, input: bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    proc = subprocess.run([CLAWMEM, *args], input=input, capture_output=True, timeout=120, env={**os.environ, **(env or {})})
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def status() -> dict:
+    return json.loads(run("worker", "status", "--json").stdout)
+
+
+def started() -> dict:
+    info = json.loads(run("worker", "start", "--json").stdout)
+    assert info["answers"] and alive(info["pid"])
+    return info
+
+
+def hook(event: str, payload: dict, session: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return run("hook", event, "--host", "claude-code", "--budget-ms", "60000", input=json.dumps({**payload, "session_id": session}).encode(), env=env)
+
+
+def outputs(tag: str, env: dict | None = None) -> list[bytes]:
+    """stdout and stderr of recall (text, JSON, stdin) and of both context hooks, nonces masked.
+
+    Each run gets its own session (``tag``): a session's second prompt leaves out what its
+    first one injected, so the runs compared must not share one.
+    """
+    procs = [
+        run("recall", "time to cut the release tag", "--budget-ms", "60000", env=env),
+        run("recall", "time to cut the release tag", "--session", f"r-{tag}", "--budget-ms", "60000", "--json", env=env),
+        run("recall", "-", "--no-bootstrap", "--budget-ms", "60000", input=b"the release tag, from stdin", env=env),
+        hook("prompt", PROMPT, f"p-{tag}", env),
+        hook("session-start", START, f"s-{tag}", env),
+        hook("prompt", {**PROMPT, "prompt": 7}, f"q-{tag}", env),  # bad input: degraded the same way
+    ]
+    return [ELAPSED.sub("elapsed", NONCE.sub("id=N", (p.stdout + b"\0" + p.stderr).decode())).encode() for p in procs]
+
+
+def test_start_status_stop_and_owner_only_permissions(root):
+    assert status()["running"] is False
+    info = started()
+    sock = root / ".clawmem" / "run" / "worker.sock"
+    assert stat.S_ISSOCK(os.stat(sock).st_mode)
+    assert stat.S_IMODE(os.stat(sock).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(sock.parent).st_mode) == 0o700
+    assert started()["pid"] == info["pid"]  # a second start finds it
+    assert b"worker running: pid" in run("worker", "status").stdout
+    assert run("worker", "stop").stdout == b"worker stopped\n"
+    wait_until(lambda: not alive(info["pid"]))
+    assert not sock.exists() and status()["running"] is False
+
+
+def test_the_worker_prints_the_same_bytes_as_the_command_itself(root):
+    alone = outputs("a", env={"CLAWMEM_WORKER": "off"})
+    assert b"release helper" in alone[0] and b"hookSpecificOutput" in alone[3] and b"hook degraded" in alone[5]
+    started()
+    served = status()["served"]
+    assert outputs("b") == alone
+    assert status()["served"] == served + len(alone)  # the worker answered every one, none fell back
+
+
+def test_recall_starts_the_worker_in_the_background_on_first_use(root):
+    run("recall", "time to cut the release tag")
+    wait_until(lambda: status()["answers"])
+    stopped = status()["pid"]
+    run("worker", "stop")
+    wait_until(lambda: not alive(stopped))
+    run("recall", "time to cut the release tag", env={"CLAWMEM_WORKER": "off"})
+    assert status()["running"] is False  # switched off: never started
+
+
+def test_two_concurrent_clients_are_both_served(root):
+    expected = NONCE.sub("id=N", run("recall", "time to cut the release tag", env={"CLAWMEM_WORKER": "off"}).stdout.decode())
+    started()
+    served = status()["served"]
+    procs = [subprocess.Popen([CLAWMEM, "recall", "time to cut the release tag"], stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert NONCE.sub("id=N", out.decode()) == expected
+    assert status()["served"] == served + 2
+
+
+def test_concurrent_starts_give_one_worker(root):
+    procs = [subprocess.Popen([CLAWMEM, "worker", "start", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    pids = set()
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        pids.add(json.loads(out)["pid"])
+    assert len(pids) == 1
+    wait_until(lambda: len(worker_pids(root)) == 1)  # the losers of the lock exit at once
+    assert worker_pids(root) == list(pids)
+
+
+def test_a_stale_socket_after_kill_9_is_replaced(root):
+    first = started()["pid"]
+    os.kill(first, signal.SIGKILL)
+    wait_until(lambda: not alive(first))
+    sock = root / ".clawmem" / "run" / "worker.sock"
+    assert sock.exists()  # what kill -9 leaves: a socket nobody listens on
+    out = run("recall", "time to cut the release tag").stdout  # served in process, and a new worker started
+    assert b"release helper" in out
+    wait_until(lambda: status()["answers"])
+    assert status()["pid"] != first
+
+
+def test_idle_exit(root):
+    (root / "clawmem.toml").write_text("[worker]\nidle_s = 1\n")
+    pid = started()["pid"]
+    wait_until(lambda: not alive(pid))
+    assert status()["running"] is False and not (root / ".clawmem" / "run" / "worker.sock").exists()
+
+
+def test_a_client_of_another_version_is_refused_and_the_old_worker_makes_way(root):
+    pid = started()["pid"]
+    request = {"protocol": 1, "code": "0.0.0+00000000", "env": "x", "command": "ping"}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(30)
+        conn.connect(str(root / ".clawmem" / "run" / "worker.sock"))
+        conn.sendall(json.dumps(request).encode() + b"\n")
+        reply = json.loads(conn.makefile("rb").readline())
+    assert reply == {"ok": False, "error": "version"}
+    wait_until(lambda: not alive(pid))
+
+
+def test_a_client_with_another_environment_does_the_work_itself(root):
+    started()
+    served = status()["served"]
+    out = run("recall", "time to cut the release tag", env={"CLAWMEM_NOW": "2030-01-01T00:00:00Z"}).stdout
+    assert b"release helper" in out
+    assert status()["served"] == served
+
+
+@pytest.mark.parametrize("reply", [b"not json\n", b'{"ok": false, "error": "version"}\n', b'{"ok": true}\n', b""])
+def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
+    """A listener that is not a worker of this install (garbage, a refusal, a reply without a code, a hang-up)."""
+    expected = NONCE.sub("id=N", hook("prompt", PROMPT, "x1", env={"CLAWMEM_WORKER": "off"}).stdout.decode())
+    folder = root / ".clawmem" / "run"
+    folder.mkdir(mode=0o700)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener, open(folder / "worker.lock", "a") as lock:
+        listener.bind(str(folder / "worker.sock"))
+        listener.listen()
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held, as a worker holds it: no real one is started meanwhile
+        proc = subprocess.Popen(
+            [CLAWMEM, "hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        proc.stdin.write(json.dumps({**PROMPT, "session_id": "x2"}).encode())
+        proc.stdin.close()
+        conn, _ = listener.accept()
+        with conn:
+            conn.makefile("rb").readline()  # the whole request, its stdin included
+            conn.sendall(reply)
+        out = proc.stdout.read()
+        assert proc.wait(timeout=120) == 0
+    assert NONCE.sub("id=N", out.decode()) == expected  # the stdin sent to the worker was not lost
+
+
+def test_the_client_reads_a_hook_stdin_past_the_hook_limit():
+    """An oversized hook stdin reaches the worker oversized, so it is refused there as in process."""
+    from clawmem import worker
+    from clawmem.config import HOOK_STDIN_MAX_BYTES
+
+    assert worker.STDIN_READ_MAX > HOOK_STDIN_MAX_BYTES
+
+
+def test_a_socket_folder_others_may_enter_is_not_used(root):
+    """The client sends the prompt only into a folder of this user's alone (0700), whatever the socket's mode."""
+    started()
+    served = status()["served"]
+    os.chmod(root / ".clawmem" / "run", 0o755)
+    assert b"release helper" in run("recall", "time to cut the release tag").stdout
+    os.chmod(root / ".clawmem" / "run", 0o700)
+    assert status()["served"] == served
+    run("recall", "time to cut the release tag")
+    assert status()["served"] == served + 1
+
+
+def test_a_workspace_too_deep_for_a_socket_gets_no_worker_and_loses_nothing(tmp_path, monkeypatch):
+    folder = tmp_path / ("d" * 60) / "ws"
+    monkeypatch.setenv("CLAWMEM_WORKSPACE", str(folder))
+    monkeypatch.delenv("CLAWMEM_WORKER")
+    run("init")
+    proc = subprocess.run([CLAWMEM, "worker", "start"], capture_output=True, timeout=120)
+    assert proc.returncode == 1 and b"longer than a Unix socket allows" in proc.stderr
+    run("recall", "anything")  # served in process; no worker is tried
+    assert not (folder / ".clawmem" / "run").exists()
