@@ -7,8 +7,9 @@
 _clawmem_table() {
     case "$1" in
         ":commands") REPLY="init ingest index status search get recall dream demo mcp audit forget hook install promote demote accept report cron man completion note project intent user config plugin import" ;;
-        ":values") REPLY="--workspace -w" ;;
+        ":values") REPLY="--workspace -w --color" ;;
         ":flags") REPLY="--version --json --debug --help -h" ;;
+        ":--color") REPLY="auto always never" ;;
         "init:values") REPLY="--workspace -w" ;;
         "init:flags") REPLY="--git --json --help -h" ;;
         "ingest:values") REPLY="--session --origin --session-kind --format --at --workspace -w" ;;
