@@ -112,7 +112,7 @@ function __clawmem_table
         case 'cron:flags'
             printf '%s\n' '--install	Put the lines into your crontab (replacing this workspace\'s earlier block; other lines untouched)' '--remove	Take this workspace\'s block out of your crontab' '--help	Show this message and exit' '-h	Show this message and exit'
         case 'man:flags'
-            printf '%s\n' '--path	Print the page\'s file instead (its folder can go on MANPATH)' '--help	Show this message and exit' '-h	Show this message and exit'
+            printf '%s\n' '--path	Print the page\'s file instead' '--manpath	Print the folder to put on MANPATH (it holds man1/), so `man clawmem` works' '--help	Show this message and exit' '-h	Show this message and exit'
         case 'completion:flags'
             printf '%s\n' '--help	Show this message and exit' '-h	Show this message and exit'
         case 'completion:#1'

@@ -59,7 +59,7 @@ _clawmem_table() {
         "report:flags") REPLY="--open --json --help -h" ;;
         "cron:values") REPLY="--workspace -w" ;;
         "cron:flags") REPLY="--install --remove --help -h" ;;
-        "man:flags") REPLY="--path --help -h" ;;
+        "man:flags") REPLY="--path --manpath --help -h" ;;
         "completion:flags") REPLY="--help -h" ;;
         "completion:#1") REPLY="bash zsh fish" ;;
         "note:commands") REPLY="add flush" ;;
