@@ -27,7 +27,7 @@ def get(
     \b
         clawmem get memory/2026-11-29.md#L3
         clawmem get memory/2026-11-29.md:3-5
-        clawmem get transcripts/s-42.md#L10-L30 -C 5 --json
+        clawmem get transcripts/s-42.md#L5-L9 -C 2 --json
     """
     import sys
 

@@ -80,9 +80,9 @@ def completion(shell: Annotated[Shell, typer.Argument(help="The shell: bash, zsh
     Examples:
 
     \b
-        clawmem completion bash > ~/.local/share/bash-completion/completions/clawmem
-        clawmem completion zsh > ~/.zfunc/_clawmem
-        clawmem completion fish > ~/.config/fish/completions/clawmem.fish
+        mkdir -p ~/.local/share/bash-completion/completions && clawmem completion bash > ~/.local/share/bash-completion/completions/clawmem
+        mkdir -p ~/.zfunc && clawmem completion zsh > ~/.zfunc/_clawmem
+        mkdir -p ~/.config/fish/completions && clawmem completion fish > ~/.config/fish/completions/clawmem.fish
     """
     import sys
 

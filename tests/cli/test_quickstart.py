@@ -83,3 +83,63 @@ def test_the_readme_quick_start_runs_as_written_and_says_what_to_do_next(tmp_pat
     out, _ = step("clawmem status")
     assert f"workspace: {workspace} (the nearest enclosing workspace of the current directory)" in out
     assert not (tmp_path / "home" / ".local" / "share" / "clawmem").exists()  # nothing landed in the per-user default
+
+
+def _walk(tmp_path: Path, *, terminal: bool) -> str:
+    """The quick start in one bash, every stream on one terminal (what a person sees) or every stream
+    in a pipe with no terminal at all (what a script sees); returns what was shown (stdout + stderr)."""
+    import pty
+    import subprocess
+
+    here = tmp_path / "clone"
+    (here / "examples").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "session.jsonl", here / "examples")
+    env = {k: v for k, v in os.environ.items() if k not in ("CLAWMEM_WORKSPACE", "NO_COLOR")}
+    env.update({"PATH": f"{Path(CLAWMEM).parent}{os.pathsep}{env.get('PATH', '')}", "TERM": "xterm-256color", "COLUMNS": "120"})
+    script = "set -e\n" + "\n".join(quick_start_lines()) + "\n"
+    if not terminal:
+        proc = subprocess.run(["bash", "-c", script], cwd=here, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout + "\n@@stderr\n" + proc.stderr
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(["bash", "-c", script], cwd=here, env=env, stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    assert proc.wait(timeout=600) == 0, b"".join(chunks).decode("utf-8", "replace")
+    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def _scores(shown: str) -> list[float]:
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", shown)
+    return [float(s) for s in re.findall(r"^\d+\. \S+  score ([\d.]+)", plain, re.M)]
+
+
+def test_a_person_at_a_terminal_sees_text_for_people(tmp_path):
+    shown = _walk(tmp_path, terminal=True)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    assert "Deploys go to fly.io" in plain and "30s health check grace period" in plain
+    assert "<clawmem-recall" not in plain and "<untrusted-content" not in plain and "&lt;" not in plain and "&gt;" not in plain
+    assert "next:" in plain and "Traceback" not in plain
+    scores = _scores(shown)
+    assert scores and scores == sorted(scores, reverse=True), scores  # results in the order of the scores shown
+
+
+def test_a_script_in_pipes_gets_the_programs_contract_and_notices_on_stderr(tmp_path):
+    shown = _walk(tmp_path, terminal=False)
+    out, _, err = shown.partition("\n@@stderr\n")
+    assert "\x1b[" not in shown  # no styling in a pipe
+    assert "next:" not in shown  # the hints are for a person at a terminal
+    assert "<clawmem-recall id=" in out  # what agents read stays marked
+    assert not re.search(r"^(notice|note|warning|hint):", out, re.M), out  # notices go to stderr
+    scores = _scores(out)
+    assert scores == sorted(scores, reverse=True), scores
+    assert "Traceback" not in err
