@@ -165,7 +165,8 @@ def plain_install(tmp_path_factory) -> str:
     require(proc.returncode == 0, f"a plain install of the checkout failed (offline without setuptools>=77?): {proc.stderr[-500:]}")
     found = subprocess.run([str(where / "bin" / "clawmem"), "--version"], capture_output=True, text=True, env=env, timeout=60)
     assert found.returncode == 0, found.stderr
-    origin = subprocess.run([str(python), "-c", "import clawmem; print(clawmem.__file__)"], capture_output=True, text=True, env=env, timeout=60)
+    origin = subprocess.run([str(python), "-c", "import clawmem; print(clawmem.__file__)"], capture_output=True, text=True, env=env, timeout=60,
+                            cwd=where)  # not the checkout: `python -c` puts the current folder first on sys.path
     assert origin.stdout.startswith(str(where)), origin.stdout  # the installed copy, not the checkout
     return str(where / "bin" / "clawmem")
 

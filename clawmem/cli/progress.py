@@ -27,11 +27,12 @@ def progress_bar(description: str, *, quiet: bool = False) -> Iterator[Optional[
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("eta"), TimeRemainingColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=None)
-        shown = {"phase": ""}
+        shown = ""
 
         def update(done: int, total: int, phase: str) -> None:
-            if phase != shown["phase"]:  # a new phase: its own count and its own ETA
-                shown["phase"] = phase
+            nonlocal shown
+            if phase != shown:  # a new phase: its own count and its own ETA
+                shown = phase
                 bar.reset(task, total=total or None, description=f"{description}: {phase}")
             bar.update(task, completed=done, total=total or None)
 
