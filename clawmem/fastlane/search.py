@@ -103,7 +103,8 @@ def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]
             s = h.signals
             lines.append(("", (
                 f"   text {h.text_score:.3f}  vector {h.vector_score:.3f}  hybrid {s['hybrid']:.3f}  x recency {s['recency']:.3f}"
-                f" (age {s['age_days']} d)  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
+                + (" (curated or undated: no decay)" if s["age_days"] is None else f" (age {s['age_days']} d)")
+                + f"  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
                 + "".join(f"  x {name} {value:.2f}" for name, value in s["boosts"].items())
                 + ("  [lexical back-fill]" if h.backfill else "")
             )))

@@ -3,6 +3,8 @@ FORCE_COLOR and CLICOLOR_FORCE; a terminal still gets its table."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 BOX = set("─│┌┐└┘├┤┬┴┼━┃┏┓┗┛╭╮╰╯")
@@ -129,3 +131,12 @@ def test_get_and_search_show_a_person_the_text_as_written_and_a_pipe_keeps_its_f
     assert piped.stdout.startswith("<clawmem-recall id=") and "&lt;!-- importance: 7 --&gt;" in piped.stdout
     piped = clawmem("search", "deploy", "--lexical", "--include-untrusted", "--min-score", "0")
     assert piped.stdout.startswith("<clawmem-recall id=") and "<untrusted-content" in piped.stdout
+
+
+def test_search_explain_names_the_age_in_words_never_none(ws, clawmem):
+    assert clawmem("note", "add", "Deploys go to fly.io", "--origin", "owner").returncode == 0
+    (ws.root / "MEMORY.md").write_text("# Memory\n\n- Deploys are reviewed before they go out\n")
+    result = clawmem("search", "deploys", "--lexical", "--explain", "--min-score", "0")
+    assert result.returncode == 0, result.stderr
+    assert "(curated or undated: no decay)" in result.stdout and re.search(r"\(age [\d.]+ d\)", result.stdout), result.stdout
+    assert "None" not in result.stdout
