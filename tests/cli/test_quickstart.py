@@ -118,6 +118,47 @@ def _walk(tmp_path: Path, *, terminal: bool) -> str:
     return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
 
 
+def _walk_in_tmux(tmp_path: Path) -> str:
+    """The quick start typed into a real terminal emulator (tmux, on a private socket): the screen's
+    whole history afterwards, as the person saw it once progress bars and redraws settled."""
+    import subprocess
+    import time
+
+    from tests.conftest import require
+
+    require(shutil.which("tmux"), "tmux is not installed")
+    here = tmp_path / "clone"
+    (here / "examples").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "session.jsonl", here / "examples")
+    done = tmp_path / "done"
+    (tmp_path / "walk.sh").write_text("set -e\n" + "\n".join(quick_start_lines()) + f"\necho $? > {done}\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("CLAWMEM_WORKSPACE", "NO_COLOR", "TMUX")}
+    env["PATH"] = f"{Path(CLAWMEM).parent}{os.pathsep}{env.get('PATH', '')}"
+    tmux = ["tmux", "-L", f"clawmem-walk-{os.getpid()}", "-f", "/dev/null"]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "50", "-c", str(here), f"bash {tmp_path / 'walk.sh'}; sleep 600"],
+                   env=env, check=True, timeout=60)
+    try:
+        subprocess.run([*tmux, "set-option", "-g", "history-limit", "10000"], env=env, check=True, timeout=60)
+        deadline = time.monotonic() + 600
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        screen = subprocess.run([*tmux, "capture-pane", "-p", "-J", "-S", "-"], env=env, capture_output=True, text=True, check=True, timeout=60).stdout
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, check=False, timeout=60)
+    assert done.exists() and done.read_text().strip() == "0", screen
+    return screen
+
+
+def test_the_walk_in_a_terminal_emulator_reads_as_text_for_people(tmp_path):
+    screen = _walk_in_tmux(tmp_path)
+    assert "Created a clawmem workspace at" in screen and "next: cd my-memory" in screen
+    assert "30s health check grace period" in screen and "recall injected nothing" in screen
+    rest = re.sub(r'<clawmem-recall id="(\w+)">.*?</clawmem-recall id="\1">', "", screen, flags=re.S)
+    assert "<clawmem-recall" not in rest and "<untrusted-content" not in rest and "&lt;" not in screen, screen
+    scores = _scores(screen)
+    assert scores and scores == sorted(scores, reverse=True), scores
+
+
 def _scores(shown: str) -> list[float]:
     plain = re.sub(r"\x1b\[[0-9;]*m", "", shown)
     return [float(s) for s in re.findall(r"^\d+\. \S+  score ([\d.]+)", plain, re.M)]
