@@ -118,6 +118,10 @@ def test_not_run_lists_only_real_examples():
 
 
 @pytest.mark.model
+@pytest.mark.needs_tool("jq")
+@pytest.mark.needs_tool("less")
+@pytest.mark.needs_tool("git")
+@pytest.mark.needs_tool("man")
 def test_every_help_example_runs(tmp_path):
     work, env = sandbox(tmp_path)
     code, _, err = run(FIXTURE, work, env)
@@ -183,6 +187,8 @@ def test_every_unmarked_block_is_run_and_every_mark_gives_a_reason():
 
 
 @pytest.mark.model
+@pytest.mark.needs_tool("git")
+@pytest.mark.needs_tool("man")
 @pytest.mark.parametrize("install", ["editable", "plain"])
 def test_every_markdown_recipe_runs(tmp_path, request, install):
     clawmem_bin = CLAWMEM if install == "editable" else request.getfixturevalue("plain_install")
