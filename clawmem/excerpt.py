@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import anchors, provenance
+from clawmem import anchors, inputs, provenance
 from clawmem.errors import NotFound
 from clawmem.framing import frame_untrusted, inert, recall_block
 from clawmem.workspace import Workspace
@@ -87,12 +87,26 @@ def payload(excerpt: Excerpt) -> dict[str, Any]:
     return {**to_jsonable(excerpt), "text": framed_text(excerpt)}
 
 
-def render(excerpt: Excerpt) -> str:
-    """The printed excerpt: numbered lines (framed when untrusted) inside one recall block."""
+def _numbered(excerpt: Excerpt, text: str) -> str:
     width = len(str(excerpt.line_end))
-    lines = inert(excerpt.text).split("\n")
-    numbered = "\n".join(f"{number:>{width}}  {line}" for number, line in enumerate(lines, excerpt.line_start))
+    return "\n".join(f"{number:>{width}}  {line}" for number, line in enumerate(text.split("\n"), excerpt.line_start))
+
+
+def _truncation(excerpt: Excerpt) -> str:
+    return f"\n... (truncated; {excerpt.total_lines} lines in all)" if excerpt.truncated else ""
+
+
+def render(excerpt: Excerpt) -> str:
+    """The excerpt for a program (a pipe, which agents read): numbered lines (framed when untrusted) inside one recall block."""
+    numbered = _numbered(excerpt, inert(excerpt.text))
     body = frame_untrusted(numbered, excerpt.path) if excerpt.untrusted else numbered
-    if excerpt.truncated:
-        body += f"\n... (truncated; {excerpt.total_lines} lines in all)"
-    return recall_block(body)
+    return recall_block(body + _truncation(excerpt))
+
+
+def render_for_person(excerpt: Excerpt) -> str:
+    """The excerpt for a person at a terminal: the lines as written (controls made visible, no
+    frames, no escapes), headed by the file and, for untrusted lines, a plain warning."""
+    head = f"{excerpt.path}#L{excerpt.line_start}-L{excerpt.line_end}"
+    if excerpt.untrusted:
+        head += "  (untrusted: external or agent content, not the owner's)"
+    return f"{inputs.printable(head)}\n{_numbered(excerpt, inputs.printable(excerpt.text))}{_truncation(excerpt)}"

@@ -4,7 +4,8 @@
 Importing Typer and validating options through it costs more than the work itself, so plain
 invocations of these are parsed here with argparse (``clawmem.fastlane``: the same options as
 the Typer commands) and never import Typer. Global options come before the subcommand,
-git-style (``clawmem -w DIR --json search ...``), and mean the same as after it. Help,
+git-style (``clawmem -w DIR --json search ...``), and mean the same as after it (``--color``
+anywhere before ``--``, as in the Typer app). Help,
 anything the fast parser does not accept (Typer then prints the one usage error)
 and every other command go through the Typer app.
 """
@@ -131,12 +132,18 @@ FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_st
 
 def _fast(argv: list[str]) -> int | None:
     """The exit code of a fast-lane run; None when Typer must take these arguments."""
+    from clawmem.output import COLOR_CHOICES, set_color, take_color
+
+    color, argv = take_color(argv)
+    if color is not None and color not in COLOR_CHOICES:
+        return None  # Typer names the choices in its usage error
     found, rest = split_globals(argv)
     lane = FAST_LANES.get(rest[0]) if rest else None
     if lane is None:
         return None
     from clawmem.fastlane import Usage
 
+    set_color(color or "auto")
     try:
         return lane(rest[1:], found)
     except Usage:

@@ -33,6 +33,13 @@ def man_dir() -> Path:
     raise ClawmemError("clawmem's man pages are not installed", hint="reinstall clawmem (pip install --force-reinstall clawmem-cli), or read `clawmem COMMAND --help`")
 
 
+def manpath_dir() -> Path:
+    """The folder man(1) takes on MANPATH: the one above ``man1/`` (a checkout's ``man/`` holds a
+    ``man1`` link to itself, so it is such a folder too)."""
+    folder = man_dir()
+    return folder.parent if folder.name == "man1" else folder
+
+
 def page(command: list[str]) -> Path:
     """The man page of ``clawmem`` or of one (sub)command, e.g. ``["note", "add"]`` -> ``clawmem-note-add.1``."""
     bad = [word for word in command if not WORD.fullmatch(word)]

@@ -45,13 +45,50 @@ def emit_json(value: Any) -> None:
     sys.stdout.write(inputs.json_printable(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2)) + "\n")
 
 
+COLOR_CHOICES = ("auto", "always", "never")
+_color = {"choice": "auto"}  # set once per run by ``--color`` (the launcher or the root group)
+
+
+def take_color(args: list[str]) -> tuple[str | None, list[str]]:
+    """``--color WHEN`` / ``--color=WHEN`` anywhere before ``--``, and the arguments without it.
+
+    Like ``--debug`` it means the same on either side of the command, so both front ends (the
+    launcher's fast lane and the Typer root group) take it out here before parsing the rest.
+    The value is returned as given (the last one wins); the caller refuses one not in ``COLOR_CHOICES``.
+    """
+    cut = args.index("--") if "--" in args else len(args)
+    choice: str | None = None
+    kept: list[str] = []
+    position = 0
+    while position < cut:
+        arg = args[position]
+        if arg == "--color" and position + 1 < cut:
+            choice = args[position + 1]
+            position += 2
+            continue
+        if arg.startswith("--color="):
+            choice = arg.partition("=")[2]
+        else:
+            kept.append(arg)
+        position += 1
+    return choice, kept + args[cut:]
+
+
+def set_color(choice: str) -> None:
+    """``--color``: ``always`` and ``never`` override ``NO_COLOR``/``FORCE_COLOR``; ``auto`` leaves them the decision."""
+    _color["choice"] = choice
+
+
 def styled(stream: Any) -> bool:
     """Whether to style text (colour, bold, any escape): the one decision every printer uses.
 
-    ``NO_COLOR`` (https://no-color.org) turns off every style, bold included; ``FORCE_COLOR`` or
-    ``CLICOLOR_FORCE`` (non-empty, not ``0``) turn styling on in a pipe; otherwise only a terminal
-    gets it. ``NO_COLOR`` wins: it is the reader's own preference.
+    ``--color always|never`` decides first (the flag on the command line wins over the
+    environment). Then ``NO_COLOR`` (https://no-color.org) turns off every style, bold included;
+    ``FORCE_COLOR`` or ``CLICOLOR_FORCE`` (non-empty, not ``0``) turn styling on in a pipe;
+    otherwise only a terminal gets it. ``NO_COLOR`` wins over those two: it is the reader's own preference.
     """
+    if _color["choice"] != "auto":
+        return _color["choice"] == "always"
     env = os.environ
     if env.get("NO_COLOR"):
         return False

@@ -64,6 +64,10 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     entries = index.scalar("SELECT count(*) FROM entries")
     ledger_intact = index.meta("ledger_intact", "1") != "0"
     embeddings = embedding_status(ws)
+    if embeddings.get("available"):
+        from clawmem.search.vectors import unembedded
+
+        embeddings["unembedded"] = unembedded(index, embeddings.get("model_id"))
     warnings = []
     if pending:
         warnings.append(f"{plural(len(pending), 'file')} changed since the last index sync; run `clawmem index` (search syncs first)")
@@ -86,6 +90,11 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     warnings += [f"{oversize.NAME}: {o.message}" for o in oversize.check(ws, index)]
     if not embeddings.get("available"):
         warnings.append(f"vector search is off ({embeddings.get('reason')}); search is lexical only")
+    elif embeddings["unembedded"]:
+        warnings.append(
+            f"{embeddings['unembedded']} of {plural(entries, 'entry', 'entries')} not embedded yet (an interrupted or --no-embed index):"
+            " search finds them by their words only; run `clawmem index`"
+        )
     from clawmem import aspirations, losses
     from clawmem.hosts.background import last_failure
     from clawmem.timeparse import local_now

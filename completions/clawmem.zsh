@@ -7,8 +7,9 @@
 _clawmem_table() {
     case "$1" in
         ":commands") REPLY="init ingest index status search get recall dream demo mcp audit forget hook install promote demote accept report cron man completion note project intent user config plugin import worker" ;;
-        ":values") REPLY="--workspace -w" ;;
+        ":values") REPLY="--workspace -w --color" ;;
         ":flags") REPLY="--version --json --debug --help -h" ;;
+        ":--color") REPLY="auto always never" ;;
         "init:values") REPLY="--workspace -w" ;;
         "init:flags") REPLY="--git --json --help -h" ;;
         "ingest:values") REPLY="--session --origin --session-kind --format --at --workspace -w" ;;
@@ -58,7 +59,7 @@ _clawmem_table() {
         "report:flags") REPLY="--open --json --help -h" ;;
         "cron:values") REPLY="--workspace -w" ;;
         "cron:flags") REPLY="--install --remove --help -h" ;;
-        "man:flags") REPLY="--path --help -h" ;;
+        "man:flags") REPLY="--path --manpath --help -h" ;;
         "completion:flags") REPLY="--help -h" ;;
         "completion:#1") REPLY="bash zsh fish" ;;
         "note:commands") REPLY="add flush" ;;

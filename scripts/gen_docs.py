@@ -69,7 +69,8 @@ ENVIRONMENT = [
     ("CLAWMEM_MODEL_PATH", "Directory of a local all-MiniLM-L6-v2 model for the embedding backends."),
     ("CLAWMEM_NOW", "Pins the current time (ISO) for intents and reminders: a testing and scripting aid."),
     ("CLAWMEM_HOST", "The name this machine goes by for dream.host (else its hostname)."),
-    ("NO_COLOR", "Plain output even on a terminal (output is always plain when stdout is not a terminal)."),
+    ("NO_COLOR", "No styling (colour, bold) even on a terminal; --color always|never wins over it."),
+    ("FORCE_COLOR", "Styling in a pipe too (also CLICOLOR_FORCE; NO_COLOR wins over both, --color over all three)."),
 ]
 
 FILES = [

@@ -75,6 +75,10 @@ GOOD = [
     ["status"],
     ["status", "--json"],
     ["status", "-w", "missing-workspace"],
+    ["--color", "never", "search", "deploy", "--lexical"],
+    ["search", "deploy", "--lexical", "--color=always"],
+    ["status", "--color", "always"],
+    ["recall", "where do we deploy?", "--color", "never", "--no-bootstrap"],
 ]
 BAD = [
     ["search", "deploy", "--frobnicate"],
@@ -97,6 +101,9 @@ BAD = [
     ["status", "extra"],
     ["status", "--jso"],
     ["status", "--help"],
+    ["status", "--color", "blue"],
+    ["--color=sometimes", "search", "deploy"],
+    ["search", "deploy", "--color"],
 ]
 
 

@@ -7,6 +7,7 @@ top; anything heavy (rich tables, apsw, numpy, models) is imported inside the co
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -17,7 +18,7 @@ from typer.core import TyperArgument, TyperGroup
 from clawmem import __version__
 from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
 from clawmem.errors import ClawmemError, ExitCode
-from clawmem.output import reader_gone, report_error, report_usage
+from clawmem.output import COLOR_CHOICES, reader_gone, report_error, report_usage, set_color, take_color
 
 ARGS_KEY = "clawmem_args"
 
@@ -35,7 +36,12 @@ class ClawmemGroup(TyperGroup):
         ctx.meta[DEBUG_FLAG] = "--debug" in args[:cut]
         ctx.meta[ARGS_KEY] = args[:cut]
         args = [a for a in args[:cut] if a != "--debug"] + args[cut:]
+        color, args = take_color(args)
         try:
+            if color is not None:  # the root option checks the value (a usage error naming the choices) and sets it
+                args = ["--color", color, *args]
+            elif "--color" in args:  # given without a value: the root option says so
+                args = ["--color"]
             return super().parse_args(ctx, args)
         except NoArgsIsHelpError:
             raise
@@ -120,6 +126,15 @@ app = typer.Typer(
 )
 
 
+Color = Enum("Color", {name: name for name in COLOR_CHOICES}, type=str)  # type: ignore[misc]  # one list of choices, in clawmem.output
+
+
+def _color(value: Color | None) -> Color | None:
+    if value is not None:
+        set_color(value.value)
+    return value
+
+
 def _version(value: bool) -> None:
     if value:
         sys.stdout.write(f"clawmem {__version__}\n")
@@ -132,10 +147,18 @@ def root(
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for unexpected errors (accepted anywhere on the line).")] = False,
+    color: Annotated[
+        Color | None,
+        typer.Option(
+            "--color", callback=_color, is_eager=True, show_default=False, metavar="WHEN",
+            help="Style output: auto (a terminal, unless NO_COLOR; FORCE_COLOR in a pipe), always or never; wins over NO_COLOR and FORCE_COLOR"
+                 " (accepted anywhere on the line).",
+        ),
+    ] = None,
 ) -> None:
     """Trustworthy long-term memory for AI agents: Markdown files plus one SQLite index with provenance.
 
-    -w/--workspace, --json and --debug may come before the command or after it, with one
+    -w/--workspace, --json, --debug and --color may come before the command or after it, with one
     meaning (`clawmem -w ~/notes search deploy` = `clawmem search deploy -w ~/notes`).
     The workspace is --workspace, else $CLAWMEM_WORKSPACE, else the nearest directory at or
     above the current one holding a .clawmem/ folder (as git looks for .git), else

@@ -16,7 +16,7 @@ def demo(
 
     \b
         clawmem demo
-        clawmem demo -w /tmp/clawmem-demo
+        clawmem demo -w ./clawmem-demo
     """
     import tempfile
     from pathlib import Path

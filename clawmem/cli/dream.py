@@ -165,7 +165,9 @@ def _print_explain(out, report) -> None:
 
 
 def _print_notices(report) -> None:
-    """Nothing lost silently: one line per cause that kept memory out, and what dreaming did with aspirations."""
+    """Nothing lost silently: one line per cause that kept memory out, and what dreaming did with aspirations (on stderr)."""
+    import sys
+
     from clawmem.fastlane.status import notice_lines
 
     if not report.ran:
@@ -176,4 +178,4 @@ def _print_notices(report) -> None:
         lines += [f"notice: aspiration escalated (review was {d.review.isoformat()}): {d.path}#L{d.line}" for d in review.escalated]
         lines += [f"notice: aspiration expired, marked superseded: {d.path}#L{d.line}" for d in review.expired]
     for line in lines:
-        print(line)
+        print(line, file=sys.stderr)  # notices: apart from the report on stdout

@@ -18,22 +18,25 @@ def get(
 ) -> None:
     """Print a bounded part of a memory file, such as the lines around a search hit.
 
-    The lines come inside a recall block (and untrusted ones inside an untrusted-content
-    frame): an agent that flushes them back does not store them a second time.
+    On a terminal the lines are shown as written, numbered. In a pipe (what agents read) they
+    come inside a recall block (and untrusted ones inside an untrusted-content frame): an agent
+    that flushes them back does not store them a second time.
 
     Examples:
 
     \b
         clawmem get memory/2026-11-29.md#L3
         clawmem get memory/2026-11-29.md:3-5
-        clawmem get transcripts/s-42.md#L10-L30 -C 5 --json
+        clawmem get transcripts/s-42.md#L5-L9 -C 2 --json
     """
-    from clawmem.excerpt import get_excerpt, payload, render
-    from clawmem.output import emit_json
+    import sys
+
+    from clawmem.excerpt import get_excerpt, payload, render, render_for_person
+    from clawmem.output import emit_json, is_terminal
     from clawmem.workspace import Workspace
 
     excerpt = get_excerpt(Workspace.open(workspace), anchor, context=context, max_lines=max_lines)
     if json_output:
         emit_json(payload(excerpt))
         return
-    print(render(excerpt))
+    print(render_for_person(excerpt) if is_terminal(sys.stdout) else render(excerpt))

@@ -48,7 +48,7 @@ def hook(
 
     \b
         echo '{"session_id":"s1","cwd":"/src/app","prompt":"why does CI fail?"}' | clawmem hook prompt --host claude-code
-        clawmem hook session-end --host codex -w ~/agents/ada/memory < hook.json
+        clawmem hook stop --host codex -w ~/agents/ada/memory < hook.json
     """
     from clawmem.hosts.command import run_command
 

@@ -19,6 +19,11 @@ def index(
 ) -> None:
     """Sync memory files into the index: only files whose content changed are re-read.
 
+    On a terminal a progress bar on stderr names each phase (reading, indexing, loading the
+    embedder, embedding) with its count and an ETA. Ctrl-C stops at once and leaves a consistent
+    index: an interrupted sync is rolled back whole, vectors already computed are kept, and
+    `clawmem status` counts the entries still unembedded (the next index embeds them).
+
     Examples:
 
     \b

@@ -16,7 +16,8 @@ class Shell(str, enum.Enum):
 
 def man(
     command: Annotated[list[str] | None, typer.Argument(help="A command, e.g. `note add` [default: clawmem itself].", show_default=False)] = None,
-    path: Annotated[bool, typer.Option("--path", help="Print the page's file instead (its folder can go on MANPATH).")] = False,
+    path: Annotated[bool, typer.Option("--path", help="Print the page's file instead.")] = False,
+    manpath: Annotated[bool, typer.Option("--manpath", help="Print the folder to put on MANPATH (it holds man1/), so `man clawmem` works.")] = False,
 ) -> None:
     """Show the manual page of clawmem or of one command, whichever way clawmem was installed.
 
@@ -33,7 +34,7 @@ def man(
         clawmem man
         clawmem man note add
         clawmem man init | less
-        export MANPATH="$(dirname "$(clawmem man --path)"):$MANPATH"
+        export MANPATH="$(clawmem man --manpath):$MANPATH" && man clawmem-note-add
     """
     import os
     import shutil
@@ -42,6 +43,11 @@ def man(
 
     from clawmem.manuals import page
 
+    if manpath:
+        from clawmem.manuals import manpath_dir
+
+        print(manpath_dir())
+        return
     found = page(command or [])
     if path:
         print(found)
@@ -74,9 +80,9 @@ def completion(shell: Annotated[Shell, typer.Argument(help="The shell: bash, zsh
     Examples:
 
     \b
-        clawmem completion bash > ~/.local/share/bash-completion/completions/clawmem
-        clawmem completion zsh > ~/.zfunc/_clawmem
-        clawmem completion fish > ~/.config/fish/completions/clawmem.fish
+        mkdir -p ~/.local/share/bash-completion/completions && clawmem completion bash > ~/.local/share/bash-completion/completions/clawmem
+        mkdir -p ~/.zfunc && clawmem completion zsh > ~/.zfunc/_clawmem
+        mkdir -p ~/.config/fish/completions && clawmem completion fish > ~/.config/fish/completions/clawmem.fish
     """
     import sys
 

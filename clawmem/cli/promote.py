@@ -40,8 +40,8 @@ def promote(
 
     \b
         clawmem promote memory/2026-11-28.md#L4 --dry-run
-        clawmem promote transcripts/s1.md#L3-L5 --importance 8
-        clawmem promote memory/quarantine/2026-11-28.md#L2 --force-untrusted
+        clawmem promote transcripts/s1.md#L13 --importance 8
+        clawmem promote memory/quarantine/2026-11-28.md#L3 --force-untrusted
     """
     import sys
 

@@ -1,8 +1,9 @@
 """``clawmem search`` without Typer: its argparse parser, the run, and the output both paths print.
 
-In a terminal the list is styled with rich; in a pipe it is the same list as plain, stable
-text (every explanation kept), hit text inert and untrusted hits inside their own
-untrusted-content frame, exactly as ``--json`` carries them. Warnings go to stderr in a pipe.
+In a terminal the list is styled with rich, each hit as written (a person reads it; no frames
+or escapes); in a pipe it is the same list as plain, stable text (every explanation kept), hit
+text inert and untrusted hits inside their own untrusted-content frame, exactly as ``--json``
+carries them. Warnings go to stderr in a pipe.
 The piped list keeps the recall marker around it: agents read pipes, and an agent flushing
 what it read must not store it again (tests/security M01, M09, M10 succeed without it).
 """
@@ -85,22 +86,25 @@ def run_command(
     return 0
 
 
-def _lines(result: Any, explain: bool) -> list[tuple[str, str]]:
-    """(style, text) per printed line: the layout both a terminal and a pipe get."""
+def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]:
+    """(style, text) per printed line: the layout both a terminal and a pipe get. A person reads each
+    hit as written (controls made visible); a pipe gets it inert and untrusted hits framed, as ``--json``."""
     from clawmem.framing import inert
+    from clawmem.inputs import printable
 
     lines: list[tuple[str, str]] = []
     for n, h in enumerate(result.hits, 1):
         tag = (" [untrusted]" if h.untrusted else "") + (" [superseded]" if h.superseded else "")
         lines.append(("bold", f"{n}. {inert(h.citation)}  score {h.score:.3f}  {h.origin}/{h.session_kind}{tag}"))
-        lines.extend(("", f"   {line}") for line in h.framed_text.split("\n"))
+        lines.extend(("", f"   {line}") for line in (printable(h.text) if person else h.framed_text).split("\n"))
         if h.superseded_by:
             lines.append(("", f"   superseded by {h.superseded_by['citation']}: {h.superseded_by['text']}"))
         if explain:
             s = h.signals
             lines.append(("", (
                 f"   text {h.text_score:.3f}  vector {h.vector_score:.3f}  hybrid {s['hybrid']:.3f}  x recency {s['recency']:.3f}"
-                f" (age {s['age_days']} d)  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
+                + (" (curated or undated: no decay)" if s["age_days"] is None else f" (age {s['age_days']} d)")
+                + f"  x importance {s['importance']:.2f}  x project {s['project']:.2f}"
                 + "".join(f"  x {name} {value:.2f}" for name, value in s["boosts"].items())
                 + ("  [lexical back-fill]" if h.backfill else "")
             )))
@@ -126,7 +130,7 @@ def print_result(result: Any, explain: bool) -> None:
     """The human layout: rich in a terminal, the same lines as plain text in a pipe."""
     footer = f"mode: {result.mode}; recency decay: {result.decay}"
     if not sys.stdout.isatty():
-        body = "".join(f"{text}\n" for _, text in _lines(result, explain)) + footer
+        body = "".join(f"{text}\n" for _, text in _lines(result, explain, person=False)) + footer
         if result.hits:  # agents read pipes: marked, an echo of this list is never stored as a new memory
             from clawmem.framing import recall_block
 
@@ -140,8 +144,9 @@ def print_result(result: Any, explain: bool) -> None:
     from clawmem.output import console
 
     out = console()
-    for style, text in _lines(result, explain):
+    for style, text in _lines(result, explain, person=True):
         out.print(Text(text, style=style))
-    for w in result.warnings:
-        out.print(Text.assemble(("note:", "yellow"), f" {w}"))
     out.print(Text(footer, style="dim"))
+    notes = console(stderr=True)  # notices on stderr, apart from the results
+    for w in result.warnings:
+        notes.print(Text.assemble(("note:", "yellow"), f" {w}"))

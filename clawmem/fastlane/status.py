@@ -48,10 +48,19 @@ def _rows(report) -> list[tuple[str, str]]:
         ("schema version", str(report.schema_version)),
         ("last sync", report.last_sync or "never"),
         ("last dream", report.last_dream or "never"),
-        ("embeddings", f"{report.embeddings.get('backend')} ({'available' if report.embeddings.get('available') else 'unavailable'})"),
+        ("embeddings", _embeddings(report)),
         ("provenance ledger", "intact" if report.ledger_intact else "LOST: unrecorded lines are untrusted"),
     ]
     return rows
+
+
+def _embeddings(report) -> str:
+    """The backend, whether it runs, and how many entries still lack a vector."""
+    e = report.embeddings
+    if not e.get("available"):
+        return f"{e.get('backend')} (unavailable)"
+    missing = e.get("unembedded", 0)
+    return f"{e.get('backend')} (available; " + (f"{missing} of {report.entries} entries not embedded)" if missing else "every entry embedded)")
 
 
 def _print(report) -> None:

@@ -39,6 +39,8 @@ def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress
 
     started = time.perf_counter()
     cfg = ws.config.embeddings
+    if progress:
+        progress(0, 0, "loading the embedder")
     try:
         embedder = load_embedder(cfg.backend, cfg.model_path or None)
     except EmbedderUnavailable as err:

@@ -21,6 +21,8 @@ from clawmem.index.freshness import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
 from clawmem.workspace import Workspace, sha256_bytes
 
+#: (done, total, phase): "reading" (files checked), "indexing" (changed files parsed), then
+#: clawmem.index.maintain's "loading the embedder" (total 0: no count) and "embedding" (entries)
 Progress = Callable[[int, int, str], None]
 
 
@@ -317,9 +319,10 @@ def sync(
         changed, entries = [], 0
         hands = team.HandLines.of(ws, team.this_copy(ws), adopting=replay.adopting, accepted=replay.accepted_lines)
         pulled = {} if touched is None else json.loads(index.meta("pulled_lines", "{}") or "{}")
+        to_index = []
         for position, mf in enumerate(files, 1):
             if progress:
-                progress(position, len(files), mf.rel)
+                progress(position, len(files), "reading")
             row = known.pop(mf.rel, None)
             st = mf.path.stat()
             reclassify = touched is None or mf.rel in touched
@@ -330,6 +333,10 @@ def sync(
             if row and row["content_hash"] == digest and not reclassify:
                 index.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, mf.rel))
                 continue
+            to_index.append((mf, row, st, data, digest))
+        for position, (mf, row, st, data, digest) in enumerate(to_index, 1):
+            if progress:
+                progress(position, len(to_index), "indexing")
             if row:
                 _remove_file(index, mf.rel)
             index.execute(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from clawmem import provenance
 from clawmem.index.db import Index
@@ -22,8 +23,9 @@ if TYPE_CHECKING:
     from clawmem.embeddings import Embedder
 
 VEC_TABLE = "entry_vectors"
-BATCH = 64
-Progress = Callable[[int, int, str], None]
+T = TypeVar("T")
+BATCH = 64  # one model call; also one commit and one progress step, so Ctrl-C waits for at most one batch
+Progress = Callable[[int, int, str], None]  # (done, total, phase), as clawmem.index.sync.Progress
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,15 @@ def _in_step(index: Index) -> bool:
     return tuple(entries) == tuple(vectors)
 
 
+def unembedded(index: Index, embedder_id: str | None) -> int:
+    """Entries search can find only by their words: no vector yet (an interrupted or ``--no-embed``
+    index), or every entry when the vectors are another embedder's (the next index rebuilds them)."""
+    entries = index.scalar("SELECT count(*) FROM entries")
+    if embedder_id is None or not _has_table(index) or index.meta("embedder_id") != embedder_id:
+        return entries
+    return index.scalar(f"SELECT count(*) FROM entries WHERE id NOT IN (SELECT rowid FROM {VEC_TABLE}_rowids)")
+
+
 def pending_count(index: Index) -> int:
     if not _has_table(index):
         return index.scalar("SELECT count(*) FROM entries")
@@ -113,8 +124,10 @@ def refresh(
     todo = _missing(index, max_new)
     embedded = cached = 0
     now = now_iso()
-    for start in range(0, len(todo), BATCH * 4):
-        batch = todo[start : start + BATCH * 4]
+    if progress and todo:
+        progress(0, len(todo), "embedding")
+    for start in range(0, len(todo), BATCH):
+        batch = todo[start : start + BATCH]
         hashes = sorted({r["text_hash"] for r in batch})
         marks = ",".join("?" * len(hashes))
         found = {
@@ -124,7 +137,8 @@ def refresh(
         need = [r for r in batch if r["text_hash"] not in found]
         if need:
             unique = list({r["text_hash"]: r["text"] for r in need}.items())
-            vectors = embedder.embed([text for _, text in unique], batch_size=BATCH)
+            texts = [text for _, text in unique]
+            vectors = interruptible(partial(embedder.embed, texts, batch_size=BATCH))
             for (text_hash, _), vector in zip(unique, vectors, strict=True):
                 found[text_hash] = _blob(vector)
             embedded += len(unique)
@@ -143,6 +157,32 @@ def refresh(
             progress(min(start + len(batch), len(todo)), len(todo), "embedding")
     trim_cache(index, cache_cap)
     return VectorReport(embedder.id, embedded, cached, removed, pending_count(index), rebuilt)
+
+
+def interruptible(work: Callable[[], T]) -> T:
+    """``work()`` on a helper thread, so Ctrl-C reaches the caller at once.
+
+    A model call is one long C call: Python runs its SIGINT handler only after it returns (a
+    batch can take many seconds), so the main thread waits instead, and a wait is interrupted
+    at once. The helper is a daemon thread: an interrupted run exits without waiting for it, and
+    nothing it computed is written (the caller commits after it returns).
+    """
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as err:
+            box["error"] = err
+
+    helper = threading.Thread(target=run, name="clawmem-embed", daemon=True)
+    helper.start()
+    helper.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def trim_cache(index: Index, cap: int) -> int:

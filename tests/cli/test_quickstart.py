@@ -83,3 +83,110 @@ def test_the_readme_quick_start_runs_as_written_and_says_what_to_do_next(tmp_pat
     out, _ = step("clawmem status")
     assert f"workspace: {workspace} (the nearest enclosing workspace of the current directory)" in out
     assert not (tmp_path / "home" / ".local" / "share" / "clawmem").exists()  # nothing landed in the per-user default
+
+
+def _walk(tmp_path: Path, *, terminal: bool) -> str:
+    """The quick start in one bash, every stream on one terminal (what a person sees) or every stream
+    in a pipe with no terminal at all (what a script sees); returns what was shown (stdout + stderr)."""
+    import pty
+    import subprocess
+
+    here = tmp_path / "clone"
+    (here / "examples").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "session.jsonl", here / "examples")
+    env = {k: v for k, v in os.environ.items() if k not in ("CLAWMEM_WORKSPACE", "NO_COLOR")}
+    env.update({"PATH": f"{Path(CLAWMEM).parent}{os.pathsep}{env.get('PATH', '')}", "TERM": "xterm-256color", "COLUMNS": "120"})
+    script = "set -e\n" + "\n".join(quick_start_lines()) + "\n"
+    if not terminal:
+        proc = subprocess.run(["bash", "-c", script], cwd=here, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout + "\n@@stderr\n" + proc.stderr
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(["bash", "-c", script], cwd=here, env=env, stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    assert proc.wait(timeout=600) == 0, b"".join(chunks).decode("utf-8", "replace")
+    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def _walk_in_tmux(tmp_path: Path) -> str:
+    """The quick start typed into a real terminal emulator (tmux, on a private socket): the screen's
+    whole history afterwards, as the person saw it once progress bars and redraws settled."""
+    import subprocess
+    import time
+
+    from tests.conftest import require
+
+    require(shutil.which("tmux"), "tmux is not installed")
+    here = tmp_path / "clone"
+    (here / "examples").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "session.jsonl", here / "examples")
+    done = tmp_path / "done"
+    (tmp_path / "walk.sh").write_text("set -e\n" + "\n".join(quick_start_lines()) + f"\necho $? > {done}\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("CLAWMEM_WORKSPACE", "NO_COLOR", "TMUX")}
+    env["PATH"] = f"{Path(CLAWMEM).parent}{os.pathsep}{env.get('PATH', '')}"
+    tmux = ["tmux", "-L", f"clawmem-walk-{os.getpid()}", "-f", "/dev/null"]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "50", "-c", str(here), f"bash {tmp_path / 'walk.sh'}; sleep 600"],
+                   env=env, check=True, timeout=60)
+    try:
+        subprocess.run([*tmux, "set-option", "-g", "history-limit", "10000"], env=env, check=True, timeout=60)
+        deadline = time.monotonic() + 600
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        screen = subprocess.run([*tmux, "capture-pane", "-p", "-J", "-S", "-"], env=env, capture_output=True, text=True, check=True, timeout=60).stdout
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, check=False, timeout=60)
+    assert done.exists() and done.read_text().strip() == "0", screen
+    return screen
+
+
+def test_the_walk_in_a_terminal_emulator_reads_as_text_for_people(tmp_path):
+    screen = _walk_in_tmux(tmp_path)
+    assert "Created a clawmem workspace at" in screen and "next: cd my-memory" in screen
+    assert "30s health check grace period" in screen and "recall injected nothing" in screen
+    rest = re.sub(r'<clawmem-recall id="(\w+)">.*?</clawmem-recall id="\1">', "", screen, flags=re.S)
+    assert "<clawmem-recall" not in rest and "<untrusted-content" not in rest and "&lt;" not in screen, screen
+    scores = _scores(screen)
+    assert scores and scores == sorted(scores, reverse=True), scores
+
+
+def _scores(shown: str) -> list[float]:
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", shown)
+    return [float(s) for s in re.findall(r"^\d+\. \S+  score ([\d.]+)", plain, re.M)]
+
+
+def test_a_person_at_a_terminal_sees_text_for_people(tmp_path):
+    shown = _walk(tmp_path, terminal=True)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    assert "Deploys go to fly.io" in plain and "30s health check grace period" in plain
+    # recall prints exactly what a host injects, frame and all (the one command whose output is the agent's context);
+    # everything else a person reads is plain text
+    injected = re.findall(r'<clawmem-recall id="(\w+)">.*?</clawmem-recall id="\1">', plain, re.S)
+    assert len(injected) == 1, plain  # the second recall's context; the first injects nothing
+    rest = re.sub(r'<clawmem-recall id="(\w+)">.*?</clawmem-recall id="\1">', "", plain, flags=re.S)
+    assert "<clawmem-recall" not in rest and "<untrusted-content" not in rest and "&lt;" not in plain and "&gt;" not in plain, rest
+    assert "next:" in plain and "Traceback" not in plain
+    scores = _scores(shown)
+    assert scores and scores == sorted(scores, reverse=True), scores  # results in the order of the scores shown
+
+
+def test_a_script_in_pipes_gets_the_programs_contract_and_notices_on_stderr(tmp_path):
+    shown = _walk(tmp_path, terminal=False)
+    out, _, err = shown.partition("\n@@stderr\n")
+    assert "\x1b[" not in shown  # no styling in a pipe
+    assert "next:" not in shown  # the hints are for a person at a terminal
+    assert "<clawmem-recall id=" in out  # what agents read stays marked
+    before_status = out.partition("\nworkspace: ")[0]  # status (the last step) reports its warnings as its data
+    assert not re.search(r"^(notice|note|warning|hint):", before_status, re.M), out  # every other notice goes to stderr
+    scores = _scores(out)
+    assert scores == sorted(scores, reverse=True), scores
+    assert "Traceback" not in err
