@@ -14,8 +14,10 @@ reads evidence the same way), so the staged text is the evidence grounding compa
 - **Relative dates** are resolved against the day the sentence was observed: "yesterday
   (2023-05-07)", "last week (the week of 2023-05-01)", "last month (April 2023)". A table of
   phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
-  phrases inside sentences, and its results move with locale settings; vague phrases ("a few
-  days ago", "recently") are left as they are rather than guessed.
+  phrases inside sentences, and its results move with locale settings. A vague count ("a few
+  weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
+  it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
+  stays one wording; "recently" and "lately" are left as they are.
 """
 
 from __future__ import annotations
@@ -78,8 +80,9 @@ NOT_REFERENTS = frozenset(
     """.split()  # noqa: SIM905
 )
 EVENT_NOUN = re.compile(
-    r"\bthe\s+(?:whole\s+|same\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|surgery|diagnosis|breakup|fight|"
-    r"argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|photos|video)\b",
+    r"\bthe\s+(?:(?:whole|same|official|big|grand|first|final)\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|"
+    r"surgery|diagnosis|breakup|fight|argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|"
+    r"photos|video|opening|launch|premiere|debut|recital|ceremony|show|competition|tournament)\b",
     re.IGNORECASE,
 )
 LISTENER_REFERENCE = re.compile(
@@ -98,11 +101,12 @@ MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 MAX_TALK_WORDS = 3
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
 
-NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of)"
+NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2,
 }
+VAGUE = frozenset(("a few", "few", "several"))  # counts nobody said: "a few weeks ago" is anchored, not computed
 SATURDAY = 5  # date.weekday()
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 SHORT_DAYS = {"tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday"}
@@ -151,6 +155,8 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
         return f"the weekend of {(_monday(day) + dt.timedelta(weeks=shift, days=SATURDAY)).isoformat()}"
     if m["unit"]:
         unit, shift = m["unit"].casefold(), {"last": -1, "this": 0, "next": 1}[m["which"].casefold()]
+    elif m["n"].casefold() in VAGUE:  # no count to subtract: anchored to when it was said (module doc)
+        return f"as of {day.year if m['units'].casefold().startswith('year') else day.strftime('%B %Y')}"
     else:
         unit, shift = m["units"].casefold().rstrip("s"), -int(NUMBERS.get(m["n"].casefold(), 0) or m["n"])
     if unit == "day":
