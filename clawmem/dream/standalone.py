@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.text import Piece, content_words, pieces, speaker_label, words
+from clawmem.dream.text import Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -278,16 +278,28 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
     return out
 
 
+def _own_account(who: str, unit: str) -> bool:
+    """Whether ``unit`` is part of its speaker's account of themselves: anything a named person
+    says, and the user's first-person claims that are no directive (those go to ``USER.md`` on
+    their own). An assistant's claims and the user's other sentences stay apart."""
+    if who.casefold() not in ROLES:
+        return True
+    from clawmem.dream.directives import directive_in  # directives reads staged units: it imports this module
+
+    return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not any(directive_in(s) for s in sentences(unit))
+
+
 def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[Piece, str | None]]:
-    """A named person's turn is one account: their claims in it become one (while it stays
-    compact), so a turn about someone's pets is one line naming them all, not three fragments.
-    A role's turn (user, assistant) keeps its claims apart: an answer holds several independent
-    instructions, each of which recurs on its own in other answers."""
+    """A speaker's turn is one account (``_own_account``): their claims in it become one (while
+    it stays compact), so a turn about someone's pets is one line naming them all, and a user's
+    self-introduction one line, not four fragments restating each other. An assistant's claims
+    stay apart: an answer holds several independent instructions, each of which recurs on its
+    own in other answers."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None
     for piece, why in found:
         who = speaker_of(piece)
-        if why or not piece.unit or not who or who.casefold() in ROLES:
+        if why or not piece.unit or not who or not _own_account(who, piece.unit):
             out.append((piece, why))
             continue
         if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:

@@ -162,6 +162,25 @@ def test_a_stated_preference_goes_to_user_md_as_a_directive_not_to_memory_md(ws,
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
+
+def test_a_users_account_of_themselves_in_one_turn_is_one_line(ws, clawmem, days_ago):
+    """The user's first-person claims in one turn restate and extend each other ("build a budget
+    tracker" / "track expenses"): one line, not one per sentence. A directive in the same turn still
+    goes to USER.md on its own, and the assistant's independent statements stay apart."""
+    intro = ("I'm Craig, a developer building a personal budget tracker with Flask. I want my users to track expenses and income. "
+             "I've started with the basic setup of the repo.")
+    answer = "Flask-Login manages the session cookie. SQLAlchemy 2.0 maps the transactions table."
+    for n in (3, 2, 1):
+        turns = f"user: {intro} Always answer in British English.\nassistant: {answer}\n"
+        assert clawmem("ingest", "-", "--session", f"s{n}", "--origin", "owner", "--at", days_ago(n).isoformat(), input=turns).returncode == 0
+    data = clawmem("dream", "--json").json()
+    assert sorted(c["text"] for c in data["promoted"]) == sorted([
+        "Always answer in British English.", "Flask-Login manages the session cookie.", "SQLAlchemy 2.0 maps the transactions table.",
+        f"The user said: {intro}",
+    ]), data["promoted"]
+    assert "British English" in ws.user_md.read_text() and "British English" not in ws.memory_md.read_text()
+
+
 @pytest.mark.parametrize("prefix", ["", "[2023-05-08 13:56] ", "[D1:3] "])
 def test_talk_around_a_fact_is_dropped_not_joined_to_it(ws, clawmem, days_ago, prefix):
     """A catch-up opener, a leaning reaction ("It was so cool."), a pointer at a picture and a
