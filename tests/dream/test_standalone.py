@@ -238,6 +238,8 @@ ANSWER = (
     "- Validate the invoice amounts before storing them.\n"
     "First, create a virtual environment with Python 3.11 for the payroll service.\n"
     "Define your `Invoice` model in payroll/models.py.\n"
+    "Create the necessary HTML templates in the payroll/templates directory.\n"
+    "Maybe we can move the payroll export tests to the second week of the sprint.\n"
     "Your application should now be running on `http://localhost:5000`.\n"
     "If you need further details or adjustments, feel free to let me know!\n"
     "The payroll exports land in the s3 bucket acme-invoices every night at 02:00.\n"
@@ -246,7 +248,8 @@ ANSWER = (
 
 def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days_ago):
     """An assistant's formatted plan (list items, bold labels, numbered steps), its announcements
-    ("Let's create…", "We'll break down…"), its narration of the next steps and its offers are how the
+    ("Let's create…", "We'll break down…"), its narration of the next steps, its offers, its suggestions
+    ("Maybe we can…") and its unconditional instructions ("Create the necessary templates…") are how the
     answer is laid out; a bold section label is never a speaker. The fact in its prose still counts."""
     for n in (3, 2, 1):
         jsonl_session(clawmem, f"plan-{n}", days_ago(n), [("user", f"can you plan the payroll sprint? (day {n})"), ("assistant", ANSWER)])
@@ -256,7 +259,7 @@ def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days
     assert [c["text"] for c in data["promoted"]] == list(texts)
     failed = {why for e in data["explain"] if e["status"] == "excluded" for why in e["failed"]}
     assert {"a step of the assistant's formatted plan or outline, not a fact", "the assistant announcing its answer or offering more, not a fact",
-            "the assistant's instruction for the work at hand, not a fact"} <= failed, failed
+            "the assistant's instruction for the work at hand, not a fact", "the assistant's suggestion for the work at hand, not a fact"} <= failed, failed
     assert "said:" not in ws.memory_md.read_text()
 
 
