@@ -25,7 +25,7 @@ from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
-from clawmem.dream.topics import Topics
+from clawmem.dream.topics import Topics, contains
 from clawmem.entries import grammar
 
 MAX_SOURCES = 3
@@ -123,16 +123,12 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
 
 def _home(entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topics) -> tuple[grammar.Entry, str | None, str] | None:
     """The line ``p`` belongs to, the text it becomes (None: unchanged) and what happened: a line
-    that already says it (``Judge.twin``), else a line dreaming wrote on its subject and topic
-    (``topics``), which says it all or is joined by what ``p`` adds."""
+    that already says it (``Judge.twin``), else a line dreaming wrote on its subject that holds it,
+    is held by it or shares its topic (``Topics.partner``)."""
     twin = judge.twin(entries, p.text)
     if twin is not None:
         return twin, None, "merged"
-    mate = None if p.key else topics.partner(entries, p.text)
-    if mate is None:
-        return None
-    entry, body = mate
-    return entry, body, "merged (same subject and topic, nothing new)" if body is None else "joined (same subject and topic)"
+    return None if p.key else topics.partner(entries, p.text)
 
 
 def _joined(entry: grammar.Entry, body: str, p: Proposal) -> str:
@@ -333,7 +329,7 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         used += [p.candidate_id for p in cited if p.candidate_id not in used]
         if loopguard.text_hash(e.body) not in old_hashes:
             # a line that extends an old one holds that line's text too, whose origin this cannot see
-            extends = "agent" if _extended(e, old) else None
+            extends = "agent" if _extended(e, old, cfg) else None
             origin = provenance.least_trusted(*(p.origin for p in cited), extends) if cited else "agent"
             observed = max((p.observed for p in cited), default=None)
             promoted.append(Change(e.body, tuple(e.sources), cited[0].candidate_id if cited else None))
@@ -449,7 +445,7 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
             continue
         before = by_hash.get(loopguard.text_hash(e.body))
         cited = list({id(p): p for s in e.sources for p in by_anchor.get(s, ())}.values())
-        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries))
+        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries, cfg))
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
     stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
@@ -460,7 +456,7 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
         and not (e.key and e.key in retire)
         and not any(updates.retires(u, e.body) for u in stated)
         and loopguard.text_hash(e.body) not in pushed
-        and not any(covers(n.body, e.body, cfg.dedupe_similarity) or _extended(n, [e]) for n in new_entries)
+        and not any(covers(n.body, e.body, cfg.dedupe_similarity) or _extended(n, [e], cfg) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:
         problems.append(
@@ -469,10 +465,17 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     return problems
 
 
-def _extended(e: grammar.Entry, old: list[grammar.Entry]) -> grammar.Entry | None:
-    """The active old line whose whole text ``e`` opens with and adds to (a join, ``topics``): it
-    is kept, not lost, and ``e`` may carry its metadata."""
-    return next((o for o in old if o.status != "superseded" and len(e.body) > len(o.body) and e.body.startswith(o.body)), None)
+def _extended(e: grammar.Entry, old: list[grammar.Entry], cfg: DreamConfig) -> grammar.Entry | None:
+    """The active old line ``e`` adds to: ``e`` opens with its whole text (a join) or says all
+    it said and more (an absorption, ``topics.contains``). It is kept, not lost, and ``e`` may
+    carry its metadata."""
+    return next(
+        (
+            o for o in old
+            if o.status != "superseded" and len(e.body) > len(o.body) and (e.body.startswith(o.body) or contains(cfg, e.body, o.body))
+        ),
+        None,
+    )
 
 
 def _line_problems(

@@ -14,8 +14,10 @@ reads evidence the same way), so the staged text is the evidence grounding compa
 - **Relative dates** are resolved against the day the sentence was observed: "yesterday
   (2023-05-07)", "last week (the week of 2023-05-01)", "last month (April 2023)". A table of
   phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
-  phrases inside sentences, and its results move with locale settings; vague phrases ("a few
-  days ago", "recently") are left as they are rather than guessed.
+  phrases inside sentences, and its results move with locale settings. A vague count ("a few
+  weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
+  it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
+  stays one wording; "recently" and "lately" are left as they are.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.text import Piece, content_words, pieces, speaker_label, words
+from clawmem.dream.text import Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -78,8 +80,9 @@ NOT_REFERENTS = frozenset(
     """.split()  # noqa: SIM905
 )
 EVENT_NOUN = re.compile(
-    r"\bthe\s+(?:whole\s+|same\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|surgery|diagnosis|breakup|fight|"
-    r"argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|photos|video)\b",
+    r"\bthe\s+(?:(?:whole|same|official|big|grand|first|final)\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|"
+    r"surgery|diagnosis|breakup|fight|argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|"
+    r"photos|video|opening|launch|premiere|debut|recital|ceremony|show|competition|tournament)\b",
     re.IGNORECASE,
 )
 LISTENER_REFERENCE = re.compile(
@@ -98,11 +101,12 @@ MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 MAX_TALK_WORDS = 3
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
 
-NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of)"
+NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2,
 }
+VAGUE = frozenset(("a few", "few", "several"))  # counts nobody said: "a few weeks ago" is anchored, not computed
 SATURDAY = 5  # date.weekday()
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 SHORT_DAYS = {"tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday"}
@@ -151,6 +155,8 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
         return f"the weekend of {(_monday(day) + dt.timedelta(weeks=shift, days=SATURDAY)).isoformat()}"
     if m["unit"]:
         unit, shift = m["unit"].casefold(), {"last": -1, "this": 0, "next": 1}[m["which"].casefold()]
+    elif m["n"].casefold() in VAGUE:  # no count to subtract: anchored to when it was said (module doc)
+        return f"as of {day.year if m['units'].casefold().startswith('year') else day.strftime('%B %Y')}"
     else:
         unit, shift = m["units"].casefold().rstrip("s"), -int(NUMBERS.get(m["n"].casefold(), 0) or m["n"])
     if unit == "day":
@@ -272,16 +278,28 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
     return out
 
 
+def _own_account(who: str, unit: str) -> bool:
+    """Whether ``unit`` is part of its speaker's account of themselves: anything a named person
+    says, and the user's first-person claims that are no directive (those go to ``USER.md`` on
+    their own). An assistant's claims and the user's other sentences stay apart."""
+    if who.casefold() not in ROLES:
+        return True
+    from clawmem.dream.directives import directive_in  # directives reads staged units: it imports this module
+
+    return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not any(directive_in(s) for s in sentences(unit))
+
+
 def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[Piece, str | None]]:
-    """A named person's turn is one account: their claims in it become one (while it stays
-    compact), so a turn about someone's pets is one line naming them all, not three fragments.
-    A role's turn (user, assistant) keeps its claims apart: an answer holds several independent
-    instructions, each of which recurs on its own in other answers."""
+    """A speaker's turn is one account (``_own_account``): their claims in it become one (while
+    it stays compact), so a turn about someone's pets is one line naming them all, and a user's
+    self-introduction one line, not four fragments restating each other. An assistant's claims
+    stay apart: an answer holds several independent instructions, each of which recurs on its
+    own in other answers."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None
     for piece, why in found:
         who = speaker_of(piece)
-        if why or not piece.unit or not who or who.casefold() in ROLES:
+        if why or not piece.unit or not who or not _own_account(who, piece.unit):
             out.append((piece, why))
             continue
         if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:

@@ -22,6 +22,16 @@ polarity, and it is no *substitution*: a sentence that differs from one of the l
 or two on each side ("a cat" for "a dog") is another fact, whatever it shares. A candidate that
 adds nothing merges into the line (only its anchors are added); a joined entry must stay within
 ``scaffolding.MAX_UNIT_CHARS``, else the candidate becomes a line of its own as before.
+
+**Containment, whatever the shared word count.** A short account shares too few stems to be a
+topic ("I lost my job." beside a line telling how the speaker lost the job and started a
+store), yet one of the pair says all the other does. So, for one subject, before the topic
+test: a candidate whose every sentence the line already says (``restated``: its numbers,
+names and dates among the line's words, most of its words the line's, no substitution) merges
+into it; a candidate that says all of a line and more *absorbs* it: the entry becomes the
+candidate's wording, citing the sources of both (``contains``, text rules only, so the
+validator and any sweep agree with or without an embedder). Either needs at least
+``MIN_CONTAINED_STEMS`` topic stems on the smaller side, so a bare "I went." contains nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +46,10 @@ from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
+MIN_CONTAINED_STEMS = 2  # topic stems the contained side needs before containment means anything
+JOINED = "joined (same subject and topic)"
+MERGED = "merged (same subject and topic, nothing new)"
+ABSORBED = "absorbed (the new account says all the line said and more)"
 
 
 # Chat words that name no topic (beside ``worth.SLOGAN``): two accounts sharing "went", "last",
@@ -82,21 +96,27 @@ class Topics:
         score = self.judge.cosine(a, b) or 0.0
         return score if score >= self.cfg.topic_cosine else None
 
-    def partner(self, entries: Iterable[grammar.Entry], candidate: str) -> tuple[grammar.Entry, str | None] | None:
+    def partner(self, entries: Iterable[grammar.Entry], candidate: str) -> tuple[grammar.Entry, str | None, str] | None:
         """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` belongs
-        to, closest first, and the joined text (None: the line already says it all); None when
-        no line is on its subject and topic or no join stays compact."""
-        scored = [
-            (score, e) for e in entries
-            if e.sources and not e.key and e.status != "superseded" and (score := self.related(e.body, candidate)) is not None
-        ]
+        to, the text it becomes (None: the line already says it all) and how (``MERGED``,
+        ``ABSORBED``, ``JOINED``): first a line containing the candidate or contained in it
+        (module doc), else the closest line on its subject and topic; None when there is none
+        or no join stays compact."""
+        mine = [e for e in entries if e.sources and not e.key and e.status != "superseded"]
+        for e in mine:
+            if contains(self.cfg, e.body, candidate):
+                return e, None, MERGED
+        for e in mine:
+            if contains(self.cfg, candidate, e.body):
+                return e, candidate, ABSORBED
+        scored = [(score, e) for e in mine if (score := self.related(e.body, candidate)) is not None]
         for _, e in sorted(scored, key=lambda pair: (-pair[0], pair[1].line_start)):
             added = self.additions(e.body, candidate)
             if not added:
-                return e, None
+                return e, None, MERGED
             body = " ".join([e.body.rstrip(), *added])
             if len(body) <= MAX_UNIT_CHARS:
-                return e, body
+                return e, body, JOINED
         return None
 
     def restated(self, line: str, sentence: str) -> bool:
@@ -118,3 +138,10 @@ class Topics:
         """The sentences of ``candidate`` that ``line`` does not already say."""
         return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
 
+
+def contains(cfg: DreamConfig, whole: str, part: str) -> bool:
+    """True when ``whole`` and ``part`` are one speaker's and ``whole`` says every sentence of
+    ``part`` (module doc: containment); text rules only, so the sweep and the validator agree."""
+    if scaffold.attributed_to(part) != scaffold.attributed_to(whole) or len(stems(part)) < MIN_CONTAINED_STEMS:
+        return False
+    return not Topics(cfg, Judge(cfg)).additions(whole, part)

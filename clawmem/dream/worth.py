@@ -36,8 +36,9 @@ A unit is no candidate when
   ``dream.vocabulary_min_entries``; a young workspace has no idea yet what is common).
 
 ``answer_talk`` judges the sentences of an assistant's answer as well: its outline (list items,
-bold labels, "First, …"), its announcements and offers, and its instructions about the
-listener's work at hand are how the answer is laid out, not facts.
+bold labels, "First, …"), its announcements and offers, its hedged suggestions ("Maybe we can
+…") and its unconditional instructions ("Create the templates …") are how the answer works
+through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
 
 Cheap and deterministic; the reason names the rule. Questions and short fragments are
 refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
@@ -236,8 +237,9 @@ ANNOUNCEMENT = re.compile(
 )
 # "First, create a virtual environment", "Next, install the packages": a step of the answer's sequence
 STEP = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|now|finally|lastly|after that|afterwards)\b", re.IGNORECASE)
-# "Define your `User` model", "Place your static files in …": an instruction about the listener's
-# work at hand; one with a condition ("If the build fails, run …") is a procedure and stays
+# "Define your `User` model", "Create the necessary templates": an unconditional instruction is
+# about the listener's work at hand; one with a condition ("If the build fails, run …") is a
+# procedure and stays
 IMPERATIVE = frozenset(
     """
     create define initialize initialise run install add update use ensure make set open go navigate configure import replace
@@ -245,6 +247,12 @@ IMPERATIVE = frozenset(
     include register generate review focus optimize optimise integrate handle validate estimate divide list assign conduct
     prepare schedule allocate adjust refine restart save build
     """.split()  # noqa: SIM905
+)
+# "Maybe we can prioritize …", "You might want to add …", "It could help to …": a hedged proposal
+# for the work in progress, not something known
+SUGGESTION = re.compile(
+    r"^(?:(?:maybe|perhaps|possibly)\b|(?:we|you) (?:could|might|may want to|may wish to)\b|it (?:might|may|could) (?:be|help)\b)",
+    re.IGNORECASE,
 )
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
@@ -257,8 +265,10 @@ def answer_talk(said: str, *, item: bool) -> str | None:
         return "a step of the assistant's formatted plan or outline, not a fact"
     if ANNOUNCEMENT.search(said):
         return "the assistant announcing its answer or offering more, not a fact"
+    if SUGGESTION.match(said):
+        return "the assistant's suggestion for the work at hand, not a fact"
     tokens = words(said)
-    if tokens and tokens[0] in IMPERATIVE and SECOND_PERSON & set(tokens) and not CONDITION & set(tokens):
+    if tokens and tokens[0] in IMPERATIVE and not CONDITION & set(tokens):
         return "the assistant's instruction for the work at hand, not a fact"
     return None
 

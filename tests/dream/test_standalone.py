@@ -83,7 +83,8 @@ def test_conversational_wrappers_are_stripped(text, expected):
         ("last weekend, this past weekend, this weekend", "last weekend (the weekend of 2023-05-06), this past weekend (the weekend of 2023-05-06), "
                                                           "this weekend (the weekend of 2023-05-13)"),
         ("Last Tues and last Fri we met", "Last Tues (2023-05-09) and last Fri (2023-05-05) we met"),
-        ("a few years ago, recently", "a few years ago, recently"),  # vague: left as said
+        ("a few years ago, several weeks ago", "a few years ago (as of 2023), several weeks ago (as of May 2023)"),
+        ("recently, lately", "recently, lately"),  # no time at all: left as said
         ("yesterday (2023-05-09)", "yesterday (2023-05-09)"),  # already resolved: unchanged
     ],
 )
@@ -124,9 +125,9 @@ def test_a_conversation_between_named_people_says_who_and_when(ws, clawmem, days
             ("Melanie", f"We went camping last week, trip {n}. The kids loved the lake."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
-    assert sorted(c["text"] for c in data["promoted"]) == [
-        "Caroline said: I have lots of great memories with Grandpa Joe.", "Melanie said: I went skiing in St. Moritz a few years ago!",
-    ]
+    years = {f"Melanie said: I went skiing in St. Moritz a few years ago (as of {days_ago(n).year})!" for n in (3, 1)}  # one wording a year
+    [joe, ski] = sorted(c["text"] for c in data["promoted"])
+    assert joe == "Caroline said: I have lots of great memories with Grandpa Joe." and ski in years, "a vague time is anchored to its year"
     texts = [e["text"] for e in data["explain"] if e["candidate_id"]]
     week = (days_ago(1).date() - dt.timedelta(days=days_ago(1).weekday() + 7)).isoformat()
     assert f"Melanie said: We went camping last week (the week of {week}), trip 1. The kids loved the lake." in texts, "one person's turn is one account"
@@ -159,6 +160,25 @@ def test_a_stated_preference_goes_to_user_md_as_a_directive_not_to_memory_md(ws,
     assert "tabs" not in ws.memory_md.read_text(), "the preference is the user model's, not a second copy in MEMORY.md"
     audit = clawmem("audit", "--ci")
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+
+def test_a_users_account_of_themselves_in_one_turn_is_one_line(ws, clawmem, days_ago):
+    """The user's first-person claims in one turn restate and extend each other ("build a budget
+    tracker" / "track expenses"): one line, not one per sentence. A directive in the same turn still
+    goes to USER.md on its own, and the assistant's independent statements stay apart."""
+    intro = ("I'm Craig, a developer building a personal budget tracker with Flask. I want my users to track expenses and income. "
+             "I've started with the basic setup of the repo.")
+    answer = "Flask-Login manages the session cookie. SQLAlchemy 2.0 maps the transactions table."
+    for n in (3, 2, 1):
+        turns = f"user: {intro} Always answer in British English.\nassistant: {answer}\n"
+        assert clawmem("ingest", "-", "--session", f"s{n}", "--origin", "owner", "--at", days_ago(n).isoformat(), input=turns).returncode == 0
+    data = clawmem("dream", "--json").json()
+    assert sorted(c["text"] for c in data["promoted"]) == sorted([
+        "Always answer in British English.", "Flask-Login manages the session cookie.", "SQLAlchemy 2.0 maps the transactions table.",
+        f"The user said: {intro}",
+    ]), data["promoted"]
+    assert "British English" in ws.user_md.read_text() and "British English" not in ws.memory_md.read_text()
 
 
 @pytest.mark.parametrize("prefix", ["", "[2023-05-08 13:56] ", "[D1:3] "])
@@ -218,6 +238,8 @@ ANSWER = (
     "- Validate the invoice amounts before storing them.\n"
     "First, create a virtual environment with Python 3.11 for the payroll service.\n"
     "Define your `Invoice` model in payroll/models.py.\n"
+    "Create the necessary HTML templates in the payroll/templates directory.\n"
+    "Maybe we can move the payroll export tests to the second week of the sprint.\n"
     "Your application should now be running on `http://localhost:5000`.\n"
     "If you need further details or adjustments, feel free to let me know!\n"
     "The payroll exports land in the s3 bucket acme-invoices every night at 02:00.\n"
@@ -226,7 +248,8 @@ ANSWER = (
 
 def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days_ago):
     """An assistant's formatted plan (list items, bold labels, numbered steps), its announcements
-    ("Let's create…", "We'll break down…"), its narration of the next steps and its offers are how the
+    ("Let's create…", "We'll break down…"), its narration of the next steps, its offers, its suggestions
+    ("Maybe we can…") and its unconditional instructions ("Create the necessary templates…") are how the
     answer is laid out; a bold section label is never a speaker. The fact in its prose still counts."""
     for n in (3, 2, 1):
         jsonl_session(clawmem, f"plan-{n}", days_ago(n), [("user", f"can you plan the payroll sprint? (day {n})"), ("assistant", ANSWER)])
@@ -236,7 +259,7 @@ def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days
     assert [c["text"] for c in data["promoted"]] == list(texts)
     failed = {why for e in data["explain"] if e["status"] == "excluded" for why in e["failed"]}
     assert {"a step of the assistant's formatted plan or outline, not a fact", "the assistant announcing its answer or offering more, not a fact",
-            "the assistant's instruction for the work at hand, not a fact"} <= failed, failed
+            "the assistant's instruction for the work at hand, not a fact", "the assistant's suggestion for the work at hand, not a fact"} <= failed, failed
     assert "said:" not in ws.memory_md.read_text()
 
 
@@ -266,13 +289,15 @@ def test_words_that_point_back_into_the_chat_are_dropped(ws, clawmem, days_ago):
             ("Melanie", "Family's super important to me. Especially after the accident, I've thought a lot about how much I need them."),
             ("Caroline", "I finally read that book you recommended. In the meantime, I'm volunteering at the Tucson shelter."),
             ("Melanie", "Two weekends later, we went hiking. My brother bought a canoe; the canoe is bright red."),
+            ("Caroline", f"The official opening night is tomorrow, round {n}. I'm opening a bakery in Tucson. The opening is set for Friday."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
     texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
     assert "Melanie said: We were all freaked when my son got into an accident near Flagstaff, trip 1." in texts, texts
     assert "Melanie said: Family's super important to me." in texts, texts
     assert "Melanie said: My brother bought a canoe; the canoe is bright red." in texts, "a noun said before it in the turn holds"
-    pointers = ("roadtrip", "after the accident", "book you recommended", "meantime", "weekends later")
+    assert "Caroline said: I'm opening a bakery in Tucson. The opening is set for Friday." in texts, "the opening was said before it"
+    pointers = ("roadtrip", "after the accident", "book you recommended", "meantime", "weekends later", "opening night")
     assert not any(p in t for t in texts for p in pointers), texts
     dropped = {e["text"] for e in data["explain"] if e["status"] == "excluded"
                and "not self-contained (points back at something said earlier in the conversation)" in e["failed"]}

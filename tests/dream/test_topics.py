@@ -218,3 +218,63 @@ def test_a_join_validates_when_its_turn_holds_other_claims_too():
     outcome = consolidate.builtin("# Memory\n\n", [plan, later, other], cfg)
     assert [e.body for e in grammar.parse(outcome.text).entries] == [f"Mia said: {PLAN} {LATER}", other.text]
     assert consolidate.validate("# Memory\n\n", outcome.text, [plan, later, other], cfg) == []
+
+
+# containment: a fact restated inside a longer account, whatever the shared word count ------------------------------
+SHORT = "I lost my job at the bakery."
+LONG = "I lost my job at the bakery in the spring, so now I am starting my own catering business from home."
+
+
+def test_a_longer_account_absorbs_the_line_it_contains(ws, clawmem, ingest_session, days_ago):
+    """Text only: the later account says all the line said and more, so it becomes the line (one
+    entry citing both); before containment the join repeated the job loss inside one line."""
+    _text_only(ws)
+    _said(ingest_session, days_ago, SHORT, (9, 8, 7), "a")
+    assert [p["text"] for p in clawmem("dream", "--json").json()["promoted"]] == [f"Mia said: {SHORT}"]
+    _said(ingest_session, days_ago, LONG, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert data["promoted"] == []
+    [merge] = data["merged"]
+    assert merge["text"] == f"Mia said: {SHORT}" and merge["detail"].startswith("absorbed")
+    [line] = _lines(ws)
+    assert line.body == f"Mia said: {LONG}"
+    assert sorted(s.split("#")[0] for s in line.sources) == [f"transcripts/{p}{i}.md" for p in "ab" for i in (1, 2, 3)]
+    assert "absorbed" in ws.dreams_md.read_text()
+    audit = clawmem("audit", "--ci")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+def test_a_short_restatement_of_a_longer_line_merges_into_it(ws, clawmem, ingest_session, days_ago):
+    """Text only: "I lost my job, sadly." shares two topic stems with the line, too few for a topic,
+    and one word the line lacks, so it is no twin either; yet the line says it: the account merges
+    into the line, no second line."""
+    _text_only(ws)
+    _said(ingest_session, days_ago, LONG, (9, 8, 7), "a")
+    clawmem("dream", "--json")
+    _said(ingest_session, days_ago, "I lost my job, sadly.", (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert data["promoted"] == []
+    [merge] = data["merged"]
+    assert merge["text"] == f"Mia said: {LONG}" and merge["detail"].startswith("merged (same subject and topic, nothing new)")
+    [line] = _lines(ws)
+    assert line.body == f"Mia said: {LONG}"
+
+
+@pytest.mark.parametrize(
+    ("short", "long"),
+    [
+        ("I adopted a cat.", "I adopted a dog from the shelter last spring and she sleeps on my bed."),
+        ("I have three dogs at home.", "I have two dogs at home and we walk them by the river every morning."),
+    ],
+    ids=["another-animal", "another-number"],
+)
+def test_a_substitution_is_never_contained(ws, clawmem, ingest_session, days_ago, short, long):
+    _text_only(ws)
+    _said(ingest_session, days_ago, long, (9, 8, 7), "a")
+    clawmem("dream", "--json")
+    _said(ingest_session, days_ago, short, (4, 3, 2), "b")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    assert sorted(e.body for e in _lines(ws)) == sorted([f"Mia said: {long}", f"Mia said: {short}"])
