@@ -108,7 +108,7 @@ def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]
                 + "".join(f"  x {name} {value:.2f}" for name, value in s["boosts"].items())
                 + ("  [lexical back-fill]" if h.backfill else "")
             )))
-            moved = _moved_by(s)
+            moved = _moved_by(s, shown=n)
             if moved:
                 lines.append(("", f"   moved by {moved}"))
     if not result.hits:
@@ -116,9 +116,14 @@ def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]
     return lines
 
 
-def _moved_by(signals: dict) -> str:
-    """The retrieval signals that moved a hit, in words: feedback words and its session's share."""
+def _moved_by(signals: dict, *, shown: int) -> str:
+    """The retrieval signals that moved a hit, in words: feedback words, its session's share, and
+    diversity (MMR), which lists a hit below a lower score when it repeats a hit above it."""
     parts = []
+    rank = signals.get("score_rank")
+    if rank is not None and rank != shown:
+        parts.append(f"diversity: {rank}{_ordinal(rank)} by score, shown {shown}{_ordinal(shown)}"
+                     + (" (it repeats a hit above)" if rank < shown else " (higher scores repeat the hits above)"))
     if signals["feedback_terms"]:
         parts.append(f"feedback {signals['feedback']:.3f} ({', '.join(signals['feedback_terms'])})")
     if signals["session"] is not None:
@@ -126,9 +131,15 @@ def _moved_by(signals: dict) -> str:
     return "; ".join(parts)
 
 
+def _ordinal(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
 def print_result(result: Any, explain: bool) -> None:
     """The human layout: rich in a terminal, the same lines as plain text in a pipe."""
     footer = f"mode: {result.mode}; recency decay: {result.decay}"
+    if not explain and any(h.signals.get("score_rank") not in (None, n) for n, h in enumerate(result.hits, 1)):
+        footer += "; order: diversified (a hit repeating one above is listed lower; --explain shows each move)"
     if not sys.stdout.isatty():
         body = "".join(f"{text}\n" for _, text in _lines(result, explain, person=False)) + footer
         if result.hits:  # agents read pipes: marked, an echo of this list is never stored as a new memory

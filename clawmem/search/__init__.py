@@ -252,7 +252,8 @@ def search(
     backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
 
     newer = _superseding(index, [rows[i] for i in [*chosen, *backfilled]])
-    hits = [_hit(rows[i], scored[i], backfill=i in backfilled, newer=newer) for i in [*chosen, *backfilled]]
+    by_score = {i: n for n, (i, _) in enumerate(ordered, 1)}  # diversity (MMR) may show a hit above a higher score
+    hits = [_hit(rows[i], scored[i], backfill=i in backfilled, newer=newer, score_rank=by_score.get(i)) for i in [*chosen, *backfilled]]
     if not hits:
         warnings.extend(_why_empty(index, query, opts))
     if opts.log_recall and hits:
@@ -286,7 +287,7 @@ def _superseding(index: Index, rows: list[dict]) -> dict[int, dict[str, str]]:
     return {i: {"citation": _citation(r), "text": inert(r["text"])} for i, r in found.items()}
 
 
-def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int, dict[str, str]]) -> SearchHit:
+def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int, dict[str, str]], score_rank: int | None) -> SearchHit:
     citation = _citation(row)
     return SearchHit(
         id=row["id"],
@@ -318,6 +319,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "feedback": round(signals.feedback, 6),
             "feedback_terms": list(signals.feedback_terms),
             "session": None if signals.session is None else round(signals.session, 6),
+            "score_rank": score_rank,
         },
         superseded=not supersession.is_live(row),
         superseded_by=newer.get(row["superseded_by"]) if row.get("superseded_by") is not None else None,

@@ -140,3 +140,38 @@ def test_search_explain_names_the_age_in_words_never_none(ws, clawmem):
     assert result.returncode == 0, result.stderr
     assert "(curated or undated: no decay)" in result.stdout and re.search(r"\(age [\d.]+ d\)", result.stdout), result.stdout
     assert "None" not in result.stdout
+
+
+REPEATS = [
+    "The staging deploy runs on fly.io in the ams region every Tuesday",
+    "The staging deploy runs on fly.io in the ams region on Tuesdays",
+    "The staging deploy runs on fly.io in the ams region every Tuesday morning",
+    "Staging deploy on fly.io ams needs the release checklist signed by Dana",
+]
+
+
+def _repeats(clawmem, mmr_lambda: str) -> None:
+    for text in REPEATS:
+        assert clawmem("note", "add", text, "--origin", "owner").returncode == 0
+    assert clawmem("config", "set", "search.mmr_lambda", mmr_lambda).returncode == 0
+
+
+def test_search_says_when_diversity_lists_a_hit_below_a_higher_score(ws, clawmem):
+    _repeats(clawmem, "0.5")
+    query = ("search", "staging deploy fly.io ams Tuesday", "--lexical")
+    hits = clawmem(*query, "--json", "--explain").json()["results"]
+    ranks = [h["signals"]["score_rank"] for h in hits]
+    assert sorted(ranks) == list(range(1, len(hits) + 1)) and ranks != sorted(ranks)  # shown out of score order
+    shown = clawmem(*query, "--explain").stdout
+    moved = [n for n, rank in enumerate(ranks, 1) if rank != n]
+    assert shown.count("moved by diversity:") == len(moved)
+    assert f"diversity: {ranks[moved[0] - 1]}" in shown
+    assert "order: diversified" in clawmem(*query).stdout
+
+
+def test_search_in_score_order_says_nothing_about_diversity(ws, clawmem):
+    _repeats(clawmem, "1.0")  # relevance only: the order is the score order
+    query = ("search", "staging deploy fly.io ams Tuesday", "--lexical")
+    ranks = [h["signals"]["score_rank"] for h in clawmem(*query, "--json", "--explain").json()["results"]]
+    assert ranks == sorted(ranks)
+    assert "diversity" not in clawmem(*query, "--explain").stdout and "diversified" not in clawmem(*query).stdout
