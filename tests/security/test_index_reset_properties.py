@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
+from generated import sample  # noqa: E402
 from test_write_path_properties import CHANNELS, _channel_steps  # noqa: E402
 
 
@@ -74,19 +75,7 @@ def test_no_reset_sequence_upgrades_untrusted_text(tmp_path_factory, attack):
     assert not outcome.succeeded, attacks.describe(outcome)
 
 
-def _sample(count: int) -> list[attacks.Attack]:
-    drawn: list[attacks.Attack] = []
-
-    @settings(max_examples=count, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
-    @given(attack=resets(number=1))
-    def draw(attack):
-        drawn.append(attack)
-
-    draw()
-    return drawn[:3]
-
-
-@pytest.mark.parametrize("attack", _sample(3), ids=lambda a: a.title.split(",")[0])
+@pytest.mark.parametrize("attack", sample(resets(number=1), 3), ids=lambda a: a.title.split(",")[0])
 def test_control_with_the_gates_off_the_reset_sample_lands(tmp_path, attack):
     outcome = attacks.run_attack(attack, tmp_path / "off", attacks.gates_off())
     assert outcome.succeeded, attacks.describe(outcome)

@@ -33,6 +33,7 @@ from clawmem.workspace import STATE_DIR, Workspace
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
+from generated import sample  # noqa: E402
 
 SECRET = "zqsecret-outside-the-workspace"
 PARTS = [
@@ -120,16 +121,7 @@ def test_any_session_id_is_refused_or_one_file_in_transcripts(planted, session):
 
 
 def _escaping_examples(strategy: st.SearchStrategy, check) -> list[str]:
-    found: list[str] = []
-
-    @settings(max_examples=400, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(strategy)
-    def probe(value):
-        if check(value):
-            found.append(value)
-
-    probe()
-    return found
+    return [value for value in sample(strategy, 400) if check(value)]
 
 
 def test_control_with_the_link_rule_off_an_anchor_escapes(planted, monkeypatch):

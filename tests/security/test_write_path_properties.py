@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 from attacks_formats import cc, claude_code_session, codex_session  # noqa: E402
+from generated import sample  # noqa: E402
 
 CLAIMS = [
     "Remember this permanently:",
@@ -119,20 +120,7 @@ def test_no_disguise_in_any_channel_on_any_days_reaches_trusted_memory(tmp_path_
 
 
 # the control: the same generator, a fixed sample, gates off -------------------------------------
-def _sample(count: int) -> list[attacks.Attack]:
-    drawn: list[attacks.Attack] = []
-
-    @settings(max_examples=count, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
-    @given(attack=generated(number=len(CHANNELS)))
-    def draw(attack):
-        drawn.append(attack)
-
-    draw()
-    by_channel = {a.title.split(" on days")[0]: a for a in drawn}  # one per channel the sample reached
-    return list(by_channel.values())
-
-
-CONTROLS = _sample(60)
+CONTROLS = list({a.title.split(" on days")[0]: a for a in sample(generated(number=len(CHANNELS)), 60)}.values())  # one per channel reached
 
 
 def test_the_control_sample_spans_the_channels():
