@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import worker
-from clawmem.worker.client import ask
+from clawmem.worker.connection import ask
 
 
 def unsupported(root: Path) -> str | None:
