@@ -33,7 +33,7 @@ def test_owner_lines_in_a_tainted_file_are_reported_with_the_fix(ws, clawmem):
     assert f"notice: 2 owner/agent line(s) in memory/{TODAY}.md are ineligible" in clawmem("status", input="").stdout
     dream = clawmem("dream", "--json", input="")
     assert notices(dream)["tainted"]["count"] == 2
-    assert "are ineligible: the file is tainted by untrusted content" in clawmem("dream", input="").stdout
+    assert "are ineligible: the file is tainted by untrusted content" in clawmem("dream", input="").stderr  # notices go to stderr
 
 
 def _gated_candidate(ws):
