@@ -55,7 +55,8 @@ figure.chart{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:
 svg{width:100%;height:auto}svg text{font-size:12px;fill:#5e6875}svg polyline{fill:none;stroke:#3b7dd8;stroke-width:2}
 svg circle{fill:#3b7dd8}svg .axis{stroke:#9aa4ae}.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:12px}
 details{margin:4px 0}summary{cursor:pointer}code.cmd{display:block;white-space:nowrap;font-size:12px;background:#eef1f4;padding:1px 4px;margin:1px 0;user-select:all}
-table.entries td:first-child{width:45%}td .miss{font-size:13px}table.entries details table{margin:4px 0 0}
+td .miss{font-size:13px}table.entries details table{margin:4px 0 0}
+table.entries td:first-child{width:40%}table.entries details{display:inline}table.entries details[open]{display:block}
 """
 
 
@@ -129,9 +130,11 @@ def _overview(report: Report) -> str:
 
 
 def _source_link(s: Source) -> str:
-    cls = "bad" if s.framed or s.state not in ("ok", "moved") else "ok"
-    who = f"{s.origin or 'unknown'}/{s.session_kind or '?'}" if s.origin else s.state
-    return f'<a href="#{e(s.ident)}">{e(s.anchor)}</a> <span class="tag {cls}">{e(who)}</span>'
+    """The anchor, linked to its excerpt; a red tag only when the evidence is untrusted or gone (the excerpt says the rest)."""
+    if s.framed or s.state not in ("ok", "moved"):
+        who = f"{s.origin or 'unknown'}/{s.session_kind or '?'}" if s.origin else s.state
+        return f'<div><a href="#{e(s.ident)}">{e(s.anchor)}</a> <span class="tag bad">{e(who)}</span></div>'
+    return f'<div><a href="#{e(s.ident)}">{e(s.anchor)}</a></div>'
 
 
 def _anchor_id(path: str, line: int) -> str:
@@ -146,14 +149,14 @@ def _entry_commands(c: CuratedEntry) -> str:
 
 def _entry(c: CuratedEntry) -> str:
     """One table row; the trail (lineage, triggers, sweeps, problems) in a collapsed ``<details>``."""
-    who = f"{c.origin or 'not indexed'}" + (f" / {c.session_kind}" if c.session_kind else "") + (" (hand-written)" if c.hand_written else "")
+    who = f"{c.origin or 'not indexed'}" + (", by hand" if c.hand_written else "")
     lineage = "".join(
         f"<li>{e(link.path)}#L{e(link.line)} ({e(link.origin)}, {'current' if link.live else 'superseded'}): "
         + (_framed(link.text, "untrusted content") if link.framed else t(link.text)) + "</li>"
         for link in c.lineage
     )
     rows = [
-        ("entered", e(_time(c.entered_at) if c.entered_at else "unrecorded (hand-written or before the ledger)")),
+        ("session kind", e(c.session_kind)), ("entered", e(_time(c.entered_at) if c.entered_at else "unrecorded (hand-written or before the ledger)")),
         ("sweeps", _tags(c.sweeps)), ("triggers", _tags(c.triggers)), ("project", _tags(c.projects)),
         ("recalled", f"{c.recalls} time(s)" + (f" ({_counts(c.by_source)})" if c.by_source else "") + (f", {c.echoes} echo(es) dropped" if c.echoes else "")
          + ("; injected or shown (in the recalled set)" if c.injected else "")),
@@ -165,9 +168,9 @@ def _entry(c: CuratedEntry) -> str:
     meta = "".join(f"<tr><th>{e(k)}</th><td>{v}</td></tr>" for k, v in rows)
     flag = ' <span class="tag bad">problems</span>' if c.problems else ""
     cells = (
-        f'{t(c.text)}{flag}<details><summary class="muted">details</summary><table>{meta}</table></details>',
+        f'{t(c.text)}{flag} <details><summary class="muted">details</summary><table>{meta}</table></details>',
         f'<span id="{_anchor_id(c.path, c.line)}">{e(c.path)}#L{c.line}</span>', e(who), e(c.importance), f"{c.recalls}",
-        " ".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>', _entry_commands(c),
+        "".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>', _entry_commands(c),
     )
     return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
 
