@@ -184,11 +184,12 @@ def gather(ws: Workspace) -> Report:
         trail = _Trail(_recall_counts(index), diary_items(ws), _Ledger.read(ws), {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")})
         curated = {rel: _curated(ws, index, rel, trail) for rel in ("MEMORY.md", "USER.md")}
         listed = [e for capped in curated.values() for e in capped.items]
+        budget = _budget(ws)
         report = Report(
             workspace=str(ws.root),
             generated_at=local_now().isoformat(timespec="seconds"),
-            overview={**_overview(status), **_budget(ws)},
-            warnings=[*status.warnings, *(n.message for n in status.notices), *_budget_warnings(ws), *_duplicate_warnings(ws, listed)],
+            overview={**_overview(status), **budget},
+            warnings=[*status.warnings, *(n.message for n in status.notices), *_budget_warnings(budget), *_duplicate_warnings(ws, listed)],
             curated=curated,
             dreaming=_dreaming(ws, index),
             recall=_recall(index, listed),
@@ -227,9 +228,8 @@ def _budget(ws: Workspace) -> dict[str, int]:
     return {"memory_chars": budget_size(text), "memory_budget": ws.config.dream.memory_chars}
 
 
-def _budget_warnings(ws: Workspace) -> list[str]:
+def _budget_warnings(b: dict[str, int]) -> list[str]:
     """MEMORY.md over its budget (what the hosts take is ``status``'s host-context warning, already listed)."""
-    b = _budget(ws)
     if b["memory_chars"] <= b["memory_budget"]:
         return []
     return [f"MEMORY.md is {b['memory_chars']:,} characters, over its budget of {b['memory_budget']:,} (dream.memory_chars): "

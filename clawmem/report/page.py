@@ -43,8 +43,7 @@ table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0}th,td{bor
 text-align:left;vertical-align:top}th{background:#eef1f4;font-weight:600}td.num{text-align:right;white-space:nowrap}
 .cards{display:flex;flex-wrap:wrap;gap:10px}.card{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:8px 12px;min-width:150px}
 .card b{display:block;font-size:20px}.warn{background:#fff4e0;border-left:4px solid #e69500;padding:6px 10px;margin:4px 0}
-.entry{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:8px 12px;margin:8px 0}
-.entry .text{font-weight:600}.meta{color:#3b4652;font-size:13px}.tag{display:inline-block;background:#eef1f4;border-radius:3px;
+.meta{color:#3b4652;font-size:13px}.tag{display:inline-block;background:#eef1f4;border-radius:3px;
 padding:0 5px;margin:1px 2px;font-size:12px}.tag.bad{background:#fde2e2}.tag.ok{background:#e1f3e4}
 .untrusted{border:2px dashed #c0392b;background:#fff5f4;border-radius:4px;margin:4px 0;padding:4px 8px}
 .untrusted .label{color:#a93226;font-size:12px;font-weight:600;text-transform:uppercase}
