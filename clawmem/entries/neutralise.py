@@ -50,3 +50,9 @@ def neutralise(text: str) -> str:
     text = fold(text)
     text = text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
     return OPENER.sub(lambda m: "&lt;" if _spells_marker(text, m.end()) else m.group(), text)
+
+
+def readable(text: str) -> str:
+    """``text`` as a person wrote it, for display only (a page escapes it once more): undoes the
+    escapes ``neutralise`` adds, so a quarantined ``<!--`` is not shown as ``&lt;!--``."""
+    return text.replace("&lt;", "<").replace("--&gt;", "-->")

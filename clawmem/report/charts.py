@@ -20,6 +20,14 @@ def _number(value: float, percent: bool) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 
 
+def _x_labels(first: str, last: str) -> str:
+    """The first and last point's labels under the axis; one, centred, when they are the same."""
+    if first == last:
+        return f'<text x="{LEFT + (WIDTH - LEFT - RIGHT) / 2}" y="{HEIGHT - 8}" text-anchor="middle">{escape(first)}</text>'
+    return (f'<text x="{LEFT}" y="{HEIGHT - 8}">{escape(first)}</text>'
+            f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{escape(last)}</text>')
+
+
 def line_chart(points: Sequence[tuple[str, float]], *, title: str, percent: bool = False) -> str:
     """An SVG line chart of ``(label, value)`` points in order; a short note when there are none."""
     if not points:
@@ -45,9 +53,8 @@ def line_chart(points: Sequence[tuple[str, float]], *, title: str, percent: bool
         f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{WIDTH - RIGHT}" y2="{base}"/>'
         f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base}"/>'
         f'<text x="{LEFT - 6}" y="{TOP + 4}" text-anchor="end">{escape(_number(top, percent))}</text>'
-        f'<text x="{LEFT - 6}" y="{base}" text-anchor="end">0</text>'
-        f'<text x="{LEFT}" y="{HEIGHT - 8}">{escape(points[0][0])}</text>'
-        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{escape(points[-1][0])}</text>'
+        f'<text x="{LEFT - 6}" y="{base}" text-anchor="end">{escape(_number(0, percent))}</text>'
+        + _x_labels(points[0][0], points[-1][0]) +
         f'<polyline points="{path}"/>{dots}</svg>'
         f"<figcaption>{escape(title)} (last: {escape(_number(values[-1], percent))})</figcaption></figure>"
     )

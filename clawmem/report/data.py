@@ -115,6 +115,8 @@ class StagedCandidate:
     signals: dict[str, float | int | str]
     failed: list[str]  # the thresholds it still misses (empty: it passes at the next sweep)
     sources: list[str]
+    in_words: list[str]  # ``failed`` as ``dream`` says it ("needs 1 more recall …")
+    last_sweep: str | None  # why the newest sweep rejected it after the gate (consolidation), from DREAMS.md
 
 
 @dataclass(frozen=True)
@@ -182,11 +184,12 @@ def gather(ws: Workspace) -> Report:
         trail = _Trail(_recall_counts(index), diary_items(ws), _Ledger.read(ws), {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")})
         curated = {rel: _curated(ws, index, rel, trail) for rel in ("MEMORY.md", "USER.md")}
         listed = [e for capped in curated.values() for e in capped.items]
+        budget = _budget(ws)
         report = Report(
             workspace=str(ws.root),
             generated_at=local_now().isoformat(timespec="seconds"),
-            overview=_overview(status),
-            warnings=[*status.warnings, *(n.message for n in status.notices)],
+            overview={**_overview(status), **budget},
+            warnings=[*status.warnings, *(n.message for n in status.notices), *_budget_warnings(budget), *_duplicate_warnings(ws, listed)],
             curated=curated,
             dreaming=_dreaming(ws, index),
             recall=_recall(index, listed),
@@ -215,6 +218,39 @@ def _overview(status: Any) -> dict[str, Any]:
         "embedder_available": bool(emb.get("available")),
         "embedder_reason": emb.get("reason"),
     }
+
+
+def _budget(ws: Workspace) -> dict[str, int]:
+    """MEMORY.md's size as the budget counts it (``curated.budget_size``) and the budget (``dream.memory_chars``)."""
+    from clawmem.curated import budget_size
+
+    text = ws.memory_md.read_text(encoding="utf-8", errors="replace") if ws.memory_md.is_file() else ""
+    return {"memory_chars": budget_size(text), "memory_budget": ws.config.dream.memory_chars}
+
+
+def _budget_warnings(b: dict[str, int]) -> list[str]:
+    """MEMORY.md over its budget (what the hosts take is ``status``'s host-context warning, already listed)."""
+    if b["memory_chars"] <= b["memory_budget"]:
+        return []
+    return [f"MEMORY.md is {b['memory_chars']:,} characters, over its budget of {b['memory_budget']:,} (dream.memory_chars): "
+            "dreaming promotes nothing new until lines go; prune it (`clawmem demote` or `clawmem forget` a line)"]
+
+
+def _duplicate_warnings(ws: Workspace, listed: list[CuratedEntry]) -> list[str]:
+    """Curated lines one of which already says everything the other says: the deep phase's own
+    dedupe rule (``dream.text.covers`` at ``dream.dedupe_similarity``), which hand edits bypass."""
+    from clawmem.dream.text import covers, excerpt
+
+    threshold = ws.config.dream.dedupe_similarity
+    found = []
+    for i, a in enumerate(listed):
+        for b in listed[i + 1 :]:
+            if covers(a.text, b.text, threshold) or covers(b.text, a.text, threshold):
+                found.append(
+                    f"near-duplicate curated lines: {a.path}#L{a.line} and {b.path}#L{b.line} ({excerpt(b.text, 80)}); "
+                    "keep one (`clawmem forget` the other)"
+                )
+    return found
 
 
 # curated core ----------------------------------------------------------------------------
@@ -354,8 +390,19 @@ def _minute(stamp: str | None) -> str:
     return when.strftime("%Y-%m-%d %H:%M") if when else ""
 
 
+def _refused(items: list[str]) -> dict[str, str]:
+    """The newest sweep's rejections as DREAMS.md lists them (``dream.diary.lines``): excerpt -> reason."""
+    found = {}
+    for item in items:
+        what, sep, why = item.partition(" — ")
+        if sep:
+            found[what] = why.split(" (sources: ")[0]
+    return found
+
+
 def _dreaming(ws: Workspace, index: Index) -> Dreaming:
     from clawmem.dream import gate, store
+    from clawmem.dream.text import excerpt
     from clawmem.timeparse import local_now
 
     cfg = ws.config.dream
@@ -372,13 +419,15 @@ def _dreaming(ws: Workspace, index: Index) -> Dreaming:
             Sweep(r["started_at"], r["finished_at"], r["phases"], r["status"], json.loads(r["summary"] or "{}"), groups, section["notes"] if section else [])
         )
     now = local_now()
+    refused = _refused(sweeps[0].groups.get("Rejected", []) if sweeps else [])
     staging = store.load(index)
     since_day = (now - dt.timedelta(days=cfg.max_age_days)).date().isoformat()
     verdicts = gate.evaluate(staging, store.recalls(index, since_day), store.taints(index), cfg, now)
     staged = sorted(
         (
             StagedCandidate(cid, staging.candidates[cid].wording, staging.candidates[cid].theme, round(v.score, 4), v.rank,
-                            v.signals.as_dict(), list(v.failed), staging.candidates[cid].sources(MAX_SOURCES))
+                            v.signals.as_dict(), list(v.failed), staging.candidates[cid].sources(MAX_SOURCES), list(v.in_words),
+                            None if v.failed else refused.get(excerpt(staging.candidates[cid].wording, 100)))
             for cid, v in verdicts.items()
         ),
         key=lambda c: (bool(c.failed), -c.score, c.candidate_id),

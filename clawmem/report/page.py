@@ -10,11 +10,14 @@ only as ``data:``, so even a mistake in escaping could not run code or load anyt
 from __future__ import annotations
 
 import datetime as dt
+import re
+import shlex
 from collections.abc import Iterable
 from html import escape
 from typing import Any
 
 from clawmem import __version__
+from clawmem.entries.neutralise import readable
 from clawmem.report.charts import line_chart
 from clawmem.report.data import (
     Capped,
@@ -26,6 +29,7 @@ from clawmem.report.data import (
 )
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+SHELL_SAFE = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")  # an anchor the shell reads as one word (``#`` only starts a comment at a word's start)
 SIGNALS = ("relevance", "frequency", "diversity", "recency", "recurrence", "richness")
 SECTIONS = (("overview", "Overview"), ("curated", "Curated core"), ("dreaming", "Dreaming"), ("recall", "Recall"),
             ("growth", "Growth"), ("untrusted", "Quarantine and untrusted"), ("sources", "Source excerpts"))
@@ -39,24 +43,36 @@ table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0}th,td{bor
 text-align:left;vertical-align:top}th{background:#eef1f4;font-weight:600}td.num{text-align:right;white-space:nowrap}
 .cards{display:flex;flex-wrap:wrap;gap:10px}.card{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:8px 12px;min-width:150px}
 .card b{display:block;font-size:20px}.warn{background:#fff4e0;border-left:4px solid #e69500;padding:6px 10px;margin:4px 0}
-.entry{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:8px 12px;margin:8px 0}
-.entry .text{font-weight:600}.meta{color:#3b4652;font-size:13px}.tag{display:inline-block;background:#eef1f4;border-radius:3px;
+.meta{color:#3b4652;font-size:13px}.tag{display:inline-block;background:#eef1f4;border-radius:3px;
 padding:0 5px;margin:1px 2px;font-size:12px}.tag.bad{background:#fde2e2}.tag.ok{background:#e1f3e4}
 .untrusted{border:2px dashed #c0392b;background:#fff5f4;border-radius:4px;margin:4px 0;padding:4px 8px}
 .untrusted .label{color:#a93226;font-size:12px;font-weight:600;text-transform:uppercase}
 pre{white-space:pre-wrap;word-break:break-word;margin:2px 0;font:12px/1.4 ui-monospace,monospace}
 .excerpt{background:#fff;border:1px solid #dde2e7;border-radius:4px;padding:6px 10px;margin:6px 0}
 .bar{display:inline-block;height:8px;background:#3b7dd8;vertical-align:middle}.miss{color:#a93226}
-figure.chart{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:6px;margin:8px 0;max-width:580px}
-svg{width:100%;height:auto}svg text{font-size:10px;fill:#5e6875}svg polyline{fill:none;stroke:#3b7dd8;stroke-width:2}
-svg circle{fill:#3b7dd8}svg .axis{stroke:#9aa4ae}.charts{display:flex;flex-wrap:wrap;gap:12px}
-details{margin:4px 0}summary{cursor:pointer}
+figure.chart{background:#fff;border:1px solid #dde2e7;border-radius:6px;padding:6px;margin:0}
+svg{width:100%;height:auto}svg text{font-size:12px;fill:#5e6875}svg polyline{fill:none;stroke:#3b7dd8;stroke-width:2}
+svg circle{fill:#3b7dd8}svg .axis{stroke:#9aa4ae}.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:12px}
+details{margin:4px 0}summary{cursor:pointer}code.cmd{display:block;white-space:nowrap;font-size:12px;background:#eef1f4;padding:1px 4px;margin:1px 0;user-select:all}
+td .miss{font-size:13px}table.entries details table{margin:4px 0 0}
+table.entries td:first-child{width:40%}table.entries details{display:inline}table.entries details[open]{display:block}
 """
 
 
 def e(value: Any) -> str:
     """Escaped text of any value; ``-`` for nothing."""
     return "-" if value is None or value == "" else escape(str(value), quote=True)
+
+
+def t(text: str) -> str:
+    """Memory text, escaped once: what ``neutralise`` escaped in the file is shown as written."""
+    return e(readable(text))
+
+
+def _cmd(*words: str) -> str:
+    """A command to copy (the page runs nothing): exactly what the CLI accepts, shell-quoted."""
+    line = " ".join(w if SHELL_SAFE.fullmatch(w) else shlex.quote(w) for w in ("clawmem", *words))
+    return f'<code class="cmd">{e(line)}</code>'
 
 
 def _time(stamp: str | None) -> str:
@@ -75,7 +91,7 @@ def _tags(values: Iterable[Any], cls: str = "") -> str:
 
 
 def _framed(text: str, label: str) -> str:
-    return f'<div class="untrusted"><div class="label">{e(label)}: shown as inert text</div><pre>{e(text)}</pre></div>'
+    return f'<div class="untrusted"><div class="label">{e(label)}: shown as inert text</div><pre>{t(text)}</pre></div>'
 
 
 def _more(capped: Capped, what: str) -> str:
@@ -102,6 +118,7 @@ def _overview(report: Report) -> str:
     rows = [("by origin", _counts(o["by_origin"])), ("by session kind", _counts(o["by_session_kind"])),
             ("by file kind", _counts(o["by_kind"])), ("index", f"{e(o['files_indexed'])} files, schema {e(o['schema_version'])}, last sync {e(_time(o['last_sync']))}"),
             ("last dream", e(_time(o["last_dream"]))),
+            ("MEMORY.md budget", f"{o['memory_chars']:,} of {o['memory_budget']:,} characters (dream.memory_chars)"),
             ("embedder", f"{e(o['embedder'])} ({'available' if o['embedder_available'] else 'unavailable: ' + e(o['embedder_reason'])})"),
             ("provenance ledger", "intact" if o["ledger_intact"] else "LOST: unrecorded lines are treated as untrusted")]
     warnings = "".join(f'<div class="warn">{e(w)}</div>' for w in report.warnings) or '<p class="muted">No warnings.</p>'
@@ -112,23 +129,34 @@ def _overview(report: Report) -> str:
 
 
 def _source_link(s: Source) -> str:
-    cls = "bad" if s.framed or s.state not in ("ok", "moved") else "ok"
-    who = f"{s.origin or 'unknown'}/{s.session_kind or '?'}" if s.origin else s.state
-    return f'<a href="#{e(s.ident)}">{e(s.anchor)}</a> <span class="tag {cls}">{e(who)}</span>'
+    """The anchor, linked to its excerpt; a red tag only when the evidence is untrusted or gone (the excerpt says the rest)."""
+    if s.framed or s.state not in ("ok", "moved"):
+        who = f"{s.origin or 'unknown'}/{s.session_kind or '?'}" if s.origin else s.state
+        return f'<div><a href="#{e(s.ident)}">{e(s.anchor)}</a> <span class="tag bad">{e(who)}</span></div>'
+    return f'<div><a href="#{e(s.ident)}">{e(s.anchor)}</a></div>'
+
+
+def _anchor_id(path: str, line: int) -> str:
+    return f"{path.split('.')[0].lower()}-L{line}"
+
+
+def _entry_commands(c: CuratedEntry) -> str:
+    """``demote`` for a MEMORY.md line that cites evidence (it refuses a hand-written one), ``forget`` for any."""
+    anchor = f"{c.path}#L{c.line}"
+    return (_cmd("demote", anchor) if c.path == "MEMORY.md" and c.sources else "") + _cmd("forget", anchor)
 
 
 def _entry(c: CuratedEntry) -> str:
-    who = f"{c.origin or 'not indexed'}" + (f" / {c.session_kind}" if c.session_kind else "") + (" (hand-written)" if c.hand_written else "")
+    """One table row; the trail (lineage, triggers, sweeps, problems) in a collapsed ``<details>``."""
+    who = f"{c.origin or 'not indexed'}" + (", by hand" if c.hand_written else "")
     lineage = "".join(
         f"<li>{e(link.path)}#L{e(link.line)} ({e(link.origin)}, {'current' if link.live else 'superseded'}): "
-        + (_framed(link.text, "untrusted content") if link.framed else e(link.text)) + "</li>"
+        + (_framed(link.text, "untrusted content") if link.framed else t(link.text)) + "</li>"
         for link in c.lineage
     )
     rows = [
-        ("provenance", f"{e(who)}; entered {e(_time(c.entered_at) if c.entered_at else 'unrecorded (hand-written or before the ledger)')}"),
-        ("sources", " · ".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>'),
-        ("sweep", _tags(c.sweeps)),
-        ("triggers", _tags(c.triggers)), ("importance", e(c.importance)), ("project", _tags(c.projects)),
+        ("session kind", e(c.session_kind)), ("entered", e(_time(c.entered_at) if c.entered_at else "unrecorded (hand-written or before the ledger)")),
+        ("sweeps", _tags(c.sweeps)), ("triggers", _tags(c.triggers)), ("project", _tags(c.projects)),
         ("recalled", f"{c.recalls} time(s)" + (f" ({_counts(c.by_source)})" if c.by_source else "") + (f", {c.echoes} echo(es) dropped" if c.echoes else "")
          + ("; injected or shown (in the recalled set)" if c.injected else "")),
     ]
@@ -137,25 +165,34 @@ def _entry(c: CuratedEntry) -> str:
     if c.problems:
         rows.append(("problems", _tags(c.problems, "bad")))
     meta = "".join(f"<tr><th>{e(k)}</th><td>{v}</td></tr>" for k, v in rows)
-    return (f'<div class="entry" id="{e(c.path.split(".")[0].lower())}-L{c.line}"><div class="text">{e(c.text)}</div>'
-            f'<div class="meta">{e(c.path)}#L{c.line}</div><table>{meta}</table></div>')
+    flag = ' <span class="tag bad">problems</span>' if c.problems else ""
+    cells = (
+        f'{t(c.text)}{flag} <details><summary class="muted">details</summary><table>{meta}</table></details>',
+        f'<span id="{_anchor_id(c.path, c.line)}">{e(c.path)}#L{c.line}</span>', e(who), e(c.importance), f"{c.recalls}",
+        "".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>', _entry_commands(c),
+    )
+    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
 
 
 def _curated(report: Report) -> str:
-    out = []
+    head = "".join(f"<th>{e(h)}</th>" for h in ("entry", "where", "origin", "importance", "recalls", "sources", "act on it (copy)"))
+    out = ['<p class="muted">Commands run in this workspace (add <code>-w PATH</code> from elsewhere); '
+           "<code>demote</code> sends a line back to the episodic tier, <code>forget</code> removes it (both ask first).</p>"]
     for rel, capped in report.curated.items():
         out.append(f"<h3>{e(rel)} ({capped.total} entries)</h3>")
-        out.append("".join(_entry(c) for c in capped.items) or '<p class="empty">No entries.</p>')
+        rows = "".join(_entry(c) for c in capped.items)
+        out.append(f'<table class="entries"><tr>{head}</tr>{rows}</table>' if rows else '<p class="empty">No entries.</p>')
         out.append(_more(capped, "entries"))
     return "".join(out)
 
 
-def _sweep(s: Sweep) -> str:
+def _sweep(s: Sweep, newest: bool) -> str:
+    """One sweep, collapsed (the newest open): its summary line, then its diary section."""
     counts = ", ".join(f"{e(k)} {e(v)}" for k, v in s.counts.items() if v not in (None, 0, "")) or "nothing changed"
-    groups = "".join(f"<h4>{e(label)} ({len(items)})</h4><ul>" + "".join(f"<li>{e(i)}</li>" for i in items) + "</ul>" for label, items in s.groups.items())
-    notes = "".join(f"<p>{e(n)}</p>" for n in s.notes)
+    groups = "".join(f"<h4>{e(label)} ({len(items)})</h4><ul>" + "".join(f"<li>{t(i)}</li>" for i in items) + "</ul>" for label, items in s.groups.items())
+    notes = "".join(f"<p>{t(n)}</p>" for n in s.notes)
     return (
-        f"<details open><summary><b>{e(_time(s.started))}</b> · phases {e(s.phases)} · {e(s.status)} · {counts}</summary>"
+        f"<details{' open' if newest else ''}><summary><b>{e(_time(s.started))}</b> · phases {e(s.phases)} · {e(s.status)} · {counts}</summary>"
         f'<div class="excerpt">{groups}{notes or ""}{"" if groups or notes else "<p class=muted>No diary section (nothing to tell).</p>"}</div></details>'
     )
 
@@ -165,23 +202,35 @@ def _signal_cell(value: Any) -> str:
     return f'<span class="bar" style="width:{round(v * 40)}px"></span> {v:.2f}'
 
 
+def _verdict(c: StagedCandidate) -> str:
+    """The gate's verdict as ``dream`` says it; a pass the last sweep still refused says why."""
+    if c.in_words:
+        return "".join(f'<div class="miss">{e(w)}</div>' for w in c.in_words)
+    if c.last_sweep:
+        return f'<div class="miss">passes the gate; the last sweep rejected it: {e(c.last_sweep)}</div>'
+    return '<span class="tag ok">passes every threshold</span>'
+
+
 def _candidate(c: StagedCandidate) -> list[str]:
     s = c.signals
-    misses = "".join(f'<div class="miss">{e(f)}</div>' for f in c.failed) or '<span class="tag ok">passes every threshold</span>'
+    promote = _cmd("promote", c.sources[0]) if c.sources else ""
     return [
-        e(c.candidate_id), e(c.text) + "<div class=meta>" + e(", ".join(c.sources)) + "</div>", f"{c.score:.2f}",
+        e(c.candidate_id), t(c.text) + "<div class=meta>" + e(", ".join(c.sources)) + "</div>" + _verdict(c) + promote, f"{c.score:.2f}",
         *(_signal_cell(s.get(name)) for name in SIGNALS),
-        f"{e(s.get('encounters'))} / {e(s.get('queries'))} / {e(s.get('days'))} / {float(s.get('age_days') or 0):.0f}d", misses,
+        f"{e(s.get('encounters'))} / {e(s.get('queries'))} / {e(s.get('days'))} / {float(s.get('age_days') or 0):.0f}d",
     ]
 
 
 def _dreaming(report: Report) -> str:
     d = report.dreaming
-    sweeps = "".join(_sweep(s) for s in d.sweeps.items) or '<p class="empty">No sweep yet: run <code>clawmem dream</code>.</p>'
+    sweeps = "".join(_sweep(s, n == 0) for n, s in enumerate(d.sweeps.items)) or '<p class="empty">No sweep yet: run <code>clawmem dream</code>.</p>'
     weights = ", ".join(f"{e(k)} {v:.2f}" for k, v in d.weights.items())
     thresholds = ", ".join(f"{e(k)} {e(v)}" for k, v in d.thresholds.items())
-    table = _table(("id", "candidate", "score", *SIGNALS, "enc / qry / days / age", "threshold still missed"), (_candidate(c) for c in d.candidates.items))
-    themes = "".join(f"<li>{e(t['reflection'])} <span class=muted>({t['candidates']} candidate(s), {t['days']} day(s), {t['sessions']} session(s))</span></li>" for t in d.themes)
+    table = _table(("id", "candidate and the gate's verdict", "score", *SIGNALS, "enc / qry / days / age"), (_candidate(c) for c in d.candidates.items))
+    themes = "".join(
+        f"<li>{t(th['reflection'])} <span class=muted>({th['candidates']} candidate(s), {th['days']} day(s), {th['sessions']} session(s))</span></li>"
+        for th in d.themes
+    )
     return (
         f"<h3>Last sweeps ({d.sweeps.total} in all, newest first)</h3>{sweeps}{_more(d.sweeps, 'sweeps')}"
         f"<h3>Staged candidates ({d.candidates.total})</h3><p class=muted>Deep gate weights: {weights}. Thresholds: {thresholds}.</p>"
@@ -193,10 +242,10 @@ def _dreaming(report: Report) -> str:
 def _recall(report: Report) -> str:
     r = report.recall
     top = _table(("entry", "where", "recalled", "by", "last"), (
-        (e(c.text), f'<a href="#{e(c.path.split(".")[0].lower())}-L{c.line}">{e(c.path)}#L{c.line}</a>', f"{c.recalls}", _counts(c.by_source), e(_time(c.last_recalled)))
+        (t(c.text), f'<a href="#{_anchor_id(c.path, c.line)}">{e(c.path)}#L{c.line}</a>', f"{c.recalls}", _counts(c.by_source), e(_time(c.last_recalled)))
         for c in r.top
     )) if r.top else '<p class="empty">No curated entry was recalled yet.</p>'
-    never = "".join(f"<li>{e(c.text)} <span class=muted>{e(c.path)}#L{c.line}</span></li>" for c in r.never.items)
+    never = "".join(f"<li>{t(c.text)} <span class=muted>{e(c.path)}#L{c.line}</span></li>" for c in r.never.items)
     return (
         f"<p>{r.recalled} of {r.curated} curated entries were returned by search or recall; recall events by source: {_counts(r.events_by_source)}; "
         f"{r.untrusted_returned} untrusted text(s) were returned (always framed, never injected).</p>"
@@ -232,7 +281,7 @@ def _sources(report: Report) -> str:
     out = []
     for s in report.sources:
         text = "\n".join(s.lines)
-        body = (_framed(text, "untrusted content") if s.framed else f"<pre>{e(text)}</pre>") if s.lines else f'<p class="muted">Nothing there now ({e(s.state)}).</p>'
+        body = (_framed(text, "untrusted content") if s.framed else f"<pre>{t(text)}</pre>") if s.lines else f'<p class="muted">Nothing there now ({e(s.state)}).</p>'
         out.append(f'<div class="excerpt" id="{e(s.ident)}"><div class="meta">{e(s.anchor)} · {e(s.state)} · {e(s.origin)} / {e(s.session_kind)}</div>{body}</div>')
     return "".join(out) or '<p class="empty">No curated entry cites a source.</p>'
 

@@ -17,7 +17,7 @@ import zlib
 
 import pytest
 
-from tests.report.conftest import ATTACKS
+from tests.report.conftest import ATTACKS, COMMENT
 from tests.report.htmlcheck import Page
 
 SECTION_IDS = {"overview", "curated", "dreaming", "recall", "growth", "untrusted", "sources"}
@@ -87,6 +87,7 @@ def _check_dom(dom: str) -> Page:
     assert not [a for _, attrs in page.elements for a in attrs if a.startswith("on")]
     for attack in ATTACKS:
         assert attack in page.text, attack
+    assert COMMENT in page.text and "&lt;!--" not in page.text  # escaped once: the browser shows what was written
     return page
 
 

@@ -54,11 +54,14 @@ def test_stdout_and_json_agree_with_dream_explain(clawmem, attacked_ws):
     text = Page(html.stdout).text
     staged = data["dreaming"]["candidates"]["items"]
     assert staged, "the fixture leaves candidates waiting"
-    for c in staged:  # the report reuses the gate: same misses, same signals as dream --explain
+    for c in staged:  # the report reuses the gate: same misses, same signals as dream --explain, said as dream says them
         assert explain[c["candidate_id"]]["failed"] == c["failed"]
         assert explain[c["candidate_id"]]["signals"]["encounters"] == c["signals"]["encounters"]
-        for miss in c["failed"]:
+        assert len(c["in_words"]) == len(c["failed"])
+        for miss in c["in_words"]:
             assert miss in text
+    assert any(w.startswith("needs ") for c in staged for w in c["in_words"])
+    assert "passes every threshold" not in text or any(not c["failed"] and not c["last_sweep"] for c in staged)
     memory = {e["text"]: e for e in data["curated"]["MEMORY.md"]["items"]}
     promoted = memory["If the build fails with undefined reference errors, run make clean before make."]
     assert promoted["origin"] == "agent" and [s["state"] for s in promoted["sources"]] == ["ok"] * len(promoted["sources"])
