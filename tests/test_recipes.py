@@ -124,8 +124,9 @@ def test_not_run_lists_only_real_examples():
 @pytest.mark.needs_tool("less")
 @pytest.mark.needs_tool("git")
 @pytest.mark.needs_tool("man")
-def test_every_help_example_runs(tmp_path):
-    work, env = sandbox(tmp_path)
+@pytest.mark.parametrize("install", ["editable", "plain"])
+def test_every_help_example_runs(tmp_path, request, install):
+    work, env = installed_sandbox(tmp_path, request, install)
     code, _, err = run(FIXTURE, work, env)
     assert code == 0, err
     failed = []
@@ -136,6 +137,16 @@ def test_every_help_example_runs(tmp_path):
         if code != 0:
             failed.append(f"{example}\n  exit {code}: {err.strip()[-400:]}")
     assert not failed, "help examples that fail as written:\n" + "\n".join(failed)
+
+
+def installed_sandbox(tmp_path: Path, request: pytest.FixtureRequest, install: str) -> tuple[Path, dict[str, str]]:
+    """``sandbox`` with ``clawmem`` from the editable install or from a plain one (``plain_install``)."""
+    clawmem_bin = CLAWMEM if install == "editable" else request.getfixturevalue("plain_install")
+    work, env = sandbox(tmp_path, clawmem_bin)
+    if install == "plain":
+        env.pop("PYTHONPATH", None)
+        env["PATH"] = f"{Path(clawmem_bin).parent}{os.pathsep}{env['PATH']}"  # the venv's bin: `python`, and man finds ../share/man
+    return work, env
 
 
 @pytest.fixture(scope="module")
@@ -193,11 +204,7 @@ def test_every_unmarked_block_is_run_and_every_mark_gives_a_reason():
 @pytest.mark.needs_tool("man")
 @pytest.mark.parametrize("install", ["editable", "plain"])
 def test_every_markdown_recipe_runs(tmp_path, request, install):
-    clawmem_bin = CLAWMEM if install == "editable" else request.getfixturevalue("plain_install")
-    work, env = sandbox(tmp_path, clawmem_bin)
-    if install == "plain":
-        env.pop("PYTHONPATH", None)
-        env["PATH"] = f"{Path(clawmem_bin).parent}{os.pathsep}{env['PATH']}"  # the venv's bin: `python`, and man finds ../share/man
+    work, env = installed_sandbox(tmp_path, request, install)
     shutil.copytree(ROOT / "examples", work / "examples")
     code, _, err = run(FIXTURE + DOCS_FIXTURE, work, env)
     assert code == 0, err
