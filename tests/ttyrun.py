@@ -45,3 +45,18 @@ def run_with_tty_stderr(
         os.close(master)
     err = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
     return proc.returncode, out.decode("utf-8", "replace"), err
+
+
+def drain(master: int) -> bytes:
+    """Everything left to read from a pseudo-terminal's master side, then close it (EIO or EOF ends it)."""
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return out

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from tests.conftest import CLAWMEM
-from tests.ttyrun import run_with_tty_stderr
+from tests.ttyrun import drain, run_with_tty_stderr
 
 REPO = Path(__file__).resolve().parents[2]
 MARK = "@@step"
@@ -104,18 +104,9 @@ def _walk(tmp_path: Path, *, terminal: bool) -> str:
     master, slave = pty.openpty()
     proc = subprocess.Popen(["bash", "-c", script], cwd=here, env=env, stdin=slave, stdout=slave, stderr=slave)
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(master)
-    assert proc.wait(timeout=600) == 0, b"".join(chunks).decode("utf-8", "replace")
-    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    shown = drain(master).decode("utf-8", "replace")
+    assert proc.wait(timeout=600) == 0, shown
+    return shown.replace("\r\n", "\n")
 
 
 def _walk_in_tmux(tmp_path: Path) -> str:

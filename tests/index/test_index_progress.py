@@ -20,6 +20,7 @@ import time
 import pytest
 
 from tests.conftest import CLAWMEM
+from tests.ttyrun import drain
 
 FILES, ENTRIES_PER_FILE = 12, 25
 
@@ -52,20 +53,6 @@ def _index_until(marker: str, cwd) -> tuple[subprocess.Popen, bytes, int]:
     return proc, seen, master
 
 
-def _drain(master: int) -> bytes:
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(master)
-    return out
-
-
 @pytest.mark.model
 def test_ctrl_c_while_embedding_stops_at_once_and_leaves_a_consistent_index_that_status_describes(ws, clawmem, tmp_path):
     import apsw
@@ -79,7 +66,7 @@ def test_ctrl_c_while_embedding_stops_at_once_and_leaves_a_consistent_index_that
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=120)
     took = time.monotonic() - sent
-    err = (seen + _drain(master)).decode("utf-8", "replace")
+    err = (seen + drain(master)).decode("utf-8", "replace")
     assert proc.returncode == 130, (proc.returncode, err)
     assert "clawmem: interrupted" in err and "Traceback" not in err
     assert took < 15, f"Ctrl-C took {took:.1f} s: the embedding batch ran to its end first"  # generous: one batch takes minutes on a loaded machine
