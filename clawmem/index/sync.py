@@ -319,7 +319,7 @@ def sync(
         changed, entries = [], 0
         hands = team.HandLines.of(ws, team.this_copy(ws), adopting=replay.adopting, accepted=replay.accepted_lines)
         pulled = {} if touched is None else json.loads(index.meta("pulled_lines", "{}") or "{}")
-        to_index = []
+        to_index = []  # the files to parse; their bytes are read again then, so a rebuild never holds them all
         for position, mf in enumerate(files, 1):
             if progress:
                 progress(position, len(files), "reading")
@@ -328,15 +328,17 @@ def sync(
             reclassify = touched is None or mf.rel in touched
             if row and (row["size"], row["mtime_ns"]) == (st.st_size, st.st_mtime_ns) and not reclassify:
                 continue
-            data = mf.path.read_bytes()
-            digest = sha256_bytes(data)
+            digest = sha256_bytes(mf.path.read_bytes())
             if row and row["content_hash"] == digest and not reclassify:
                 index.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, mf.rel))
                 continue
-            to_index.append((mf, row, st, data, digest))
-        for position, (mf, row, st, data, digest) in enumerate(to_index, 1):
+            to_index.append((mf, row))
+        for position, (mf, row) in enumerate(to_index, 1):
             if progress:
                 progress(position, len(to_index), "indexing")
+            st = mf.path.stat()
+            data = mf.path.read_bytes()  # what is hashed is what is parsed, even if the file changed since the first pass
+            digest = sha256_bytes(data)
             if row:
                 _remove_file(index, mf.rel)
             index.execute(
