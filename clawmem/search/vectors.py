@@ -91,16 +91,16 @@ def _in_step(index: Index) -> bool:
 def unembedded(index: Index, embedder_id: str | None) -> int:
     """Entries search can find only by their words: no vector yet (an interrupted or ``--no-embed``
     index), or every entry when the vectors are another embedder's (the next index rebuilds them)."""
-    entries = index.scalar("SELECT count(*) FROM entries")
-    if embedder_id is None or not _has_table(index) or index.meta("embedder_id") != embedder_id:
-        return entries
-    return index.scalar(f"SELECT count(*) FROM entries WHERE id NOT IN (SELECT rowid FROM {VEC_TABLE}_rowids)")
+    if embedder_id is None or index.meta("embedder_id") != embedder_id:
+        return index.scalar("SELECT count(*) FROM entries")
+    return pending_count(index)
 
 
 def pending_count(index: Index) -> int:
+    """Entries without a vector (read from the vec0 rowid table, so sqlite-vec need not be loaded)."""
     if not _has_table(index):
         return index.scalar("SELECT count(*) FROM entries")
-    return index.scalar(f"SELECT count(*) FROM entries WHERE id NOT IN (SELECT rowid FROM {VEC_TABLE})")
+    return index.scalar(f"SELECT count(*) FROM entries WHERE id NOT IN (SELECT rowid FROM {VEC_TABLE}_rowids)")
 
 
 def refresh(
