@@ -274,7 +274,8 @@ def test_an_edited_install_is_never_answered_by_the_old_worker(root, tmp_path):
     assert b"release helper" in run("recall", "time to cut the release tag", env=env).stdout
     assert json.loads(run("worker", "status", "--json", env=env).stdout)["served"] == 1
     edited = code / "clawmem" / "recall" / "render.py"
-    edited.write_text(edited.read_text() + "\n\n_unedited = context_block\n\n\ndef context_block(result):\n    return _unedited(result).replace('release helper', 'EDITED helper')\n")
+    patch = "\n\n_unedited = context_block\n\n\ndef context_block(result):\n    return _unedited(result).replace('release helper', 'EDITED helper')\n"
+    edited.write_text(edited.read_text() + patch)
     out = run("recall", "time to cut the release tag", env=env).stdout
     assert b"EDITED helper" in out and b"release helper" not in out  # the new code answered, in process
     wait_until(lambda: not alive(info["pid"]))  # the old worker refused and made way
