@@ -227,7 +227,7 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
         proc.stdin.close()
         conn, _ = listener.accept()
         with conn:
-            conn.makefile("rb").readline()  # the whole request, its stdin included
+            conn.makefile("rb").readline()  # the request (its stdin is asked for only once the worker accepts it)
             conn.sendall(reply)
         out = proc.stdout.read()
         assert proc.wait(timeout=120) == 0
