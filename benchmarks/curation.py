@@ -93,7 +93,7 @@ class Question:
 
 @dataclass(frozen=True)
 class Life:
-    corpus: str  # locomo | beam
+    corpus: str  # locomo | beam | realtalk
     sample_id: str
     speakers: tuple[str, ...]  # named people (LoCoMo); empty where the speakers are user and assistant
     sessions: tuple[Session, ...]
@@ -143,6 +143,29 @@ def beam_life(folder: Path) -> Life:
     return Life("beam", f"beam-{folder.name}", (), tuple(sorted(sessions, key=lambda s: s.when)), tuple(questions))
 
 
+def realtalk_life(path: Path) -> Life:
+    """One REALTALK chat (real messaging-app conversations between two people over about three weeks): each
+    ``session_N`` is a session ingested when its last message was sent, every message at its own time, and the
+    ``qa`` questions with their evidence ``dia_id``s (the corpus's ``events`` summaries cite no turn and are not read)."""
+    chat = json.loads(path.read_text(encoding="utf-8"))
+    sessions = []
+    numbers = sorted(int(k.split("_")[1]) for k in chat if re.fullmatch(r"session_\d+", k))
+    for number in numbers:
+        turns = tuple(
+            Turn(m["dia_id"], "user", m["speaker"], m["clean_text"], dt.datetime.strptime(m["date_time"], "%d.%m.%Y, %H:%M:%S"))
+            for m in chat[f"session_{number}"] if m["clean_text"].strip()
+        )
+        if turns:
+            sessions.append(Session(f"{path.stem}-s{number}", max(t.at for t in turns), turns))
+    known = {t.id for s in sessions for t in s.turns}
+    questions = tuple(
+        Question(q["question"], evidence) for q in chat.get("qa", [])
+        if (evidence := tuple(dict.fromkeys(e for e in q.get("evidence", []) if e in known)))
+    )
+    speakers = tuple(dict.fromkeys(t.speaker for s in sessions for t in s.turns))
+    return Life("realtalk", path.stem, speakers, tuple(sorted(sessions, key=lambda s: s.when)), questions)
+
+
 def load_lives(args: argparse.Namespace) -> list[Life]:
     """The lives asked for; LoCoMo samples are cut to sessions and questions first, so the replay cannot read observations."""
     lives = []
@@ -155,6 +178,10 @@ def load_lives(args: argparse.Namespace) -> list[Life]:
         wanted = {c for c in args.beam_conversations.split(",") if c}
         folders = sorted((p.parent for p in Path(args.beam).glob("*/chat.json")), key=lambda p: int(p.name))
         lives.extend(beam_life(f) for f in folders if not wanted or f.name in wanted)
+    if args.realtalk:
+        wanted = {c for c in args.realtalk_chats.split(",") if c}
+        chats = sorted(Path(args.realtalk).glob("Chat_*.json"), key=lambda p: int(p.stem.split("_")[1]))
+        lives.extend(realtalk_life(p) for p in chats if not wanted or p.stem.split("_")[1] in wanted)
     return lives
 
 
@@ -571,6 +598,8 @@ def _column(name: str, src: Path, args: argparse.Namespace, out: Path) -> list[d
         command += ["--conversations", *args.conversations]
     if args.beam:
         command += ["--beam", str(Path(args.beam).resolve()), "--beam-conversations", args.beam_conversations]
+    if args.realtalk:
+        command += ["--realtalk", str(Path(args.realtalk).resolve()), "--realtalk-chats", args.realtalk_chats]
     for shape in args.shape or SHAPES:
         command += ["--shape", shape]
     print(f"{name}: replaying with clawmem from {src}", file=sys.stderr, flush=True)
@@ -599,6 +628,7 @@ ROWS = (
     ("precision: cites an observation turn", "precision_obs", "locomo"),
     ("precision: cites an observation or question-evidence turn", "precision_gold", "locomo"),
     ("precision: cites a gold (source_chat_ids) turn", "precision_gold", "beam"),
+    ("precision: cites a question-evidence turn", "precision_gold", "realtalk"),
     ("coverage of observation facts (their turns all cited)", "coverage_obs", "locomo"),
     ("coverage of questions (evidence all cited)", "coverage", None),
     ("coverage of questions from the bootstrap block", "coverage_boot", None),
@@ -641,6 +671,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", nargs="*", help="LoCoMo sample ids to replay (default: all)")
     parser.add_argument("--beam", type=Path, help="BEAM folder of numbered conversations (e.g. /work/shared/data/beam-100k)")
     parser.add_argument("--beam-conversations", default="1,2,3", help="comma-separated BEAM conversation numbers (default: 1,2,3)")
+    parser.add_argument("--realtalk", type=Path, help="REALTALK data folder of Chat_N_*.json files (github.com/danny911kr/REALTALK, data/)")
+    parser.add_argument("--realtalk-chats", default="", help="comma-separated REALTALK chat numbers (default: all)")
     parser.add_argument("--shape", action="append", choices=SHAPES, help="transcript shape, repeatable (default: all)")
     parser.add_argument("--ask-after-days", type=int, default=3, help="days after its last evidence a question is asked")
     parser.add_argument("--out", type=Path, help="directory for workspaces, review/, results.json (default: a new temporary one)")
@@ -658,8 +690,8 @@ def main(argv: list[str] | None = None) -> int:
         key = json.loads((args.out / "review-key.json").read_text(encoding="utf-8"))
         print(label_shares(json.loads(args.labels.read_text(encoding="utf-8")), key))
         return 0
-    if not args.data and not args.beam:
-        parser.error("give the LoCoMo file, --beam DIR, or both")
+    if not args.data and not args.beam and not args.realtalk:
+        parser.error("give the LoCoMo file, --beam DIR, --realtalk DIR, or several")
     out = (args.out or Path(tempfile.mkdtemp(prefix="clawmem-curation-"))).resolve()
     out.mkdir(parents=True, exist_ok=True)
     lives = {life.sample_id: life for life in load_lives(args)}
@@ -672,7 +704,7 @@ def main(argv: list[str] | None = None) -> int:
         runs += column
     review = write_review(out, runs)
     pooled: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for corpus in ("locomo", "beam"):
+    for corpus in ("locomo", "beam", "realtalk"):
         for shape in args.shape or SHAPES:
             for name, _ in trees:
                 chosen = [r["scores"] for r in runs if (r["corpus"], r["shape"], r["src"]) == (corpus, shape, name)]
@@ -680,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
                     pooled.setdefault(corpus, []).append((f"{name} · {shape}", pool(chosen)))
     results = {"trees": {n: str(s) for n, s in trees}, "columns": {c: dict(cols) for c, cols in pooled.items()}, "runs": runs}
     (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
-    titles = {"locomo": "LoCoMo", "beam": "BEAM"}
+    titles = {"locomo": "LoCoMo", "beam": "BEAM", "realtalk": "REALTALK"}
     for corpus, columns in pooled.items():
         ids = sorted({r["sample_id"] for r in runs if r["corpus"] == corpus})
         print(f"## {titles[corpus]}: {', '.join(ids)}\n\n{table(corpus, columns)}")

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.text import Piece, content_words, pieces, sentences, speaker_label, words
+from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -88,6 +88,30 @@ EVENT_NOUN = re.compile(
 LISTENER_REFERENCE = re.compile(
     r"\b(?:the|that|this|those|these)\s+(?:[\w'-]+\s+){1,3}?(?:that\s+)?you(?:'ve| have)?\s+"
     r"(?:recommended|mentioned|suggested|told|showed|sent|shared|gave|talked|said|lent|brought|made)\b",
+    re.IGNORECASE,
+)
+# "After a couple of friends mentioned him.": he, him, his, she, her need someone said before them
+# in the turn (a name, or a person: "my brother", "a guy"); a pronoun with nobody to stand for
+# points at the other speaker's words
+PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|himself|herself)\b", re.IGNORECASE)
+PERSON_NOUNS = frozenset(
+    """
+    brother sister dad mom mum father mother son daughter husband wife boyfriend girlfriend fiance fiancee friend bestie boss
+    coworker colleague guy man woman boy girl teacher doctor partner kid baby neighbor neighbour uncle aunt cousin grandma
+    grandpa grandmother grandfather nephew niece stepdad stepmom roommate date ex manager mentor coach student client
+    customer dog cat puppy kitten horse pet
+    """.split()  # noqa: SIM905
+)
+NOT_A_NAME = frozenset(("yesterday", "today", "tonight", "tomorrow", "honestly", "actually", "well", "oh", "wow", "hey", "yeah", "luckily", "sadly"))
+NAME = re.compile(r"(?<=[\w,;:'’\"])\s+[A-Z][a-z][\w'’-]*")  # a capitalised word inside a sentence
+# "I’m gonna try this the next time I'm in New York", "I have never been.": an object or a place
+# left to the other speaker's words ("this" before no noun; "been" with nowhere after it)
+BARE_THIS = re.compile(
+    r"\bthis\b(?=\s*(?:[.,!?;:]|$)|\s+(?:the|a|an|next|someday|soon|too|again|later|sometime|tomorrow|when|if|as well|out)\b)", re.IGNORECASE
+)
+BARE_BEEN = re.compile(
+    r"\b(?:have|has|had|haven't|hasn't|hadn't|i've|we've)\s+(?:(?:never|not|actually|ever|also|already|yet|just)\s+)*been\b"
+    r"(?=\s*(?:[.,!?;]|$)|\s+(?:there|before|yet|either|too|but|and|so|you|i)\b)",
     re.IGNORECASE,
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
@@ -214,16 +238,25 @@ def _join(first: Piece, second: Piece) -> Piece:
     return Piece(f"{first.said} {second.said}", f"{first.unit} {second.unit}", first.speaker, None)
 
 
-def _points_back(said: str, earlier: set[str]) -> bool:
+def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the book you recommended") at a noun its turn has not said before it."""
-    if LISTENER_REFERENCE.search(said):
+    accident", "the book you recommended", "try this", "never been", "mentioned him") at what its
+    turn has not said before it (``earlier``: its words; ``someone``: whether it named a person)."""
+    if LISTENER_REFERENCE.search(said) or BARE_THIS.search(said) or BARE_BEEN.search(said):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun = m["noun"].casefold()
         if noun not in NOT_REFERENTS and noun not in earlier and noun.rstrip("s") not in earlier:
             return True
-    return False
+    pronoun = PERSONAL.search(said)
+    return bool(pronoun and not someone and not names_someone(said[: pronoun.start()]))
+
+
+def names_someone(text: str) -> bool:
+    """Whether ``text`` names a person a he or she could stand for (a name, or "my brother")."""
+    first = re.match(r"\W*([A-Z][a-z][\w'’-]*)", text)
+    opener = first is not None and first[1].casefold() not in STOPWORDS | NOT_A_NAME
+    return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or opener)
 
 
 def _leans(unit: str) -> bool:
@@ -245,6 +278,7 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None  # the claim a leaning sentence would join
     earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
+    someone = False  # whether those claims named a person a "he" or "she" may stand for
     for piece in found:
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
@@ -260,19 +294,21 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
             open_at = None if piece.item else open_at
             continue
         if not _leans(piece.unit):
-            why = scaffolding.reason(said) or (POINTS_BACK if _points_back(said, earlier) else None)
+            why = scaffolding.reason(said) or (POINTS_BACK if _points_back(said, earlier, someone) else None)
             out.append((piece, why))
             open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
             if why is None:
                 earlier.update(words(said))
+                someone = someone or names_someone(said)
             continue
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
-        if talk or _points_back(said, earlier):
+        if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
             earlier.update(words(said))
+            someone = someone or names_someone(said)
         else:
             out.append((piece, "not self-contained (leans on words said before it)"))
     return out

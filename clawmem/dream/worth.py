@@ -113,8 +113,29 @@ COURTESY = re.compile(
     r"(?:just )?(?:tell|ask) me if|(?:i'?m |i am )?(?:here|always here) (?:for you|if you need))\b",
     re.IGNORECASE,
 )
-# Asking the listener to do something: "please bump the versions", "can you check the logs?"
-REQUEST = re.compile(r"^(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to)\b", re.IGNORECASE)
+# Asking the listener to do something: "please bump the versions", "can you check the logs?",
+# "Tell me more about your job!", "keep me updated on the trip"
+REQUEST = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to|tell me|fill me in|keep me (?:updated|posted|in the loop)|"
+    r"update me|show me|send me)\b",
+    re.IGNORECASE,
+)
+# A wish or a holiday greeting for the other person: "Happy New Years!", "Merry Christmas to you
+# and your family!", "Have a safe flight!", "Enjoy your weekend!" ("Happy to say I got the job"
+# is not one, and neither is anything the speaker says about themselves)
+WISH = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:(?:i |we )?(?:hope|wish) (?:you|your|u)\b|happy(?! to\b)|merry|have (?:a|an|fun)\b|enjoy (?:your|the|it)\b|"
+    r"good luck|best of luck|best wishes|safe (?:travels|flight|trip)|get well|sleep well|sweet dreams|cheers to)",
+    re.IGNORECASE,
+)
+# How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
+# ("I'm doing great, I just got back from Lisbon" says more, and stays)
+WELL_BEING = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*"
+    r"(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b",
+    re.IGNORECASE,
+)
+SMALL_TALK = frozenset(("doing", "asking", "today", "tonight", "also", "feeling", "thanks", "checking"))
 SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
 FIRST_PERSON = OWN | frozenset(("i", "me", "ourselves", "im", "ive", "id"))
 SINGULAR = frozenset(("i", "me", "my", "mine", "myself", "im", "ive", "id"))
@@ -301,6 +322,10 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):
         return "a request to the other person (a standing one goes to USER.md), not a fact"
+    if WISH.match(said) and not OWN & set(tokens):
+        return "a wish or greeting for the other person, no information"
+    if WELL_BEING.match(said) and len([w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in SMALL_TALK]) <= 1:
+        return "small talk about how the speaker is, no information"
     if (SHOWN.search(said) and not any(SPECIFIC.search(n) for n in names)) or FOLLOWING.search(said):
         return "points at something shown in the conversation (the picture is not in memory)"
     if ON_YOUR_NEWS.match(said) and (EVALUATIVE | FEELINGS) & set(tokens):

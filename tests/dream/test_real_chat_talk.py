@@ -1,0 +1,108 @@
+"""Real messaging-app talk (REALTALK-style chats between two people) is not memory.
+
+People typing on their phones end questions with "!" or nothing, wish each other a happy new
+year, answer "how are you?" at length and lean on what the other just said ("I have never
+been", "try this next time", "mentioned him"). Each class is checked in several wordings and
+behind the prefixes a chat export puts in front of a message; the facts beside them stay. The
+whole path runs through the installed CLI on a real transcript.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clawmem.dream import scaffolding, standalone
+from clawmem.dream.text import pieces
+
+from .test_standalone import locomo_session
+
+PREFIXES = ("", "Elise: ", "[2024-01-01 18:13] Elise: ", "[D3:1] Elise: ")
+TALK = [
+    # a question to the listener without a question mark
+    "What do you and your friends like doing in New York, in such a busy city!",
+    "How did the interview go today",
+    "Did you end up going to the concert!!",
+    "so where are you guys heading for spring break",
+    # a wish or a holiday greeting
+    "Happy New Years!",
+    "Merry Christmas to you and your family!",
+    "Hope you have a great weekend!",
+    "Have a safe flight!",
+    "Oh, good luck with the exam tomorrow!",
+    # a request to the listener
+    "Tell me more about your job!",
+    "Keep me updated on the trip!",
+    "fill me in on everything when you're back",
+    # how the speaker is, said back to "how are you?"
+    "I'm also doing well, thank you for asking.",
+    "I am doing good today, thanks for checking in!",
+    "Im good, how about you",
+]
+FACTS = [
+    "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
+    "Happy to say I got the marketing job at the agency in Miami.",
+    "I'm doing well at my new job at the bank in Miami, I started in January.",
+    "What I learned at the cooking class is that pasta needs salted water.",
+    "I went to Turks and Caicos twice for spring break.",
+]
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", TALK)
+def test_chat_talk_is_refused_behind_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) is not None
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", FACTS)
+def test_facts_said_the_same_way_stay(line, prefix):
+    assert scaffolding.reason(prefix + line) is None
+
+
+def verdicts(text: str) -> list[str | None]:
+    return [why for _, why in standalone.claims(pieces(text, transcript=False), records_allowed=False)]
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I have never been, you have to keep me updated on this trip!",
+        "I actually haven't been there yet.",
+        "I’m gonna be sure to try this the next time I am in New York.",
+        "I want to see this too!",
+        "After a couple of friends mentioned him, I left and made my way home.",
+        "I saw her at the mall yesterday.",
+        "She told me the whole story at dinner.",
+    ],
+)
+def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
+    assert all(why is not None for why in verdicts(turn)), verdicts(turn)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I have been to Paris twice.",
+        "My brother visited last week. I cooked lasagna for him.",
+        "I met Anna at the gym and I helped her with her squats.",
+        "I love this song by Adele.",
+        "Kate and I went to her favourite Italian place in Brooklyn.",
+    ],
+)
+def test_a_turn_that_says_who_and_what_stays(turn):
+    assert verdicts(turn)[0] is None, verdicts(turn)
+
+
+def test_a_real_chat_keeps_the_facts_and_none_of_the_talk(ws, clawmem, days_ago):
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Emi", "Happy New Years! What did you do to celebrate this year"),
+            ("elise", f"I'm also doing well, thank you for asking. I went to Turks and Caicos for spring break, trip {n}."),
+            ("Emi", "I have never been, you have to keep me updated on this trip!"),
+            ("elise", "After a couple of friends mentioned him, I left and made my way home. Tell me more about your job!"),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    staged = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert "elise said: I went to Turks and Caicos for spring break, trip 1." in staged, staged
+    talk = ("Happy New Years", "celebrate", "doing well", "never been", "mentioned him", "your job")
+    assert not any(t in s for s in staged for t in talk), staged
