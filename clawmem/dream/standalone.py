@@ -248,8 +248,13 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
         noun = m["noun"].casefold()
         if noun not in NOT_REFERENTS and noun not in earlier and noun.rstrip("s") not in earlier:
             return True
+    return not someone and _unnamed_person(said)
+
+
+def _unnamed_person(said: str) -> bool:
+    """Whether ``said`` has a he or she with nobody named before it in its own words."""
     pronoun = PERSONAL.search(said)
-    return bool(pronoun and not someone and not names_someone(said[: pronoun.start()]))
+    return bool(pronoun and not names_someone(said[: pronoun.start()]))
 
 
 def names_someone(text: str) -> bool:
@@ -294,7 +299,9 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
             open_at = None if piece.item else open_at
             continue
         if not _leans(piece.unit):
-            why = scaffolding.reason(said) or (POINTS_BACK if _points_back(said, earlier, someone) else None)
+            why = scaffolding.reason(said)
+            if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
+                why = POINTS_BACK  # nothing after it may lean on it either
             out.append((piece, why))
             open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
             if why is None:
@@ -340,6 +347,9 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
             continue
         if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             out[open_at] = (_join(out[open_at][0], piece), None)
+            continue
+        if _unnamed_person(scaffold.speech(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
+            out.append((piece, POINTS_BACK))
             continue
         out.append((piece, None))
         open_at = len(out) - 1

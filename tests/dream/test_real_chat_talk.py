@@ -60,7 +60,8 @@ def test_facts_said_the_same_way_stay(line, prefix):
 
 
 def verdicts(text: str) -> list[str | None]:
-    return [why for _, why in standalone.claims(pieces(text, transcript=False), records_allowed=False)]
+    """Each claim's verdict when ``text`` is a turn of Elise's in a transcript (split into sentences)."""
+    return [why for _, why in standalone.claims(pieces(f"Elise: {text}", transcript=True), records_allowed=False)]
 
 
 @pytest.mark.parametrize(
@@ -106,3 +107,24 @@ def test_a_real_chat_keeps_the_facts_and_none_of_the_talk(ws, clawmem, days_ago)
     assert "elise said: I went to Turks and Caicos for spring break, trip 1." in staged, staged
     talk = ("Happy New Years", "celebrate", "doing well", "never been", "mentioned him", "your job")
     assert not any(t in s for s in staged for t in talk), staged
+
+
+def test_a_long_account_split_in_two_does_not_leave_its_he_behind():
+    """A turn too long for one line is cut into claims; the part whose "he" was named in the
+    other part does not stand on its own."""
+    turn = (
+        "I was on my way home and saw my ex today driving somewhere near my house, right past the bakery on Main Street. "
+        "Funny thing is I always looked out for the car when I was out driving around town with my sister and her kids on the "
+        "weekends, but never saw it once in the eight months since we broke up in the spring. "
+        "After a couple of friends mentioned him, I left and made my way home. "
+        "He was probably meeting some friends that live around me back home near the park."
+    )
+    found = [(p.unit, why) for p, why in standalone._accounts(
+        standalone.claims(pieces(f"Elise: {turn}", transcript=True), records_allowed=False), lambda _: "Elise")]
+    kept = [unit for unit, why in found if why is None]
+    assert len(found) > 1 and kept and all("ex today" in unit or "him" not in unit for unit in kept), found
+    assert not any(unit.startswith(("After a couple", "He was")) for unit in kept), found
+
+
+def test_a_sentence_too_short_and_pointing_back_is_not_leaned_on():
+    assert all(why is not None for why in verdicts("I actually have not been. I will take note of it so I can visit them next time!"))
