@@ -19,6 +19,8 @@ owner's own instruction about how to be treated, so one statement is enough: no 
 and no recurrence (the deep gate exists to find what is worth keeping among things nobody asked
 to keep). The same directive said again only refreshes ``observed``.
 
+**What is a directive**, its normal form and its supersession key: ``directive_grammar.py``.
+
 **Agent proposals.** An MCP client may propose a directive (``propose``): a daily-note entry of
 agent origin whose key is ``user.<key>``. It is promoted only when the owner said the same
 directive too (then the owner's words are what is written) or when it passes the deep gate
