@@ -99,10 +99,6 @@ LAYERS: dict[str, str] = {
 # framing, loopguard and trusted_workspaces are moving into clawmem/trust/ and are not edited
 # here. Each entry is (importing module, imported module); remove it once the move is merged.
 KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
-    # cycle workspace <-> trusted_workspaces: it writes its list with workspace.atomic_write
-    ("clawmem.trusted_workspaces", "clawmem.workspace"),
-    # cycle ingest -> notes -> trust.sessions -> ingest: the session lineage parses transcripts
-    ("clawmem.trust.sessions", "clawmem.ingest"),
     # storage -> rules: the index applies the trust rules while it indexes
     ("clawmem.index.sync", "clawmem.provenance"),
     ("clawmem.index.sync", "clawmem.loopguard"),
@@ -111,10 +107,13 @@ KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
     ("clawmem.index.recalls", "clawmem.loopguard"),
     ("clawmem.index.supersession", "clawmem.provenance"),
     ("clawmem.index.vectors", "clawmem.provenance"),
-    ("clawmem.workspace", "clawmem.trusted_workspaces"),
-    ("clawmem.team", "clawmem.trusted_workspaces"),
-    ("clawmem.team", "clawmem.provenance"),
     ("clawmem.baseline", "clawmem.loopguard"),  # the baseline keys entries by loopguard.text_hash
+    ("clawmem.team", "clawmem.provenance"),  # a foreign record's origin is capped
+    ("clawmem.team", "clawmem.trusted_workspaces"),  # the copy's secret id
+    # storage -> rules, and a cycle (trusted_workspaces writes its list with workspace.atomic_write)
+    ("clawmem.workspace", "clawmem.trusted_workspaces"),
+    # rules -> core, and the cycle ingest -> notes -> trust.sessions -> ingest (it parses transcripts)
+    ("clawmem.trust.sessions", "clawmem.ingest"),
     # rules -> core: content_origin splits text with the dream's sentence splitter
     ("clawmem.content_origin", "clawmem.dream.text"),
 })
