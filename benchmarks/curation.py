@@ -250,19 +250,19 @@ def _bootstrap_text(ws: Any) -> str:
 
 def replay(life: Life, shape: str, root: Path, ask_after: int) -> dict[str, Any]:
     """Live one life in a fresh workspace at ``root``; the workspace is kept for scoring and review."""
+    from clawmem import workspace_init
     from clawmem.dream import run_sweep
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.index.maintain import open_synced
     from clawmem.ingest import ingest
     from clawmem.search import SearchOptions, search
-    from clawmem.workspace import Workspace
 
     if root.exists():
         if not (root / ".clawmem").is_dir():
             raise SystemExit(f"{root} exists and is not a workspace this benchmark made; not removing it")
         shutil.rmtree(root)
     root.parent.mkdir(parents=True, exist_ok=True)
-    ws = Workspace.init(root)
+    ws = workspace_init.create(root)
     try:
         embedder = load_embedder(ws.config.embeddings.backend, ws.config.embeddings.model_path or None)
     except EmbedderUnavailable:

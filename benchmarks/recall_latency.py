@@ -40,14 +40,14 @@ WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "rel
 
 
 def build(root: Path, entries: int, triggers: int) -> None:
+    from clawmem import workspace_init
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.search import vectors
-    from clawmem.workspace import Workspace
 
     rng = random.Random(7)
-    ws = Workspace.init(root)
+    ws = workspace_init.create(root)
     per_day = 50
     start = dt.date(2026, 1, 1)
     for day in range(entries // per_day):

@@ -115,16 +115,16 @@ def isolated_env(tmp_path, monkeypatch):
 @pytest.fixture
 def ws(tmp_path):
     """A real, freshly initialised workspace."""
-    from clawmem.workspace import Workspace
+    from clawmem import workspace_init
 
-    return Workspace.init(tmp_path / "ws")
+    return workspace_init.create(tmp_path / "ws")
 
 
 def background_done(root, timeout: float = 120) -> None:
     """Wait until no background ingest a hook started in the workspace at ``root`` is under way."""
     import time
 
-    from clawmem.hosts.background import in_flight
+    from clawmem.hosts.jobs import in_flight
     from clawmem.workspace import Workspace
 
     ws, deadline = Workspace.open(root), time.monotonic() + timeout

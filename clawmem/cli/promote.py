@@ -45,7 +45,8 @@ def promote(
     """
     import sys
 
-    from clawmem.output import emit_json, warn
+    from clawmem.errors import warn
+    from clawmem.output import emit_json
     from clawmem.promote import promote as promote_core
     from clawmem.promote import require_owner
     from clawmem.workspace import Workspace

@@ -24,7 +24,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from clawmem import ledger, loopguard, provenance
-from clawmem.dream import directives, scaffolding, standalone, store, worth
+from clawmem.dream import scaffolding, standalone, store, worth
+from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import STOPWORDS, anchor, excerpt, sentences, similarity
@@ -187,7 +188,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
             for read in standalone.read(row):
                 unit = read.text
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
-                if why is None and any(directives.directive_in(s) for s in sentences(read.piece.said)):
+                if why is None and any(directive_in(s) for s in sentences(read.piece.said)):
                     why = "a directive about the user (dreaming writes it to USER.md)"
                 said = {row["text_hash"], loopguard.text_hash(read.piece.said), loopguard.text_hash(read.piece.unit), loopguard.text_hash(unit)}
                 if why is None and said & forgotten:

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
+from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
 
@@ -327,7 +328,6 @@ def _own_account(who: str, unit: str) -> bool:
     their own). An assistant's claims and the user's other sentences stay apart."""
     if who.casefold() not in ROLES:
         return True
-    from clawmem.dream.directives import directive_in  # directives reads staged units: it imports this module
 
     return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not any(directive_in(s) for s in sentences(unit))
 

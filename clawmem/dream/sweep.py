@@ -16,9 +16,6 @@ from typing import Any
 from clawmem import aspirations, curated, losses, provenance
 from clawmem.config import DreamConfig
 from clawmem.dream import (
-    DreamReport,
-    Explained,
-    Rejection,
     budget,
     consolidate,
     diary,
@@ -34,6 +31,7 @@ from clawmem.dream import (
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Change, Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.problems import Problems, symptom_triggers
+from clawmem.dream.results import DreamReport, Explained, Rejection
 from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt
 from clawmem.entries import grammar
@@ -238,7 +236,7 @@ def _explain(
 def _embed_triggers(ws: Workspace, index) -> None:
     """Give new trigger phrases their vectors now, so the next recall's vector lane can use them."""
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
-    from clawmem.search.vectors import refresh_triggers
+    from clawmem.index.vectors import refresh_triggers
 
     cfg = ws.config.embeddings
     try:

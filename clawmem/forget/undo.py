@@ -31,6 +31,8 @@ from clawmem.output import plural
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, atomic_write
 
+FORGET_LOCK = "forget"  # one forget or undo at a time: both change the files and the ledger
+
 RECORDS_DIR = "forgets"
 ID_PREFIX = "f-"
 
@@ -219,7 +221,6 @@ def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_r
 def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
     """Restore what forget ``forget_id`` removed and lift its tombstones (the caller checked it is the owner)."""
     from clawmem import diary
-    from clawmem.forget import FORGET_LOCK
 
     prune(ws, local_now().date())
     record = _load(ws, forget_id.strip())

@@ -267,7 +267,7 @@ def search(
 def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder: Any, *, lam: float, limit: int) -> list[int]:
     """MMR on stored vectors when the vector lane ran, else on word overlap."""
     if embedder is not None:
-        from clawmem.search.vectors import cached_vectors
+        from clawmem.index.vectors import cached_vectors
 
         stored = cached_vectors(index, embedder.id, [i for i, _ in candidates])
         if stored:

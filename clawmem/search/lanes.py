@@ -128,7 +128,7 @@ class VectorLane:
 
     def score_more(self, index: Index, ids: set[int]) -> None:
         """Cosine of entries the scan did not return (a hit's transcript neighbours)."""
-        from clawmem.search import vectors
+        from clawmem.index import vectors
 
         missing = sorted(ids - set(self.scores))
         found = vectors.cached_vectors(index, self.embedder.id, missing)
@@ -154,7 +154,7 @@ def vector_lane(ws: Workspace, index: Index, query: str, opts: SearchOptions, k:
         embedder = _load_embedder(ws, warnings)
         if embedder is None:
             return VectorLane()
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
     if report.reason:

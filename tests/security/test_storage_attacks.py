@@ -69,10 +69,10 @@ def _run(command: list[str], root: Path, *args: str, stdin: bytes | None = None,
 
 
 def _workspace(root: Path) -> Path:
-    from clawmem.workspace import Workspace
+    from clawmem import workspace_init
 
     (root / "home").mkdir(parents=True, exist_ok=True)
-    Workspace.init(root / "ws")
+    workspace_init.create(root / "ws")
     return root / "ws"
 
 

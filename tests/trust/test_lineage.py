@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clawmem import workspace_init
 from clawmem.trust import lineage
 from clawmem.trust.lineage import TurnView, Verdict, endorses, verdicts
 
@@ -232,10 +233,9 @@ def encoded(draw: st.DrawFn) -> str:
 @given(text=encoded(), channel=st.sampled_from(sorted(CHANNELS)), day=st.dates(min_value=dt.date(2025, 1, 1), max_value=dt.date(2026, 11, 30)))
 def test_any_encoding_in_any_channel_on_any_day_is_untrusted(text, channel, day):
     from clawmem.ingest import ingest
-    from clawmem.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Workspace.init(Path(tmp) / "ws")
+        ws = workspace_init.create(Path(tmp) / "ws")
         fmt, transcript = CHANNELS[channel](text)
         result = ingest(ws, transcript, session="gen", origin="owner", fmt=fmt, at=dt.datetime.combine(day, dt.time(10), dt.UTC))
         assert result.derived >= 1
