@@ -262,7 +262,9 @@ def replay(life: Life, shape: str, root: Path, ask_after: int) -> dict[str, Any]
             raise SystemExit(f"{root} exists and is not a workspace this benchmark made; not removing it")
         shutil.rmtree(root)
     root.parent.mkdir(parents=True, exist_ok=True)
-    ws = workspace_init.create(root)
+    # a --baseline-src tree from before the layers move made workspaces with Workspace.init
+    create = getattr(workspace_init, "create", None) or importlib.import_module("clawmem.workspace").Workspace.init
+    ws = create(root)
     try:
         embedder = load_embedder(ws.config.embeddings.backend, ws.config.embeddings.model_path or None)
     except EmbedderUnavailable:
@@ -603,7 +605,7 @@ def _column(name: str, src: Path, args: argparse.Namespace, out: Path) -> list[d
     for shape in args.shape or SHAPES:
         command += ["--shape", shape]
     print(f"{name}: replaying with clawmem from {src}", file=sys.stderr, flush=True)
-    env = {**os.environ, "PYTHONPATH": str(src), "XDG_STATE_HOME": str(out / "state")}  # Workspace.init's trust list stays in out/
+    env = {**os.environ, "PYTHONPATH": str(src), "XDG_STATE_HOME": str(out / "state")}  # the new workspaces' trust list stays in out/
     subprocess.run(command, check=True, env=env)
     return json.loads(target.read_text(encoding="utf-8"))
 
