@@ -14,11 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import ledger, loopguard, provenance
+from clawmem import ledger, loopguard
 from clawmem.content_origin import RECALLED, Source
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.timeparse import local_now
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:

@@ -74,7 +74,8 @@ def disable_gates() -> None:
 
     neutralise_module.neutralise = lambda text: text
 
-    from clawmem import framing, ledger, loopguard, provenance
+    from clawmem import framing, ledger, loopguard
+    from clawmem.trust import provenance
 
     real_entry = ledger.entry_record
 
@@ -84,7 +85,9 @@ def disable_gates() -> None:
     ledger.entry_record = entry_record
     ledger.taint_record = lambda path, origin: {"t": "taint", "path": path, "origin": "owner", "at": ledger.now_iso()}
     provenance.location_floor = lambda kind: None
-    provenance.promotion_eligibility = lambda **kw: provenance.Eligibility(True, ())
+    from clawmem.trust import eligibility
+
+    eligibility.promotion_eligibility = lambda **kw: eligibility.Eligibility(True, ())
     provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
     loopguard.strip_marked = framing.strip_marked = lambda text: (text, 0)  # writers strip via loopguard
     framing.new_nonce = lambda: ""  # frames without a nonce: the first spelled closing tag ends them
@@ -99,21 +102,21 @@ def disable_gates() -> None:
     workspace._refuse_untrusted = lambda root: None  # rule 14: a cloned repository's workspace is used unasked
     db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
-    import clawmem.cli  # noqa: F401  (registers every command module, each binding resolve_origin by name)
+    provenance.caller_origin = lambda claimed, **kw: "owner"
+    provenance.role_origin = lambda role, sender_origin: "owner"
 
-    _replace_everywhere("resolve_origin", lambda origin: "owner")
+    from clawmem import notes
 
-    from clawmem import ingest, notes
-
-    ingest.role_origin = lambda role, sender_origin: "owner"
     notes.blocked_hashes = lambda ws, hashes, **kw: notes.Blocked(set(), set())
 
     disable_input_gates()
     disable_input_validation()
     disable_issue23_rules()
     disable_bad_input_rules()
-    provenance.is_trusted = lambda origin: True
+    provenance.is_trusted = lambda origin: True  # and so every rule asking it (eligibility, taint, role classes)
     provenance.trusted_sql = lambda column="origin": "1"
+    provenance.shown_untrusted = lambda origin, kind=None, file_taint=None: False
+    provenance.shown_untrusted_sql = lambda origin="origin", kind="kind": "0"
 
     from clawmem import content_origin
 
