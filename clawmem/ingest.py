@@ -11,7 +11,7 @@ untrusted, system prompts are scaffolding), except that an agent-class turn made
 untrusted or system content entered the session and before the owner typed again is
 untrusted-derived whatever it says (``clawmem.trust.lineage``, unless the owner endorsed it),
 and so is one restating an earlier untrusted turn of the same transcript or an untrusted hit
-clawmem returned (``clawmem.content_origin``); ``derived_from`` in the ledger names the source. Recalled
+clawmem returned (``clawmem.trust.content_origin``); ``derived_from`` in the ledger names the source. Recalled
 blocks and echoed recalled lines are dropped, so what clawmem injected never comes back as
 new evidence.
 """
@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from clawmem import content_origin, framing, incoming, ledger, loopguard, notes
+from clawmem import framing, incoming, ledger, loopguard, notes
 from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
@@ -35,7 +35,7 @@ from clawmem.timeparse import check_time_range, from_epoch, local_now
 from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
-from clawmem.trust import lineage, provenance
+from clawmem.trust import content_origin, lineage, provenance
 from clawmem.trust import typed as typed_rule
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 

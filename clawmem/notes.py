@@ -3,7 +3,7 @@
 Both record provenance in the ledger before the line reaches the file, route untrusted notes
 to ``memory/quarantine/``, neutralise text that does not come from the owner, and drop
 recalled content so it is never re-extracted as a new memory. Agent text that restates an
-untrusted hit clawmem returned is untrusted-derived (``clawmem.content_origin``): it is
+untrusted hit clawmem returned is untrusted-derived (``clawmem.trust.content_origin``): it is
 recorded as untrusted, with ``derived_from``, and goes to the quarantine like any untrusted
 note. Owner text is never dropped or downgraded because of untrusted content.
 """
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import content_origin, incoming, ledger, loopguard
+from clawmem import incoming, ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
-from clawmem.trust import provenance
+from clawmem.trust import content_origin, provenance
 from clawmem.trust import sessions as session_lineage
 from clawmem.workspace import Workspace, append_durably
 

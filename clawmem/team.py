@@ -73,7 +73,7 @@ def this_copy(ws: Workspace) -> Copy:
     Without a readable or writable id (a read-only workspace) the copy has an empty key and no
     writer id: it seals nothing and no record counts as its own.
     """
-    from clawmem import trusted_workspaces
+    from clawmem.trust import workspaces as trusted_workspaces
 
     secret = trusted_workspaces.read_id(ws.root)
     if secret is None:

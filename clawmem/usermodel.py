@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import curated, diary, ledger, loopguard
+from clawmem import curated, diary, framing, ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
@@ -189,7 +189,7 @@ def set_directive(
     """
     check_writer(origin, session_kind)
     key = check_key(key)
-    text, _ = loopguard.strip_marked(decode_input(text, limit=ws.config.limits.max_note_bytes, what="directive"))
+    text, _ = framing.strip_marked(decode_input(text, limit=ws.config.limits.max_note_bytes, what="directive"))
     text = check_directive(text)
     observed = _today(today).isoformat()
     new_line_meta = [("key", key), ("observed", observed), ("status", ACTIVE)]

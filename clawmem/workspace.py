@@ -101,8 +101,8 @@ def resolve(
 
 
 def _refuse_untrusted(root: Path) -> None:
-    """A workspace found by walking up is used only if this user created or trusted it (``trusted_workspaces``)."""
-    from clawmem import trusted_workspaces
+    """A workspace found by walking up is used only if this user created or trusted it (``trust.workspaces``)."""
+    from clawmem.trust import workspaces as trusted_workspaces
 
     if not trusted_workspaces.is_trusted(root):
         raise UntrustedWorkspace(
@@ -216,7 +216,8 @@ class Workspace:
         for path, text in ((ws.memory_md, MEMORY_HEADER), (ws.user_md, USER_HEADER), (ws.dreams_md, DREAMS_HEADER)):
             if not path.exists():
                 atomic_write(path, text.encode())
-        from clawmem import ledger, trusted_workspaces  # local: ledger imports workspace
+        from clawmem import ledger  # local: ledger imports workspace
+        from clawmem.trust import workspaces as trusted_workspaces
 
         ledger.create(ws)
         trusted_workspaces.trust(root)

@@ -49,9 +49,10 @@ def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = Fals
     With no ``option`` and no ``$CLAWMEM_WORKSPACE`` it is the enclosing workspace, else the
     per-user default, or the current directory when ``here`` (the CLI's ``clawmem init``).
     """
-    from clawmem import gitshare, trusted_workspaces
+    from clawmem import gitshare
     from clawmem.audit import establish_baseline
     from clawmem.index.db import Index
+    from clawmem.trust import workspaces as trusted_workspaces
 
     root = resolve(option, trusting=True, here=here).root
     _check_root(root)

@@ -27,7 +27,8 @@ from clawmem import ledger, loopguard
 from clawmem.dream import directives, scaffolding, standalone, store, worth
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import STOPWORDS, anchor, excerpt, sentences, similarity
+from clawmem.dream.text import anchor, excerpt, sentences, similarity
+from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.trust import eligibility, provenance

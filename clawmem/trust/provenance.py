@@ -35,8 +35,9 @@ def is_trusted(origin: str | None) -> bool:
 
 
 def trusted_sql(column: str = "origin") -> str:
-    """``is_trusted`` as an SQL condition on ``column`` (the index's CHECK constraints list the same classes)."""
-    return f"{column} IN ({', '.join(repr(o) for o in sorted(TRUSTED_ORIGINS))})"
+    """``is_trusted`` as an SQL condition on ``column``, derived from the function over the vocabulary
+    (the index's CHECK constraints list the same classes), so the two cannot disagree."""
+    return _in_sql(column, [o for o in ORIGINS if is_trusted(o)])
 
 
 def shown_untrusted(origin: str | None, kind: str | None = None, file_taint: str | None = None) -> bool:
@@ -45,7 +46,7 @@ def shown_untrusted(origin: str | None, kind: str | None = None, file_taint: str
     Yes when its origin is not trusted (or unknown), it sits in quarantine, or its file is
     tainted by untrusted content. Callers pass what they know: a search hit its row's origin
     and kind, a span of a file (an excerpt, a source trail) the file's taint as well."""
-    return not is_trusted(origin) or kind == "quarantine" or tainted(file_taint)
+    return not is_trusted(origin) or (kind is not None and location_floor(kind) is not None) or tainted(file_taint)
 
 
 def tainted(file_taint: str | None) -> bool:
@@ -55,8 +56,13 @@ def tainted(file_taint: str | None) -> bool:
 
 def shown_untrusted_sql(origin: str = "origin", kind: str = "kind") -> str:
     """``shown_untrusted`` (without taint) as an SQL condition on the ``origin`` and ``kind`` columns
-    (both NOT NULL in the index, so ``NOT`` of it is the shown-trusted filter)."""
-    return f"(NOT {trusted_sql(origin)} OR {kind} = 'quarantine')"
+    (both NOT NULL in the index, so ``NOT`` of it is the shown-trusted filter), derived from the
+    functions it combines."""
+    return f"(NOT {trusted_sql(origin)} OR {_in_sql(kind, [k for k in FILE_KINDS if location_floor(k) is not None])})"
+
+
+def _in_sql(column: str, values: list[str]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in sorted(values))})" if values else "0"
 
 
 def span_shown_untrusted(rel: str, origins: list[str | None], file_taint: str | None) -> bool:

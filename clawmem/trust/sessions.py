@@ -8,7 +8,7 @@ it as the session runs), and ``exposure`` reads it at the moment of the write. T
 also records what the person typed (``remember``, hashes only: ``clawmem.trust.typed``).
 
 A session no hook registered has no known transcript: its notes are judged by the wording
-detector alone (``clawmem.content_origin``), as before; ``docs/architecture.md`` says so.
+detector alone (``clawmem.trust.content_origin``), as before; ``docs/architecture.md`` says so.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ def disable_gates() -> None:
 
     neutralise_module.neutralise = lambda text: text
 
-    from clawmem import framing, ledger, loopguard
+    from clawmem import framing, ledger
     from clawmem.trust import provenance
 
     real_entry = ledger.entry_record
@@ -89,7 +89,7 @@ def disable_gates() -> None:
 
     eligibility.promotion_eligibility = lambda **kw: eligibility.Eligibility(True, ())
     provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
-    loopguard.strip_marked = framing.strip_marked = lambda text: (text, 0)  # writers strip via loopguard
+    framing.strip_marked = lambda text: (text, 0)
     framing.new_nonce = lambda: ""  # frames without a nonce: the first spelled closing tag ends them
 
     from clawmem import workspace
@@ -113,12 +113,9 @@ def disable_gates() -> None:
     disable_input_validation()
     disable_issue23_rules()
     disable_bad_input_rules()
-    provenance.is_trusted = lambda origin: True  # and so every rule asking it (eligibility, taint, role classes)
-    provenance.trusted_sql = lambda column="origin": "1"
-    provenance.shown_untrusted = lambda origin, kind=None, file_taint=None: False
-    provenance.shown_untrusted_sql = lambda origin="origin", kind="kind": "0"
+    provenance.is_trusted = lambda origin: True  # and every rule asking it: its SQL form, the display rule, eligibility, taint
 
-    from clawmem import content_origin
+    from clawmem.trust import content_origin
 
     content_origin.restates = lambda text, source, cfg=None: False  # hole 6: no text is untrusted-derived
 
@@ -196,9 +193,10 @@ def disable_issue23_rules() -> None:
     """Rules 15-21: each rule function of issue 23 replaced by what the code did before it (21: lineage, owner means typed)."""
     import clawmem.forget
     import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
-    from clawmem import config, ingest, trusted_workspaces
+    from clawmem import config, ingest
     from clawmem.forget import apply
     from clawmem.transcripts import cuts, markdown, sessions
+    from clawmem.trust import workspaces as trusted_workspaces
 
     apply.scrub_index_copies = lambda index, tables, hashes, norms: None
     clawmem.forget.scrub_file_copies = apply.scrub_file_copies = lambda ws, norms: {}
