@@ -1,4 +1,4 @@
-"""False positives of the content-origin rule (``clawmem.content_origin.restates``).
+"""False positives of the content-origin rule (``clawmem.trust.content_origin.restates``).
 
 Every transcript goes through clawmem's own ``ingest`` into a fresh workspace, and the
 ledger records it wrote are compared with what each turn should have been recorded as.

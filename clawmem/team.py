@@ -74,7 +74,7 @@ def this_copy(ws: Workspace) -> Copy:
     Without a readable or writable id (a read-only workspace) the copy has an empty key and no
     writer id: it seals nothing and no record counts as its own.
     """
-    from clawmem import trusted_workspaces
+    from clawmem.trust import workspaces as trusted_workspaces
 
     secret = trusted_workspaces.read_id(ws.root)
     if secret is None:
@@ -271,7 +271,7 @@ def needs_full_replay(copy: Copy, records: list[dict[str, Any]]) -> bool:
 def capped(record: dict[str, Any]) -> dict[str, Any]:
     """A record from another copy as this copy replays it: at most ``FOREIGN_ORIGIN_CAP``, and it
     lifts nothing (an owner's endorsement written elsewhere is not this owner's)."""
-    from clawmem import provenance
+    from clawmem.trust import provenance
 
     out = {k: v for k, v in record.items() if k != "lifted_by"}
     if isinstance(out.get("origin"), str) and out["origin"] in provenance.TRUST_RANK:
@@ -390,7 +390,7 @@ class HandLines:
 def unrecorded_origin(hands: HandLines, rel: str, lines: list[str], text_hash: str, origin: str, line_start: int) -> str:
     """The trust of a line no record accounts for, on this copy: what ``classify_unrecorded`` gave,
     capped at ``FOREIGN_ORIGIN_CAP`` when the line came through git and the owner has not accepted it."""
-    from clawmem import provenance
+    from clawmem.trust import provenance
 
     if origin == FOREIGN_ORIGIN_CAP or hands.line_counts_here(rel, lines, (rel, text_hash) in hands.accepted):
         return origin

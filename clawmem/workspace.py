@@ -101,8 +101,8 @@ def resolve(
 
 
 def _refuse_untrusted(root: Path) -> None:
-    """A workspace found by walking up is used only if this user created or trusted it (``trusted_workspaces``)."""
-    from clawmem import trusted_workspaces
+    """A workspace found by walking up is used only if this user created or trusted it (``trust.workspaces``)."""
+    from clawmem.trust import workspaces as trusted_workspaces
 
     if not trusted_workspaces.is_trusted(root):
         raise UntrustedWorkspace(

@@ -28,7 +28,8 @@ def create(option: str | os.PathLike[str] | None = None) -> Workspace:
 
     Here, not in ``workspace.py``: the ledger is written through the workspace, so the workspace
     cannot import it."""
-    from clawmem import ledger, trusted_workspaces
+    from clawmem import ledger
+    from clawmem.trust import workspaces as trusted_workspaces
 
     found = resolve(option, discover=False)
     root = found.root
@@ -71,9 +72,10 @@ def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = Fals
     With no ``option`` and no ``$CLAWMEM_WORKSPACE`` it is the enclosing workspace, else the
     per-user default, or the current directory when ``here`` (the CLI's ``clawmem init``).
     """
-    from clawmem import gitshare, trusted_workspaces
+    from clawmem import gitshare
     from clawmem.audit import establish_baseline
     from clawmem.index.db import Index
+    from clawmem.trust import workspaces as trusted_workspaces
 
     root = resolve(option, trusting=True, here=here).root
     _check_root(root)

@@ -66,11 +66,8 @@ LAYERS: dict[str, str] = {
     # rules: the closed vocabularies, the trust rules, input validation, output conventions
     "trust": "rules",
     "vocabulary": "rules",
-    "provenance": "rules",
     "loopguard": "rules",
     "framing": "rules",
-    "content_origin": "rules",
-    "trusted_workspaces": "rules",
     "hints": "rules",
     "incoming": "rules",
     "inputs": "rules",
@@ -95,27 +92,26 @@ LAYERS: dict[str, str] = {
     "jsonbound": "foundation",
 }
 
-# Imports the trust package move (a parallel branch) will take away: provenance, content_origin,
-# framing, loopguard and trusted_workspaces are moving into clawmem/trust/ and are not edited
-# here. Each entry is (importing module, imported module); remove it once the move is merged.
+# Storage that applies a trust rule (the index classifies and frames while it indexes, the team
+# ledger caps a foreign origin, the workspace checks this user's trust list): the rules sit in
+# clawmem/trust/ above storage, so these go once the pure rules move below storage. Each entry is
+# (importing module, imported module); a test fails when one is no longer needed.
 KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
     # storage -> rules: the index applies the trust rules while it indexes
-    ("clawmem.index.sync", "clawmem.provenance"),
+    ("clawmem.index.sync", "clawmem.trust.provenance"),
     ("clawmem.index.sync", "clawmem.loopguard"),
-    ("clawmem.index.recalls", "clawmem.provenance"),
-    ("clawmem.index.recalls", "clawmem.content_origin"),
+    ("clawmem.index.recalls", "clawmem.trust.provenance"),
+    ("clawmem.index.recalls", "clawmem.trust.content_origin"),
     ("clawmem.index.recalls", "clawmem.loopguard"),
-    ("clawmem.index.supersession", "clawmem.provenance"),
-    ("clawmem.index.vectors", "clawmem.provenance"),
+    ("clawmem.index.supersession", "clawmem.trust.provenance"),
+    ("clawmem.index.vectors", "clawmem.trust.provenance"),
     ("clawmem.baseline", "clawmem.loopguard"),  # the baseline keys entries by loopguard.text_hash
-    ("clawmem.team", "clawmem.provenance"),  # a foreign record's origin is capped
-    ("clawmem.team", "clawmem.trusted_workspaces"),  # the copy's secret id
+    ("clawmem.team", "clawmem.trust.provenance"),  # a foreign record's origin is capped
+    ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
     # storage -> rules, and a cycle (trusted_workspaces writes its list with workspace.atomic_write)
-    ("clawmem.workspace", "clawmem.trusted_workspaces"),
+    ("clawmem.workspace", "clawmem.trust.workspaces"),
     # rules -> core, and the cycle ingest -> notes -> trust.sessions -> ingest (it parses transcripts)
     ("clawmem.trust.sessions", "clawmem.ingest"),
-    # rules -> core: content_origin splits text with the dream's sentence splitter
-    ("clawmem.content_origin", "clawmem.dream.text"),
 })
 
 

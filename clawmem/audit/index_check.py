@@ -5,9 +5,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from clawmem import provenance
 from clawmem.audit.results import Finding
 from clawmem.errors import Busy
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 COMPARED = (

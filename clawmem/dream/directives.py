@@ -5,7 +5,7 @@ nothing else in dreaming writes ``USER.md``. ``collect`` reads the eligible evid
 ``apply`` writes it through ``usermodel.set_directive`` (the one writer of ``USER.md``).
 
 **Evidence.** Indexed episodic entries (transcript turns, daily-note entries) within
-``dream.max_age_days`` that pass the sweep's own eligibility rule (``light.entry_reasons``:
+``dream.max_age_days`` that pass the sweep's own eligibility rule (``trust.eligibility.entry_reasons``:
 trusted origin, interactive session, untainted file, not quarantined, not prose). Of those,
 only the owner's words count: a transcript turn of origin ``owner`` whose speaker is the owner
 (no label, a role label such as ``user``, or the one name every owner turn of that transcript
@@ -57,6 +57,7 @@ from clawmem.dream.text import anchor, excerpt, sentences, similarity, speaker_l
 from clawmem.errors import BadInput
 from clawmem.index.db import Index
 from clawmem.notes import NoteResult
+from clawmem.trust import eligibility
 from clawmem.workspace import Workspace
 
 DIARY_TITLE = "user model: directives from conversation"
@@ -157,7 +158,7 @@ def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]
         said = _said(row)
         if said is None or not oldest <= said <= now or row["text_hash"] in forgotten:  # a sweep sees nothing said after its `now`
             continue
-        if light.entry_reasons(row, taint.get(row["path"]), row["origin"] != "owner" and copies(row)):
+        if eligibility.entry_reasons(row, taint.get(row["path"]), row["origin"] != "owner" and copies(row)):
             continue
         if proposal:
             pairs = _proposed(row)

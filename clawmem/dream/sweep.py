@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from clawmem import aspirations, curated, losses, provenance
+from clawmem import aspirations, curated, losses
 from clawmem.config import DreamConfig
 from clawmem.dream import (
     budget,
@@ -39,6 +39,7 @@ from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
 from clawmem.ledger import now_iso
+from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace
 
 
@@ -198,9 +199,9 @@ def _ineligible_recalled(index: Index, since_day: str, taint: dict[str, str]) ->
     """Recalled episodic entries that can never be promoted, with why (the poisoning case)."""
     found = []
     for row in store.recalled_entries(index, since_day):
-        reasons = light.entry_reasons(row, taint.get(row["path"]), False)
+        reasons = eligibility.entry_reasons(row, taint.get(row["path"]), False)
         if reasons:
-            trusted = provenance.is_trusted(row["origin"]) and row["kind"] != "quarantine"
+            trusted = not provenance.shown_untrusted(row["origin"], row["kind"])
             found.append(
                 Rejection(
                     "eligibility", (*reasons, f"recalled {row['recalls']} time(s)"),

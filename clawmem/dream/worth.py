@@ -49,8 +49,9 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.text import STOPWORDS, content_words, words
+from clawmem.dream.text import content_words, words
 from clawmem.entries.scaffold import speech
+from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
 
 GREETINGS = frozenset(

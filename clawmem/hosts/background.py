@@ -24,8 +24,6 @@ from clawmem.hosts import jobs
 from clawmem.inputs import read_transcript
 from clawmem.workspace import Workspace
 
-SENDER_ORIGIN = "owner"  # the class of the host's user turns; the parser classifies every other block
-
 
 def limit(ws: Workspace) -> int:
     """The largest transcript a hook's ingest reads."""
@@ -50,14 +48,14 @@ def refuse(path: Path, most: int) -> str | None:
 def ingest_transcript(ws: Workspace, host: ModuleType, session: str, path: Path, problems: list[str]) -> None:
     """Ingest the host's transcript of ``session`` at ``path`` (read within the hook limits); say why not in ``problems``."""
     from clawmem.ingest import ingest
-    from clawmem.trust import sessions
+    from clawmem.trust import provenance, sessions
 
     raw = read_transcript(path, limit(ws), problems)
     if raw is None:
         return
     # the host's own format, forced: the file is the host's transcript, never guessed as another shape
     typed = sessions.typed_prompts(ws, session)
-    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME, typed=typed)
+    ingest(ws, raw, session=session, origin=provenance.HOST_SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME, typed=typed)
 
 
 def spawn(ws: Workspace, host: str, session: str, transcript: Path) -> int:

@@ -13,13 +13,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, provenance, team
+from clawmem import ledger, loopguard, team
 from clawmem.entries import grammar
 from clawmem.entries.lines import line_key
 from clawmem.index import supersession
 from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace, sha256_bytes
 
 #: (done, total, phase): "reading" (files checked), "indexing" (changed files parsed), then

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from clawmem import provenance
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.trust import provenance
 
 if TYPE_CHECKING:
     import numpy as np

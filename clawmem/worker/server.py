@@ -165,12 +165,13 @@ def private_dir(folder: Path) -> None:
 
 def warm(root: Path) -> None:
     """Import what the commands need and load the workspace's embedder, so no request pays for either."""
-    from clawmem import launcher, trusted_workspaces  # noqa: F401 -- imported for their side effect: loaded once
+    from clawmem import launcher  # noqa: F401 -- imported for their side effect: loaded once
     from clawmem.fastlane.recall import answer  # noqa: F401
     from clawmem.hosts.command import answer as hook_answer  # noqa: F401
     from clawmem.hosts.hook import run  # noqa: F401
     from clawmem.recall import recall  # noqa: F401
     from clawmem.recall.render import context_block  # noqa: F401
+    from clawmem.trust import workspaces  # noqa: F401 -- the same
 
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # what the vector lane sets before numpy loads (recall.triggers)

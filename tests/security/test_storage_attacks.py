@@ -35,7 +35,8 @@ STORAGE = [a for a in attacks.ATTACKS if a.id.startswith("S")]
 # nor recorded, and unaccounted lines are classified by the rule from before the fix.
 HOLE3_OFF = """
 import sys
-from clawmem import provenance, workspace
+from clawmem import workspace
+from clawmem.trust import provenance
 workspace.cut_back = lambda fd, size: None
 workspace.torn_tail = lambda path: b""
 def classify_unrecorded(kind, *, ledger_intact, **ignored):

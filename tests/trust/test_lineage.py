@@ -108,8 +108,8 @@ def test_a_restatement_after_untrusted_content_is_untrusted_in_every_channel(ws,
 @pytest.mark.parametrize("encoding", sorted(RESTATEMENTS))
 def test_with_lineage_and_wording_off_the_restatement_is_the_agents(ws, monkeypatch, channel, encoding):
     """Control: the same attacks land as agent text when both rules are off."""
-    from clawmem import content_origin
     from clawmem.ingest import ingest
+    from clawmem.trust import content_origin
 
     monkeypatch.setattr(lineage, "verdicts", lambda turns, exposed_by=None: [Verdict() for _ in turns])
     monkeypatch.setattr(content_origin, "restates", lambda text, source, cfg=None: False)
@@ -121,7 +121,7 @@ def test_with_lineage_and_wording_off_the_restatement_is_the_agents(ws, monkeypa
 
 def test_wording_alone_misses_these_restatements():
     """Why lineage: the wording detector does not see any of the encodings."""
-    from clawmem.content_origin import Source, restates
+    from clawmem.trust.content_origin import Source, restates
 
     missed = [name for name, text in RESTATEMENTS.items() if not restates(text, Source("page", PAGE))]
     assert set(missed) >= {"homoglyphs", "translated"}, missed
