@@ -57,7 +57,7 @@ from clawmem.index.db import Index
 GREETINGS = frozenset(
     """
     hi hey hello hiya howdy yo morning evening afternoon night goodnight bye goodbye later soon talk see catch care
-    take ttyl cya ya meet meeting welcome chat
+    take ttyl cya ya meet meeting welcome chat greetings salutations
     """.split()  # noqa: SIM905
 )
 PHATIC = GREETINGS | frozenset(
@@ -134,6 +134,13 @@ WISH = re.compile(
 WELL_BEING = re.compile(
     r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*"
     r"(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b",
+    re.IGNORECASE,
+)
+QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+# "I'm so glad you had a wonderful cooking session with your mom!": the speaker's feeling about
+# the listener's news
+ABOUT_YOUR_NEWS = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im)\s+(?:so |really |very |super |just )*(?:glad|happy|sorry|excited|thrilled|proud)\s+(?:that\s+)?(?:you|your|to hear)\b",
     re.IGNORECASE,
 )
 SMALL_TALK = frozenset(("doing", "asking", "today", "tonight", "also", "feeling", "thanks", "checking"))
@@ -279,6 +286,12 @@ SUGGESTION = re.compile(
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
+def plain_quotes(text: str) -> str:
+    """``text`` with typographic apostrophes as typed on a keyboard ("Here’s" is "Here's"), so
+    the rules' patterns hold for text from phones and chat apps."""
+    return text.translate(QUOTES)
+
+
 def answer_talk(said: str, *, item: bool) -> str | None:
     """Why a sentence of the assistant's answer is the answer's own structure rather than a fact
     (``None``: it may be one). The owner's facts are the owner's to state; an answer's outline or
@@ -323,6 +336,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):
         return "a request to the other person (a standing one goes to USER.md), not a fact"
+    if ABOUT_YOUR_NEWS.match(said):
+        return "a remark about the person addressed, no fact"
     if WISH.match(said) and not OWN & set(tokens):
         return "a wish or greeting for the other person, no information"
     if WELL_BEING.match(said) and len([w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in SMALL_TALK]) <= 1:
@@ -363,6 +378,7 @@ def social(text: str) -> str | None:
 
 def _talk(said: str) -> str | None:
     """``social`` on what was said (``speech`` already applied)."""
+    said = plain_quotes(said)
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
@@ -381,7 +397,7 @@ def _talk(said: str) -> str | None:
 
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
-    said = speech(text)
+    said = plain_quotes(speech(text))
     talk = _talk(said)
     if talk:
         return talk

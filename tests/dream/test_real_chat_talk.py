@@ -37,6 +37,11 @@ TALK = [
     "I'm also doing well, thank you for asking.",
     "I am doing good today, thanks for checking in!",
     "Im good, how about you",
+    # typed on a phone: typographic apostrophes, old-fashioned greetings, the listener's news
+    "Here’s a photo of the gorgeous Hawaii from the last time I was there!",
+    "Greetings and salutations!",
+    "I’m so glad you had a wonderful cooking session with your mom!",
+    "I'm really happy to hear that the interview went well.",
 ]
 FACTS = [
     "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
