@@ -18,7 +18,11 @@ A unit is no candidate when
   happened, and stays);
 - it is a passing feeling: the speaker's mood and at most one word of what it is about ("I'm feeling
   confident and won't give up", "I was so happy and thankful for all the support");
-- it asks the listener to do something ("please bump the versions", "could you check …"):
+- it is a wish or holiday greeting ("Happy New Years!", "have a safe flight!"), a "how are you"
+  reply with nothing else in it ("I'm also doing well, thank you for asking.") or the speaker's
+  feeling about the listener's news ("I'm so glad you had a lovely time with your mom!");
+- it asks the listener to do something ("please bump the versions", "could you check …", "tell
+  me more about your job!"):
   a standing request is a directive and goes to ``USER.md`` (``dream.directives``);
 - it points at something shown ("check my ideal dance studio", "here's a peek at the space"):
   the picture is not in the memory;
@@ -40,7 +44,8 @@ bold labels, "First, …"), its announcements and offers, its hedged suggestions
 …") and its unconditional instructions ("Create the templates …") are how the answer works
 through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
 
-Cheap and deterministic; the reason names the rule. Questions and short fragments are
+Text typed on phones is judged as if typed on a keyboard (``plain_quotes``: "Here’s" is
+"Here's"). Cheap and deterministic; the reason names the rule. Questions and short fragments are
 refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
 refuses the same lines on the way out.
 """
@@ -373,12 +378,11 @@ def social(text: str) -> str | None:
     """Why ``text`` is talk between the speakers (greeting, thanks, reaction, remark, mood, news
     without content) rather than information; ``None`` when it is not. Judged on the sentence
     alone, so a leaning sentence ("It was so cool.") can be dropped instead of joining a claim."""
-    return _talk(speech(text))
+    return _talk(plain_quotes(speech(text)))
 
 
 def _talk(said: str) -> str | None:
-    """``social`` on what was said (``speech`` already applied)."""
-    said = plain_quotes(said)
+    """``social`` on what was said (``speech`` and ``plain_quotes`` already applied)."""
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
