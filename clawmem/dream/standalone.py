@@ -110,6 +110,11 @@ NAME = re.compile(r"(?<=[\w,;:'’\"])\s+[A-Z][a-z][\w'’-]*")  # a capitalised
 BARE_THIS = re.compile(
     r"\bthis\b(?=\s*(?:[.,!?;:]|$)|\s+(?:the|a|an|next|someday|soon|too|again|later|sometime|tomorrow|when|if|as well|out)\b)", re.IGNORECASE
 )
+# "I took that pic near Fort Wayne", "wanting to play this one for a while": what was shown or
+# named in the chat, not in the line
+SHOWN_BACK = re.compile(
+    r"\b(?:this|that|these|those) (?:pic|pics|picture|pictures|photo|photos|shot|video|snap)\b|\b(?:this|that) one\b(?! of\b)", re.IGNORECASE
+)
 BARE_BEEN = re.compile(
     r"\b(?:have|has|had|haven't|hasn't|hadn't|i've|we've)\s+(?:(?:never|not|actually|ever|also|already|yet|just)\s+)*been\b"
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:there|before|yet|either|too|but|and|so|you|i)\b)",
@@ -142,6 +147,14 @@ RELATIVE = re.compile(
     rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}|{'|'.join(SHORT_DAYS)}))\b(?! \()",
     re.IGNORECASE,
 )
+
+# "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "winter": 12}
+SEASON = re.compile(r"\b(?P<which>last|this|next) (?P<season>spring|summer|fall|autumn|winter)\b(?! \()", re.IGNORECASE)
+# "I won the tournament on Friday": a weekday without "last" or "next" is the one just gone,
+# unless its sentence speaks of what is to come
+BARE_WEEKDAY = re.compile(rf"\b(?:on|this past|past) (?P<weekday>{'|'.join(WEEKDAYS)})\b(?! \()", re.IGNORECASE)
+FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|plan|planning|planned|next|tomorrow|can't wait|looking forward|hope to|want to)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -193,13 +206,43 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
     return str(day.year + shift)
 
 
+def _season(m: re.Match[str], day: dt.date) -> str:
+    """Which season "last summer", "this winter" or "next spring" was on ``day``: the last one
+    that has ended; the one under way, else the coming one; the coming one after that (a winter
+    is named by its two years)."""
+    name = m["season"].casefold().replace("autumn", "fall")
+    now = day.year * 12 + day.month - 1
+    spans = [(year, year * 12 + SEASONS[name] - 1) for year in range(day.year - 2, day.year + 3)]  # (year, first month)
+    ended = [year for year, first in spans if first + 2 < now]
+    under_way = [year for year, first in spans if first <= now <= first + 2]
+    coming = [year for year, first in spans if first > now]
+    this = under_way[0] if under_way else coming[0]
+    which = m["which"].casefold()
+    year = ended[-1] if which == "last" else this if which == "this" else next(y for y in coming if y != this)
+    return f"winter {year}/{str(year + 1)[-2:]}" if name == "winter" else f"{name} {year}"
+
+
+def _weekday(m: re.Match[str], text: str, day: dt.date) -> str:
+    """The date "on Friday" meant on ``day``: the one before it, or the one after it when its
+    sentence speaks of what is to come ("I'm going on Friday")."""
+    start = max(text.rfind(end, 0, m.start()) for end in ".!?") + 1
+    stops = [i for i in (text.find(end, m.end()) for end in ".!?") if i >= 0]
+    sentence = text[start : min(stops, default=len(text))]
+    target = WEEKDAYS.index(SHORT_DAYS.get(m["weekday"].casefold(), m["weekday"].casefold()))
+    if FUTURE.search(sentence):
+        return (day + dt.timedelta(days=(target - day.weekday()) % 7 or 7)).isoformat()
+    return (day - dt.timedelta(days=(day.weekday() - target) % 7 or 7)).isoformat()
+
+
 def resolve_dates(text: str, day: dt.date) -> str:
     """``text`` with each relative date phrase followed by what it meant on ``day``."""
     def sub(m: re.Match[str]) -> str:
         meant = _absolute(m, day)
         return f"{m[0]} ({meant})" if meant else m[0]
 
-    return RELATIVE.sub(sub, text)
+    text = RELATIVE.sub(sub, text)
+    text = SEASON.sub(lambda m: f"{m[0]} ({_season(m, day)})", text)
+    return BARE_WEEKDAY.sub(lambda m: f"{m[0]} ({_weekday(m, text, day)})", text)
 
 
 def attribute(text: str, label: str | None, origin: str) -> str:
@@ -243,7 +286,7 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
     accident", "the book you recommended", "try this", "never been", "mentioned him") at what its
     turn has not said before it (``earlier``: its words; ``someone``: whether it named a person)."""
-    if LISTENER_REFERENCE.search(said) or BARE_THIS.search(said) or BARE_BEEN.search(said):
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, SHOWN_BACK)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun = m["noun"].casefold()

@@ -79,6 +79,8 @@ def verdicts(text: str) -> list[str | None]:
         "After a couple of friends mentioned him, I left and made my way home.",
         "I saw her at the mall yesterday.",
         "She told me the whole story at dinner.",
+        "I took that pic on a hike near Fort Wayne.",
+        "I've been wanting to play this one for a while.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
