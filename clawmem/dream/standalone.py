@@ -17,7 +17,10 @@ reads evidence the same way), so the staged text is the evidence grounding compa
   phrases inside sentences, and its results move with locale settings. A vague count ("a few
   weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
   it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
-  stays one wording; "recently" and "lately" are left as they are.
+  stays one wording; "recently" and "lately" are left as they are. A season is named ("last
+  summer (summer 2022)": the last one that has ended; "this winter": the one under way, else the
+  coming one), and a bare weekday ("on Friday") is the one just gone, or the coming one when its
+  sentence speaks of what is to come ("I'm going on Saturday").
 """
 
 from __future__ import annotations
