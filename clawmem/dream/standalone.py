@@ -133,6 +133,17 @@ MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 # dream to adopt and give kids a home.") and joins it, whatever its tone.
 MAX_TALK_WORDS = 3
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
+# In a conversation between named people a line keeps who said it, but not who they said it to:
+# "You should definitely visit Houston", "Youve definitely heard of Conor McGregor" name a "you"
+# the line cannot (typed without the apostrophe too)
+ADDRESSEE = worth.SECOND_PERSON | frozenset(("youve", "youre", "youll", "youd", "yall"))
+ADDRESSED = "not self-contained (says 'you': the person addressed is not named in the line)"
+# A named speaker's sentence about no one: no first person, no name, no person, no number, and
+# said in general terms ("Calculus can be quite challenging.", "The combination of snow-capped
+# mountains promises an unforgettable experience.", "Pan seared sea bass.", "It's always fun to
+# spend time together on the court.") is a remark about the world, not the speaker's account
+GENERAL_TERMS = re.compile(r"^(?:(?:it|that|this|there)(?:'s| is| was)?\s+(?:always|all about|so|such|really|nice|fun|great|good|important)\b)|\b(?:can|could|may|might) be\b", re.IGNORECASE)
+OWN_WORDS = worth.FIRST_PERSON | frozenset(("us", "we're", "we've", "weve", "were"))
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
 NUMBERS = {
@@ -311,12 +322,33 @@ def names_someone(text: str) -> bool:
     return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or opener)
 
 
+def _about_someone(said: str) -> bool:
+    """Whether ``said`` is about someone or something in particular: the speaker ("I", "we"), a
+    name inside it, a person ("my brother", "a guy") or a number."""
+    tokens = set(words(said))
+    people = tokens & PERSON_NOUNS or {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS  # "the kids"
+    return bool(tokens & OWN_WORDS or people or NAME.search(said) or re.search(r"\d", said))
+
+
+def _to_listener(said: str) -> str | None:
+    """Why a named speaker's sentence is no part of their account (``None``: it may be): it
+    speaks to the person addressed, or about nobody in particular in general terms."""
+    if set(words(said)) & ADDRESSEE:
+        return ADDRESSED
+    if _about_someone(said):
+        return None
+    first = (words(said) or [""])[0]
+    if first in STOPWORDS or first.endswith("ing") or GENERAL_TERMS.search(said):
+        return worth.GENERAL_REMARK
+    return None
+
+
 def _leans(unit: str) -> bool:
     """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it)."""
     return DEPENDENT.match(unit) is not None or OBJECT_PRONOUN.match(unit) is not None or EVENT_TIME.search(unit) is not None
 
 
-def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -> list[tuple[Piece, str | None]]:
+def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, named: bool = False) -> list[tuple[Piece, str | None]]:
     """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
 
     A claim is one sentence that stands on its own, plus the sentences right after it that lean
@@ -326,7 +358,10 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
     announcements (``worth.answer_talk``); so are records (``scaffold.record``) unless
     ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
-    leave the claim before them open for what follows."""
+    leave the claim before them open for what follows. In a conversation between ``named``
+    people, a sentence spoken to the listener or about no one in particular (``_to_listener``)
+    is no claim either: a general remark stays open for a sentence that leans on it ("Flowers
+    bring joy. They were part of my wedding decor.")."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None  # the claim a leaning sentence would join
     earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
@@ -349,6 +384,8 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
             why = scaffolding.reason(said)
             if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
                 why = POINTS_BACK  # nothing after it may lean on it either
+            elif why is None and named:
+                why = _to_listener(said)
             out.append((piece, why))
             open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
             if why is None:
@@ -358,6 +395,8 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
+        elif named and (aside := _to_listener(said)):
+            out.append((piece, aside))
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
@@ -415,7 +454,8 @@ def read(row: Mapping) -> list[Unit]:
         return label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
 
     answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
-    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer)
+    named = transcript and label is not None and label.casefold() not in ROLES
+    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, named=named)
     for piece, why in _accounts(found_claims, speaker_of):
         if why or not piece.unit:
             found.append(Unit(piece, "", why))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from clawmem.dream import scaffolding, standalone
+from clawmem.dream import scaffolding, standalone, worth
 from clawmem.dream.text import pieces
 
 from .test_standalone import locomo_session
@@ -64,9 +64,10 @@ def test_facts_said_the_same_way_stay(line, prefix):
     assert scaffolding.reason(prefix + line) is None
 
 
-def verdicts(text: str) -> list[str | None]:
-    """Each claim's verdict when ``text`` is a turn of Elise's in a transcript (split into sentences)."""
-    return [why for _, why in standalone.claims(pieces(f"Elise: {text}", transcript=True), records_allowed=False)]
+def verdicts(text: str, *, named: bool = False) -> list[str | None]:
+    """Each claim's verdict when ``text`` is a turn of Elise's in a transcript (split into sentences);
+    ``named``: as dreaming reads it in a conversation between named people."""
+    return [why for _, why in standalone.claims(pieces(f"Elise: {text}", transcript=True), records_allowed=False, named=named)]
 
 
 @pytest.mark.parametrize(
@@ -101,6 +102,47 @@ def test_a_turn_that_says_who_and_what_stays(turn):
     assert verdicts(turn)[0] is None, verdicts(turn)
 
 
+ASIDES = [
+    # said to the listener: the line keeps who spoke, not who "you" was
+    "You should definitely visit Houston or any place in Texas.",
+    "Youve definitely heard of Conor McGregor.",
+    "Your brother must be thrilled about the new job in Denver.",
+    "When you get to Austin try the tacos at the market.",
+    "I'm sure your sister will love the scarf you knitted.",
+    # about nobody in particular, in general terms
+    "Calculus can be quite challenging.",
+    "The combination of snow-capped mountains and turquoise lakes promises an unforgettable experience.",
+    "Pursuing a career in technology offers a wide range of opportunities in a fast field.",
+    "There is so much adrenaline at a real game.",
+]
+ACCOUNT = [
+    "Max loves the beach and the dog park.",
+    "The bakery on Main Street opened in 2019.",
+    "My brother visited last week and we hiked the whole trail.",
+    "Kate and I went to her favourite Italian place in Brooklyn.",
+    "Rice University is one of our main attractions in Houston.",
+]
+
+
+@pytest.mark.parametrize("turn", ASIDES)
+def test_what_is_said_to_the_listener_or_about_nobody_is_no_part_of_the_account(turn):
+    assert verdicts(turn, named=True)[0] in (standalone.ADDRESSED, worth.GENERAL_REMARK), verdicts(turn, named=True)
+    # the rule is what refuses it: outside a conversation between named people (an assistant's
+    # "you should…" is the user's procedure) the same sentence is judged a claim
+    assert verdicts(turn)[0] is None, verdicts(turn)
+
+
+@pytest.mark.parametrize("turn", ACCOUNT)
+def test_a_named_speakers_account_of_someone_or_something_stays(turn):
+    assert verdicts(turn, named=True) == [None]
+
+
+def test_a_general_remark_after_a_fact_leaves_the_fact():
+    turn = "I'm getting ready for a game of basketball with my friends. It's always fun to spend time together on the court."
+    assert verdicts(turn, named=True) == [None, worth.GENERAL_REMARK]
+    assert verdicts(turn) == [None], "outside a named conversation it leans on the fact and joins it"
+
+
 def test_a_real_chat_keeps_the_facts_and_none_of_the_talk(ws, clawmem, days_ago):
     for n in (3, 2, 1):
         locomo_session(clawmem, n, days_ago(n), [
@@ -108,11 +150,12 @@ def test_a_real_chat_keeps_the_facts_and_none_of_the_talk(ws, clawmem, days_ago)
             ("elise", f"I'm also doing well, thank you for asking. I went to Turks and Caicos for spring break, trip {n}."),
             ("Emi", "I have never been, you have to keep me updated on this trip!"),
             ("elise", "After a couple of friends mentioned him, I left and made my way home. Tell me more about your job!"),
+            ("Emi", "You should definitely visit Houston or any place in Texas. Calculus can be quite challenging."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
     staged = {e["text"] for e in data["explain"] if e["candidate_id"]}
     assert "elise said: I went to Turks and Caicos for spring break, trip 1." in staged, staged
-    talk = ("Happy New Years", "celebrate", "doing well", "never been", "mentioned him", "your job")
+    talk = ("Happy New Years", "celebrate", "doing well", "never been", "mentioned him", "your job", "Houston", "Calculus")
     assert not any(t in s for s in staged for t in talk), staged
 
 
