@@ -140,13 +140,11 @@ ADDRESSEE = worth.SECOND_PERSON | frozenset(("youve", "youre", "youll", "youd", 
 ADDRESSED = "not self-contained (says 'you': the person addressed is not named in the line)"
 # A named speaker's sentence about no one: no first person, no name, no person, no number, and
 # said in general terms ("Calculus can be quite challenging.", "The combination of snow-capped
-# mountains promises an unforgettable experience.", "Pan seared sea bass.", "It's always fun to
-# spend time together on the court.") is a remark about the world, not the speaker's account
-GENERAL_TERMS = re.compile(
-    r"^(?:(?:it|that|this|there)(?:'s| is| was)?\s+(?:always|all about|so|such|really|nice|fun|great|good|important)\b)|\b(?:can|could|may|might) be\b",
-    re.IGNORECASE,
-)
-OWN_WORDS = worth.FIRST_PERSON | frozenset(("us", "we're", "we've", "weve", "were"))
+# mountains promises an unforgettable experience.", "It's always fun to spend time together on
+# the court.") is a remark about the world, not the speaker's account: it
+# opens on a function word or a gerund, or says what something "can be"
+GENERAL_TERMS = re.compile(r"\b(?:can|could|may|might) be\b", re.IGNORECASE)
+OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
 NUMBERS = {
