@@ -317,30 +317,31 @@ def _unnamed_person(said: str) -> bool:
     return bool(pronoun and not names_someone(said[: pronoun.start()]))
 
 
-def names_someone(text: str) -> bool:
-    """Whether ``text`` names a person a he or she could stand for (a name, or "my brother")."""
-    first = re.match(r"\W*([A-Z][a-z][\w'’-]*)", text)
-    opener = first is not None and first[1].casefold() not in STOPWORDS | NOT_A_NAME
-    return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or opener)
+def names_someone(text: str, *, opener: bool = True) -> bool:
+    """Whether ``text`` names a person a he or she could stand for (a name, or "my brother");
+    ``opener=False`` does not count a capitalised first word, which every sentence has."""
+    first = re.match(r"\W*([A-Z][a-z][\w'’-]*)", text) if opener else None
+    named_first = first is not None and first[1].casefold() not in STOPWORDS | NOT_A_NAME
+    return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or named_first)
 
 
-def _about_someone(said: str) -> bool:
-    """Whether ``said`` is about someone or something in particular: the speaker ("I", "we"), a
-    name inside it, a person ("my brother", "a guy") or a number."""
-    tokens = set(words(said))
-    people = tokens & PERSON_NOUNS or {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS  # "the kids"
-    return bool(tokens & OWN_WORDS or people or NAME.search(said) or re.search(r"\d", said))
+def _about_someone(said: str, tokens: set[str]) -> bool:
+    """Whether ``said`` (its words: ``tokens``) is about someone or something in particular: the
+    speaker ("I", "we"), a name inside it, a person ("my brother", "the kids") or a number."""
+    plural_people = {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS
+    return bool(tokens & OWN_WORDS or plural_people or names_someone(said, opener=False) or re.search(r"\d", said))
 
 
 def _to_listener(said: str, *, leaning: bool = False) -> str | None:
     """Why a named speaker's sentence is no part of their account (``None``: it may be): it
     speaks to the person addressed, or about nobody in particular in general terms (``leaning``:
     it leans on the sentence before it, whose subject its opening pronoun stands for)."""
-    if set(words(said)) & ADDRESSEE:
+    tokens = words(said)
+    if set(tokens) & ADDRESSEE:
         return ADDRESSED
-    if _about_someone(said):
+    if _about_someone(said, set(tokens)):
         return None
-    first = (words(said) or [""])[0]
+    first = tokens[0] if tokens else ""
     if GENERAL_TERMS.search(said) or (not leaning and (first in STOPWORDS or first.endswith("ing"))):
         return worth.GENERAL_REMARK
     return None
