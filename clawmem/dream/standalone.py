@@ -43,7 +43,7 @@ DEPENDENT = re.compile(
     r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really)[,!]?\s+)?"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
-    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well"
+    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so"
     # "In the meantime, …", "After that, …": a discourse opener continues what was said before
     r"|in the meantime|meanwhile|after that|since then|by then|at that point|afterwards|later on|on top of that|apart from that|"
     r"other than that|speaking of which|that said|even so|in that case|as a result|because of (?:that|this)|for that reason"
@@ -138,13 +138,20 @@ FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b
 # the line cannot (typed without the apostrophe too)
 ADDRESSEE = worth.SECOND_PERSON | frozenset(("youve", "youre", "youll", "youd", "yall"))
 ADDRESSED = "not self-contained (says 'you': the person addressed is not named in the line)"
-# A named speaker's sentence about no one (no first person, no name, no person, no number) said in
-# general terms is a remark about the world, not the speaker's account: it says what something
-# "can be" ("Calculus can be quite challenging.") or what it "is always" or "all about" ("It's
-# always fun to spend time together on the court."), or, when it leans on nothing, it opens on a
-# function word or a gerund ("The combination of snow-capped mountains promises an unforgettable
-# experience."). A leaning "It has three bedrooms." is about what the sentence before it named.
+# A named speaker's sentence about no one (no first person, no name, no person, no number) is a
+# remark about the world, not the speaker's account ("Greek cuisine is known for its dishes!",
+# "Calculus can be quite challenging."). One that leans on the sentence before it is about what
+# that sentence named ("It has three bedrooms.") unless it says what something "can be" or what
+# it "is always" or "all about" ("It's always fun to spend time together on the court.").
+# The person addressed by name ("Well, Liza, it's been …") is nobody the sentence is about.
 GENERAL_TERMS = re.compile(r"\b(?:can|could|may|might) be\b|^(?:it|that|this)(?:'s| is) (?:always|all about)\b", re.IGNORECASE)
+# "Oh, The Profector sounds interesting.", "Visiting the Louvre must have been incredible!": how
+# the other's news strikes the speaker, who says nothing of their own
+IMPRESSION = re.compile(r"\b(?:sounds?|looks?|seems?|must (?:have been|be))\b", re.IGNORECASE)
+IMPRESSED = "an impression of what the other person said, no fact about the speaker"
+# "I've truly enjoyed our chat.", "It's been a delightful conversation": the talk itself
+ABOUT_THE_TALK = re.compile(r"\b(?:our|this|been a|such a)\s+(?:\w+\s+){0,2}?(?:chat|conversation|talk|discussion)s?\b", re.IGNORECASE)
+THE_TALK = "about the conversation itself, no fact"
 OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
@@ -334,17 +341,29 @@ def _about_someone(said: str, tokens: set[str]) -> bool:
 
 def _to_listener(said: str, *, leaning: bool = False) -> str | None:
     """Why a named speaker's sentence is no part of their account (``None``: it may be): it
-    speaks to the person addressed, or about nobody in particular in general terms (``leaning``:
-    it leans on the sentence before it, whose subject its opening pronoun stands for)."""
+    speaks to the person addressed, gives an impression of their news or talks about the talk,
+    or it is about nobody in particular (``leaning``: it leans on the sentence before it, whose
+    subject its opening pronoun stands for, and counts as general only in general terms)."""
     tokens = words(said)
     if set(tokens) & ADDRESSEE:
         return ADDRESSED
-    if _about_someone(said, set(tokens)):
+    if ABOUT_THE_TALK.search(said):
+        return THE_TALK
+    if set(tokens) & OWN_WORDS:
         return None
-    first = tokens[0] if tokens else ""
-    if GENERAL_TERMS.search(said) or (not leaning and (first in STOPWORDS or first.endswith("ing"))):
-        return worth.GENERAL_REMARK
-    return None
+    if IMPRESSION.search(said):
+        return IMPRESSED
+    if _about_someone(_unaddressed(said), set(tokens)):
+        return None
+    return worth.GENERAL_REMARK if GENERAL_TERMS.search(said) or not leaning else None
+
+
+def _unaddressed(said: str) -> str:
+    """``said`` without the name of the person it is addressed to ("Well, Liza, …", "…, Bella.")."""
+    for rule in (worth.VOCATIVE, worth.TRAILING_VOCATIVE):
+        if m := rule.search(said):
+            said = said[: m.start("name")] + said[m.end("name") :]
+    return said
 
 
 def _leans(unit: str) -> bool:
@@ -401,6 +420,8 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, n
             out.append((piece, talk or POINTS_BACK))
         elif named and (aside := _to_listener(said, leaning=True)):
             out.append((piece, aside))
+        elif named and open_at is not None and out[open_at][1] in LEANED_ON and not set(words(said)) & OWN_WORDS:
+            out.append((piece, worth.GENERAL_REMARK))  # "Greek food is known for … Another dish is …": the world still
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
@@ -445,6 +466,14 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
     return out
 
 
+def _of_the_speaker(unit: str) -> bool:
+    """Whether a named speaker's account is about them or the people in their life ("I", "we",
+    "my brother", "the kids"): one that is not ("The Louvre is a treasure trove of art.") is a
+    remark about the world."""
+    tokens = set(words(scaffold.speech(unit)))
+    return bool(tokens & OWN_WORDS or tokens & PERSON_NOUNS or {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS)
+
+
 def read(row: Mapping) -> list[Unit]:
     """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
     ``file_date`` when known) as dreaming stages them: attributed, dates resolved."""
@@ -461,6 +490,8 @@ def read(row: Mapping) -> list[Unit]:
     named = transcript and label is not None and label.casefold() not in ROLES
     found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, named=named)
     for piece, why in _accounts(found_claims, speaker_of):
+        if named and not why and piece.unit and not _of_the_speaker(piece.unit):
+            why = worth.GENERAL_REMARK
         if why or not piece.unit:
             found.append(Unit(piece, "", why))
             continue

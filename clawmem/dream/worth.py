@@ -6,8 +6,9 @@ A unit is no candidate when
 - it is social talk: an acknowledgement, greeting or sign-off ("great, that fixed it",
   "hey Mel! good to see you", "talk soon"), i.e. every word is a stop word or a phatic word,
   allowing one name it is addressed to;
-- it is a reaction: praise or agreement aimed at what the other person just shared ("that
-  plate is awesome!", "wow, Caroline, it sounds like you're doing impressive work"): it opens
+- it is a reaction: praise, agreement or sympathy aimed at what the other person just shared
+  ("that plate is awesome!", "wow, Caroline, it sounds like you're doing impressive work", "oh
+  dang that sucks"): it opens
   on a pointer to the other's words ("that", "it", "what a", "your"), carries an evaluative
   word and names nothing specific beyond the person addressed;
 - it is gratitude, sympathy or an offer aimed at the other person ("thanks for the
@@ -85,7 +86,12 @@ EVALUATIVE = frozenset(
     difference deserve deserves best rock rocks star strong brave hero talented gifted capable tough matter matters
     """.split()  # noqa: SIM905
 )
-INTERJECTIONS = frozenset(["wow", "woah", "whoa", "oh", "ooh", "aw", "aww", "omg", "yay", "haha", "hahaha", "hey", "ah", "yes", "yeah"])
+INTERJECTIONS = frozenset(
+    ["wow", "woah", "whoa", "oh", "ohh", "ooh", "aw", "aww", "omg", "yay", "haha", "hahaha", "hey", "ah", "yes", "yeah", "dang", "damn", "darn", "ugh", "oof",
+     "yikes", "geez", "jeez", "man", "dude"]
+)
+# "Oh dang that sucks", "ugh, that's rough": sympathy with the other's news, a reaction like praise
+SYMPATHETIC = frozenset(("sucks", "suck", "sucked", "bummer", "rough", "awful", "terrible", "horrible", "unfortunate", "shame", "harsh", "brutal", "heartbreaking"))
 POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving", "looks", "sounds", "seems", "must", "so", "way", "good"])  # noqa: E501
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
@@ -220,7 +226,7 @@ class Vocabulary:
 # at most two topic words after it acknowledges what was said; it states nothing new
 ACK_OPENERS = frozenset(("thanks", "thank", "thx", "ty", "cheers", "glad", "great", "perfect", "nice", "awesome", "cool", "ok", "okay", "yay", "sweet", "brilliant"))
 # "Caroline, so glad …", "Hey Mel! …": the person addressed, after a greeting or interjection if any
-VOCATIVE = re.compile(r"^\W*(?:(?i:hey|hi|hello|hiya|oh|wow|woah|whoa|aw+|thanks|yo|dear|so)[\s,!]+)?(?P<name>[A-Z][\w'’-]+)\s*[,!]")
+VOCATIVE = re.compile(r"^\W*(?:(?i:hey|hi|hello|hiya|oh|wow|woah|whoa|aw+|thanks|yo|dear|so|well)[\s,!]+)?(?P<name>[A-Z][\w'’-]+)\s*[,!]")
 # "The kids look so cute, Mel!": a name after the last comma, closing the sentence, is the person addressed
 TRAILING_VOCATIVE = re.compile(r",\s*(?P<name>[A-Z][\w'’-]+)\s*[!.?…]*\s*$")
 # "Sounds like you had a great time", "looks like you two are close": a remark on the listener's news
@@ -323,8 +329,8 @@ def _generic(tokens: list[str]) -> bool:
 
 
 def _reaction(tokens: list[str], names: list[str]) -> bool:
-    """Praise or agreement pointing at the other's words, naming nothing beyond the addressee."""
-    if len(names) > 1 or any(SPECIFIC.search(n) for n in names) or not any(w in EVALUATIVE for w in tokens):
+    """Praise, agreement or sympathy pointing at the other's words, naming nothing beyond the addressee."""
+    if len(names) > 1 or any(SPECIFIC.search(n) for n in names) or not any(w in EVALUATIVE or w in SYMPATHETIC for w in tokens):
         return False
     addressed = {n.casefold().strip(EDGE) for n in names}
     rest = [w for w in tokens if w not in INTERJECTIONS and w not in addressed]

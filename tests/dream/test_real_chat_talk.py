@@ -42,6 +42,11 @@ TALK = [
     "Greetings and salutations!",
     "I’m so glad you had a wonderful cooking session with your mom!",
     "I'm really happy to hear that the interview went well.",
+    # sympathy with the listener's news, behind interjections
+    "Oh dang that sucks",
+    "Ugh, that's rough.",
+    "oof that sucks so bad",
+    "Dang, that's such a bummer!",
 ]
 FACTS = [
     "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
@@ -49,6 +54,7 @@ FACTS = [
     "I'm doing well at my new job at the bank in Miami, I started in January.",
     "What I learned at the cooking class is that pasta needs salted water.",
     "I went to Turks and Caicos twice for spring break.",
+    "My old car was awful on ice, so I sold it in March.",
 ]
 
 
@@ -114,6 +120,19 @@ ASIDES = [
     "The combination of snow-capped mountains and turquoise lakes promises an unforgettable experience.",
     "Pursuing a career in technology offers a wide range of opportunities in a fast field.",
     "There is so much adrenaline at a real game.",
+    "Greek cuisine is known for its delicious and flavorful dishes!",
+    # the person addressed by name is nobody the sentence is about
+    "Well, Liza, the trains downtown stop running at midnight now.",
+    "The trains downtown stop running at midnight now, Bella.",
+    # an impression of the listener's news
+    'Oh, "The Profector" sounds interesting.',
+    "Visiting the Louvre and seeing the Mona Lisa must have been an incredible experience!",
+    "The trail to Hanging Lake near Glenwood looks steep.",
+    'Ah, "The Alchemist" seems like a book for a long flight.',
+    # about the conversation itself
+    "Well, Liza, it's been a delightful conversation, discussing everything from travel dreams to hobbies.",
+    "I've truly enjoyed our chat.",
+    "I really loved this conversation about books.",
 ]
 ACCOUNT = [
     "Max loves the beach and the dog park.",
@@ -127,7 +146,8 @@ ACCOUNT = [
 
 @pytest.mark.parametrize("turn", ASIDES)
 def test_what_is_said_to_the_listener_or_about_nobody_is_no_part_of_the_account(turn):
-    assert verdicts(turn, named=True)[0] in (standalone.ADDRESSED, worth.GENERAL_REMARK), verdicts(turn, named=True)
+    asides = (standalone.ADDRESSED, worth.GENERAL_REMARK, standalone.IMPRESSED, standalone.THE_TALK)
+    assert verdicts(turn, named=True)[0] in asides, verdicts(turn, named=True)
     # the rule is what refuses it: outside a conversation between named people (an assistant's
     # "you should…" is the user's procedure) the same sentence is judged a claim
     assert verdicts(turn)[0] is None, verdicts(turn)
@@ -136,6 +156,39 @@ def test_what_is_said_to_the_listener_or_about_nobody_is_no_part_of_the_account(
 @pytest.mark.parametrize("turn", ACCOUNT)
 def test_a_named_speakers_account_of_someone_or_something_stays(turn):
     assert verdicts(turn, named=True) == [None], "a leaning sentence joins the claim it leans on"
+
+
+def accounts(text: str, speaker: str) -> list[str]:
+    """The lines dreaming stages from ``speaker``'s turn ``text`` in a transcript."""
+    row = {"text": f"{speaker}: {text}", "kind": "transcript", "origin": "owner", "observed_at": "2024-01-10T10:00:00"}
+    return standalone.units(row)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "The Louvre is a treasure trove of art and history.",
+        "Greek cuisine is known for its delicious dishes! Another popular Greek dish is souvlaki, which is grilled meat.",
+        "Paris in the spring is lovely. The Seine at sunset is a sight.",
+    ],
+)
+def test_a_named_speakers_turn_about_the_world_is_no_account(turn):
+    assert accounts(turn, "Paola") == []
+    # the rule is what refuses it: the user's turn is judged by what it says
+    assert accounts(turn, "user") != []
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Mediterranean food has a rich palette. As for art, I'm drawn to impressionist paintings by Monet.",
+        "Greek cuisine is known for its dishes! Another Greek dish I cook every week is souvlaki.",
+        "The bakery on Main Street opened in 2019, and my sister works there.",
+    ],
+)
+def test_a_named_speakers_turn_that_says_something_of_them_stays(turn):
+    kept = accounts(turn, "Paola")
+    assert len(kept) == 1 and kept[0].startswith("Paola said: ") and any(w in kept[0] for w in ("I'm", " I ", "my")), kept
 
 
 def test_a_general_remark_after_a_fact_leaves_the_fact():
