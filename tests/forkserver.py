@@ -80,9 +80,9 @@ def _startup_env(env) -> dict[str, str | None]:
     return {k: v for k, v in env.items() if k.startswith("PYTHON")} | {k: env.get(k) for k in STARTUP_ENV}
 
 
-def _target(argv: list[str]) -> tuple[str, str] | None:
+def _target(argv: list[str], path: str | None) -> tuple[str, str] | None:
     """What a forked child runs for ``argv``: the launcher, a script, or ``-c`` code; None: spawn."""
-    if argv[:1] == [CLAWMEM]:
+    if argv[:1] == [CLAWMEM] or (argv[:1] == ["clawmem"] and shutil.which("clawmem", path=path) == CLAWMEM):
         return ("clawmem", CLAWMEM)
     if len(argv) >= 2 and argv[0] == sys.executable:
         if argv[1] == "-c" and len(argv) >= 3:
@@ -92,27 +92,42 @@ def _target(argv: list[str]) -> tuple[str, str] | None:
     return None
 
 
-def run(argv: list[str], *, input: bytes | None = None, env: dict[str, str] | None = None, cwd: str | Path | None = None,
-        timeout: float | None = None, spawn: bool = False) -> subprocess.CompletedProcess:
-    """``subprocess.run(argv, input=input, capture_output=True, …)``, forked from the warm server when it can be.
+def run(argv: list[str], *, input: bytes | str | None = None, env: dict[str, str] | None = None, cwd: str | Path | None = None,
+        timeout: float | None = None, text: bool = False, check: bool = False, spawn: bool = False) -> subprocess.CompletedProcess:
+    """``subprocess.run(argv, input=…, capture_output=True, text=…, check=…)``, forked from the warm server when it can be.
 
     Raises ``subprocess.TimeoutExpired`` like ``subprocess.run`` (the child is killed first).
     """
     env = dict(os.environ) if env is None else dict(env)
-    target = None if spawn else _target(list(argv))
+    target = None if spawn else _target(list(argv), env.get("PATH"))
     if target is not None:
         _CLIENT.ensure()
         if _startup_env(env) != _CLIENT.startup:
             target = None
     if target is None:
-        return subprocess.run(argv, input=input, capture_output=True, env=env, cwd=cwd, timeout=timeout, check=False)
+        return subprocess.run(argv, input=input, capture_output=True, env=env, cwd=cwd, timeout=timeout, text=text, check=check)
+    if isinstance(input, str):
+        input = input.encode(_ENCODING)
     kind, what = target
     rest = list(argv[3:] if kind == "code" else argv[2:] if kind == "script" else argv[1:])
     request = {"kind": kind, "what": what, "args": rest, "input": input, "env": env, "cwd": str(cwd or os.getcwd()), "timeout": timeout}
     code, out, err, timed_out = _CLIENT.call(request)
+    if text:
+        out, err = _decoded(out), _decoded(err)
     if timed_out:
         raise subprocess.TimeoutExpired(list(argv), timeout or 0, out, err)
-    return subprocess.CompletedProcess(list(argv), code, out, err)
+    done = subprocess.CompletedProcess(list(argv), code, out, err)
+    if check:
+        done.check_returncode()
+    return done
+
+
+_ENCODING = __import__("locale").getpreferredencoding(False)
+
+
+def _decoded(data: bytes) -> str:
+    """What ``subprocess.run(text=True)`` makes of the output: the locale's encoding, universal newlines."""
+    return data.decode(_ENCODING).replace("\r\n", "\n").replace("\r", "\n")
 
 
 # --- the wire: length-prefixed pickles over a Unix socket ---------------------------------------------
