@@ -216,6 +216,7 @@ def _command(request: dict, stdin_fd: int, out_fd: int, err_fd: int) -> None:
     import atexit
     import random
     import runpy
+    import tempfile
     import time
     import traceback
 
@@ -226,6 +227,7 @@ def _command(request: dict, stdin_fd: int, out_fd: int, err_fd: int) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     time.tzset()
+    tempfile.tempdir = None  # found again from TMPDIR & co. on first use, as in a fresh interpreter
     random.seed()
     if "numpy" in sys.modules:
         sys.modules["numpy"].random.seed()
