@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import locomo
 from freshness import MARKER, _turn_units
 
+from clawmem import workspace_init
 from clawmem.workspace import Workspace
 
 KS = (5, 10)
@@ -58,7 +59,7 @@ def build(folder: Path, root: Path, embedder: Any, *, reuse: bool) -> locomo.Con
     if fresh:
         if root.exists():
             shutil.rmtree(root)
-        ws = Workspace.init(root)
+        ws = workspace_init.create(root)
     else:
         ws = Workspace(root)
     known: set[str] = set()

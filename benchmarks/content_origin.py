@@ -1,4 +1,4 @@
-"""False positives of the content-origin rule (``clawmem.content_origin.restates``).
+"""False positives of the content-origin rule (``clawmem.trust.content_origin.restates``).
 
 Every transcript goes through clawmem's own ``ingest`` into a fresh workspace, and the
 ledger records it wrote are compared with what each turn should have been recorded as.
@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import ledger, loopguard  # noqa: E402
+from clawmem import ledger, loopguard, workspace_init  # noqa: E402
 from clawmem.ingest import ingest  # noqa: E402
 from clawmem.workspace import Workspace  # noqa: E402
 
@@ -73,7 +73,7 @@ def ingest_records(ws: Workspace, records: list[dict], session: str, origin: str
 
 def fresh_workspace(root: Path, name: str, taint: dict[str, int] | None = None) -> Workspace:
     """A new workspace; ``taint`` overrides ``[taint]`` settings through its clawmem.toml."""
-    Workspace.init(root / name)
+    workspace_init.create(root / name)
     if taint:
         (root / name / "clawmem.toml").write_text("[taint]\n" + "".join(f"{k} = {v}\n" for k, v in taint.items()))
     return Workspace.open(root / name)

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import ledger, loopguard  # noqa: E402
+from clawmem import ledger, loopguard, workspace_init  # noqa: E402
 from clawmem.dream import run_sweep  # noqa: E402
 from clawmem.entries import grammar  # noqa: E402
 from clawmem.index.maintain import open_synced  # noqa: E402
@@ -75,7 +75,7 @@ def main() -> None:
     per_day = args.entries // args.days
     today = dt.date.today()
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Workspace.init(Path(tmp) / "ws")
+        ws = workspace_init.create(Path(tmp) / "ws")
         count = write_notes(ws, [today - dt.timedelta(days=k) for k in range(args.days, 0, -1)], per_day)
         print(f"workspace: {count} entries in {args.days} daily notes")
 

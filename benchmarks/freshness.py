@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import locomo
 
 from clawmem import config as config_module
+from clawmem import workspace_init
 from clawmem.entries import grammar
 from clawmem.workspace import Workspace
 
@@ -100,7 +101,7 @@ def _fresh(root: Path, reuse: bool) -> Workspace | None:
         return None
     if root.exists():
         shutil.rmtree(root)
-    return Workspace.init(root)
+    return workspace_init.create(root)
 
 
 def _index(ws: Workspace, embedder: Any) -> None:

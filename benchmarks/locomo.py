@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from clawmem import config as config_module
+from clawmem import workspace_init
 from clawmem.entries import grammar
 from clawmem.workspace import Workspace
 
@@ -245,7 +246,7 @@ def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversati
     else:
         if root.exists():
             shutil.rmtree(root)
-        ws = Workspace.init(root)
+        ws = workspace_init.create(root)
         started = time.perf_counter()
         for number, when, turns in all_sessions:
             ingest(ws, transcript_jsonl(turns, when), session=f"{sample['sample_id']}-s{number}", origin="owner")

@@ -40,14 +40,14 @@ WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "rel
 
 
 def build(root: Path, entries: int, triggers: int) -> None:
+    from clawmem import workspace_init
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.search import vectors
-    from clawmem.workspace import Workspace
 
     rng = random.Random(7)
-    ws = Workspace.init(root)
+    ws = workspace_init.create(root)
     per_day = 50
     start = dt.date(2026, 1, 1)
     for day in range(entries // per_day):
@@ -93,11 +93,14 @@ def main() -> None:
             "hook prompt --host claude-code": json.dumps({**hook_json, "hook_event_name": "UserPromptSubmit", "prompt": "the arm64 build fails again"}).encode(),
             "hook session-start --host claude-code": json.dumps({**hook_json, "hook_event_name": "SessionStart", "source": "startup"}).encode(),
         }
-        rows = paired(commands, runs=args.runs, env={**env, "CLAWMEM_WORKER": "off"}, stdin=stdin)
+        # Every command runs in the temporary folder: ``python -m`` puts its directory first on the path,
+        # so run from a checkout it would import that checkout's clawmem instead of ``--code``'s.
+        cwd = str(tmp)
+        rows = paired(commands, runs=args.runs, env={**env, "CLAWMEM_WORKER": "off"}, stdin=stdin, cwd=cwd)
         worker_rows = {name: command for name, command in commands.items() if name != "clawmem --version"}
         started = subprocess.run([*clawmem_argv, "worker", "start", "--json"], env={**os.environ, **env}, capture_output=True, text=True, check=False)
         if started.returncode == 0:
-            on = paired(worker_rows, runs=args.runs, env=env, stdin=stdin)
+            on = paired(worker_rows, runs=args.runs, env=env, stdin=stdin, cwd=cwd)
             rows.update({f"{name}, worker on": row for name, row in on.items()})
             served = subprocess.run([*clawmem_argv, "worker", "status", "--json"], env={**os.environ, **env}, capture_output=True, text=True, check=False)
             print(f"worker: {json.loads(served.stdout).get('served')} requests served")

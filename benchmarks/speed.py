@@ -60,6 +60,7 @@ if "--blas-threads" in sys.argv[:-1]:  # must be set before numpy is first impor
 
 from _timing import paired, paired_table
 
+from clawmem import workspace_init
 from clawmem.workspace import Workspace
 
 TARGET_MS = 50.0
@@ -118,7 +119,7 @@ def generate(root: Path, entries: int, seed: int = 0, transcripts: float = 0.0) 
     vocab = Vocabulary.build(rng)
     if root.exists():
         shutil.rmtree(root)
-    ws = Workspace.init(root)
+    ws = workspace_init.create(root)
     memory = [f"- {sentence(rng, vocab)} <!-- importance: {rng.randint(5, 9)} -->\n" for _ in range(MEMORY_ENTRIES)]
     ws.memory_md.write_text(ws.memory_md.read_text(encoding="utf-8") + "".join(memory), encoding="utf-8")
     turns = int((entries - MEMORY_ENTRIES) * transcripts)

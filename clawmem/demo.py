@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clawmem import workspace_init
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace
 
@@ -47,7 +48,7 @@ def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     from clawmem.recall.render import context_block
     from clawmem.search import SearchOptions, search
 
-    ws = Workspace.init(root)
+    ws = workspace_init.create(root)
     say(DemoStep("Create a workspace", f"clawmem init -w {root}", [f"created {root}"]))
 
     step = DemoStep("Write notes with provenance", "clawmem note add TEXT --origin owner|agent|untrusted")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clawmem.errors import BadInput, Busy, NotFound
+from clawmem.trust import authority
 from clawmem.workspace import Workspace
 
 
@@ -29,13 +30,17 @@ class DemoteResult:
     dry_run: bool
 
 
-def demote(ws: Workspace, anchor: str, *, dry_run: bool = False) -> DemoteResult:
-    """Remove the MEMORY.md entry at ``anchor``; its cited evidence stays in the episodic tier."""
+def demote(ws: Workspace, anchor: str, *, caller: authority.Caller, dry_run: bool = False) -> DemoteResult:
+    """Remove the MEMORY.md entry at ``anchor``; its cited evidence stays in the episodic tier.
+
+    The owner's decision (``authority.require_owner``; a dry run decides nothing)."""
     from clawmem import anchors, curated, diary
     from clawmem.dream import lock
     from clawmem.dream.text import excerpt
     from clawmem.entries import grammar
 
+    if not dry_run:
+        authority.require_owner(caller, "demoting a MEMORY.md line")
     where = anchors.parse(ws, anchor, lines_required=True)
     if where.rel != ws.rel(ws.memory_md):
         raise BadInput(f"{anchor} is not a MEMORY.md line", hint="USER.md directives leave with `clawmem user retire KEY`; episodic lines are already episodic")

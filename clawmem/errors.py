@@ -1,6 +1,14 @@
-"""The ``ClawmemError`` tree: every expected failure, with an exit code and a hint."""
+"""The ``ClawmemError`` tree: every expected failure, with an exit code and a hint; ``warn`` for
+one that does not stop the command (here, below every layer, so storage can warn too)."""
 
 from __future__ import annotations
+
+import sys
+
+
+def warn(message: str) -> None:
+    """One line on stderr, prefixed like every clawmem diagnostic."""
+    sys.stderr.write(f"clawmem: {message}\n")
 
 
 class ExitCode:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import anchors, inputs, provenance
+from clawmem import anchors, inputs
 from clawmem.errors import NotFound
 from clawmem.framing import frame_untrusted, inert, recall_block
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 MAX_LINES = 200
@@ -70,9 +71,7 @@ def _recall_lines(ws: Workspace, rel: str, start: int, end: int) -> bool:
         rows = index.query("SELECT text_hash, origin FROM entries WHERE path = ? AND line_end >= ? AND line_start <= ?", (rel, start, end))
         mark_shown(index, [Returned(r["text_hash"], rel, 0.0, r["origin"]) for r in rows], ws=ws)
         taint = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (rel,))
-    if rel.startswith(("memory/quarantine/", "transcripts/")):
-        return True
-    return any(not provenance.is_trusted(r["origin"]) for r in rows) or (taint is not None and not provenance.is_trusted(taint))
+    return provenance.span_shown_untrusted(rel, [r["origin"] for r in rows], taint)
 
 
 def framed_text(excerpt: Excerpt) -> str:

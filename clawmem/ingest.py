@@ -11,7 +11,7 @@ untrusted, system prompts are scaffolding), except that an agent-class turn made
 untrusted or system content entered the session and before the owner typed again is
 untrusted-derived whatever it says (``clawmem.trust.lineage``, unless the owner endorsed it),
 and so is one restating an earlier untrusted turn of the same transcript or an untrusted hit
-clawmem returned (``clawmem.content_origin``); ``derived_from`` in the ledger names the source. Recalled
+clawmem returned (``clawmem.trust.content_origin``); ``derived_from`` in the ledger names the source. Recalled
 blocks and echoed recalled lines are dropped, so what clawmem injected never comes back as
 new evidence.
 """
@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from clawmem import content_origin, framing, incoming, ledger, loopguard, notes, provenance
+from clawmem import framing, incoming, ledger, loopguard, notes
 from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
@@ -35,7 +35,7 @@ from clawmem.timeparse import check_time_range, from_epoch, local_now
 from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
-from clawmem.trust import lineage
+from clawmem.trust import content_origin, lineage, provenance
 from clawmem.trust import typed as typed_rule
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
@@ -75,18 +75,6 @@ class Transcript:
     skipped: dict[str, int] = field(default_factory=dict)
     unknown: dict[str, int] = field(default_factory=dict)
     cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut (``clawmem.transcripts.cuts``)
-
-
-def role_origin(role: str, sender_origin: str) -> str:
-    """The origin class of a turn, from its role and the class of the session's sender."""
-    role = role.lower()
-    if role == "user":
-        return sender_origin
-    if role == "assistant":
-        return "agent" if provenance.is_trusted(sender_origin) else "untrusted"
-    if role in ("system", "developer"):
-        return "system"
-    return "untrusted"  # tool and function output, and any role we do not know
 
 
 def _when(value: object, number: int) -> dt.datetime | None:
@@ -291,7 +279,7 @@ def check_replaceable(records: list[dict], session: str, rel: str, origin: str, 
                 hint="ingest it under a new session id",
             )
         return
-    reach = max(provenance.TRUST_RANK[role_origin(role, origin)] for role in ROLES)
+    reach = max(provenance.TRUST_RANK[provenance.role_origin(role, origin)] for role in ROLES)
     held = [r.get("origin") for r in records if r.get("t") == "entry" and r.get("path") == rel]
     if any(provenance.TRUST_RANK.get(str(o), 0) > reach for o in held):
         raise Forbidden(f"transcript {rel} holds content more trusted than a {origin} caller", hint="ingest it under a new session id")
@@ -379,7 +367,7 @@ def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str, 
     typed turns by the exact rule only (resembling a recalled line never costs the owner a turn),
     everything else by identity too."""
     checked = [(t, loopguard.text_hash(ln)) for i, (t, lines) in enumerate(cleaned) for j, ln in enumerate(lines) if (i, j) not in own]
-    typed = {h for t, h in checked if role_origin(t.role, origin) == "owner"}
+    typed = {h for t, h in checked if provenance.role_origin(t.role, origin) == "owner"}
     originals = [loopguard.text_hash(cleaned[i][1][j]) for i, j in own]
     return notes.blocked_hashes(ws, [h for _, h in checked], exact_only=typed, originals=originals)
 
@@ -419,7 +407,7 @@ def ingest(
     holds the hashes of the prompts the host's prompt hook received: when given, a user turn is
     the owner's only where it is one of them (``clawmem.trust.typed``).
     """
-    notes.check_provenance(origin, session_kind)
+    provenance.check_provenance(origin, session_kind)
     text = decode_input(data, limit=read_limit(ws), what="transcript")
     transcript = parse_transcript(text, fmt)
     turns = _typed_only(transcript.turns, typed) if typed else transcript.turns
@@ -452,12 +440,12 @@ def ingest(
 
     rendered, records, dropped_recalled, derived, lifted = [], [], 0, 0, 0
     rel = ws.rel(path)
-    recalled = notes.untrusted_sources(ws) if any(role_origin(t.role, origin) == "agent" for t, _ in cleaned) else []
+    recalled = notes.untrusted_sources(ws) if any(provenance.role_origin(t.role, origin) == "agent" for t, _ in cleaned) else []
     earlier: list[content_origin.Source] = []  # untrusted turns of this transcript so far
     anchors = [f"{turn.role} turn {turn.turn_id or number} of {rel}" for number, (turn, _) in enumerate(cleaned, 1)]
     verdicts = lineage.verdicts([
         lineage.TurnView(
-            role_origin(turn.role, origin), "\n".join(lines), anchor,
+            provenance.role_origin(turn.role, origin), "\n".join(lines), anchor,
             typed=turn.role == "user", says=not turn.subagent and "tool call" not in (turn.speaker or ""),
         )
         for (turn, lines), anchor in zip(cleaned, anchors, strict=True)
@@ -465,7 +453,7 @@ def ingest(
     for number, ((turn, lines), verdict, label) in enumerate(zip(cleaned, verdicts, labels, strict=True), 1):
         kept = [ln for j, ln in enumerate(lines) if loopguard.text_hash(ln) not in (blocked.forgotten if (number - 1, j) in own else blocked)]
         dropped_recalled += len(lines) - len(kept)
-        sender_class = role_origin(turn.role, origin)
+        sender_class = provenance.role_origin(turn.role, origin)
         turn_origin, source = content_origin.classify(sender_class, "\n".join(kept), [*earlier, *recalled], ws.config.taint)
         by_lineage = source is None and verdict.derived_from is not None and verdict.lifted_by is None
         if by_lineage:

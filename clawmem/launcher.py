@@ -55,9 +55,9 @@ def _merged(args, found: dict[str, str | bool]) -> dict:
     return values
 
 
-def _fast_recall(argv: list[str], found: dict[str, str | bool]) -> int:
+def recall_values(argv: list[str], found: dict[str, str | bool]) -> dict:
+    """``recall``'s arguments as ``fastlane.recall.answer`` takes them (the worker parses with this too), or ``Usage``."""
     from clawmem.fastlane import parse
-    from clawmem.fastlane.recall import run_command
 
     args = parse(recall_parser(), argv)
     if args.budget_ms is not None and args.budget_ms < 1:
@@ -66,7 +66,13 @@ def _fast_recall(argv: list[str], found: dict[str, str | bool]) -> int:
         raise Usage("--budget-ms")
     values = _merged(args, found)
     values.pop("debug")
-    return run_command(**values)
+    return values
+
+
+def _fast_recall(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane.recall import run_command
+
+    return run_command(**recall_values(argv, found))
 
 
 def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
@@ -96,7 +102,8 @@ def hook_parser():
     return parser
 
 
-def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
+def hook_values(argv: list[str], found: dict[str, str | bool]) -> dict:
+    """``hook``'s arguments as ``hosts.command.answer`` takes them (the worker parses with this too), or ``Usage``."""
     from clawmem.fastlane import Usage, parse
 
     if set(found) - {"workspace"}:
@@ -104,12 +111,16 @@ def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
     args = parse(hook_parser(), argv)
     if args.budget_ms is not None and args.budget_ms < 1:
         raise Usage("--budget-ms")
-    from clawmem.hosts.command import run_command
-
     values = vars(args)
     if values["workspace"] is None:
         values["workspace"] = found.get("workspace")
-    return run_command(**values)
+    return values
+
+
+def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.hosts.command import run_command
+
+    return run_command(**hook_values(argv, found))
 
 
 def _fast_status(argv: list[str], found: dict[str, str | bool]) -> int:
@@ -130,20 +141,30 @@ def _fast_mcp(argv: list[str], found: dict[str, str | bool]) -> int:
 FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_status, "hook": _fast_hook, "mcp": _fast_mcp}
 
 
-def _fast(argv: list[str]) -> int | None:
-    """The exit code of a fast-lane run; None when Typer must take these arguments."""
-    from clawmem.output import COLOR_CHOICES, set_color, take_color
+def lane_args(argv: list[str]) -> tuple[str, dict[str, str | bool], list[str]] | None:
+    """``--color``'s choice, the global options and the rest (the subcommand first); None when Typer must take them."""
+    from clawmem.output import COLOR_CHOICES, take_color
 
     color, argv = take_color(argv)
     if color is not None and color not in COLOR_CHOICES:
         return None  # Typer names the choices in its usage error
     found, rest = split_globals(argv)
+    return color or "auto", found, rest
+
+
+def _fast(argv: list[str]) -> int | None:
+    """The exit code of a fast-lane run; None when Typer must take these arguments."""
+    parts = lane_args(argv)
+    if parts is None:
+        return None
+    color, found, rest = parts
     lane = FAST_LANES.get(rest[0]) if rest else None
     if lane is None:
         return None
     from clawmem.fastlane import Usage
+    from clawmem.output import set_color
 
-    set_color(color or "auto")
+    set_color(color)
     try:
         return lane(rest[1:], found)
     except Usage:
@@ -173,6 +194,12 @@ def _checked_argv(argv: list[str]) -> list[str]:
 
 
 def _dispatch() -> None:
+    from clawmem.worker.client import answered
+
+    code = answered(sys.argv[1:])  # recall and the context hooks: the workspace's worker first, before any import
+    if code is not None:
+        sys.stdout.flush()
+        sys.exit(code)
     argv = _checked_argv(sys.argv[1:])
     sys.argv[1:] = argv
     if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string

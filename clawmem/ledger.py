@@ -9,7 +9,6 @@ JSON-escaped hash input.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -19,6 +18,7 @@ from typing import Any
 
 from clawmem import jsonbound, timeparse, workspace
 from clawmem.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
+from clawmem.entries.lines import line_key
 from clawmem.workspace import Workspace, append_durably
 
 LEDGER_LOCK = "ledger"
@@ -120,11 +120,6 @@ def taint_record(path: str, origin: str) -> dict[str, Any]:
     return {"t": "taint", "path": path, "origin": origin, "at": now_iso()}
 
 
-def line_key(line: str) -> str:
-    """A stable key for one source line (its stripped text), used to mark torn lines."""
-    return "line:" + hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest()[:24]
-
-
 def torn_record(path: str, torn: bytes) -> dict[str, Any]:
     """Record that ``path`` ended in an unterminated line: its lines are never trusted again."""
     from clawmem.entries import grammar  # deferred: only a repair needs the parser
@@ -162,10 +157,10 @@ def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
         if torn:
             paths = sorted({m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(torn)})
             records.insert(0, {"t": "repair", "torn_bytes": len(torn), "paths": paths, "at": now_iso()})
-        first = team.next_seq(ws, copy)
+        first = team.next_seq(copy, lambda: read(ws).records)
         data = "".join(json.dumps(team.seal(copy, r, first + i), ensure_ascii=False) + "\n" for i, r in enumerate(records)).encode()
         append_durably(ws.ledger_path, b"\n" + data if torn else data)
-        team.raise_mark(ws, copy, first + len(records) - 1)
+        team.raise_mark(copy, first + len(records) - 1, lambda: read(ws).ledger_id)
 
 
 def shape_problem(record: object) -> str | None:
@@ -208,7 +203,7 @@ def parse_record(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
 
 def report_bad(ws: Workspace, number: int, reason: str) -> None:
     """Warn once per process about a bad ledger line, naming it (the record is skipped)."""
-    from clawmem.output import warn
+    from clawmem.errors import warn
 
     if (str(ws.ledger_path), number) in _WARNED:
         return

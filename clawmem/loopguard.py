@@ -31,7 +31,6 @@ from clawmem.entries.neutralise import fold
 if TYPE_CHECKING:
     from clawmem.config import EchoConfig
     from clawmem.workspace import Workspace
-from clawmem.framing import strip_marked  # noqa: F401  (writers strip recall blocks through loopguard)
 
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")

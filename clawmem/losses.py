@@ -1,7 +1,7 @@
 """Nothing lost silently: what keeps trusted memory out of ``MEMORY.md``, one notice per cause, with the fix.
 
 Three causes lose nothing but can look like loss: owner or agent lines in a file tainted by
-untrusted content (ineligible by design, ``provenance.promotion_eligibility``), a full
+untrusted content (ineligible by design, ``trust.eligibility.promotion_eligibility``), a full
 ``MEMORY.md`` budget (``dream.memory_chars``) that stops gated candidates, and candidates
 still waiting on a deep-gate threshold. ``clawmem status`` and ``clawmem dream`` print each as
 one line, and carry them in ``--json`` as ``notices``.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from clawmem import provenance
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 MAX_PATHS = 3  # files named in a notice; the rest are counted

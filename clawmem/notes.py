@@ -3,7 +3,7 @@
 Both record provenance in the ledger before the line reaches the file, route untrusted notes
 to ``memory/quarantine/``, neutralise text that does not come from the owner, and drop
 recalled content so it is never re-extracted as a new memory. Agent text that restates an
-untrusted hit clawmem returned is untrusted-derived (``clawmem.content_origin``): it is
+untrusted hit clawmem returned is untrusted-derived (``clawmem.trust.content_origin``): it is
 recorded as untrusted, with ``derived_from``, and goes to the quarantine like any untrusted
 note. Owner text is never dropped or downgraded because of untrusted content.
 """
@@ -16,20 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import content_origin, incoming, ledger, loopguard, provenance
+from clawmem import incoming, ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
+from clawmem.trust import content_origin, provenance
 from clawmem.trust import sessions as session_lineage
 from clawmem.workspace import Workspace, append_durably
-
-
-def check_provenance(origin: str, session_kind: str) -> None:
-    if origin not in provenance.ORIGINS:
-        raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(provenance.ORIGINS)}")
-    if session_kind not in provenance.SESSION_KINDS:
-        raise BadInput(f"unknown session kind {session_kind!r}", hint=f"use one of: {', '.join(provenance.SESSION_KINDS)}")
 
 
 def _observed_at(at: dt.datetime | None) -> dt.datetime:
@@ -170,7 +164,7 @@ def add_note(
     ``source`` names the file the note was taken from (``import claude-memory``): it rides as the
     entry's ``source`` metadata and in the ledger record.
     """
-    check_provenance(origin, session_kind)
+    provenance.check_provenance(origin, session_kind)
     if importance is not None and not 1 <= importance <= 10:
         raise BadInput(f"importance {importance} is outside 1-10")
     for what, value in [("trigger", t) for t in triggers] + [("project", p) for p in projects] + [("key", key or ""), ("session", session or "")]:
@@ -270,7 +264,7 @@ def flush(
     (``clawmem.trust.sessions``), goes to the quarantine file as untrusted,
     so it neither rides the daily note's trust nor taints the owner's lines there.
     """
-    check_provenance(origin, session_kind)
+    provenance.check_provenance(origin, session_kind)
     text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
     text, marked = incoming.clean(text, typed_by_owner=False)
     units = flush_units(text)

@@ -164,11 +164,6 @@ def plural(count: int, singular: str, plural: str | None = None) -> str:
     return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
-def warn(message: str) -> None:
-    """One line on stderr, prefixed like every clawmem diagnostic."""
-    sys.stderr.write(f"clawmem: {message}\n")
-
-
 def report_usage(message: str, *, command: str, as_json: bool) -> None:
     """A usage error (exit 2): one line on stderr naming the help to read; the error JSON under ``--json``."""
     hint = f"see `{command} -h`"

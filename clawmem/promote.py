@@ -3,11 +3,11 @@
 Dreaming promotes what kept being useful; sometimes the operator knows better and wants a line
 in the curated core now. This is that hand on the wheel, and it is the owner's alone:
 
-- the CLI refuses it when the invocation is not the owner's (no terminal on standard input,
-  which is how agents shell out) unless the operator types ``--yes``; the MCP server exposes
-  no promote tool at all;
+- ``promote`` refuses it when the invocation is not the owner's (``trust.authority.require_owner``:
+  no terminal on standard input, which is how agents shell out, and no ``--yes`` from the
+  operator); the MCP server exposes no promote tool at all;
 - the cited entry must pass the same eligibility rule dreaming applies
-  (``provenance.promotion_eligibility`` plus quarantine and recalled copies). Content that
+  (``trust.eligibility.entry_reasons``: quarantine, recalled copies and the promotion-eligibility rule). Content that
   fails it (a quarantined web summary, a cron session, a tainted file) may still be promoted,
   but only with ``force=True`` (``--force-untrusted``): the operator vouches for it, the
   result carries a warning, the ledger records the overridden reasons and the source origin,
@@ -30,9 +30,10 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import curated, diary, ledger, provenance
+from clawmem import curated, diary, ledger
 from clawmem.dream import budget
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.trust import authority, eligibility, provenance
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -84,10 +85,10 @@ def _entry_row(ws: Workspace, index, anchor: str) -> dict:
 
 def _overridden(index, row: dict) -> list[str]:
     """Why dreaming would never promote this entry (the rule light and the gate apply)."""
-    from clawmem.dream.light import _RecalledCopies, entry_reasons
+    from clawmem.dream.light import _RecalledCopies
     from clawmem.dream.store import taints
 
-    reasons = entry_reasons(row, taints(index).get(row["path"]), _RecalledCopies(index)(row))
+    reasons = eligibility.entry_reasons(row, taints(index).get(row["path"]), _RecalledCopies(index)(row))
     return [r for r in reasons if r not in ("prose, not a list entry", "marked superseded")]
 
 
@@ -126,17 +127,22 @@ def _decision_record(p: Proposal, row: dict, overridden: list[str]) -> dict:
     }
 
 
-def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int | None = None, dry_run: bool = False) -> PromoteResult:
+def promote(
+    ws: Workspace, anchor: str, *, caller: authority.Caller, force: bool = False, importance: int | None = None, dry_run: bool = False
+) -> PromoteResult:
     """Copy the entry at ``anchor`` into ``MEMORY.md`` as a curated line: the owner's decision.
 
-    The caller (the CLI) has established that the owner is deciding. ``force`` allows content
-    dreaming would never promote (``PromoteResult.overridden`` says why it is ineligible).
+    Refused unless ``caller`` is the owner (``authority.require_owner``; a dry run decides
+    nothing). ``force`` allows content dreaming would never promote
+    (``PromoteResult.overridden`` says why it is ineligible).
     """
     from clawmem import loopguard
     from clawmem.dream import consolidate, lock, write
     from clawmem.index.maintain import open_synced
     from clawmem.index.sync import sync
 
+    if not dry_run:
+        authority.require_owner(caller, "promoting into MEMORY.md")
     if importance is not None and not 1 <= importance <= 10:
         raise BadInput(f"importance {importance} is outside 1-10")
     cfg = ws.config.dream
@@ -172,7 +178,7 @@ def promote(ws: Workspace, anchor: str, *, force: bool = False, importance: int 
             retired = [c for c in outcome.superseded if c.text != p.text]
             action = "unchanged" if outcome.text == snap.text else "superseded" if retired else "added" if outcome.promoted else "merged"
             line = _line_for(outcome.text, p.text, p.sources[0])
-            untrusted = not provenance.is_trusted(row["origin"]) or row["kind"] == "quarantine"
+            untrusted = provenance.shown_untrusted(row["origin"], row["kind"])
             result = PromoteResult(
                 p.sources[0], action, p.text, line, row["origin"], row["session_kind"], overridden, untrusted,
                 dry_run, budget.size(outcome.text), cfg.memory_chars, None,
@@ -210,16 +216,3 @@ def _diary(ws: Workspace, result: PromoteResult, fallback: str | None) -> None:
         body.append(f"- pre-image {result.preimage}")
     diary.append(ws, "owner promote", body)
 
-
-def require_owner(*, from_terminal: bool, confirmed: bool, what: str) -> None:
-    """Refuse an owner-only operation unless a person at a terminal runs it, or types ``--yes``.
-
-    The same rule that decides the default origin (``provenance.default_origin``): agents and
-    scripts shell out without a terminal on standard input. ``--yes`` is for the operator's
-    own scripts; the MCP server exposes no owner-only operation at all.
-    """
-    if provenance.default_origin(from_terminal=from_terminal) != "owner" and not confirmed:
-        raise Forbidden(
-            f"{what} is the owner's decision and this invocation is not at a terminal",
-            hint="run it yourself in a terminal, or add --yes if you (the operator) are scripting it",
-        )

@@ -8,7 +8,8 @@ from typing import Any
 
 from clawmem.index import migrations
 from clawmem.index.db import Index
-from clawmem.index.freshness import memory_files, pending_changes, storage_warnings
+from clawmem.index.files import memory_files, storage_warnings
+from clawmem.index.freshness import pending_changes
 from clawmem.output import plural
 from clawmem.workspace import Workspace
 
@@ -34,7 +35,7 @@ class Status:
     notices: list[Any] = field(default_factory=list)  # clawmem.losses.Notice, one line each with the fix
     aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: due or escalated, oldest first
     host_hooks: list[str] = field(default_factory=list)  # whether each host runs the hooks clawmem installed (Codex: trusted by hash)
-    background_failure: dict[str, Any] | None = None  # the last failed background ingest (``clawmem.hosts.background``)
+    background_failure: dict[str, Any] | None = None  # the last failed background ingest (``clawmem.hosts.jobs``)
 
 
 def _counts(index: Index, column: str) -> dict[str, int]:
@@ -65,7 +66,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     ledger_intact = index.meta("ledger_intact", "1") != "0"
     embeddings = embedding_status(ws)
     if embeddings.get("available"):
-        from clawmem.search.vectors import unembedded
+        from clawmem.index.vectors import unembedded
 
         embeddings["unembedded"] = unembedded(index, embeddings.get("model_id"))
     warnings = []
@@ -96,7 +97,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
             " search finds them by their words only; run `clawmem index`"
         )
     from clawmem import aspirations, losses
-    from clawmem.hosts.background import last_failure
+    from clawmem.hosts.jobs import last_failure
     from clawmem.timeparse import local_now
 
     failure = last_failure(ws)

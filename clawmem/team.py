@@ -28,7 +28,7 @@ import hmac
 import json
 import os
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from clawmem.config import (
     WRITER_FIELD,
     WRITER_ID_CHARS,
 )
+from clawmem.entries import lines as line_model
 from clawmem.workspace import Workspace
 
 UNSEALED = "unsealed"  # the writer shown for a record without a seal (older clawmem, or planted)
@@ -73,7 +74,7 @@ def this_copy(ws: Workspace) -> Copy:
     Without a readable or writable id (a read-only workspace) the copy has an empty key and no
     writer id: it seals nothing and no record counts as its own.
     """
-    from clawmem import trusted_workspaces
+    from clawmem.trust import workspaces as trusted_workspaces
 
     secret = trusted_workspaces.read_id(ws.root)
     if secret is None:
@@ -151,22 +152,22 @@ def save_state(copy: Copy, state: dict[str, Any]) -> None:
     atomic_write(copy.state_path, json.dumps(state, sort_keys=True).encode())
 
 
-def next_seq(ws: Workspace, copy: Copy) -> int:
+def next_seq(copy: Copy, ledger_records: Callable[[], Iterable[dict[str, Any]]]) -> int:
     """The running number for this copy's next record (the caller holds the ledger lock).
 
-    From the state's mark; when the state is gone, from this copy's records in the ledger.
+    From the state's mark; when the state is gone, from this copy's records in the ledger
+    (``ledger_records``, read only then).
     """
     state = load_state(copy)
     mark = state.get("seq")
     if not isinstance(mark, int) or isinstance(mark, bool):
-        from clawmem import ledger
-
-        mark = max((r[SEQ_FIELD] for r in ledger.read(ws).records if isinstance(r.get(SEQ_FIELD), int) and written_here(copy, r)), default=0)
+        mark = max((r[SEQ_FIELD] for r in ledger_records() if isinstance(r.get(SEQ_FIELD), int) and written_here(copy, r)), default=0)
     return mark + 1
 
 
-def raise_mark(ws: Workspace, copy: Copy, seq: int) -> None:
-    """Remember that this copy wrote records up to ``seq`` (the rollback high-water mark)."""
+def raise_mark(copy: Copy, seq: int, ledger_id: Callable[[], str | None]) -> None:
+    """Remember that this copy wrote records up to ``seq`` (the rollback high-water mark);
+    ``ledger_id`` is read only when the state names no ledger yet."""
     if not copy.key:
         return
     state = load_state(copy)
@@ -175,9 +176,7 @@ def raise_mark(ws: Workspace, copy: Copy, seq: int) -> None:
         return
     state["seq"] = seq
     if "ledger_id" not in state:
-        from clawmem import ledger
-
-        state["ledger_id"] = ledger.read(ws).ledger_id
+        state["ledger_id"] = ledger_id()
     save_state(copy, state)
 
 
@@ -272,7 +271,7 @@ def needs_full_replay(copy: Copy, records: list[dict[str, Any]]) -> bool:
 def capped(record: dict[str, Any]) -> dict[str, Any]:
     """A record from another copy as this copy replays it: at most ``FOREIGN_ORIGIN_CAP``, and it
     lifts nothing (an owner's endorsement written elsewhere is not this owner's)."""
-    from clawmem import provenance
+    from clawmem.trust import provenance
 
     out = {k: v for k, v in record.items() if k != "lifted_by"}
     if isinstance(out.get("origin"), str) and out["origin"] in provenance.TRUST_RANK:
@@ -331,9 +330,7 @@ def committed_lines(root: Path, rel: str) -> frozenset[str] | None:
 
 
 def line_key(rel: str, line: str) -> str:
-    from clawmem import ledger
-
-    return f"{rel}\0{ledger.line_key(line)}"
+    return f"{rel}\0{line_model.line_key(line)}"
 
 
 @dataclass
@@ -393,7 +390,7 @@ class HandLines:
 def unrecorded_origin(hands: HandLines, rel: str, lines: list[str], text_hash: str, origin: str, line_start: int) -> str:
     """The trust of a line no record accounts for, on this copy: what ``classify_unrecorded`` gave,
     capped at ``FOREIGN_ORIGIN_CAP`` when the line came through git and the owner has not accepted it."""
-    from clawmem import provenance
+    from clawmem.trust import provenance
 
     if origin == FOREIGN_ORIGIN_CAP or hands.line_counts_here(rel, lines, (rel, text_hash) in hands.accepted):
         return origin

@@ -25,11 +25,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import curated, diary, ledger, loopguard, provenance
+from clawmem import curated, diary, framing, ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.inputs import decode_input
+from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace
 
 # First words accepted as an imperative (case-insensitive; "Please" in front is allowed).
@@ -119,11 +120,8 @@ def check_key(key: str) -> str:
 
 def check_writer(origin: str, session_kind: str) -> None:
     """The promotion-eligibility rule decides who may write curated memory directly."""
-    if origin not in provenance.ORIGINS:
-        raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(provenance.ORIGINS)}")
-    if session_kind not in provenance.SESSION_KINDS:
-        raise BadInput(f"unknown session kind {session_kind!r}", hint=f"use one of: {', '.join(provenance.SESSION_KINDS)}")
-    verdict = provenance.promotion_eligibility(origin=origin, session_kind=session_kind, file_taint=None)
+    provenance.check_provenance(origin, session_kind)
+    verdict = eligibility.promotion_eligibility(origin=origin, session_kind=session_kind, file_taint=None)
     if not verdict.eligible:
         raise Forbidden(
             f"may not change the user model: {'; '.join(verdict.reasons)}",
@@ -191,7 +189,7 @@ def set_directive(
     """
     check_writer(origin, session_kind)
     key = check_key(key)
-    text, _ = loopguard.strip_marked(decode_input(text, limit=ws.config.limits.max_note_bytes, what="directive"))
+    text, _ = framing.strip_marked(decode_input(text, limit=ws.config.limits.max_note_bytes, what="directive"))
     text = check_directive(text)
     observed = _today(today).isoformat()
     new_line_meta = [("key", key), ("observed", observed), ("status", ACTIVE)]

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clawmem.errors import UnsafePath, UntrustedWorkspace, WorkspaceExists, WorkspaceNotFound
+from clawmem.errors import UnsafePath, UntrustedWorkspace, WorkspaceNotFound
 
 if TYPE_CHECKING:
     from clawmem import config as config_module
@@ -101,8 +101,8 @@ def resolve(
 
 
 def _refuse_untrusted(root: Path) -> None:
-    """A workspace found by walking up is used only if this user created or trusted it (``trusted_workspaces``)."""
-    from clawmem import trusted_workspaces
+    """A workspace found by walking up is used only if this user created or trusted it (``trust.workspaces``)."""
+    from clawmem.trust import workspaces as trusted_workspaces
 
     if not trusted_workspaces.is_trusted(root):
         raise UntrustedWorkspace(
@@ -202,25 +202,6 @@ class Workspace:
         if not (found.root / STATE_DIR).is_dir():
             raise WorkspaceNotFound(f"no clawmem workspace at {found.root} ({RULES[found.rule]})")
         return cls(found.root, found.rule)
-
-    @classmethod
-    def init(cls, option: str | os.PathLike[str] | None = None) -> Workspace:
-        """Create the layout; existing files are never overwritten."""
-        found = resolve(option, discover=False)
-        root = found.root
-        if (root / STATE_DIR).is_dir():
-            raise WorkspaceExists(f"a workspace already exists at {root}", hint="use it, or pick another --workspace")
-        ws = cls(root, found.rule)
-        for folder in (ws.daily_dir, ws.quarantine_dir, ws.transcripts_dir, ws.preimages_dir, ws.locks_dir):
-            folder.mkdir(parents=True, exist_ok=True)
-        for path, text in ((ws.memory_md, MEMORY_HEADER), (ws.user_md, USER_HEADER), (ws.dreams_md, DREAMS_HEADER)):
-            if not path.exists():
-                atomic_write(path, text.encode())
-        from clawmem import ledger, trusted_workspaces  # local: ledger imports workspace
-
-        ledger.create(ws)
-        trusted_workspaces.trust(root)
-        return ws
 
     # layout -----------------------------------------------------------------------------
     @property

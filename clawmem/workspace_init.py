@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clawmem.errors import BadInput
-from clawmem.workspace import STATE_DIR, Workspace, resolve
+from clawmem.errors import BadInput, WorkspaceExists
+from clawmem.workspace import DREAMS_HEADER, MEMORY_HEADER, STATE_DIR, USER_HEADER, Workspace, atomic_write, resolve
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,29 @@ class InitResult:
     workspace: str
     created: bool
     changed: list[str] = field(default_factory=list)
+
+
+def create(option: str | os.PathLike[str] | None = None) -> Workspace:
+    """Create the layout, the ledger and this user's trust in it; existing files are never overwritten.
+
+    Here, not in ``workspace.py``: the ledger is written through the workspace, so the workspace
+    cannot import it."""
+    from clawmem import ledger
+    from clawmem.trust import workspaces as trusted_workspaces
+
+    found = resolve(option, discover=False)
+    root = found.root
+    if (root / STATE_DIR).is_dir():
+        raise WorkspaceExists(f"a workspace already exists at {root}", hint="use it, or pick another --workspace")
+    ws = Workspace(root, found.rule)
+    for folder in (ws.daily_dir, ws.quarantine_dir, ws.transcripts_dir, ws.preimages_dir, ws.locks_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    for path, text in ((ws.memory_md, MEMORY_HEADER), (ws.user_md, USER_HEADER), (ws.dreams_md, DREAMS_HEADER)):
+        if not path.exists():
+            atomic_write(path, text.encode())
+    ledger.create(ws)
+    trusted_workspaces.trust(root)
+    return ws
 
 
 def _check_root(root: Path) -> None:
@@ -49,14 +72,15 @@ def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = Fals
     With no ``option`` and no ``$CLAWMEM_WORKSPACE`` it is the enclosing workspace, else the
     per-user default, or the current directory when ``here`` (the CLI's ``clawmem init``).
     """
-    from clawmem import gitshare, trusted_workspaces
+    from clawmem import gitshare
     from clawmem.audit import establish_baseline
     from clawmem.index.db import Index
+    from clawmem.trust import workspaces as trusted_workspaces
 
     root = resolve(option, trusting=True, here=here).root
     _check_root(root)
     created = not (root / STATE_DIR).is_dir()
-    ws = Workspace.init(root) if created else Workspace.open(root)
+    ws = create(root) if created else Workspace.open(root)
     changed = ["workspace"] if created else []
     index_existed = ws.index_path.exists()
     Index.open(ws).close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import subprocess
@@ -17,6 +18,16 @@ CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem
 # so a green run cannot hide untested code. Skips for data outside the repo (CLAWMEM_LOCOMO…),
 # root-only mounts, the optional [onnx]/[st] extras and a console script not yet reinstalled stay plain skips (pytest -rs lists them).
 REQUIRE_ALL = os.environ.get("CLAWMEM_REQUIRE_ALL") == "1"
+# The day the run started. A test that names today's files (``memory/<today>.md``) takes it from
+# here and pins clawmem's clock to it (``pinned_day``), so a run that crosses midnight still agrees.
+RUN_DAY = dt.date.today()
+
+
+@pytest.fixture
+def pinned_day(monkeypatch) -> dt.date:
+    """Pin clawmem's clock (``CLAWMEM_NOW``) to noon of ``RUN_DAY`` for this test and the CLI it runs."""
+    monkeypatch.setenv("CLAWMEM_NOW", f"{RUN_DAY.isoformat()}T12:00:00")
+    return RUN_DAY
 
 
 def require(condition: object, reason: str) -> None:
@@ -117,16 +128,16 @@ def isolated_env(tmp_path, monkeypatch):
 @pytest.fixture
 def ws(tmp_path):
     """A real, freshly initialised workspace."""
-    from clawmem.workspace import Workspace
+    from clawmem import workspace_init
 
-    return Workspace.init(tmp_path / "ws")
+    return workspace_init.create(tmp_path / "ws")
 
 
 def background_done(root, timeout: float = 120) -> None:
     """Wait until no background ingest a hook started in the workspace at ``root`` is under way."""
     import time
 
-    from clawmem.hosts.background import in_flight
+    from clawmem.hosts.jobs import in_flight
     from clawmem.workspace import Workspace
 
     ws, deadline = Workspace.open(root), time.monotonic() + timeout

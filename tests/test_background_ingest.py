@@ -14,7 +14,7 @@ import json
 import os
 import time
 
-from clawmem.hosts import background
+from clawmem.hosts import jobs
 from tests.conftest import background_done
 
 SESSION = "7d0c2e1a-0000-4000-8000-0000000000aa"
@@ -63,8 +63,8 @@ def test_the_hook_returns_before_the_ingest_and_the_worker_lands_it(ws, clawmem,
     _claude(transcript, [("user", TYPED), ("assistant", "Noted.")])
     with ws.lock(f"ingest-session:{SESSION}"):  # the worker waits here: whatever the hook did, it did not ingest
         _hook(clawmem, "session-end", "claude-code", transcript, reason="exit")
-        jobs = background.in_flight(ws)
-        assert len(jobs) == 1 and jobs[0].name.startswith(SESSION)
+        running = jobs.in_flight(ws)
+        assert len(running) == 1 and running[0].name.startswith(SESSION)
         assert not (ws.transcripts_dir / f"{SESSION}.md").exists()
         workers = [int(p) for p in os.listdir("/proc") if p.isdigit() and b"clawmem.hosts.background" in _cmdline(p)]
         assert len(workers) == 1 and _alive(workers[0])
@@ -73,7 +73,7 @@ def test_the_hook_returns_before_the_ingest_and_the_worker_lands_it(ws, clawmem,
         assert not (ws.transcripts_dir / f"{SESSION}.md").exists()
     background_done(ws.root)
     assert TYPED in (ws.transcripts_dir / f"{SESSION}.md").read_text()
-    outcome = json.loads((ws.state_dir / background.RUNTIME / f"{SESSION}.json").read_text())
+    outcome = json.loads((ws.state_dir / jobs.RUNTIME / f"{SESSION}.json").read_text())
     assert outcome["exit"] == 0 and outcome["stderr"] == ""
     status = clawmem("status", "--json")
     assert status.json()["background_failure"] is None

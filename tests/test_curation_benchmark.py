@@ -160,3 +160,30 @@ def test_shapes_put_scaffolding_in_the_text() -> None:
     assert stamped.startswith("[2023-05-08 13:56] Caroline: ")
     plain = json.loads(curation.transcript(session, "jsonl", named=True).splitlines()[0])
     assert plain["content"] == "I went to a support group yesterday and it was powerful."
+
+
+def test_a_realtalk_chat_is_read_as_sessions_and_questions(tmp_path: Path) -> None:
+    """REALTALK's shape (a hand-made chat): each session ingested when its last message was sent,
+    empty messages skipped, question evidence kept only for turns that exist."""
+    chat = {
+        "name": {"speaker_1": "Emi", "speaker_2": "elise"},
+        "session_1": [
+            {"clean_text": "Hey! How are you?", "speaker": "Emi", "date_time": "29.12.2023, 22:42:04", "dia_id": "D1:1"},
+            {"clean_text": "I went to Tulum for spring break.", "speaker": "elise", "date_time": "30.12.2023, 00:32:20", "dia_id": "D1:2"},
+            {"clean_text": " ", "speaker": "Emi", "date_time": "30.12.2023, 00:33:00", "dia_id": "D1:3"},
+        ],
+        "session_1_date_time": "29.12.2023, 22:42:04",
+        "events_session_1": {"agent_a": [], "agent_b": []},
+        "qa": [
+            {"question": "Where did Elise go for spring break?", "answer": "Tulum", "evidence": ["D1:2"], "category": 1},
+            {"question": "Unanswerable", "answer": "-", "evidence": ["D9:9"], "category": 2},
+        ],
+    }
+    path = tmp_path / "Chat_7_Emi_Elise.json"
+    path.write_text(json.dumps(chat), encoding="utf-8")
+    life = curation.realtalk_life(path)
+    assert (life.corpus, life.sample_id, life.speakers) == ("realtalk", "Chat_7_Emi_Elise", ("Emi", "elise"))
+    (session,) = life.sessions
+    assert [t.id for t in session.turns] == ["D1:1", "D1:2"]
+    assert session.when == session.turns[-1].at and session.when.day == 30
+    assert [(q.text, q.evidence) for q in life.questions] == [("Where did Elise go for spring break?", ("D1:2",))]

@@ -262,7 +262,7 @@ def test_the_origin_gate_holds_in_code_as_well_as_in_the_schema():
 def test_the_same_owner_claims_land_with_the_mcp_origin_gate_off(ws, monkeypatch, tool, arguments):
     """Control: with ``MCP_ORIGINS`` widened to every class (schema and ``client_origin`` alike), the attack succeeds."""
     from clawmem import mcp as policy
-    from clawmem.provenance import ORIGINS
+    from clawmem.trust.provenance import ORIGINS
 
     monkeypatch.setattr(policy, "MCP_ORIGINS", ORIGINS)
     landed = run(call(ws.root, tool, **arguments))

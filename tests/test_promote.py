@@ -7,12 +7,14 @@ must be refused unless the operator typed ``--yes``.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import pytest
 
-TODAY = dt.date.today().isoformat()
+from tests.conftest import RUN_DAY
+
+TODAY = RUN_DAY.isoformat()
+pytestmark = pytest.mark.usefixtures("pinned_day")  # today's files stay today's if the run crosses midnight
 DAILY = f"memory/{TODAY}.md"
 QUARANTINE = f"memory/quarantine/{TODAY}.md"
 

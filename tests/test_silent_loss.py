@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from clawmem.dream.budget import size as budget_size
+import pytest
 
-TODAY = dt.date.today().isoformat()
+from clawmem.dream.budget import size as budget_size
+from tests.conftest import RUN_DAY
+
+TODAY = RUN_DAY.isoformat()
+pytestmark = pytest.mark.usefixtures("pinned_day")  # today's files stay today's if the run crosses midnight
 FACT = "If the build fails with undefined reference errors, run make clean before make."
 
 
@@ -43,7 +47,7 @@ def _gated_candidate(ws):
     from clawmem.ingest import ingest
 
     for i in range(1, 4):
-        at = (dt.datetime.now() - dt.timedelta(days=4 - i)).replace(hour=10, minute=0, second=0, microsecond=0)
+        at = (dt.datetime.combine(RUN_DAY, dt.time(12)) - dt.timedelta(days=4 - i)).replace(hour=10, minute=0, second=0, microsecond=0)
         ingest(ws, f"user: the linker broke again, case {i}\nassistant: {FACT}\n", session=f"s{i}", origin="owner", at=at)
     index, _ = open_synced(ws)
     with index:

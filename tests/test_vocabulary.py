@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from clawmem import vocabulary
-from clawmem.provenance import TRUSTED_ORIGINS
+from clawmem.trust.provenance import TRUSTED_ORIGINS
 from tests.conftest import require_module
 
 CHECK_LIST = re.compile(r"(\w+) TEXT NOT NULL CHECK \((\w+) (?:IN \(([^)]*)\)|= '(\w+)')\)")

@@ -229,7 +229,7 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
         proc.stdin.close()
         conn, _ = listener.accept()
         with conn:
-            conn.makefile("rb").readline()  # the whole request, its stdin included
+            conn.makefile("rb").readline()  # the request (its stdin is asked for only once the worker accepts it)
             conn.sendall(reply)
         out = proc.stdout.read()
         assert proc.wait(timeout=120) == 0
@@ -265,3 +265,43 @@ def test_a_workspace_too_deep_for_a_socket_gets_no_worker_and_loses_nothing(tmp_
     assert proc.returncode == 1 and b"longer than a Unix socket allows" in proc.stderr
     run("recall", "anything")  # served in process; no worker is tried
     assert not (folder / ".clawmem" / "run").exists()
+
+
+def test_an_edited_install_is_never_answered_by_the_old_worker(root, tmp_path):
+    """The client names its install cheaply; the worker checks its own files before each answer, so an edit it has loaded stops it."""
+    code = tmp_path / "code"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "clawmem", code / "clawmem", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {"PYTHONPATH": str(code)}
+    info = json.loads(run("worker", "start", "--json", env=env).stdout)
+    assert b"release helper" in run("recall", "time to cut the release tag", env=env).stdout
+    assert json.loads(run("worker", "status", "--json", env=env).stdout)["served"] == 1
+    edited = code / "clawmem" / "recall" / "render.py"
+    patch = "\n\n_unedited = context_block\n\n\ndef context_block(result):\n    return _unedited(result).replace('release helper', 'EDITED helper')\n"
+    edited.write_text(edited.read_text() + patch)
+    out = run("recall", "time to cut the release tag", env=env).stdout
+    assert b"EDITED helper" in out and b"release helper" not in out  # the new code answered, in process
+    wait_until(lambda: not alive(info["pid"]))  # the old worker refused and made way
+
+
+def test_a_command_line_the_fast_lane_leaves_to_typer_is_refused_and_run_in_process(root):
+    alone = subprocess.run([CLAWMEM, "recall", "release tag", "--color", "sometimes"], capture_output=True, timeout=120, env={**os.environ, "CLAWMEM_WORKER": "off"})
+    assert alone.returncode == 2 and b"sometimes" in alone.stderr
+    started()
+    served = status()["served"]
+    proc = subprocess.run([CLAWMEM, "recall", "release tag", "--color", "sometimes"], capture_output=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (alone.returncode, alone.stdout, alone.stderr)
+    assert status()["served"] == served
+
+
+def test_a_request_for_another_workspace_path_is_refused_and_run_in_process(root):
+    """The client guesses the workspace without importing clawmem.workspace; the worker resolves it and serves only its own."""
+    link = root.parent / "link"
+    link.symlink_to(root)
+    alone = run("recall", "time to cut the release tag", "-w", str(link), env={"CLAWMEM_WORKER": "off"})
+    started()
+    served = status()["served"]
+    again = run("recall", "time to cut the release tag", "-w", str(link))
+    assert NONCE.sub("id=N", again.stdout.decode()) == NONCE.sub("id=N", alone.stdout.decode()) and again.stderr == alone.stderr
+    assert status()["served"] == served
+    run("recall", "time to cut the release tag", "-w", str(root))
+    assert status()["served"] == served + 1

@@ -77,7 +77,7 @@ from clawmem.audit.diary import _sweeps, diary_items
 from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
 from clawmem.audit.index_check import check_index
 from clawmem.audit.ledger_view import UNTRUSTED, _Ledger, _when
-from clawmem.audit.preimages import check_preimages, save_baseline
+from clawmem.audit.preimages import check_preimages
 from clawmem.audit.results import (
     AuditEntry,
     AuditReport,
@@ -86,12 +86,12 @@ from clawmem.audit.results import (
     SweepRef,
 )
 from clawmem.audit.sources import _trace
+from clawmem.baseline import AUDIT_LOCK, baseline_path, save_baseline
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
 from clawmem.workspace import Workspace
 
 CHECKS = ("provenance", "preimage", "annotation", "grounding", "index")
-AUDIT_LOCK = "audit"
 __all__ = ["CHECKS", "AuditEntry", "AuditReport", "Finding", "SourceTrace", "SweepRef", "establish_baseline", "parse_since", "run_audit"]
 
 
@@ -118,7 +118,7 @@ def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
     """
     from clawmem import projects
 
-    if preimages.baseline_path(ws).exists() or projects.identify(str(ws.root)) is None:
+    if baseline_path(ws).exists() or projects.identify(str(ws.root)) is None:
         return []
     return [Finding("baseline", ".clawmem/audit/baseline.json", 0,
                     "no audit baseline in this git checkout, so removals made before now cannot be checked: "
@@ -137,7 +137,7 @@ def establish_baseline(ws: Workspace) -> bool:
 
     ``init`` calls it so the baseline exists from the first commit of a shared workspace.
     """
-    if preimages.baseline_path(ws).exists():
+    if baseline_path(ws).exists():
         return False
     with ws.lock(AUDIT_LOCK):
         outcome = check_preimages(ws, _Ledger.read(ws), accept=False)

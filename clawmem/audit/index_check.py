@@ -5,9 +5,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from clawmem import provenance
 from clawmem.audit.results import Finding
 from clawmem.errors import Busy
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 COMPARED = (
@@ -113,7 +113,7 @@ def check_index(ws: Workspace, index) -> list[Finding]:
 
 
 def _check_vectors(index) -> list[Finding]:
-    from clawmem.search.vectors import VEC_TABLE
+    from clawmem.index.vectors import VEC_TABLE
 
     try:
         if not index.scalar("SELECT count(*) FROM sqlite_master WHERE name = ?", (VEC_TABLE,)) or not index.load_vec():

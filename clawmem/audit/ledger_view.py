@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from clawmem import ledger, provenance
+from clawmem import ledger
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 UNTRUSTED = ("untrusted", "system")

@@ -1,8 +1,7 @@
-"""The ``preimage`` check and its baseline: nothing a rewrite of a curated file drops may be lost."""
+"""The ``preimage`` check: nothing a rewrite of a curated file drops may be lost (the baseline is ``clawmem.baseline``)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,10 +9,9 @@ from typing import Any
 from clawmem import ledger, loopguard
 from clawmem.audit.ledger_view import _Ledger
 from clawmem.audit.results import Finding
+from clawmem.baseline import entry_hashes, load_baseline, save_baseline
 from clawmem.entries import grammar
-from clawmem.workspace import Workspace, atomic_write, sha256_bytes
-
-BASELINE_VERSION = 1
+from clawmem.workspace import Workspace, sha256_bytes
 
 
 def _excerpt(text: str, limit: int = 80) -> str:
@@ -21,53 +19,6 @@ def _excerpt(text: str, limit: int = 80) -> str:
 
     flat = " ".join(neutralise(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def baseline_path(ws: Workspace) -> Path:
-    return ws.state_dir / "audit" / "baseline.json"
-
-
-def load_baseline(ws: Workspace) -> dict[str, Any]:
-    try:
-        data = json.loads(baseline_path(ws).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    files = data.get("files") if isinstance(data, dict) else None
-    return files if isinstance(files, dict) else {}
-
-
-def save_baseline(ws: Workspace, files: dict[str, Any]) -> None:
-    payload = {"version": BASELINE_VERSION, "files": files}
-    atomic_write(baseline_path(ws), json.dumps(payload, ensure_ascii=False, indent=1).encode())
-
-
-def follow_write(ws: Workspace, path: Path, before: bytes, after: bytes) -> None:
-    """Carry the baseline along a rewrite clawmem made itself (dream, ``user``, ``forget``, an append).
-
-    Only when the file was what the baseline says (or had none yet): a hand edit made since
-    then stays reported against the old baseline until ``audit --accept``, never laundered by
-    the next sweep. The pre-image the writer stored explains whatever the rewrite dropped.
-    """
-    from clawmem.audit import AUDIT_LOCK
-
-    rel = ws.rel(path)
-    with ws.lock(AUDIT_LOCK):
-        files = load_baseline(ws)
-        base = files.get(rel) if isinstance(files.get(rel), dict) else None
-        if base is not None and base.get("sha256") != sha256_bytes(before):
-            return
-        now = ledger.now_iso()
-        files[rel] = _state(after, (base or {}).get("first_seen") or {}, now)
-        for other in (ws.memory_md, ws.user_md):  # a workspace without a baseline gets one, as init makes it
-            if not isinstance(files.get(ws.rel(other)), dict) and other.exists():
-                files[ws.rel(other)] = _state(other.read_bytes(), {}, now)
-        save_baseline(ws, files)
-
-
-def _state(data: bytes, first_seen: dict[str, str], now: str) -> dict[str, Any]:
-    """One file's baseline record: its bytes' hash, its text, and when each entry was first seen."""
-    text = data.decode("utf-8", errors="replace")
-    return {"sha256": sha256_bytes(data), "text": text, "audited_at": now, "first_seen": {h: first_seen.get(h, now) for h in _hashes(text)}}
 
 
 def record_acceptance(ws: Workspace, outcome: _PreimageOutcome) -> None:
@@ -82,10 +33,6 @@ def record_acceptance(ws: Workspace, outcome: _PreimageOutcome) -> None:
         diary.append(ws, f"audit: accepted {rel} as it is", [f"- the audit baseline now holds {rel} as it is ({detail})."])
 
 
-def _hashes(text: str) -> dict[str, grammar.Entry]:
-    return {loopguard.text_hash(e.body): e for e in grammar.parse(text).entries if e.body.strip()}
-
-
 def _preimage_hashes(ws: Workspace, path: Path, wanted: set[str]) -> set[str]:
     """Which of ``wanted`` some stored pre-image of ``path`` holds (newest first, stops when all found)."""
     from clawmem.curated import preimages
@@ -95,7 +42,7 @@ def _preimage_hashes(ws: Workspace, path: Path, wanted: set[str]) -> set[str]:
         if found >= wanted:
             break
         try:
-            found |= wanted & set(_hashes(image.read_text(encoding="utf-8", errors="replace")))
+            found |= wanted & set(entry_hashes(image.read_text(encoding="utf-8", errors="replace")))
         except OSError:
             continue
     return found
@@ -144,7 +91,7 @@ def inspect_preimages(ws: Workspace, led: _Ledger) -> _PreimageOutcome:
         data = path.read_bytes() if path.exists() else b""
         text = data.decode("utf-8", errors="replace")
         sha = sha256_bytes(data)
-        current = _hashes(text)
+        current = entry_hashes(text)
         base = files.get(rel) if isinstance(files.get(rel), dict) else None
         if base is None or not isinstance(base.get("text"), str):
             out.warnings.append(Finding("baseline", rel, 0, "no audit baseline yet: `clawmem audit --accept` records the file as it is; later changes are checked against it"))
@@ -155,7 +102,7 @@ def inspect_preimages(ws: Workspace, led: _Ledger) -> _PreimageOutcome:
             first_seen = dict(base.get("first_seen") or {})
         else:
             first_seen = dict(base.get("first_seen") or {})
-            old = _hashes(base["text"])
+            old = entry_hashes(base["text"])
             gone = {h: e for h, e in old.items() if h not in current}
             explained = (set(gone) & led.tombstoned) | _preimage_hashes(ws, path, set(gone) - led.tombstoned)
             lost = [(h, e) for h, e in gone.items() if h not in explained]
@@ -207,7 +154,7 @@ def accept_edits(ws: Workspace, outcome: _PreimageOutcome) -> None:
         outcome.warnings += [
             Finding("preimage", held.rel, e.line_start, f"accepted: entry removed without a pre-image, now kept in {ws.rel(image)}") for _, e in held.lost
         ]
-        current = _hashes(held.text)
+        current = entry_hashes(held.text)
         outcome.files[held.rel] = {
             "sha256": held.sha, "text": held.text, "audited_at": now, "first_seen": {h: held.first_seen[h] for h in current},
         }

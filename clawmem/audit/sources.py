@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from clawmem import anchors, loopguard, provenance
+from clawmem import anchors, loopguard
 from clawmem.audit.results import SourceTrace
 from clawmem.errors import BadInput
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 SUPPORT_SIMILARITY = 60.0  # rapidfuzz token-set ratio at which an evidence unit still says the entry's text

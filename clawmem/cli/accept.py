@@ -46,13 +46,12 @@ def accept(
 
     from clawmem.accept import accept as accept_core
     from clawmem.output import emit_json
-    from clawmem.promote import require_owner
+    from clawmem.trust.authority import Caller
     from clawmem.workspace import Workspace
 
-    if (everything or from_copy) and not dry_run:
-        require_owner(from_terminal=sys.stdin.isatty(), confirmed=yes, what="accepting another copy's memory")
     ws = Workspace.open(workspace)
-    result = accept_core(ws, from_copy=from_copy, everything=everything, dry_run=dry_run)
+    caller = Caller(from_terminal=sys.stdin.isatty(), confirmed=yes)
+    result = accept_core(ws, caller=caller, from_copy=from_copy, everything=everything, dry_run=dry_run)
     if json_output:
         emit_json(result)
         return

@@ -91,7 +91,8 @@ def set_(
         clawmem config set embeddings.backend none --json
     """
     from clawmem import config_file
-    from clawmem.output import emit_json, warn
+    from clawmem.errors import warn
+    from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)

@@ -36,12 +36,10 @@ def demote(
     from clawmem.demote import demote as demote_core
     from clawmem.framing import inert
     from clawmem.output import emit_json
-    from clawmem.promote import require_owner
+    from clawmem.trust.authority import Caller
     from clawmem.workspace import Workspace
 
-    if not dry_run:
-        require_owner(from_terminal=sys.stdin.isatty(), confirmed=yes, what="demoting a MEMORY.md line")
-    result = demote_core(Workspace.open(workspace), anchor, dry_run=dry_run)
+    result = demote_core(Workspace.open(workspace), anchor, caller=Caller(from_terminal=sys.stdin.isatty(), confirmed=yes), dry_run=dry_run)
     if json_output:
         emit_json(result)
         return

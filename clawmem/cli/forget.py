@@ -80,11 +80,9 @@ def forget(
             _print_list(found)
         return
     if undo is not None:
-        from clawmem.promote import require_owner
+        from clawmem.trust.authority import Caller
 
-        if not dry_run:
-            require_owner(from_terminal=sys.stdin.isatty(), confirmed=yes, what="undoing a forget")
-        restored = undo_core.undo(ws, undo, dry_run=dry_run)
+        restored = undo_core.undo(ws, undo, caller=Caller(from_terminal=sys.stdin.isatty(), confirmed=yes), dry_run=dry_run)
         if json_output:
             emit_json(restored)
         else:
@@ -104,9 +102,9 @@ def _confirm(plan, *, json_output: bool) -> None:
     import sys
 
     from clawmem.errors import ExitCode
-    from clawmem.promote import require_owner
+    from clawmem.trust.authority import Caller, require_owner
 
-    require_owner(from_terminal=sys.stdin.isatty(), confirmed=False, what="forgetting")
+    require_owner(Caller(from_terminal=sys.stdin.isatty()), "forgetting")
     if not json_output:
         _print(plan)
     n = len(plan.removed) + len(plan.deleted_files)

@@ -60,8 +60,9 @@ def add(
         clawmem intent add "Ask how the launch went" --when "launch" --channel telegram --sender alice --budget 1
         clawmem intent add "Read the codebase before refactoring" --review "in 2 weeks" --origin owner
     """
-    from clawmem.intents import schedule, store, validation
+    from clawmem.intents import schedule, store
     from clawmem.output import emit_json
+    from clawmem.trust import authority
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
@@ -69,7 +70,7 @@ def add(
 
     text = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="intent")
     who = resolve_origin(origin)
-    validation.check_creator(who, "create an intent")
+    authority.check_creator(who, "create an intent")
     now = store.current_time()
     if review is not None:
         from clawmem.aspirations import add_for_review

@@ -78,11 +78,9 @@ def resolve_origin(origin: Origin | None) -> str:
     """
     import sys
 
-    from clawmem.provenance import default_origin
+    from clawmem.trust import provenance
 
-    if origin is not None:
-        return origin.value
-    chosen = default_origin(from_terminal=sys.stdin.isatty())
-    if chosen != "owner":
+    chosen = provenance.caller_origin(None if origin is None else origin.value, from_terminal=sys.stdin.isatty())
+    if origin is None and chosen != "owner":
         sys.stderr.write("clawmem: no --origin given and not at a terminal: recording as untrusted\n")
     return chosen

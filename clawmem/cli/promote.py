@@ -45,15 +45,15 @@ def promote(
     """
     import sys
 
-    from clawmem.output import emit_json, warn
+    from clawmem.errors import warn
+    from clawmem.output import emit_json
     from clawmem.promote import promote as promote_core
-    from clawmem.promote import require_owner
+    from clawmem.trust.authority import Caller
     from clawmem.workspace import Workspace
 
-    if not dry_run:
-        require_owner(from_terminal=sys.stdin.isatty(), confirmed=yes, what="promoting into MEMORY.md")
     ws = Workspace.open(workspace)
-    result = promote_core(ws, anchor, force=force_untrusted, importance=importance, dry_run=dry_run)
+    caller = Caller(from_terminal=sys.stdin.isatty(), confirmed=yes)
+    result = promote_core(ws, anchor, caller=caller, force=force_untrusted, importance=importance, dry_run=dry_run)
     if result.overridden:
         warn(f"warning: promoting content dreaming would never promote ({'; '.join(result.overridden)}): on your word only")
     if json_output:

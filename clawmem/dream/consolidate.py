@@ -20,13 +20,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from clawmem import loopguard, provenance
+from clawmem import loopguard
 from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
 from clawmem.dream.topics import Topics, contains
 from clawmem.entries import grammar
+from clawmem.trust import provenance
 
 MAX_SOURCES = 3
 JOINED_SOURCES = 2 * MAX_SOURCES  # a line two candidates joined cites both

@@ -17,7 +17,7 @@ from clawmem.dream.text import excerpt
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
-    from clawmem.dream import DreamReport
+    from clawmem.dream.results import DreamReport
 
 MAX_LISTED = 20
 

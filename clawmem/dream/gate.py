@@ -1,7 +1,7 @@
 """Deep gate: preconditions first, then weighted signals, then every threshold must pass.
 
 Preconditions (not penalties): a candidate whose evidence is not promotion-eligible *now*
-(origin, session kind, file taint; ``provenance.promotion_eligibility``), that a newer
+(origin, session kind, file taint; ``trust.eligibility.promotion_eligibility``), that a newer
 observation with the same supersession key contradicts, or whose value a newer plain-language
 update retires (``updates``: "we moved deploys from fly.io to render") is excluded before
 anything is ranked. Untrusted content is never staged in the first place, so no amount of recall can
@@ -40,12 +40,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from clawmem import provenance
 from clawmem.config import DreamConfig
 from clawmem.dream import store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words, excerpt
 from clawmem.entries import scaffold
+from clawmem.trust import eligibility, provenance
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def preconditions(c: Candidate, staging: Staging, taint: dict[str, str], stated:
     """Reasons the candidate may not be ranked at all (empty when it may): ineligible evidence,
     a newer observation with its key, or a newer plain-language update that retires what it says."""
     file_taint = min((taint[e.path] for e in c.evidence if e.path in taint), key=provenance.TRUST_RANK.__getitem__, default=None)
-    reasons = list(provenance.promotion_eligibility(origin=c.origin, session_kind="interactive", file_taint=file_taint).reasons)
+    reasons = list(eligibility.promotion_eligibility(origin=c.origin, session_kind="interactive", file_taint=file_taint).reasons)
     if c.key:
         newer = [
             o for o in staging.candidates.values()

@@ -5,7 +5,7 @@ Only files whose content hash differs from what the previous light phase read ar
 not thirty, plus files holding an entry recalled within the age window that is not staged:
 a fact said months ago and looked up now reaches the gate. A unit is too old only when it
 was neither said nor recalled within ``dream.max_age_days``. Each entry is checked before anything else: quarantine, prose, an ineligible
-origin or session kind, a tainted file, a recalled copy (``provenance.promotion_eligibility``,
+origin or session kind, a tainted file, a recalled copy (``trust.eligibility.entry_reasons``,
 the one rule), scaffolding and units that carry no information (``scaffolding.reason``, which
 ends with ``worth.reason``) are excluded and never staged, each with its reason. A unit is
 staged in the wording that stands on its own (``standalone``: wrappers gone, speaker named,
@@ -23,13 +23,16 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, provenance
-from clawmem.dream import directives, scaffolding, standalone, store, worth
+from clawmem import ledger, loopguard
+from clawmem.dream import scaffolding, standalone, store, worth
+from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import STOPWORDS, anchor, excerpt, sentences, similarity
+from clawmem.dream.text import anchor, excerpt, sentences, similarity
+from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace
 
 
@@ -105,21 +108,6 @@ class Matcher:
         return best
 
 
-def entry_reasons(row: dict, taint: str | None, recalled_copy: bool) -> list[str]:
-    """Why a whole index entry can never be evidence (empty when it may be)."""
-    reasons = []
-    if row["kind"] == "quarantine":
-        reasons.append("in quarantine (derived from untrusted content)")
-    if row["block"] != "entry":
-        reasons.append("prose, not a list entry")
-    if row["status"] == "superseded":
-        reasons.append("marked superseded")
-    verdict = provenance.promotion_eligibility(
-        origin=row["origin"], session_kind=row["session_kind"], file_taint=taint, recalled_copy=recalled_copy
-    )
-    return reasons + list(verdict.reasons)
-
-
 def _day(row: dict, now: dt.datetime) -> tuple[str | None, str]:
     """The unit's observed time (if recorded) and day: observed, else the daily note's date."""
     seen = store.when(row["observed_at"])
@@ -181,13 +169,13 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                WHERE e.path = ? ORDER BY e.line_start""",
             (path,),
         ):
-            reasons = entry_reasons(row, taint.get(path), copies(row))
+            reasons = eligibility.entry_reasons(row, taint.get(path), copies(row))
             observed, day = _day(row, now)
-            shown = provenance.is_trusted(row["origin"]) and row["kind"] != "quarantine"
+            shown = not provenance.shown_untrusted(row["origin"], row["kind"])
             for read in standalone.read(row):
                 unit = read.text
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
-                if why is None and any(directives.directive_in(s) for s in sentences(read.piece.said)):
+                if why is None and any(directive_in(s) for s in sentences(read.piece.said)):
                     why = "a directive about the user (dreaming writes it to USER.md)"
                 said = {row["text_hash"], loopguard.text_hash(read.piece.said), loopguard.text_hash(read.piece.unit), loopguard.text_hash(unit)}
                 if why is None and said & forgotten:

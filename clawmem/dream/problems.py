@@ -8,7 +8,7 @@ the previous daily-note entry of that session) and any problem clause inside the
 own entry ("if the build fails with undefined reference errors, …").
 
 Everything is deterministic. A text is a problem statement when it has an error-ish marker
-(``PROBLEM``). Only lines that pass ``provenance.promotion_eligibility`` (and are not in
+(``PROBLEM``). Only lines that pass ``trust.eligibility.promotion_eligibility`` (and are not in
 quarantine) may feed triggers: an untrusted tool turn quoting an "error" must never choose
 the words that make a curated entry auto-inject. Phrases quoted in more of the candidate's
 independent occurrences win; identifiers (``__atomic_load_8``, ``arm64``, ``E0425``) weigh
@@ -31,13 +31,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem import provenance
 from clawmem.dream.consolidate import MAX_TRIGGERS
 from clawmem.dream.store import Candidate, Evidence, taints
-from clawmem.dream.text import CAPTION, PHRASE_BREAK, STOPWORDS, TRANSCRIPT_LABEL, key_phrases
+from clawmem.dream.text import CAPTION, PHRASE_BREAK, TRANSCRIPT_LABEL, key_phrases
 from clawmem.entries import scaffold
+from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
 from clawmem.recall import symptoms
+from clawmem.trust import eligibility, provenance
 
 # Error-ish wording: any of these makes a text (or, inside a fix, a clause) a problem statement.
 PROBLEM = re.compile(
@@ -339,7 +340,7 @@ class Problems:
         already keeps recalled copies out of the evidence count)."""
         if provenance.location_floor(row["kind"]) is not None:
             return False
-        return provenance.promotion_eligibility(
+        return eligibility.promotion_eligibility(
             origin=row["origin"], session_kind=row["session_kind"], file_taint=self.taint.get(row["path"]),
         ).eligible
 

@@ -42,6 +42,13 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 PROMISE = re.compile(r"^(?:i will|i'll|i am going to|i'm going to|i shall|i can|let me|i'd be happy to|happy to|i'll make sure)\b", re.IGNORECASE)
 ASSISTANT = frozenset(("The assistant", "assistant"))
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
+# A question to the listener that chat punctuation ended with "!" or nothing: "What do you and your
+# friends like doing in New York!", "Did you end up going" ("What I learned is …" asks nothing)
+ASKED = re.compile(
+    r"^(?:(?:and|so|but|oh|hey|well|also)[,!]?\s+)?(?:(?:what|how|why|where|when|who|which)(?:\s+[\w']+){0,2}?\s+|)"
+    r"(?:do|does|did|are|is|was|were|have|has|can|could|would|will|should)\s+(?:you|u|ya)\b",
+    re.IGNORECASE,
+)
 LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -56,13 +63,13 @@ def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
     for why, pattern in PATTERNS:
         if pattern.search(stripped):
             return why
-    said = scaffold.speech(stripped)
+    said = worth.plain_quotes(scaffold.speech(stripped))
     record = scaffold.record(said)
     if record:
         return record
     if not LETTER.search(said):
         return "no words"
-    if QUESTION.search(said):
+    if QUESTION.search(said) or ASKED.match(said):
         return "a question, not a fact"
     if len(stripped) > MAX_UNIT_CHARS:
         return f"longer than {MAX_UNIT_CHARS} characters (not a compact entry)"

@@ -17,7 +17,10 @@ reads evidence the same way), so the staged text is the evidence grounding compa
   phrases inside sentences, and its results move with locale settings. A vague count ("a few
   weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
   it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
-  stays one wording; "recently" and "lately" are left as they are.
+  stays one wording; "recently" and "lately" are left as they are. A season is named ("last
+  summer (summer 2022)": the last one that has ended; "this winter": the one under way, else the
+  coming one), and a bare weekday ("on Friday") is the one just gone, or the coming one when its
+  sentence speaks of what is to come ("I'm going on Saturday").
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.text import Piece, content_words, pieces, sentences, speaker_label, words
+from clawmem.dream.directive_grammar import directive_in
+from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -90,6 +94,35 @@ LISTENER_REFERENCE = re.compile(
     r"(?:recommended|mentioned|suggested|told|showed|sent|shared|gave|talked|said|lent|brought|made)\b",
     re.IGNORECASE,
 )
+# "After a couple of friends mentioned him.": he, him, his, she, her need someone said before them
+# in the turn (a name, or a person: "my brother", "a guy"); a pronoun with nobody to stand for
+# points at the other speaker's words
+PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|himself|herself)\b", re.IGNORECASE)
+PERSON_NOUNS = frozenset(
+    """
+    brother sister dad mom mum father mother son daughter husband wife boyfriend girlfriend fiance fiancee friend bestie boss
+    coworker colleague guy man woman boy girl teacher doctor partner kid baby neighbor neighbour uncle aunt cousin grandma
+    grandpa grandmother grandfather nephew niece stepdad stepmom roommate date ex manager mentor coach student client
+    customer dog cat puppy kitten horse pet
+    """.split()  # noqa: SIM905
+)
+NOT_A_NAME = frozenset(("yesterday", "today", "tonight", "tomorrow", "honestly", "actually", "well", "oh", "wow", "hey", "yeah", "luckily", "sadly"))
+NAME = re.compile(r"(?<=[\w,;:'’\"])\s+[A-Z][a-z][\w'’-]*")  # a capitalised word inside a sentence
+# "I’m gonna try this the next time I'm in New York", "I have never been.": an object or a place
+# left to the other speaker's words ("this" before no noun; "been" with nowhere after it)
+BARE_THIS = re.compile(
+    r"\bthis\b(?=\s*(?:[.,!?;:]|$)|\s+(?:the|a|an|next|someday|soon|too|again|later|sometime|tomorrow|when|if|as well|out)\b)", re.IGNORECASE
+)
+# "I took that pic near Fort Wayne", "wanting to play this one for a while": what was shown or
+# named in the chat, not in the line
+SHOWN_BACK = re.compile(
+    r"\b(?:this|that|these|those) (?:pic|pics|picture|pictures|photo|photos|shot|video|snap)\b|\b(?:this|that) one\b(?! of\b)", re.IGNORECASE
+)
+BARE_BEEN = re.compile(
+    r"\b(?:have|has|had|haven't|hasn't|hadn't|i've|we've)\s+(?:(?:never|not|actually|ever|also|already|yet|just)\s+)*been\b"
+    r"(?=\s*(?:[.,!?;]|$)|\s+(?:there|before|yet|either|too|but|and|so|you|i)\b)",
+    re.IGNORECASE,
+)
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
 # part of my wedding decor." is judged again once joined
@@ -100,6 +133,18 @@ MAX_CLAIM_CHARS = scaffolding.MAX_UNIT_CHARS
 # dream to adopt and give kids a home.") and joins it, whatever its tone.
 MAX_TALK_WORDS = 3
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b|\bI['’]", re.IGNORECASE)
+# In a conversation between named people a line keeps who said it, but not who they said it to:
+# "You should definitely visit Houston", "Youve definitely heard of Conor McGregor" name a "you"
+# the line cannot (typed without the apostrophe too)
+ADDRESSEE = worth.SECOND_PERSON | frozenset(("youve", "youre", "youll", "youd", "yall"))
+ADDRESSED = "not self-contained (says 'you': the person addressed is not named in the line)"
+# A named speaker's sentence about no one: no first person, no name, no person, no number, and
+# said in general terms ("Calculus can be quite challenging.", "The combination of snow-capped
+# mountains promises an unforgettable experience.", "It's always fun to spend time together on
+# the court.") is a remark about the world, not the speaker's account: it
+# opens on a function word or a gerund, or says what something "can be"
+GENERAL_TERMS = re.compile(r"\b(?:can|could|may|might) be\b", re.IGNORECASE)
+OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
 NUMBERS = {
@@ -117,6 +162,14 @@ RELATIVE = re.compile(
     rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}|{'|'.join(SHORT_DAYS)}))\b(?! \()",
     re.IGNORECASE,
 )
+
+# "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "winter": 12}
+SEASON = re.compile(r"\b(?P<which>last|this|next) (?P<season>spring|summer|fall|autumn|winter)\b(?! \()", re.IGNORECASE)
+# "I won the tournament on Friday": a weekday without "last" or "next" is the one just gone,
+# unless its sentence speaks of what is to come
+BARE_WEEKDAY = re.compile(rf"\b(?:on|this past|past) (?P<weekday>{'|'.join(WEEKDAYS)})\b(?! \()", re.IGNORECASE)
+FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|plan|planning|planned|next|tomorrow|can't wait|looking forward|hope to|want to)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -168,13 +221,43 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
     return str(day.year + shift)
 
 
+def _season(m: re.Match[str], day: dt.date) -> str:
+    """Which season "last summer", "this winter" or "next spring" was on ``day``: the last one
+    that has ended; the one under way, else the coming one; the coming one after that (a winter
+    is named by its two years)."""
+    name = m["season"].casefold().replace("autumn", "fall")
+    now = day.year * 12 + day.month - 1
+    spans = [(year, year * 12 + SEASONS[name] - 1) for year in range(day.year - 2, day.year + 3)]  # (year, first month)
+    ended = [year for year, first in spans if first + 2 < now]
+    under_way = [year for year, first in spans if first <= now <= first + 2]
+    coming = [year for year, first in spans if first > now]
+    this = under_way[0] if under_way else coming[0]
+    which = m["which"].casefold()
+    year = ended[-1] if which == "last" else this if which == "this" else next(y for y in coming if y != this)
+    return f"winter {year}/{str(year + 1)[-2:]}" if name == "winter" else f"{name} {year}"
+
+
+def _weekday(m: re.Match[str], text: str, day: dt.date) -> str:
+    """The date "on Friday" meant on ``day``: the one before it, or the one after it when its
+    sentence speaks of what is to come ("I'm going on Friday")."""
+    start = max(text.rfind(end, 0, m.start()) for end in ".!?") + 1
+    stops = [i for i in (text.find(end, m.end()) for end in ".!?") if i >= 0]
+    sentence = text[start : min(stops, default=len(text))]
+    target = WEEKDAYS.index(SHORT_DAYS.get(m["weekday"].casefold(), m["weekday"].casefold()))
+    if FUTURE.search(sentence):
+        return (day + dt.timedelta(days=(target - day.weekday()) % 7 or 7)).isoformat()
+    return (day - dt.timedelta(days=(day.weekday() - target) % 7 or 7)).isoformat()
+
+
 def resolve_dates(text: str, day: dt.date) -> str:
     """``text`` with each relative date phrase followed by what it meant on ``day``."""
     def sub(m: re.Match[str]) -> str:
         meant = _absolute(m, day)
         return f"{m[0]} ({meant})" if meant else m[0]
 
-    return RELATIVE.sub(sub, text)
+    text = RELATIVE.sub(sub, text)
+    text = SEASON.sub(lambda m: f"{m[0]} ({_season(m, day)})", text)
+    return BARE_WEEKDAY.sub(lambda m: f"{m[0]} ({_weekday(m, text, day)})", text)
 
 
 def attribute(text: str, label: str | None, origin: str) -> str:
@@ -214,16 +297,51 @@ def _join(first: Piece, second: Piece) -> Piece:
     return Piece(f"{first.said} {second.said}", f"{first.unit} {second.unit}", first.speaker, None)
 
 
-def _points_back(said: str, earlier: set[str]) -> bool:
+def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the book you recommended") at a noun its turn has not said before it."""
-    if LISTENER_REFERENCE.search(said):
+    accident", "the book you recommended", "try this", "never been", "mentioned him") at what its
+    turn has not said before it (``earlier``: its words; ``someone``: whether it named a person)."""
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, SHOWN_BACK)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun = m["noun"].casefold()
         if noun not in NOT_REFERENTS and noun not in earlier and noun.rstrip("s") not in earlier:
             return True
-    return False
+    return not someone and _unnamed_person(said)
+
+
+def _unnamed_person(said: str) -> bool:
+    """Whether ``said`` has a he or she with nobody named before it in its own words."""
+    pronoun = PERSONAL.search(said)
+    return bool(pronoun and not names_someone(said[: pronoun.start()]))
+
+
+def names_someone(text: str) -> bool:
+    """Whether ``text`` names a person a he or she could stand for (a name, or "my brother")."""
+    first = re.match(r"\W*([A-Z][a-z][\w'’-]*)", text)
+    opener = first is not None and first[1].casefold() not in STOPWORDS | NOT_A_NAME
+    return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or opener)
+
+
+def _about_someone(said: str) -> bool:
+    """Whether ``said`` is about someone or something in particular: the speaker ("I", "we"), a
+    name inside it, a person ("my brother", "a guy") or a number."""
+    tokens = set(words(said))
+    people = tokens & PERSON_NOUNS or {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS  # "the kids"
+    return bool(tokens & OWN_WORDS or people or NAME.search(said) or re.search(r"\d", said))
+
+
+def _to_listener(said: str) -> str | None:
+    """Why a named speaker's sentence is no part of their account (``None``: it may be): it
+    speaks to the person addressed, or about nobody in particular in general terms."""
+    if set(words(said)) & ADDRESSEE:
+        return ADDRESSED
+    if _about_someone(said):
+        return None
+    first = (words(said) or [""])[0]
+    if first in STOPWORDS or first.endswith("ing") or GENERAL_TERMS.search(said):
+        return worth.GENERAL_REMARK
+    return None
 
 
 def _leans(unit: str) -> bool:
@@ -231,7 +349,7 @@ def _leans(unit: str) -> bool:
     return DEPENDENT.match(unit) is not None or OBJECT_PRONOUN.match(unit) is not None or EVENT_TIME.search(unit) is not None
 
 
-def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -> list[tuple[Piece, str | None]]:
+def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, named: bool = False) -> list[tuple[Piece, str | None]]:
     """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
 
     A claim is one sentence that stands on its own, plus the sentences right after it that lean
@@ -241,10 +359,14 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
     announcements (``worth.answer_talk``); so are records (``scaffold.record``) unless
     ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
-    leave the claim before them open for what follows."""
+    leave the claim before them open for what follows. In a conversation between ``named``
+    people, a sentence spoken to the listener or about no one in particular (``_to_listener``)
+    is no claim either: a general remark stays open for a sentence that leans on it ("Flowers
+    bring joy. They were part of my wedding decor.")."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None  # the claim a leaning sentence would join
     earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
+    someone = False  # whether those claims named a person a "he" or "she" may stand for
     for piece in found:
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
@@ -260,19 +382,27 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False) -
             open_at = None if piece.item else open_at
             continue
         if not _leans(piece.unit):
-            why = scaffolding.reason(said) or (POINTS_BACK if _points_back(said, earlier) else None)
+            why = scaffolding.reason(said)
+            if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
+                why = POINTS_BACK  # nothing after it may lean on it either
+            elif why is None and named:
+                why = _to_listener(said)
             out.append((piece, why))
             open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
             if why is None:
                 earlier.update(words(said))
+                someone = someone or names_someone(said)
             continue
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
-        if talk or _points_back(said, earlier):
+        if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
+        elif named and (aside := _to_listener(said)):
+            out.append((piece, aside))
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
             earlier.update(words(said))
+            someone = someone or names_someone(said)
         else:
             out.append((piece, "not self-contained (leans on words said before it)"))
     return out
@@ -284,7 +414,6 @@ def _own_account(who: str, unit: str) -> bool:
     their own). An assistant's claims and the user's other sentences stay apart."""
     if who.casefold() not in ROLES:
         return True
-    from clawmem.dream.directives import directive_in  # directives reads staged units: it imports this module
 
     return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not any(directive_in(s) for s in sentences(unit))
 
@@ -305,6 +434,9 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
         if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             out[open_at] = (_join(out[open_at][0], piece), None)
             continue
+        if _unnamed_person(scaffold.speech(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
+            out.append((piece, POINTS_BACK))
+            continue
         out.append((piece, None))
         open_at = len(out) - 1
     return out
@@ -323,7 +455,8 @@ def read(row: Mapping) -> list[Unit]:
         return label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
 
     answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
-    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer)
+    named = transcript and label is not None and label.casefold() not in ROLES
+    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, named=named)
     for piece, why in _accounts(found_claims, speaker_of):
         if why or not piece.unit:
             found.append(Unit(piece, "", why))

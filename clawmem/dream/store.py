@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from clawmem import loopguard, provenance
+from clawmem import loopguard
 from clawmem.dream.text import anchor
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.trust import provenance
 
 
 def when(value: str | None) -> dt.datetime | None:

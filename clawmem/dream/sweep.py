@@ -13,12 +13,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from clawmem import aspirations, curated, losses, provenance
+from clawmem import aspirations, curated, losses
 from clawmem.config import DreamConfig
 from clawmem.dream import (
-    DreamReport,
-    Explained,
-    Rejection,
     budget,
     consolidate,
     diary,
@@ -34,6 +31,7 @@ from clawmem.dream import (
 from clawmem.dream.consolidate import MAX_SOURCES, MAX_TRIGGERS, Change, Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.problems import Problems, symptom_triggers
+from clawmem.dream.results import DreamReport, Explained, Rejection
 from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt
 from clawmem.entries import grammar
@@ -41,6 +39,7 @@ from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
 from clawmem.ledger import now_iso
+from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace
 
 
@@ -200,9 +199,9 @@ def _ineligible_recalled(index: Index, since_day: str, taint: dict[str, str]) ->
     """Recalled episodic entries that can never be promoted, with why (the poisoning case)."""
     found = []
     for row in store.recalled_entries(index, since_day):
-        reasons = light.entry_reasons(row, taint.get(row["path"]), False)
+        reasons = eligibility.entry_reasons(row, taint.get(row["path"]), False)
         if reasons:
-            trusted = provenance.is_trusted(row["origin"]) and row["kind"] != "quarantine"
+            trusted = not provenance.shown_untrusted(row["origin"], row["kind"])
             found.append(
                 Rejection(
                     "eligibility", (*reasons, f"recalled {row['recalls']} time(s)"),
@@ -238,7 +237,7 @@ def _explain(
 def _embed_triggers(ws: Workspace, index) -> None:
     """Give new trigger phrases their vectors now, so the next recall's vector lane can use them."""
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
-    from clawmem.search.vectors import refresh_triggers
+    from clawmem.index.vectors import refresh_triggers
 
     cfg = ws.config.embeddings
     try:

@@ -17,21 +17,11 @@ from clawmem import loopguard
 from clawmem.entries import lines as line_model
 from clawmem.entries import scaffold
 from clawmem.entries.neutralise import neutralise
+from clawmem.entries.words import STOPWORDS
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count
 # towards conceptual richness. Imperative filler ("run", "use") is here too, so a phrase
 # like "make clean" wins over "run make".
-STOPWORDS = frozenset(
-    """
-    a about after again against all also always am an and any are as at be because been before being below between both
-    but by can could did do does doing done down during each either else ever every few for from further get gets got
-    had has have having he her here hers him his how i if in into is it its just let me more most must my need needs
-    never new no nor not now of off often on once only or other our ours out over own please same she should so some
-    still such than that the their them then there these they this those through to too try under until up use used
-    using very via was we were what when where which while who whom why will with would yes yet you your yours run runs
-    running sure instead first next time times today yesterday tomorrow one two thing things way lot really
-    """.split()  # noqa: SIM905
-)
 WORD = re.compile(r"[^\W_]+(?:[.+#-][^\W_]+)*", re.UNICODE)
 PHRASE_BREAK = re.compile(r"[,;:!?()\[\]{}\"“”'`|/]|\.(?:\s|$)|\s[-–—]\s")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from clawmem.dream.text import STOPWORDS, content_words, words
+from clawmem.dream.text import content_words, words
+from clawmem.entries.words import STOPWORDS
 
 VALUE = r"[\w./:@+#-]+(?:\s+(?-i:[A-Z0-9])[\w./:@+#-]*){0,2}"  # "render", "GitHub Actions", "Postgres 16"
 PATTERNS = (

@@ -18,7 +18,11 @@ A unit is no candidate when
   happened, and stays);
 - it is a passing feeling: the speaker's mood and at most one word of what it is about ("I'm feeling
   confident and won't give up", "I was so happy and thankful for all the support");
-- it asks the listener to do something ("please bump the versions", "could you check …"):
+- it is a wish or holiday greeting ("Happy New Years!", "have a safe flight!"), a "how are you"
+  reply with nothing else in it ("I'm also doing well, thank you for asking.") or the speaker's
+  feeling about the listener's news ("I'm so glad you had a lovely time with your mom!");
+- it asks the listener to do something ("please bump the versions", "could you check …", "tell
+  me more about your job!"):
   a standing request is a directive and goes to ``USER.md`` (``dream.directives``);
 - it points at something shown ("check my ideal dance studio", "here's a peek at the space"):
   the picture is not in the memory;
@@ -40,7 +44,8 @@ bold labels, "First, …"), its announcements and offers, its hedged suggestions
 …") and its unconditional instructions ("Create the templates …") are how the answer works
 through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
 
-Cheap and deterministic; the reason names the rule. Questions and short fragments are
+Text typed on phones is judged as if typed on a keyboard (``plain_quotes``: "Here’s" is
+"Here's"). Cheap and deterministic; the reason names the rule. Questions and short fragments are
 refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
 refuses the same lines on the way out.
 """
@@ -49,14 +54,15 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.text import STOPWORDS, content_words, words
+from clawmem.dream.text import content_words, words
 from clawmem.entries.scaffold import speech
+from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
 
 GREETINGS = frozenset(
     """
     hi hey hello hiya howdy yo morning evening afternoon night goodnight bye goodbye later soon talk see catch care
-    take ttyl cya ya meet meeting welcome chat
+    take ttyl cya ya meet meeting welcome chat greetings salutations
     """.split()  # noqa: SIM905
 )
 PHATIC = GREETINGS | frozenset(
@@ -113,8 +119,36 @@ COURTESY = re.compile(
     r"(?:just )?(?:tell|ask) me if|(?:i'?m |i am )?(?:here|always here) (?:for you|if you need))\b",
     re.IGNORECASE,
 )
-# Asking the listener to do something: "please bump the versions", "can you check the logs?"
-REQUEST = re.compile(r"^(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to)\b", re.IGNORECASE)
+# Asking the listener to do something: "please bump the versions", "can you check the logs?",
+# "Tell me more about your job!", "keep me updated on the trip"
+REQUEST = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:please|(?:can|could|would|will) you|(?:i need|i want|i'd like) you to|tell me|fill me in|keep me (?:updated|posted|in the loop)|"
+    r"update me|show me|send me)\b",
+    re.IGNORECASE,
+)
+# A wish or a holiday greeting for the other person: "Happy New Years!", "Merry Christmas to you
+# and your family!", "Have a safe flight!", "Enjoy your weekend!" ("Happy to say I got the job"
+# is not one, and neither is anything the speaker says about themselves)
+WISH = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:(?:i |we )?(?:hope|wish) (?:you|your|u)\b|happy(?! to\b)|merry|have (?:a|an|fun)\b|enjoy (?:your|the|it)\b|"
+    r"good luck|best of luck|best wishes|safe (?:travels|flight|trip)|get well|sleep well|sweet dreams|cheers to)",
+    re.IGNORECASE,
+)
+# How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
+# ("I'm doing great, I just got back from Lisbon" says more, and stays)
+WELL_BEING = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*"
+    r"(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b",
+    re.IGNORECASE,
+)
+QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+# "I'm so glad you had a wonderful cooking session with your mom!": the speaker's feeling about
+# the listener's news
+ABOUT_YOUR_NEWS = re.compile(
+    r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im)\s+(?:so |really |very |super |just )*(?:glad|happy|sorry|excited|thrilled|proud)\s+(?:that\s+)?(?:you|your|to hear)\b",
+    re.IGNORECASE,
+)
+SMALL_TALK = frozenset(("doing", "asking", "today", "tonight", "also", "feeling", "thanks", "checking"))
 SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
 FIRST_PERSON = OWN | frozenset(("i", "me", "ourselves", "im", "ive", "id"))
 SINGULAR = frozenset(("i", "me", "my", "mine", "myself", "im", "ive", "id"))
@@ -257,6 +291,12 @@ SUGGESTION = re.compile(
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
+def plain_quotes(text: str) -> str:
+    """``text`` with typographic apostrophes as typed on a keyboard ("Here’s" is "Here's"), so
+    the rules' patterns hold for text from phones and chat apps."""
+    return text.translate(QUOTES)
+
+
 def answer_talk(said: str, *, item: bool) -> str | None:
     """Why a sentence of the assistant's answer is the answer's own structure rather than a fact
     (``None``: it may be one). The owner's facts are the owner's to state; an answer's outline or
@@ -301,6 +341,12 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):
         return "a request to the other person (a standing one goes to USER.md), not a fact"
+    if ABOUT_YOUR_NEWS.match(said):
+        return "a remark about the person addressed, no fact"
+    if WISH.match(said) and not OWN & set(tokens):
+        return "a wish or greeting for the other person, no information"
+    if WELL_BEING.match(said) and len([w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in SMALL_TALK]) <= 1:
+        return "small talk about how the speaker is, no information"
     if (SHOWN.search(said) and not any(SPECIFIC.search(n) for n in names)) or FOLLOWING.search(said):
         return "points at something shown in the conversation (the picture is not in memory)"
     if ON_YOUR_NEWS.match(said) and (EVALUATIVE | FEELINGS) & set(tokens):
@@ -332,11 +378,11 @@ def social(text: str) -> str | None:
     """Why ``text`` is talk between the speakers (greeting, thanks, reaction, remark, mood, news
     without content) rather than information; ``None`` when it is not. Judged on the sentence
     alone, so a leaning sentence ("It was so cool.") can be dropped instead of joining a claim."""
-    return _talk(speech(text))
+    return _talk(plain_quotes(speech(text)))
 
 
 def _talk(said: str) -> str | None:
-    """``social`` on what was said (``speech`` already applied)."""
+    """``social`` on what was said (``speech`` and ``plain_quotes`` already applied)."""
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
@@ -355,7 +401,7 @@ def _talk(said: str) -> str | None:
 
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
-    said = speech(text)
+    said = plain_quotes(speech(text))
     talk = _talk(said)
     if talk:
         return talk

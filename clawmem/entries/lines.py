@@ -10,6 +10,7 @@ writers pass incoming text through ``flatten_breaks`` first, and both agree by c
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 # Every character ``str.splitlines`` treats as a line boundary, except "\n" itself.
@@ -50,3 +51,8 @@ def strip_break(line: str) -> str:
     if line.endswith("\n"):
         line = line[:-1]
     return line[:-1] if line.endswith("\r") else line
+
+
+def line_key(line: str) -> str:
+    """A stable key for one source line (its stripped text), used to mark torn lines."""
+    return "line:" + hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest()[:24]

@@ -73,10 +73,10 @@ from clawmem.forget.plan import (
 )
 from clawmem.forget.report import diary_lines, provenance_rows, removed_record
 from clawmem.forget.results import ForgetResult, Removed, Review
+from clawmem.forget.undo import FORGET_LOCK
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, validate_session_id
 
-FORGET_LOCK = "forget"
 __all__ = ["ForgetResult", "Removed", "Review", "forget"]
 
 

@@ -88,9 +88,9 @@ def redact_preimages(ws: Workspace, hashes: set[str]) -> int:
 
 def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[tuple[str, int]], norms: frozenset[str] = frozenset()) -> None:
     """Sync, then drop what the index still holds of the forgotten text."""
+    from clawmem.index import matrix
     from clawmem.index.maintain import open_synced
-    from clawmem.search import matrix
-    from clawmem.search.vectors import VEC_TABLE
+    from clawmem.index.vectors import VEC_TABLE
 
     index, _ = open_synced(ws)
     with index:

@@ -63,7 +63,7 @@ class Files:
     """Parsed memory files, read once per plan."""
 
     def __init__(self, ws: Workspace) -> None:
-        from clawmem.index.freshness import memory_files
+        from clawmem.index.files import memory_files
 
         self.ws = ws
         self.files = {mf.rel: mf for mf in memory_files(ws)}

@@ -6,9 +6,8 @@ from clawmem.errors import IndexUnavailable
 from clawmem.forget.plan import Target, excerpt
 from clawmem.forget.results import ForgetResult, Removed
 from clawmem.output import plural
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
-
-UNTRUSTED = ("untrusted", "system")
 
 
 def removed_record(t: Target, rows: dict[tuple[str, int], dict]) -> Removed:
@@ -16,7 +15,7 @@ def removed_record(t: Target, rows: dict[tuple[str, int], dict]) -> Removed:
     origin = row.get("origin")
     return Removed(
         t.rel, t.line_start, t.line_end, excerpt(t.body), t.hash, origin, row.get("session_kind"), row.get("session_id"),
-        t.why, origin in UNTRUSTED or t.kind == "quarantine",
+        t.why, provenance.shown_untrusted(origin, t.kind),
     )
 
 

@@ -29,7 +29,10 @@ from clawmem import ledger
 from clawmem.errors import BadInput, NotFound
 from clawmem.output import plural
 from clawmem.timeparse import local_now
+from clawmem.trust import authority
 from clawmem.workspace import Workspace, atomic_write
+
+FORGET_LOCK = "forget"  # one forget or undo at a time: both change the files and the ledger
 
 RECORDS_DIR = "forgets"
 ID_PREFIX = "f-"
@@ -216,10 +219,13 @@ def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_r
     return restored, conflicts
 
 
-def undo(ws: Workspace, forget_id: str, *, dry_run: bool = False) -> UndoResult:
-    """Restore what forget ``forget_id`` removed and lift its tombstones (the caller checked it is the owner)."""
+def undo(ws: Workspace, forget_id: str, *, caller: authority.Caller, dry_run: bool = False) -> UndoResult:
+    """Restore what forget ``forget_id`` removed and lift its tombstones: the owner's decision
+    (``authority.require_owner``; a dry run decides nothing)."""
     from clawmem import diary
-    from clawmem.forget import FORGET_LOCK
+
+    if not dry_run:
+        authority.require_owner(caller, "undoing a forget")
 
     prune(ws, local_now().date())
     record = _load(ws, forget_id.strip())

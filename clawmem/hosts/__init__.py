@@ -7,6 +7,15 @@ clawmem's hooks and MCP server entry into a host's config files.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 HOOK_HOSTS = ("claude-code", "codex")
 INSTALL_HOSTS = ("claude-code", "codex", "cursor", "claude-desktop")
 EVENTS = ("session-start", "prompt", "pre-compact", "stop", "session-end")
+
+
+def host_module(host: str) -> ModuleType:
+    """The module describing a host that runs clawmem's hooks (one of ``HOOK_HOSTS``)."""
+    from clawmem.hosts import claude_code, codex
+
+    return {"claude-code": claude_code, "codex": codex}[host]

@@ -7,30 +7,22 @@ stderr to a log in the workspace's runtime directory) and returns. The worker ta
 session's lock, so two Stops of one session run one after the other, each reading the
 transcript as it is then (the later one ingests the newest; ingestion is idempotent), and
 records its outcome in ``runtime/ingest/<session>.json``: exit code, the tail of its stderr,
-when. ``clawmem status`` reports the last failure (``last_failure``).
+when (``jobs.py``). ``clawmem status`` reports the last failure (``jobs.last_failure``).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
-from clawmem.config import BACKGROUND_LOCK_TIMEOUT_S, BACKGROUND_STDERR_TAIL, HOOK_TRANSCRIPT_MAX_BYTES
+from clawmem.config import BACKGROUND_LOCK_TIMEOUT_S, HOOK_TRANSCRIPT_MAX_BYTES
+from clawmem.hosts import jobs
 from clawmem.inputs import read_transcript
 from clawmem.workspace import Workspace
-
-RUNTIME = "runtime/ingest"
-SENDER_ORIGIN = "owner"  # the class of the host's user turns; the parser classifies every other block
-
-
-def _folder(ws: Workspace) -> Path:
-    return ws.state_dir / RUNTIME
 
 
 def limit(ws: Workspace) -> int:
@@ -56,14 +48,14 @@ def refuse(path: Path, most: int) -> str | None:
 def ingest_transcript(ws: Workspace, host: ModuleType, session: str, path: Path, problems: list[str]) -> None:
     """Ingest the host's transcript of ``session`` at ``path`` (read within the hook limits); say why not in ``problems``."""
     from clawmem.ingest import ingest
-    from clawmem.trust import sessions
+    from clawmem.trust import provenance, sessions
 
     raw = read_transcript(path, limit(ws), problems)
     if raw is None:
         return
     # the host's own format, forced: the file is the host's transcript, never guessed as another shape
     typed = sessions.typed_prompts(ws, session)
-    ingest(ws, raw, session=session, origin=SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME, typed=typed)
+    ingest(ws, raw, session=session, origin=provenance.HOST_SENDER_ORIGIN, session_kind="interactive", fmt=host.NAME, typed=typed)
 
 
 def spawn(ws: Workspace, host: str, session: str, transcript: Path) -> int:
@@ -72,7 +64,7 @@ def spawn(ws: Workspace, host: str, session: str, transcript: Path) -> int:
     Nothing of the hook's process is shared: a new session (the host killing the hook's process
     group does not reach it), stdin and stdout closed, stderr into the job's own log.
     """
-    folder = _folder(ws)
+    folder = jobs.job_dir(ws)
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / f"{session}.{time.time_ns()}.log"  # while it exists, the job is under way
     with log.open("wb") as stderr:
@@ -83,50 +75,12 @@ def spawn(ws: Workspace, host: str, session: str, transcript: Path) -> int:
     return proc.pid
 
 
-def in_flight(ws: Workspace) -> list[Path]:
-    """The logs of jobs still running (each worker removes its own when it has recorded its outcome)."""
-    folder = _folder(ws)
-    return sorted(folder.glob("*.log")) if folder.is_dir() else []
-
-
-def _tail(log: Path) -> str:
-    from clawmem import inputs
-
-    try:
-        data = log.read_bytes()[-BACKGROUND_STDERR_TAIL:]
-    except OSError:
-        return ""
-    return inputs.printable(data.decode("utf-8", "replace")).strip()
-
-
-def _record(ws: Workspace, host: str, session: str, transcript: str, code: int, log: Path) -> None:
-    from clawmem.ledger import now_iso
-    from clawmem.workspace import atomic_write
-
-    outcome = {"session": session, "host": host, "transcript": transcript, "exit": code, "stderr": _tail(log) if code else "", "at": now_iso()}
-    atomic_write(_folder(ws) / f"{session}.json", json.dumps(outcome).encode())
-
-
-def last_failure(ws: Workspace) -> dict[str, Any] | None:
-    """The newest background ingest that failed and was not followed by a success of the same session."""
-    folder = _folder(ws)
-    failures = []
-    for path in folder.glob("*.json") if folder.is_dir() else ():
-        try:
-            outcome = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(outcome, dict) and outcome.get("exit") not in (0, None):
-            failures.append(outcome)
-    return max(failures, key=lambda o: str(o.get("at")), default=None)
-
-
 def work(root: str, host: str, session: str, transcript: str, log: Path) -> int:
     """The worker: ingest under the session's lock, record the outcome, remove the job's log."""
     import traceback
 
     from clawmem.errors import ClawmemError
-    from clawmem.hosts.hook import host_module
+    from clawmem.hosts import host_module
 
     code, ws = 1, None
     try:
@@ -143,7 +97,7 @@ def work(root: str, host: str, session: str, transcript: str, log: Path) -> int:
         traceback.print_exc()
     sys.stderr.flush()
     if ws is not None:
-        _record(ws, host, session, transcript, code, log)
+        jobs.record(ws, host, session, transcript, code, log)
     log.unlink(missing_ok=True)
     return code
 

@@ -42,12 +42,6 @@ class HookOutcome:
     action: str = "none"  # bootstrap, recall, ingest or none
 
 
-def host_module(host: str) -> ModuleType:
-    from clawmem.hosts import claude_code, codex
-
-    return {"claude-code": claude_code, "codex": codex}[host]
-
-
 def parse_input(raw: bytes) -> HookInput:
     """The hook JSON, or ValueError/TypeError with a reason fit for one stderr line."""
     from clawmem import jsonbound
@@ -141,6 +135,8 @@ def _register(ws, host: ModuleType, data: HookInput) -> None:
 
 def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: int | None = None) -> HookOutcome:
     """Do the memory step of one hook event; never raises."""
+    from clawmem.hosts import host_module
+
     module = host_module(host)
     if event not in module.EVENT_NAMES:
         return HookOutcome("", [f"{host} has no {event} hook event"])

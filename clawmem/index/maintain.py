@@ -27,7 +27,7 @@ def open_synced(ws: Workspace, *, progress: sync_module.Progress | None = None) 
 class IndexReport:
     sync: sync_module.SyncReport
     recreated: bool
-    vectors: Any = None  # a search.vectors.VectorReport when embedding ran
+    vectors: Any = None  # an index.vectors.VectorReport when embedding ran
     embeddings: str | None = None  # why vectors were not built, when they were not
     seconds: float = 0.0  # the whole run: open, sync, model load, embedding
 
@@ -35,7 +35,7 @@ class IndexReport:
 def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress | None = None) -> tuple[Any, str | None]:
     """Embed every entry and trigger phrase lacking a vector; (report, None) or (None, reason)."""
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     started = time.perf_counter()
     cfg = ws.config.embeddings

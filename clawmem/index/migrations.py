@@ -5,9 +5,14 @@ Never edit a released migration; add ``mNNN_…`` after the last one.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from collections import defaultdict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from clawmem.index.db import Index
+if TYPE_CHECKING:
+    from clawmem.index.db import Index  # db applies the migrations on open
 
 MIGRATIONS: list[tuple[str, Callable[[Index], None]]] = []
 
@@ -330,11 +335,52 @@ def m006_untrusted_returns_apart(index: Index) -> None:
 def m007_superseded_by(index: Index) -> None:
     # Supersession reaches reading: each keyed entry records the id of the entry that replaces
     # it (clawmem.index.supersession), so search and recall can hide it without re-deciding.
-    from clawmem.index import supersession
-
     index.execute("ALTER TABLE entries ADD COLUMN superseded_by INTEGER")
     index.execute("CREATE INDEX entries_superseded ON entries(superseded_by) WHERE superseded_by IS NOT NULL")
-    supersession.resolve(index)
+    _m007_resolve(index)
+
+
+def _m007_when(value: str | None) -> dt.datetime:
+    """Frozen for m007 (``grammar.parse_when`` then ``supersession._naive``): a naive local time, undated oldest."""
+    when = None
+    if value:
+        try:
+            day = re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip())
+            when = dt.datetime.combine(dt.date.fromisoformat(value.strip()), dt.time(12)) if day else dt.datetime.fromisoformat(value.strip())
+        except ValueError:
+            when = None
+    if when is None:
+        return dt.datetime.min
+    return when.astimezone().replace(tzinfo=None) if when.tzinfo is not None else when
+
+
+def _m007_resolve(index: Index) -> None:
+    """Frozen for m007 (``supersession.resolve`` as it shipped): a released migration calls no live
+    code, so a later change of the rule cannot change what an old upgrade does. Trusted: owner, agent."""
+    rows = index.query(
+        "SELECT e.id, e.supersession_key AS key, e.origin, e.status, e.observed_at, f.file_date, e.line_start, e.text_hash "
+        "FROM entries e LEFT JOIN files f ON f.path = e.path WHERE e.supersession_key IS NOT NULL AND trim(e.supersession_key) != ''"
+    )
+    lineages: dict[str, list] = defaultdict(list)
+    for row in rows:
+        lineages[row["key"].strip().casefold()].append(row)
+
+    def order(r: dict) -> tuple:
+        return (_m007_when(r["observed_at"]), r["file_date"] or "", r["line_start"], r["id"])
+
+    def may_supersede(newer: str, older: str) -> bool:
+        return newer in ("owner", "agent") or older not in ("owner", "agent")
+
+    found: dict[int, int] = {}
+    for lineage in lineages.values():
+        newest_first = sorted((r for r in lineage if r["status"] != "superseded"), key=order, reverse=True)
+        for r in lineage:
+            winner = next((w for w in newest_first if w["text_hash"] != r["text_hash"] and may_supersede(w["origin"], r["origin"])), None)
+            if winner is not None and (r["status"] == "superseded" or order(r) < order(winner)):
+                found[r["id"]] = winner["id"]
+    index.execute("UPDATE entries SET superseded_by = NULL WHERE superseded_by IS NOT NULL")
+    if found:
+        index.executemany("UPDATE entries SET superseded_by = ? WHERE id = ?", [(winner, loser) for loser, winner in found.items()])
 
 
 @migration

@@ -14,11 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import ledger, loopguard, provenance
-from clawmem.content_origin import RECALLED, Source
+from clawmem import ledger, loopguard
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.timeparse import local_now
+from clawmem.trust import provenance
+from clawmem.trust.content_origin import RECALLED, Source
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def joins_recalled_set(origin: str) -> bool:
 
     An untrusted hit there would let planted text veto the owner's identical fact for good;
     untrusted hits are recorded apart instead (``returned_untrusted``), as sources that agent
-    writes are checked against (``clawmem.content_origin``).
+    writes are checked against (``clawmem.trust.content_origin``).
     """
     return origin in provenance.TRUSTED_ORIGINS
 

@@ -16,9 +16,9 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from clawmem import provenance
 from clawmem.entries.grammar import parse_when
 from clawmem.index.db import Index
+from clawmem.trust import provenance
 
 OLDEST = dt.datetime.min
 

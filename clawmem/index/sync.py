@@ -13,12 +13,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, provenance, team
+from clawmem import ledger, loopguard, team
 from clawmem.entries import grammar
+from clawmem.entries.lines import line_key
 from clawmem.index import supersession
 from clawmem.index.db import Index
-from clawmem.index.freshness import MemoryFile, memory_files, storage_warnings
+from clawmem.index.files import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace, sha256_bytes
 
 #: (done, total, phase): "reading" (files checked), "indexing" (changed files parsed), then
@@ -239,7 +241,7 @@ def torn_lines(index: Index, rel: str, doc: grammar.Document, data: bytes) -> se
         torn.update(range(len(lines) - count + 1, len(lines) + 1))
     keys = {r["text_hash"] for r in index.query("SELECT text_hash FROM ledger WHERE path = ? AND text_hash LIKE 'line:%'", (rel,))}
     if keys:
-        torn.update(number for number, line in enumerate(lines, 1) if line.strip() and ledger.line_key(line) in keys)
+        torn.update(number for number, line in enumerate(lines, 1) if line.strip() and line_key(line) in keys)
     return torn
 
 

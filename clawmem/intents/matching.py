@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import loopguard
+from clawmem import framing
 from clawmem.index.db import Index
 from clawmem.index.tokens import CJK_RUN, WORD, fts_text
 from clawmem.intents import store
@@ -125,7 +125,7 @@ def match_for_recall(
     if cap <= 0:
         return []
     moment = aware(now) if now is not None else store.current_time()
-    message, _ = loopguard.strip_marked(message)
+    message, _ = framing.strip_marked(message)
     words = message_words(message)
     if not words.stems and not words.cjk_chars:
         return []

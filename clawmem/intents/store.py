@@ -18,12 +18,14 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from clawmem import ledger, provenance, team
+from clawmem import ledger, team
 from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
-from clawmem.intents.validation import check_creator, check_fire_limits, clean_phrases, clean_scope, clean_text
+from clawmem.intents.validation import check_fire_limits, clean_phrases, clean_scope, clean_text
+from clawmem.trust import provenance
+from clawmem.trust.authority import check_creator
 from clawmem.workspace import Workspace, validate_session_id
 
 RESTORED_META = "intents_restored_at"

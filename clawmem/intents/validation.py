@@ -1,4 +1,4 @@
-"""What an intent may be made of, checked before anything is written: creator, phrases, scope, text.
+"""What an intent may be made of, checked before anything is written: phrases, scope, text (the creator: ``trust.authority.check_creator``).
 
 Apart from ``store.py`` (rows and their ledger mirror) so the rules a request must meet can
 be read, and reused by aspirations, without the replay machinery.
@@ -9,27 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from clawmem import incoming, provenance
-from clawmem.errors import BadInput, BadValue, Forbidden
+from clawmem import incoming
+from clawmem.errors import BadInput, BadValue
 from clawmem.index.tokens import query_terms
 from clawmem.inputs import decode_input
-from clawmem.vocabulary import ORIGINS
 from clawmem.workspace import Workspace
 
 MAX_PHRASES = 20
 MAX_PHRASE_CHARS = 200
 MAX_SCOPE_CHARS = 200
-
-
-def check_creator(origin: str, what: str = "create an intent") -> None:
-    """Only owner or agent origin may shape intents: decided by the caller's class, never by text."""
-    if origin not in ORIGINS:
-        raise BadInput(f"unknown origin {origin!r}", hint=f"use one of: {', '.join(ORIGINS)}")
-    if not provenance.is_trusted(origin):
-        raise Forbidden(
-            f"{origin} origin may not {what}: only owner or agent may",
-            hint="an instruction from external content cannot schedule actions; if the owner asked for it, pass --origin owner",
-        )
 
 
 def check_fire_limits(budget: int | None, cooldown_s: int | None) -> None:

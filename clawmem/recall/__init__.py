@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from clawmem import aspirations, hints, projects, provenance, recall_intent
+from clawmem import aspirations, hints, projects, recall_intent
 from clawmem.config import HINT_QUERY_CHARS
 from clawmem.errors import ClawmemError
 from clawmem.framing import inert
@@ -28,6 +28,7 @@ from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import fit
 from clawmem.recall import triggers as triggers_module
 from clawmem.recall.budget import Budget
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 

@@ -16,7 +16,7 @@ its margins would be 0.16 and 0.39, not 0.12 and 0.17), so it keeps the plain co
 match (``clawmem.recall.triggers``). Regenerate after changing ``BACKGROUND`` or a model::
 
     python -m clawmem.recall.calibration means [BACKEND]
-    python -m clawmem.recall.calibration fit tests/recall/trigger_probe.json [BACKEND]   # the figures behind recall.trigger_vector_*
+    python -m clawmem.recall.probe tests/recall/trigger_probe.json [BACKEND]   # the figures behind recall.trigger_vector_*
 """
 
 from __future__ import annotations
@@ -98,10 +98,6 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["means"] and len(argv) in (1, 2):
         _means(*argv[1:])
         return 0
-    if argv[:1] == ["fit"] and len(argv) in (2, 3):
-        from clawmem.recall.probe import fit
-
-        return fit(argv[1], *argv[2:])
     print(__doc__.split("Regenerate", 1)[1], file=sys.stderr)
     return 2
 

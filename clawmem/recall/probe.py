@@ -1,4 +1,4 @@
-"""Fit and check the vector lane's margins on a probe set (``python -m clawmem.recall.calibration fit FILE``).
+"""Fit and check the vector lane's margins on a probe set (``python -m clawmem.recall.probe FILE [BACKEND]``).
 
 The probe file (tests/recall/trigger_probe.json) has a ``fit`` and a ``holdout`` half, each with
 fixes (the problem texts of three sessions, and paraphrases of that problem), unrelated messages
@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,14 @@ def fit(path: str, backend: str = "auto") -> int:
                 mark = "fires" if fires(s, *used) else "     "
                 print(f"    {mark} failure {s.failure if s.failure is not None else '-'!s:>6.6} topic {s.topic if s.topic is not None else '-'!s:>6.6}  {s.fix}: {s.message!r}")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) in (1, 2):
+        return fit(*argv)
+    print("usage: python -m clawmem.recall.probe PROBE_FILE [BACKEND]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

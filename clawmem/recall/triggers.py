@@ -31,11 +31,11 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import provenance
 from clawmem.config import RecallConfig
 from clawmem.index import tokens
 from clawmem.recall import symptoms
 from clawmem.recall.budget import Budget
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:

@@ -15,9 +15,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import loopguard, provenance
+from clawmem import loopguard
 from clawmem.entries import grammar
 from clawmem.index.db import Index
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 MAX_CURATED = 300  # curated entries listed per file (MEMORY.md is budget-bound; a hand-grown file is not)
@@ -273,11 +274,6 @@ def _recall_counts(index: Index) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _framed(origin: str | None, kind: str | None, taint: str | None = None) -> bool:
-    """Shown inside an untrusted frame: not owner or agent, quarantined, in a tainted file, or unknown."""
-    return not provenance.is_trusted(origin) or kind == "quarantine" or (taint is not None and not provenance.is_trusted(taint))
-
-
 def _excerpt(ws: Workspace, rel: str | None, start: int | None, end: int | None) -> list[str]:
     if not rel or not start:
         return []
@@ -319,7 +315,7 @@ def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
             sources.append(
                 Source(
                     anchor, f"src-{rel.split('.')[0].lower()}-{n}-{m}", t.state, t.origin, t.session_kind, t.kind,
-                    _excerpt(ws, t.path, t.line_start, t.line_end), _framed(t.origin, t.kind, t.file_taint),
+                    _excerpt(ws, t.path, t.line_start, t.line_end), provenance.shown_untrusted(t.origin, t.kind, t.file_taint),
                 )
             )
         counts = recalls.get(text_hash) or {"times": 0, "echoes": 0, "by_source": {}, "last": None, "injected": False}
@@ -349,7 +345,7 @@ def _lineage(index: Index, key: str | None, own_id: int | None) -> list[Lineage]
         (key,),
     )
     return [
-        Lineage(r["path"], r["line_start"], r["text"], r["origin"], is_live(r), _framed(r["origin"], r["kind"]))
+        Lineage(r["path"], r["line_start"], r["text"], r["origin"], is_live(r), provenance.shown_untrusted(r["origin"], r["kind"]))
         for r in rows if r["id"] != own_id
     ][:MAX_SOURCES * 2]
 
@@ -502,7 +498,7 @@ def _growth(ws: Workspace, index: Index) -> Growth:
 
 # quarantine and untrusted ----------------------------------------------------------------
 def _untrusted(index: Index) -> Capped:
-    where = f"NOT {provenance.trusted_sql('origin')} OR kind = 'quarantine'"
+    where = provenance.shown_untrusted_sql()
     total = index.scalar(f"SELECT count(*) FROM entries WHERE {where}")
     rows = index.query(
         f"""SELECT path, line_start, text, origin, kind, session_kind FROM entries WHERE {where}

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import provenance
 from clawmem.framing import frame_untrusted, inert
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
 from clawmem.search import diversity, feedback, lanes, ranking, sessions
 from clawmem.timeparse import local_now
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 TIERS = ("curated", "episodic", "all")
@@ -267,7 +267,7 @@ def search(
 def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder: Any, *, lam: float, limit: int) -> list[int]:
     """MMR on stored vectors when the vector lane ran, else on word overlap."""
     if embedder is not None:
-        from clawmem.search.vectors import cached_vectors
+        from clawmem.index.vectors import cached_vectors
 
         stored = cached_vectors(index, embedder.id, [i for i, _ in candidates])
         if stored:
@@ -306,7 +306,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
         importance=row["importance"],
         observed_at=row["observed_at"],
         projects=json.loads(row["projects"]) if row["projects"] else [],
-        untrusted=not provenance.is_trusted(row["origin"]),
+        untrusted=provenance.shown_untrusted(row["origin"], row["kind"]),
         backfill=backfill,
         signals={
             "hybrid": round(signals.hybrid, 6),

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from clawmem import provenance
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def _filters(opts: SearchOptions) -> tuple[str, list[Any]]:
         clauses.append("e.tier = ?")
         params.append(opts.tier)
     if not opts.include_untrusted:
-        clauses.append(provenance.trusted_sql("e.origin"))
+        clauses.append(f"NOT {provenance.shown_untrusted_sql('e.origin', 'e.kind')}")
     if not opts.include_superseded:
         clauses.append(supersession.live_sql("e"))
     return (" AND " + " AND ".join(clauses)) if clauses else "", params
@@ -74,7 +74,7 @@ def allowed(row: dict, opts: SearchOptions) -> bool:
         return False
     if not (opts.include_superseded or supersession.is_live(row)):
         return False
-    return opts.include_untrusted or provenance.is_trusted(row["origin"])
+    return opts.include_untrusted or not provenance.shown_untrusted(row["origin"], row["kind"])
 
 
 def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, list[int]]:
@@ -89,7 +89,7 @@ def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> di
     paths = sorted({rows[i]["path"] for i in wanted})
     if not wanted:
         return {}
-    trust = f" AND {provenance.trusted_sql()}" if trusted_only else ""
+    trust = f" AND NOT {provenance.shown_untrusted_sql()}" if trusted_only else ""
     found: dict[int, list[int]] = {}
     for start in range(0, len(paths), 400):
         part = paths[start : start + 400]
@@ -128,7 +128,7 @@ class VectorLane:
 
     def score_more(self, index: Index, ids: set[int]) -> None:
         """Cosine of entries the scan did not return (a hit's transcript neighbours)."""
-        from clawmem.search import vectors
+        from clawmem.index import vectors
 
         missing = sorted(ids - set(self.scores))
         found = vectors.cached_vectors(index, self.embedder.id, missing)
@@ -154,7 +154,7 @@ def vector_lane(ws: Workspace, index: Index, query: str, opts: SearchOptions, k:
         embedder = _load_embedder(ws, warnings)
         if embedder is None:
             return VectorLane()
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
     if report.reason:

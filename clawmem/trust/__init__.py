@@ -1,7 +1,12 @@
 """Trust decided by structure: where text came from and what it was made from, never what it says.
 
-One module per question: ``lineage`` (is agent text derived from untrusted or system content
-that entered the session since the owner last typed?), ``sessions`` (what is a live session's
-agent exposed to when it writes a note?) and ``typed`` (which user-role text did the person type,
-by the prompts a prompt hook saw?).
+The one room where each trust rule lives, one function per question (``docs/architecture.md``
+names them): ``provenance`` (origin classes: which are trusted, what is shown as untrusted,
+defaults per caller and per turn role, lines the ledger cannot account for), ``eligibility``
+(what may become curated memory), ``authority`` (who may decide: owner-only operations,
+intent creators), ``content_origin`` (agent text restating untrusted text), ``lineage`` (is
+agent text derived from untrusted or system content that entered the session since the owner
+last typed?), ``sessions`` (what is a live session's agent exposed to when it writes a note?),
+``typed`` (which user-role text did the person type, by the prompts a prompt hook saw?) and
+``workspaces`` (which workspaces found by walking up are this user's own).
 """

@@ -8,7 +8,7 @@ it as the session runs), and ``exposure`` reads it at the moment of the write. T
 also records what the person typed (``remember``, hashes only: ``clawmem.trust.typed``).
 
 A session no hook registered has no known transcript: its notes are judged by the wording
-detector alone (``clawmem.content_origin``), as before; ``docs/architecture.md`` says so.
+detector alone (``clawmem.trust.content_origin``), as before; ``docs/architecture.md`` says so.
 """
 
 from __future__ import annotations
@@ -83,8 +83,9 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
     if not isinstance(record.get("transcript"), str) or not isinstance(record.get("host"), str):
         return None  # no hook registered this session
     transcript, host = Path(record["transcript"]), record["host"]
-    from clawmem.ingest import parse_transcript, role_origin
+    from clawmem.ingest import parse_transcript
     from clawmem.inputs import read_transcript
+    from clawmem.trust import provenance
 
     why: list[str] = []
     raw = read_transcript(transcript, ws.config.limits.max_ingest_bytes, why)
@@ -95,7 +96,7 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
     except Exception as err:  # noqa: BLE001 -- any parse failure: what the agent saw is unknown
         return f"session {session}: transcript unreadable ({type(err).__name__})"
     views = [
-        lineage.TurnView(role_origin(t.role, "owner"), t.content, f"{t.role} turn {t.turn_id or n} of session {session}", typed=t.role == "user")
+        lineage.TurnView(provenance.role_origin(t.role, provenance.HOST_SENDER_ORIGIN), t.content, f"{t.role} turn {t.turn_id or n} of session {session}", typed=t.role == "user")
         for n, t in enumerate(turns, 1)
     ]
     now = lineage.TurnView("agent", "(the write)", "now")

@@ -7,17 +7,20 @@ answers anything unexpected. It runs the very function the in-process path runs
 that the files and the index do not, so killing it loses nothing.
 
 This module is what the client needs before it knows whether a worker answers: where the
-socket is and the fingerprints that must match. Standard library only, and little of it.
+socket is and the fingerprints that must match. Only ``os`` and ``sys`` at import: the client
+runs it before anything else on every turn.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import zlib
-from pathlib import Path
 
-PROTOCOL = 1
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: the client imports this module on every turn
+if TYPE_CHECKING:
+    from pathlib import Path
+
+PROTOCOL = 2
 RUN_DIR = "run"  # .clawmem/run/: the worker's socket, lock and process record, owner-only
 SOCKET_NAME = "worker.sock"
 LOCK_NAME = "worker.lock"
@@ -48,8 +51,21 @@ def disabled() -> bool:
     return os.environ.get(ENV_SWITCH, "").lower() in ("off", "0", "no", "false")
 
 
+def identity() -> str:
+    """Which install a client runs (version, interpreter, package folder): cheap enough for every turn.
+
+    A worker serves only clients of its own install, and only while ``code_hash`` still gives
+    what it gave when the worker started: the client names the install, the worker checks the files.
+    """
+    from clawmem import __version__
+
+    return f"{__version__}|{sys.executable}|{os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}"
+
+
 def code_hash() -> str:
-    """The version and every source file's size and mtime: an upgraded or edited install never talks to an old worker."""
+    """The version and every source file's size and mtime: an upgraded or edited install never answers with old code."""
+    import zlib
+
     from clawmem import __version__
 
     parts = [__version__, sys.executable]
@@ -65,7 +81,6 @@ def code_hash() -> str:
     return f"{__version__}+{zlib.crc32(chr(0).join(parts).encode()):08x}"
 
 
-def env_hash() -> str:
-    """The environment variables the answers may depend on, as one checksum."""
-    chosen = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES)
-    return f"{zlib.crc32(repr(chosen).encode()):08x}"
+def env_chosen() -> dict[str, str]:
+    """The environment variables the answers may depend on (compared whole: no checksum to import)."""
+    return {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIXES) or k in ENV_NAMES}

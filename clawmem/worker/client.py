@@ -1,26 +1,159 @@
-"""The client side: ask the workspace's worker to run a command, or run it here when it cannot.
+"""The client side: hand the command line to the workspace's worker, or leave it to this process.
 
-Falls back to the caller's own process on any failure: no worker (it is then started in the
-background for the next call), a stale socket, a timeout, a reply that is not the protocol, a
-worker of another version or started with another environment. Once stdin has been read for
-the request, the fallback reads the same bytes, so nothing is lost and nothing is read twice.
-Imports only the standard library, and only once a socket is there.
+The launcher calls ``answered`` first, before it parses or imports anything: a turn the worker
+answers costs this process ``os``, ``sys``, ``_socket`` and ``json`` and nothing of clawmem
+but this package. The command line is read here only to find the socket (which command,
+which workspace); the worker parses it with the launcher's own parsers and refuses anything it
+would not serve exactly as this process would, so a wrong guess costs a round trip, never a
+wrong answer. The worker asks for stdin only once it has accepted the request, so a refusal
+leaves stdin unread; once read, the fallback reads the same bytes, so nothing is lost and
+nothing is read twice.
+
+Falls back to the caller's own process on any failure: no worker (``delegated`` then starts
+one in the background for the next call), a stale socket, a timeout, a reply that is not the
+protocol, a worker of another install or started with another environment.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from clawmem import worker
-from clawmem.worker.connection import ask
+
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs more than the whole exchange
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+COMMANDS = ("recall", "hook")
+HOOK_EVENTS = ("prompt", "session-start")  # hosts.command.WORKER_EVENTS, not imported: that costs a module per turn
+VALUE_OPTIONS = ("-w", "--workspace", "--color")
+_asked: dict[str, str | None] = {"refusal": None}  # what the worker said when it refused this process's request ("version", "environment", ...)
 
 
-def _root(option: Any) -> Path | None:
-    """The workspace root the command would use, or None (the command reports why, in process)."""
+def _route(argv: list[str]) -> str | None:
+    """The workspace option the command line names ("" for none), or None when no worker serves this command.
+
+    A cheap reading of the global options and of ``-w`` anywhere (the last one wins, as in
+    the parsers): the worker checks the command line and the workspace itself.
+    """
+    args = argv[: argv.index("--")] if "--" in argv else argv
+    command = None
+    option = ""
+    position = 0
+    while position < len(args):
+        arg = args[position]
+        if arg in VALUE_OPTIONS and position + 1 < len(args):
+            if arg != "--color":
+                option = args[position + 1]
+            position += 2
+            continue
+        if arg.startswith("--workspace="):
+            option = arg.partition("=")[2]
+        elif arg.startswith("-w") and not arg.startswith("--") and len(arg) > 2:
+            option = arg[2:]
+        elif command is None and not arg.startswith("-"):
+            command = arg
+        position += 1
+    if command not in COMMANDS or (command == "hook" and not any(event in args for event in HOOK_EVENTS)):
+        return None
+    return option
+
+
+def _root(option: str, cwd: str) -> str:
+    """Where ``workspace.resolve`` would look, by the same rules in ``os.path`` terms (the worker checks the answer)."""
+    if not option:
+        option = os.environ.get("CLAWMEM_WORKSPACE", "")
+    if not option:
+        folder = cwd
+        while True:
+            if os.path.isdir(os.path.join(folder, ".clawmem")):
+                return folder
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+        option = os.path.join(base, "clawmem")
+    return os.path.join(cwd, os.path.expanduser(option))
+
+
+def answered(argv: list[str]) -> int | None:
+    """The command's exit code, its output printed, when the workspace's worker ran it; None when this process must."""
+    if worker.disabled():
+        return None
+    option = _route(argv)
+    if option is None or any(stream is None for stream in (sys.stdin, sys.stdout, sys.stderr)):
+        return None
+    try:
+        "\0".join(argv).encode()
+        cwd = os.getcwd()
+    except (UnicodeEncodeError, OSError):  # invalid UTF-8, or a removed directory: the command says what that means
+        return None
+    root = _root(option, cwd)
+    if not os.path.exists(os.path.join(root, ".clawmem", worker.RUN_DIR, worker.SOCKET_NAME)):
+        return None
+    from clawmem.worker.connection import greeting, opened
+
+    conversation = opened(root)
+    if conversation is None:
+        return None
+    stdin = sys.stdin
+    request = {
+        **greeting(), "command": "run", "argv": argv, "cwd": cwd,
+        "stdin_encoding": stdin.encoding, "stdin_errors": stdin.errors, "stdin_tty": stdin.isatty(),
+        "stdout_tty": sys.stdout.isatty(), "stderr_tty": sys.stderr.isatty(),
+    }
+    data = None
+    try:
+        conversation.send(request)
+        reply = conversation.receive()
+        if reply is not None and reply.get("ok") and isinstance(reply.get("stdin"), int):
+            data = _read(reply["stdin"])
+            import binascii
+
+            conversation.send({"stdin": binascii.b2a_base64(data, newline=False).decode("ascii")})
+            reply = conversation.receive()
+    except (OSError, ValueError, TypeError):  # cut off, timed out, or not the protocol
+        reply = None
+    finally:
+        conversation.close()
+    if reply is not None and reply.get("ok") and isinstance(reply.get("code"), int):
+        sys.stdout.write(reply["stdout"])
+        sys.stderr.write(reply["stderr"])
+        return reply["code"]
+    _asked["refusal"] = None if reply is None else reply.get("error")
+    if data is not None:
+        from clawmem.worker.streams import stdin_of
+
+        sys.stdin = stdin_of(request, data)
+    return None
+
+
+def _read(limit: int) -> bytes:
+    """Stdin as the worker asks for it: whole (``limit`` < 0) or up to ``limit`` bytes."""
+    stream = sys.stdin.buffer
+    return stream.read() if limit < 0 else stream.read(limit)
+
+
+def delegated(command: str, values: dict[str, Any], local: Callable[[], int]) -> int:
+    """``local()``'s exit code: the command in this process, the worker having not answered (``answered``).
+
+    Starts a worker in the background for the next call when none runs (its first use, a
+    stale socket), or when the one running refused this install's client (it is exiting).
+    """
+    if not worker.disabled() and _asked["refusal"] in (None, "version"):
+        root = _resolved(values.get("workspace"))
+        if root is not None:
+            from clawmem.worker.lifecycle import start_in_background
+
+            start_in_background(root)
+    return local()
+
+
+def _resolved(option: Any) -> Any:
+    """The workspace root the command will use, or None (the command reports why, in process)."""
     from clawmem.workspace import resolve
 
     try:
@@ -28,63 +161,3 @@ def _root(option: Any) -> Path | None:
     except Exception:  # noqa: BLE001 -- the command itself says what is wrong with the workspace
         return None
     return root if (root / ".clawmem").is_dir() else None
-
-
-def _stdin(command: str, values: dict[str, Any]) -> bytes | None:
-    """The bytes of stdin the command would read (the hook: up to ``STDIN_READ_MAX``, past its own limit), or None to stay local."""
-    stream = sys.stdin
-    if stream is None:
-        return None
-    if command == "recall":
-        if values.get("message") != "-":
-            return b""
-        return None if stream.isatty() else stream.buffer.read()
-    if stream.isatty():
-        return b""
-    return stream.buffer.read(worker.STDIN_READ_MAX)
-
-
-def delegated(command: str, values: dict[str, Any], local: Callable[[], int]) -> int:
-    """``local()``'s exit code, with its output printed, by the worker when it answers, else by ``local()``."""
-    root = None if worker.disabled() else _root(values.get("workspace"))
-    if root is None:
-        return local()
-    if not os.path.exists(worker.socket_path(root)):
-        from clawmem.worker.lifecycle import start_in_background
-
-        start_in_background(root)
-        return local()
-    try:
-        cwd = os.getcwd()
-    except OSError:  # the directory was removed: the command says what that means, in process
-        return local()
-    data = _stdin(command, values)
-    if data is None:
-        return local()
-    if values.get("workspace") is not None:
-        values = {**values, "workspace": os.fspath(values["workspace"])}
-    import base64  # here, not at the top: a process that finds no worker never needs it
-
-    stdin = sys.stdin
-    request = {
-        "command": command, "args": values, "cwd": cwd, "stdin": base64.b64encode(data).decode(),
-        "stdin_encoding": stdin.encoding, "stdin_errors": stdin.errors, "stdin_tty": stdin.isatty(),
-        "stdout_tty": sys.stdout.isatty(), "stderr_tty": sys.stderr.isatty(),
-    }
-    reply = ask(root, request)
-    if reply is None or not reply.get("ok") or not isinstance(reply.get("code"), int):
-        return _fallback(root, request, reply, local)
-    sys.stdout.write(reply["stdout"])
-    sys.stderr.write(reply["stderr"])
-    return reply["code"]
-
-
-def _fallback(root: Path, request: dict[str, Any], reply: dict[str, Any] | None, local: Callable[[], int]) -> int:
-    """Run here on the bytes already read; a refused or dead worker is replaced in the background."""
-    from clawmem.worker.lifecycle import start_in_background
-    from clawmem.worker.streams import stdin_of
-
-    if reply is None or reply.get("error") == "version":
-        start_in_background(root)  # a stale socket, or an old worker now exiting
-    sys.stdin = stdin_of(request)
-    return local()

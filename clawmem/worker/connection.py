@@ -1,41 +1,96 @@
-"""One request to the workspace's worker over its Unix socket, and the check that the socket is the user's own.
+"""One conversation with the workspace's worker over its Unix socket, and the check that the socket is the user's own.
 
 Apart from the client (which falls back in process) and the lifecycle (which probes a running
-worker), so neither imports the other for it. Standard library only, imported when used.
+worker), so neither imports the other for it. The client runs this on every turn, so it uses
+the standard library at its lowest: ``_socket`` rather than ``socket`` (the wrapper module and
+what it imports cost more than the whole exchange), ``json`` only once a socket is there.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
-from typing import Any
 
 from clawmem import worker
+
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: the client imports this module on every turn
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+CHUNK = 1 << 16
+
+
+class Conversation:
+    """JSON objects, one per line each way, on a connected socket (``OSError`` when cut off, timed out or refused)."""
+
+    def __init__(self, path: str) -> None:
+        import _socket
+
+        self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        self.pending = b""
+        try:
+            self.sock.settimeout(worker.CONNECT_TIMEOUT_S)
+            self.sock.connect(path)
+            self.sock.settimeout(worker.REPLY_TIMEOUT_S)
+        except BaseException:
+            self.sock.close()
+            raise
+
+    def send(self, message: dict[str, Any]) -> None:
+        import json
+
+        self.sock.sendall(json.dumps(message).encode() + b"\n")
+
+    def receive(self) -> dict[str, Any] | None:
+        """The next object, or None when the other end hung up or sent something else."""
+        import json
+
+        chunks = [self.pending]
+        while b"\n" not in chunks[-1]:
+            chunk = self.sock.recv(CHUNK)
+            if not chunk:
+                return None
+            chunks.append(chunk)
+        line, _, self.pending = b"".join(chunks).partition(b"\n")
+        reply = json.loads(line)
+        return reply if isinstance(reply, dict) else None
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def opened(root: str | os.PathLike[str]) -> Conversation | None:
+    """A conversation with the worker of ``root``, or None when there is none this user may talk to."""
+    folder = os.path.join(root, ".clawmem", worker.RUN_DIR)
+    try:
+        if not private(folder):
+            return None
+        return Conversation(os.path.join(folder, worker.SOCKET_NAME))
+    except OSError:
+        return None
+
+
+def greeting() -> dict[str, Any]:
+    """What every request starts with: the protocol, this install and the environment the answers depend on."""
+    return {"protocol": worker.PROTOCOL, "code": worker.identity(), "env": worker.env_chosen()}
 
 
 def ask(root: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     """One request and its reply, or None when the worker cannot be reached or answers no JSON object."""
-    import json
-    import socket
-
-    message = {"protocol": worker.PROTOCOL, "code": worker.code_hash(), "env": worker.env_hash(), **request}
-    try:
-        if not private(worker.run_dir(root)):
-            return None
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(worker.CONNECT_TIMEOUT_S)
-            conn.connect(str(worker.socket_path(root)))
-            conn.settimeout(worker.REPLY_TIMEOUT_S)
-            conn.sendall(json.dumps(message).encode() + b"\n")
-            with conn.makefile("rb") as replies:
-                reply = json.loads(replies.readline())
-    except (OSError, ValueError, TypeError):  # unreachable, cut off, or not the protocol
+    conversation = opened(root)
+    if conversation is None:
         return None
-    return reply if isinstance(reply, dict) else None
+    try:
+        conversation.send({**greeting(), **request})
+        return conversation.receive()
+    except (OSError, ValueError, TypeError):  # cut off, or not the protocol
+        return None
+    finally:
+        conversation.close()
 
 
-def private(folder: Path) -> bool:
+def private(folder: str | os.PathLike[str]) -> bool:
     """The socket's folder is this user's and no one else's: a prompt is never sent to a socket another user put there."""
     info = os.lstat(folder)
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077

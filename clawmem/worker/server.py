@@ -1,11 +1,15 @@
 """The worker process: one per workspace, serving ``recall`` and the context hooks over a Unix socket.
 
-One JSON object per line each way. A request carries the client's protocol, code and
-environment fingerprints, its working directory, its stdin bytes and whether its streams are
-terminals; the worker runs the command's own function (``clawmem.fastlane.recall.answer``,
-``clawmem.hosts.command.answer``) with those streams in place, one request at a time, and
-sends back what it printed and its exit code. Anything it cannot serve exactly as the
-client's own process would is refused with a reason, and the client does the work itself.
+One JSON object per line each way. A request carries the client's protocol, install and
+environment, its command line, its working directory and whether its streams are terminals;
+the worker parses the command line as the client's launcher would (``commands.planned``),
+asks for the stdin bytes the command reads, runs the command's own function
+(``clawmem.fastlane.recall.answer``, ``clawmem.hosts.command.answer``) with those streams in
+place, one request at a time, and sends back what it printed and its exit code. Anything it
+cannot serve exactly as the client's own process would is refused with a reason, and the
+client does the work itself. Before each request it checks its source files against what
+they were when it started (``worker.code_hash``): an edited or upgraded install is never
+answered with the old code; the worker refuses and exits.
 
 Exactly one per workspace: the worker holds an exclusive ``flock`` on ``run/worker.lock`` for
 its whole life, so a second one started at the same moment exits at once, and a socket
@@ -14,6 +18,7 @@ left by a worker killed with ``kill -9`` (its lock released by the kernel) is re
 
 from __future__ import annotations
 
+import binascii
 import fcntl
 import json
 import os
@@ -24,52 +29,49 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from clawmem import worker
 from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
+from clawmem.worker.commands import Plan, planned, run
 from clawmem.worker.streams import Output, stdin_of
 
 
 @contextmanager
-def streams(request: dict[str, Any]) -> Iterator[tuple[Output, Output]]:
-    """Swap in the client's streams and directory for one request (requests run one at a time)."""
-    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
+def directory(cwd: str) -> Iterator[None]:
+    """The client's working directory for one step of a request (requests run one at a time)."""
+    saved = os.getcwd()
+    try:
+        os.chdir(cwd)
+        yield
+    finally:
+        os.chdir(saved)
+
+
+@contextmanager
+def streams(request: dict[str, Any], data: bytes) -> Iterator[tuple[Output, Output]]:
+    """Swap in the client's streams (stdin holding ``data``) and directory for one request."""
+    saved = sys.stdin, sys.stdout, sys.stderr
     out, err = Output(request["stdout_tty"]), Output(request["stderr_tty"])
-    sys.stdin, sys.stdout, sys.stderr = stdin_of(request), out, err
+    sys.stdin, sys.stdout, sys.stderr = stdin_of(request, data), out, err
     try:
-        os.chdir(request["cwd"])
-        yield out, err
+        with directory(request["cwd"]):
+            yield out, err
     finally:
-        sys.stdin, sys.stdout, sys.stderr = saved[:3]
-        os.chdir(saved[3])
-
-
-def run(command: str, args: dict[str, Any]) -> int:
-    """The command's own function: the same one the client's process would call."""
-    from clawmem.recall.triggers import ABANDONED
-
-    try:
-        if command == "recall":
-            from clawmem.fastlane.recall import answer
-
-            return answer(**args)
-        from clawmem.hosts.command import answer as hook_answer
-
-        return hook_answer(**args)
-    finally:
-        ABANDONED.clear()  # a vector lane cut off by its budget finishes in its thread; no exit waits for it
+        sys.stdin, sys.stdout, sys.stderr = saved
 
 
 class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     """Threads so a ping or a stop is answered while a request runs; closing waits for the ones under way."""
 
-    def __init__(self, path: Path, idle_s: float, code: str, env: str) -> None:
+    def __init__(self, path: Path, root: Path, idle_s: float, files: str, env: dict[str, str]) -> None:
         super().__init__(str(path), Handler)
-        self.code = code
+        self.root = root
+        self.code = worker.identity()
+        self.files = files  # ``worker.code_hash()`` before anything was imported: what this process runs
         self.env = env
         self.idle_s = idle_s
         self.last_used = time.monotonic()
@@ -79,16 +81,17 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 
     def refusal(self, request: dict[str, Any]) -> str | None:
         """Why this request must be served by the client's own process, if it must."""
-        if request.get("protocol") != worker.PROTOCOL or request.get("code") != self.code:
-            self.stopping.set()  # another install's client: this worker is the old one, make way
+        if request.get("protocol") != worker.PROTOCOL or request.get("code") != self.code or worker.code_hash() != self.files:
+            self.stopping.set()  # another install's client, or this install's files changed: this worker is the old one, make way
             return "version"
         if request.get("env") != self.env:
             return "environment"
-        if request.get("command") not in ("recall", "hook", "ping", "stop"):
+        if request.get("command") not in ("run", "ping", "stop"):
             return "command"
         return None
 
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, request: dict[str, Any], stdin: Callable[[int], bytes]) -> dict[str, Any]:
+        """The reply to one request; ``stdin(limit)`` asks the client for the bytes of its stdin."""
         refused = self.refusal(request)
         if refused is not None:
             return {"ok": False, "error": refused}
@@ -98,9 +101,14 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             return {"ok": True, "pid": os.getpid()}
         if command == "ping":
             return {"ok": True, "pid": os.getpid(), "served": self.served}
+        with self.busy, directory(request["cwd"]):
+            plan = planned(request, self.root)
+        if not isinstance(plan, Plan):
+            return {"ok": False, "error": plan}
+        data = stdin(plan.stdin) if plan.stdin else b""  # not under the lock: a slow writer holds up no other client
         with self.busy:
-            with streams(request) as (out, err):
-                code = run(command, request["args"])
+            with streams(request, data) as (out, err):
+                code = run(plan)
             self.last_used = time.monotonic()
             self.served += 1
         return {"ok": True, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
@@ -113,15 +121,26 @@ class Handler(socketserver.StreamRequestHandler):
     def handle(self) -> None:
         if peer_uid(self.request) != os.getuid():
             return  # the socket is 0600 in a 0700 folder; a peer of another user gets nothing even if those change
-        line = self.rfile.readline(WORKER_REQUEST_MAX_BYTES + 1)
         try:
-            request = json.loads(line)
-            if not isinstance(request, dict) or len(line) > WORKER_REQUEST_MAX_BYTES:
-                raise ValueError("not one request")
-            reply = self.server.answer(request)
+            reply = self.server.answer(self.receive(), self.stdin)
         except Exception as err:  # noqa: BLE001 -- a bad request costs that request only; the client falls back
             reply = {"ok": False, "error": f"{type(err).__name__}: {err}"}
-        self.wfile.write(json.dumps(reply).encode() + b"\n")
+        self.send(reply)
+
+    def receive(self) -> dict[str, Any]:
+        line = self.rfile.readline(WORKER_REQUEST_MAX_BYTES + 1)
+        message = json.loads(line)
+        if not isinstance(message, dict) or len(line) > WORKER_REQUEST_MAX_BYTES:
+            raise ValueError("not one message")
+        return message
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.wfile.write(json.dumps(message).encode() + b"\n")
+
+    def stdin(self, limit: int) -> bytes:
+        """The client's stdin bytes (``limit`` as ``commands.Plan.stdin``), asked for once the request is accepted."""
+        self.send({"ok": True, "stdin": limit})
+        return binascii.a2b_base64(self.receive()["stdin"])
 
 
 def peer_uid(conn: socket.socket) -> int:
@@ -146,11 +165,13 @@ def private_dir(folder: Path) -> None:
 
 def warm(root: Path) -> None:
     """Import what the commands need and load the workspace's embedder, so no request pays for either."""
-    from clawmem.fastlane.recall import answer  # noqa: F401 -- imported for its side effect: loaded once
+    from clawmem import launcher  # noqa: F401 -- imported for their side effect: loaded once
+    from clawmem.fastlane.recall import answer  # noqa: F401
     from clawmem.hosts.command import answer as hook_answer  # noqa: F401
     from clawmem.hosts.hook import run  # noqa: F401
     from clawmem.recall import recall  # noqa: F401
     from clawmem.recall.render import context_block  # noqa: F401
+    from clawmem.trust import workspaces  # noqa: F401 -- the same
 
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # what the vector lane sets before numpy loads (recall.triggers)
@@ -167,7 +188,7 @@ def warm(root: Path) -> None:
 
 def serve(root: Path, idle_s: float) -> int:
     """Be the workspace's worker until idle for ``idle_s`` or stopped; 0 when another one already is."""
-    code, env = worker.code_hash(), worker.env_hash()  # as started: warming up sets thread variables
+    files, env = worker.code_hash(), worker.env_chosen()  # as started: warming up imports the code and sets thread variables
     folder = worker.run_dir(root)
     private_dir(folder)
     with open(folder / worker.LOCK_NAME, "a") as lock:
@@ -175,12 +196,12 @@ def serve(root: Path, idle_s: float) -> int:
             return 0  # one is running (or starting): exactly one per workspace
         record, path = folder / worker.RECORD_NAME, worker.socket_path(root)
         try:
-            record.write_text(json.dumps({"pid": os.getpid(), "code": code, "idle_s": idle_s}))
+            record.write_text(json.dumps({"pid": os.getpid(), "code": files, "idle_s": idle_s}))
             path.unlink(missing_ok=True)  # a socket nobody holds the lock for is a dead worker's
             warm(root)  # before the socket exists: until then clients do the work themselves
             previous = os.umask(0o177)  # the socket is created 0600
             try:
-                server = Worker(path, idle_s, code, env)
+                server = Worker(path, root, idle_s, files, env)
             finally:
                 os.umask(previous)
             signal.signal(signal.SIGTERM, lambda *_: server.stopping.set())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import io
 from typing import Any
 
@@ -29,6 +28,6 @@ class Output(io.StringIO):
         return self._tty
 
 
-def stdin_of(request: dict[str, Any]) -> Stdin:
-    """The stdin a request describes (the client puts the same one in place when it falls back after reading)."""
-    return Stdin(base64.b64decode(request["stdin"]), request["stdin_encoding"], request["stdin_errors"], request["stdin_tty"])
+def stdin_of(request: dict[str, Any], data: bytes) -> Stdin:
+    """The client's stdin, its bytes ``data``, as the request describes it (the client puts the same one in place when it falls back after reading)."""
+    return Stdin(data, request["stdin_encoding"], request["stdin_errors"], request["stdin_tty"])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem.workspace import Workspace
+from clawmem import workspace_init
 from tests import forkserver
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
@@ -32,7 +32,7 @@ def run_in():
 def project(tmp_path):
     """A workspace that is also a project folder, with a nested directory to cd into."""
     root = tmp_path / "proj"
-    Workspace.init(root)
+    workspace_init.create(root)
     nested = root / "src" / "deep"
     nested.mkdir(parents=True)
     return root, nested
@@ -57,8 +57,8 @@ def test_a_note_added_from_a_subdirectory_lands_in_the_enclosing_workspace(run_i
 
 def test_the_environment_beats_the_enclosing_workspace_and_the_option_beats_both(run_in, project, tmp_path):
     _, nested = project
-    env_ws = Workspace.init(tmp_path / "from-env").root
-    opt_ws = Workspace.init(tmp_path / "from-option").root
+    env_ws = workspace_init.create(tmp_path / "from-env").root
+    opt_ws = workspace_init.create(tmp_path / "from-option").root
     by_env = json.loads(run_in(nested, "status", "--json", env={"CLAWMEM_WORKSPACE": str(env_ws)}).stdout)
     assert (by_env["workspace"], by_env["workspace_rule"]) == (str(env_ws), "environment")
     by_opt = json.loads(run_in(nested, "-w", str(opt_ws), "status", "--json", env={"CLAWMEM_WORKSPACE": str(env_ws)}).stdout)
@@ -66,7 +66,7 @@ def test_the_environment_beats_the_enclosing_workspace_and_the_option_beats_both
 
 
 def test_outside_any_workspace_the_per_user_default_is_used(run_in, tmp_path):
-    default = Workspace.init(tmp_path / "home" / ".local" / "share" / "clawmem").root  # XDG_DATA_HOME of the test
+    default = workspace_init.create(tmp_path / "home" / ".local" / "share" / "clawmem").root  # XDG_DATA_HOME of the test
     lonely = tmp_path / "nowhere"
     lonely.mkdir()
     result = run_in(lonely, "status", "--json")

@@ -85,6 +85,10 @@ def test_conversational_wrappers_are_stripped(text, expected):
         ("Last Tues and last Fri we met", "Last Tues (2023-05-09) and last Fri (2023-05-05) we met"),
         ("a few years ago, several weeks ago", "a few years ago (as of 2023), several weeks ago (as of May 2023)"),
         ("recently, lately", "recently, lately"),  # no time at all: left as said
+        ("We went camping last summer; this summer, next spring", "We went camping last summer (summer 2022); this summer (summer 2023), next spring (spring 2024)"),
+        ("last winter, last fall, this autumn", "last winter (winter 2022/23), last fall (fall 2022), this autumn (fall 2023)"),
+        ("I won the tournament on Friday. I'm going to the lake on Saturday.",
+         "I won the tournament on Friday (2023-05-05). I'm going to the lake on Saturday (2023-05-13)."),
         ("yesterday (2023-05-09)", "yesterday (2023-05-09)"),  # already resolved: unchanged
     ],
 )

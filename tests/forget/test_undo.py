@@ -7,7 +7,10 @@ import json
 
 import pytest
 
-TODAY = dt.date.today().isoformat()
+from tests.conftest import RUN_DAY
+
+TODAY = RUN_DAY.isoformat()
+pytestmark = pytest.mark.usefixtures("pinned_day")  # today's files stay today's if the run crosses midnight
 DAILY = f"memory/{TODAY}.md"
 FACT = "The staging database is restored from backups every Sunday night"
 
@@ -97,7 +100,7 @@ def test_undo_records_expire_after_the_window(noted, clawmem):
     record = noted.state_dir / "forgets" / f"{forgot['id']}.json"
     assert record.stat().st_mode & 0o077 == 0  # private to the owner
     data = json.loads(record.read_text())
-    data["until"] = (dt.date.today() - dt.timedelta(days=1)).isoformat()  # as if the window had passed
+    data["until"] = (RUN_DAY - dt.timedelta(days=1)).isoformat()  # as if the window had passed
     record.write_text(json.dumps(data))
     assert clawmem("forget", "--list", "--json", input="").json()[0]["undoable"] is False
     assert not record.exists()

@@ -11,7 +11,10 @@ import json
 
 import pytest
 
-TODAY = dt.date.today()
+from tests.conftest import RUN_DAY
+
+TODAY = RUN_DAY
+pytestmark = pytest.mark.usefixtures("pinned_day")  # today's files stay today's if the run crosses midnight
 
 
 def day(n: int) -> str:

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from clawmem import workspace_init
 from clawmem.errors import BadInput, ConfigError, Forbidden, NotFound
 from clawmem.index.db import Index, remove_index_files
 from clawmem.intents import (
@@ -216,7 +217,7 @@ def test_clawmem_now_pins_the_clock(monkeypatch):
 
 
 def test_cron_line_escapes_percent_and_quotes_paths(tmp_path):
-    ws = Workspace.init(tmp_path / "my ws 100%")
+    ws = workspace_init.create(tmp_path / "my ws 100%")
     line = cron_line(ws, command="/opt/clawmem/bin/clawmem")
     assert line.startswith("* * * * * /opt/clawmem/bin/clawmem intent due --workspace ")
     assert "'" in line and "100\\%" in line

@@ -129,12 +129,14 @@ def test_a_spent_budget_skips_the_vector_lane_and_says_so(memory):
 
 
 @pytest.mark.model
-def test_the_default_budget_is_kept_whatever_the_lane_does(memory, clawmem):
-    """With the default budget a paraphrase fires or degrades with its reason; the turn never waits past the budget."""
-    budget = RecallConfig().budget_ms
+def test_the_default_budget_fires_a_paraphrase_or_says_why_not(memory, clawmem):
+    """With the default budget a paraphrase fires or degrades with its reason.
+
+    How long the turn took is the speed benchmark's to measure (benchmarks/recall_latency.py);
+    that a spent budget skips the vector lane is the test above, without a clock.
+    """
     for message in (*PARAPHRASES, "thanks!"):
         data, stderr = recall(clawmem, message)
-        assert data["elapsed_ms"] <= budget, (message, data["elapsed_ms"])
         if message != "thanks!" and not data["triggers"]:
             assert "vector trigger matching" in stderr, stderr
 

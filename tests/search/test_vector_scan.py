@@ -10,8 +10,9 @@ import pytest
 
 from clawmem import notes
 from clawmem.embeddings import load_embedder
+from clawmem.index import matrix, vectors
 from clawmem.index.maintain import open_synced
-from clawmem.search import SearchOptions, diversity, matrix, ranking, search, vectors
+from clawmem.search import SearchOptions, diversity, ranking, search
 
 needs_model = pytest.mark.model  # tests/conftest.py skips these without the weights, or fails them in CI
 NOW = dt.datetime(2026, 11, 29, 12, 0)

@@ -456,13 +456,13 @@ def _index_evidence(ws: Path, token: str, allowed: tuple[str, ...]) -> list[str]
 
 def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float = 180) -> Outcome:
     """Run one attack in ``workdir`` (must be empty) with ``command`` (gates on or off)."""
-    from clawmem.workspace import Workspace
+    from clawmem import workspace_init
 
     started = time.perf_counter()
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "home").mkdir(exist_ok=True)
     ws = workdir / "ws"
-    Workspace.init(ws)
+    workspace_init.create(ws)
     secret = f"secret{a.marker}leak"
     (workdir / "secret.md").write_text(f"# outside\n\n- {secret}\n")
     env = environment(workdir)

@@ -74,7 +74,8 @@ def disable_gates() -> None:
 
     neutralise_module.neutralise = lambda text: text
 
-    from clawmem import framing, ledger, loopguard, provenance
+    from clawmem import framing, ledger
+    from clawmem.trust import provenance
 
     real_entry = ledger.entry_record
 
@@ -84,9 +85,11 @@ def disable_gates() -> None:
     ledger.entry_record = entry_record
     ledger.taint_record = lambda path, origin: {"t": "taint", "path": path, "origin": "owner", "at": ledger.now_iso()}
     provenance.location_floor = lambda kind: None
-    provenance.promotion_eligibility = lambda **kw: provenance.Eligibility(True, ())
+    from clawmem.trust import eligibility
+
+    eligibility.promotion_eligibility = lambda **kw: eligibility.Eligibility(True, ())
     provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
-    loopguard.strip_marked = framing.strip_marked = lambda text: (text, 0)  # writers strip via loopguard
+    framing.strip_marked = lambda text: (text, 0)
     framing.new_nonce = lambda: ""  # frames without a nonce: the first spelled closing tag ends them
 
     from clawmem import workspace
@@ -99,23 +102,20 @@ def disable_gates() -> None:
     workspace._refuse_untrusted = lambda root: None  # rule 14: a cloned repository's workspace is used unasked
     db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
 
-    import clawmem.cli  # noqa: F401  (registers every command module, each binding resolve_origin by name)
+    provenance.caller_origin = lambda claimed, **kw: "owner"
+    provenance.role_origin = lambda role, sender_origin: "owner"
 
-    _replace_everywhere("resolve_origin", lambda origin: "owner")
+    from clawmem import notes
 
-    from clawmem import ingest, notes
-
-    ingest.role_origin = lambda role, sender_origin: "owner"
     notes.blocked_hashes = lambda ws, hashes, **kw: notes.Blocked(set(), set())
 
     disable_input_gates()
     disable_input_validation()
     disable_issue23_rules()
     disable_bad_input_rules()
-    provenance.is_trusted = lambda origin: True
-    provenance.trusted_sql = lambda column="origin": "1"
+    provenance.is_trusted = lambda origin: True  # and every rule asking it: its SQL form, the display rule, eligibility, taint
 
-    from clawmem import content_origin
+    from clawmem.trust import content_origin
 
     content_origin.restates = lambda text, source, cfg=None: False  # hole 6: no text is untrusted-derived
 
@@ -193,9 +193,10 @@ def disable_issue23_rules() -> None:
     """Rules 15-21: each rule function of issue 23 replaced by what the code did before it (21: lineage, owner means typed)."""
     import clawmem.forget
     import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
-    from clawmem import config, ingest, trusted_workspaces
+    from clawmem import config, ingest
     from clawmem.forget import apply
     from clawmem.transcripts import cuts, markdown, sessions
+    from clawmem.trust import workspaces as trusted_workspaces
 
     apply.scrub_index_copies = lambda index, tables, hashes, norms: None
     clawmem.forget.scrub_file_copies = apply.scrub_file_copies = lambda ws, norms: {}

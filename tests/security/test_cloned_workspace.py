@@ -119,10 +119,11 @@ def test_trusting_a_path_with_a_unicode_line_separator_trusts_only_that_path(tmp
 
 def test_a_workspace_whose_path_is_not_utf8_is_trusted_and_found(tmp_path, monkeypatch):
     """A folder name in another encoding (Latin-1 bytes) is a path like any other, kept as its bytes."""
-    from clawmem.workspace import Workspace, resolve
+    from clawmem import workspace_init
+    from clawmem.workspace import resolve
 
     odd = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")
-    Workspace.init(odd)  # the command line takes UTF-8 arguments only; the library takes any path
+    workspace_init.create(odd)  # the command line takes UTF-8 arguments only; the library takes any path
     monkeypatch.delenv("CLAWMEM_WORKSPACE")
     monkeypatch.chdir(odd)
     assert (resolve().root, resolve().rule) == (Path(odd), "enclosing")

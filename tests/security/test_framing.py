@@ -37,11 +37,11 @@ def _cli(mode: str, workdir: Path, *args: str, stdin: str | None = None) -> subp
 
 
 def _workspace(tmp_path: Path, mode: str) -> Path:
-    from clawmem.workspace import Workspace
+    from clawmem import workspace_init
 
     workdir = tmp_path / mode
     (workdir / "home").mkdir(parents=True)
-    Workspace.init(workdir / "ws")
+    workspace_init.create(workdir / "ws")
     return workdir
 
 

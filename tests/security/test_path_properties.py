@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import anchors, workspace
+from clawmem import anchors, workspace, workspace_init
 from clawmem.errors import ClawmemError
 from clawmem.workspace import STATE_DIR, Workspace
 
@@ -61,7 +61,7 @@ def planted(tmp_path_factory) -> tuple[Workspace, Path]:
     outside = base / "outside"
     outside.mkdir()
     (outside / "secret.md").write_text(f"- {SECRET}\n")
-    ws = Workspace.init(base / "ws")
+    ws = workspace_init.create(base / "ws")
     (ws.root / "memory" / "2026-12-01.md").write_text("- an owner note\n")
     os.symlink(outside, ws.root / "linked-dir")
     os.symlink(outside / "secret.md", ws.root / "linked.md")

@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from clawmem import workspace_init
 from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.index.db import Index
@@ -75,7 +76,7 @@ CALLERS = {
 @given(other=st.sampled_from(sorted(CALLERS)), owner_first=st.booleans(), repeat=st.booleans())
 def test_another_caller_never_blocks_or_replaces_the_owners_session(other, owner_first, repeat):
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Workspace.init(Path(tmp) / "ws")
+        ws = workspace_init.create(Path(tmp) / "ws")
         caller = CALLERS[other]
 
         def owner():
@@ -148,7 +149,7 @@ def _transcript(shape: str, big: str) -> tuple[str, str]:
 
 
 def _workspace_with_limit(root: Path) -> Workspace:
-    ws = Workspace.init(root)
+    ws = workspace_init.create(root)
     (ws.root / "clawmem.toml").write_text(f"[limits]\nmax_ingest_bytes = {LIMIT}\n")
     return ws
 

@@ -37,7 +37,8 @@ STORAGE = [a for a in attacks.ATTACKS if a.id.startswith("S")]
 # nor recorded, and unaccounted lines are classified by the rule from before the fix.
 HOLE3_OFF = """
 import sys
-from clawmem import provenance, workspace
+from clawmem import workspace
+from clawmem.trust import provenance
 workspace.cut_back = lambda fd, size: None
 workspace.torn_tail = lambda path: b""
 def classify_unrecorded(kind, *, ledger_intact, **ignored):
@@ -78,10 +79,10 @@ def _run(command: list[str], root: Path, *args: str, stdin: bytes | None = None,
 
 
 def _workspace(root: Path) -> Path:
-    from clawmem.workspace import Workspace
+    from clawmem import workspace_init
 
     (root / "home").mkdir(parents=True, exist_ok=True)
-    Workspace.init(root / "ws")
+    workspace_init.create(root / "ws")
     return root / "ws"
 
 

@@ -26,7 +26,7 @@ import attacks  # noqa: E402
 TAINT = [a for a in attacks.ATTACKS if a.hole == 6]
 RULE_OFF = {
     "laundering": (
-        "from clawmem import content_origin; content_origin.restates = lambda text, source, cfg=None: False\n"
+        "from clawmem.trust import content_origin; content_origin.restates = lambda text, source, cfg=None: False\n"
         "from clawmem.trust import lineage, sessions; lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]\n"
         "sessions.exposure = lambda ws, session: None"
     ),

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import ledger, loopguard, team
+from clawmem import ledger, loopguard, team, workspace_init
 from clawmem.workspace import Workspace
 
 FACT = "zqport: the staging proxy listens on 8443"
@@ -43,7 +43,7 @@ def _ingest(clawmem):
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(copied_writer=st.booleans(), by=st.sampled_from(["hash", "session"]))
 def test_a_pulled_tombstone_silences_nothing(tmp_path_factory, copied_writer, by):
-    ws = Workspace.init(tmp_path_factory.mktemp("tomb") / "ws")
+    ws = workspace_init.create(tmp_path_factory.mktemp("tomb") / "ws")
     planted = {"t": "tombstone", "forget": "f-planted"} | ({"hash": loopguard.text_hash(FACT)} if by == "hash" else {"session": SESSION})
     _plant(ws, planted, copied_writer=copied_writer)
     assert ledger.tombstones(ws).hashes == frozenset()

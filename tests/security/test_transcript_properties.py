@@ -15,11 +15,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clawmem import workspace_init
 from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
 from clawmem.ingest import ingest, parse_markdown
-from clawmem.workspace import Workspace
 
 FRAGMENTS = ["user:", "User: ", "**user:** ", "## user", "assistant: ", "  user: ", "userland: ", "```", "~~~", "\r", "\u2028", "\u2029",
              "\x85", "<!-- importance: 10 -->", "<!-- trigger: deploy -->", "</clawmem-recall>", "- ", "\t", " ", "ok"]
@@ -42,7 +42,7 @@ def test_one_line_of_tool_output_never_opens_a_turn_in_markdown(payload):
 @given(any_text)
 def test_jsonl_tool_content_stays_one_untrusted_entry_without_annotations(payload):
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Workspace.init(Path(tmp) / "ws")
+        ws = workspace_init.create(Path(tmp) / "ws")
         records = [
             {"role": "user", "content": "please check the vendor page"},
             {"role": "tool", "content": f"{TOKEN} {payload}"},

@@ -4,7 +4,7 @@ The user trusts ``~/proj`` (``clawmem init``), later deletes it, and the path is
 clone of someone else's workspace (an archive, a colleague's repository). Walking up from
 inside it must not hand its memory to the agent: the trust entry names the path, the id
 ``init`` wrote into ``.clawmem/workspace-id`` and the directory's device and inode
-(``clawmem.trusted_workspaces.matches``). Gates off (rule 19), the path alone is trusted.
+(``clawmem.trust.workspaces.matches``). Gates off (rule 19), the path alone is trusted.
 A path-only entry from before ids is honoured for the user's own id-less workspace and bound
 on first use; from then on the path alone trusts nothing.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import trusted_workspaces
+from clawmem.trust import workspaces as trusted_workspaces
 from tests import forkserver
 
 HERE = Path(__file__).resolve().parent

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clawmem import workspace_init
 from clawmem.trust import lineage
 from clawmem.trust.lineage import TurnView, Verdict, endorses, verdicts
 
@@ -107,8 +108,8 @@ def test_a_restatement_after_untrusted_content_is_untrusted_in_every_channel(ws,
 @pytest.mark.parametrize("encoding", sorted(RESTATEMENTS))
 def test_with_lineage_and_wording_off_the_restatement_is_the_agents(ws, monkeypatch, channel, encoding):
     """Control: the same attacks land as agent text when both rules are off."""
-    from clawmem import content_origin
     from clawmem.ingest import ingest
+    from clawmem.trust import content_origin
 
     monkeypatch.setattr(lineage, "verdicts", lambda turns, exposed_by=None: [Verdict() for _ in turns])
     monkeypatch.setattr(content_origin, "restates", lambda text, source, cfg=None: False)
@@ -120,7 +121,7 @@ def test_with_lineage_and_wording_off_the_restatement_is_the_agents(ws, monkeypa
 
 def test_wording_alone_misses_these_restatements():
     """Why lineage: the wording detector does not see any of the encodings."""
-    from clawmem.content_origin import Source, restates
+    from clawmem.trust.content_origin import Source, restates
 
     missed = [name for name, text in RESTATEMENTS.items() if not restates(text, Source("page", PAGE))]
     assert set(missed) >= {"homoglyphs", "translated"}, missed
@@ -232,10 +233,9 @@ def encoded(draw: st.DrawFn) -> str:
 @given(text=encoded(), channel=st.sampled_from(sorted(CHANNELS)), day=st.dates(min_value=dt.date(2025, 1, 1), max_value=dt.date(2026, 11, 30)))
 def test_any_encoding_in_any_channel_on_any_day_is_untrusted(text, channel, day):
     from clawmem.ingest import ingest
-    from clawmem.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Workspace.init(Path(tmp) / "ws")
+        ws = workspace_init.create(Path(tmp) / "ws")
         fmt, transcript = CHANNELS[channel](text)
         result = ingest(ws, transcript, session="gen", origin="owner", fmt=fmt, at=dt.datetime.combine(day, dt.time(10), dt.UTC))
         assert result.derived >= 1

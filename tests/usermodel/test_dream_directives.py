@@ -14,7 +14,7 @@ import json
 import pytest
 
 from clawmem.dream import directives
-from clawmem.dream.directives import derive_key, directive_in
+from clawmem.dream.directive_grammar import derive_key, directive_in, directives_in
 from clawmem.entries import grammar
 from clawmem.index.maintain import open_synced
 from tests.conftest import require_module
@@ -440,9 +440,9 @@ def test_the_tables_are_big_enough():
 
 
 def test_a_standing_request_among_other_sentences():
-    assert directives.directives_in("user: keep answers short. bullets. you're rambling again.", transcript=True) == ["Keep answers short."]
+    assert directives_in("user: keep answers short. bullets. you're rambling again.", transcript=True) == ["Keep answers short."]
     turn = "user: Run the tests. Use tabs, not spaces. Can you check the build?"
-    assert directives.directives_in(turn, transcript=True) == ["Use tabs, not spaces."]
+    assert directives_in(turn, transcript=True) == ["Use tabs, not spaces."]
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from clawmem import provenance
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.trust import provenance
 
 if TYPE_CHECKING:
     import numpy as np
@@ -201,13 +201,13 @@ def trim_cache(index: Index, cap: int) -> int:
 def knn(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, trusted_only: bool) -> list[tuple[int, float]]:
     """Nearest entries as (entry id, cosine similarity), best first.
 
-    Scans the derived int8 matrix (``clawmem.search.matrix``) and rescores its best candidates
+    Scans the derived int8 matrix (``clawmem.index.matrix``) and rescores its best candidates
     exactly; falls back to sqlite-vec's own scan when the matrix cannot be built. Either way the
     tier and trust flags only narrow the scan: the caller re-checks every row.
     """
     if not index.load_vec() or not _has_table(index):
         return []
-    from clawmem.search import matrix
+    from clawmem.index import matrix
 
     scanned = matrix.scan(index, query_vector, k=k, tier=tier, trusted_only=trusted_only)
     if scanned is not None:

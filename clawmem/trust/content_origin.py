@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from clawmem import loopguard
 from clawmem.config import TaintConfig
+from clawmem.entries.words import STOPWORDS
 
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'`)\]]+", re.IGNORECASE)
 SEGMENT_BREAK = re.compile(r"\n+|(?<=[.!?;:])\s+|\s[-–—]\s")
@@ -56,7 +57,6 @@ def _aligned(shorter: list[str], longer: list[str], cfg: TaintConfig) -> bool:
     """The shorter word run is (nearly) a substring of the longer one, and long enough to mean it."""
     from rapidfuzz import fuzz
 
-    from clawmem.dream.text import STOPWORDS  # deferred: writers and search import this module, not dreaming
 
     if len(shorter) < cfg.min_words:
         return False

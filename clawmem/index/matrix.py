@@ -162,7 +162,7 @@ def scan(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, tr
     try:
         m = current(index, len(query))
     except (OSError, ValueError) as err:
-        from clawmem.output import warn
+        from clawmem.errors import warn
 
         warn(f"vector cache unavailable, scanning the index instead: {err}")
         return None

@@ -1,0 +1,634 @@
+"""The grammar of an owner's directive: which sentence states one, its normal form, its key.
+
+Only words: no index, no staging, no ``USER.md``. ``directives.py`` collects and applies what it
+finds; ``light.py`` and ``standalone.py`` ask it whether a sentence is a directive.
+
+**What is a directive** (per sentence of ``text.pieces``, once speaker labels, timestamps,
+emphasis and conversational wrappers are gone; clauses joined by ``;`` or "and never …" apart):
+
+- ``always …``, ``never …``, ``don't/do not …`` (at least two words after it, or ``don't ever``),
+  ``stop …ing``, ``I prefer …`` / ``I'd prefer …``, ``I'd rather …``, a leading or trailing
+  ``from now on`` / ``going forward`` / ``in future`` (then any imperative), ``you should always
+  …``, and ``when(ever) X, always Y`` (kept as "Always Y when X");
+- ``please …`` only as a standing request: a habitual marker right after it ("please always",
+  "please don't", "please stop …ing", "from now on"), or a style verb (use, answer, reply, call,
+  address, keep, be, speak, spell, avoid, prefer, …; "write" only with a preposition) with a
+  general object: no ``the/this/that/it/my/our …``. "Please fix the login bug" is a task.
+
+**Standing without a marker** (``_standing``, tried only when no habit word matched): a plain
+imperative is a request, so it counts only with something that makes it standing, and always with
+a general object (no ``the/this/my …``, nothing about now, no one-off word such as staging, prod,
+migration, branch, PR):
+
+- a contrast, "X, not Y" / "X rather than Y" / "X instead of Y", after a style or tool verb (a tool
+  verb such as run or install only with "with/using/via"): "Use tabs, not spaces";
+- a standing scope, leading or trailing: "for everything", "everywhere", "by default", "as a rule",
+  "in this repo/codebase/project", "in docs/answers/comments …", with a style verb or a tool verb
+  with "with": "Use uv for everything", "Use British spelling in docs";
+- a rule label ("Rule for this codebase:", "Convention here:", "House rule:"), or "we always/never/
+  don't/prefer …" with such a scope or a trailing "here": "In this repo we never …";
+- a switch to a value of a known kind or a backticked command: "go back to plain `cargo test`",
+  "switch to pnpm for everything" (written "Use …");
+- a style of answers: "keep answers short", "Reply in French", "No emojis" (a style noun, or any
+  general noun under a scope or rule label), and a noun phrase asked for with "please" or a scope:
+  "British English please, in docs as well as answers", "Shorter answers, please".
+
+Complaints ("you're rambling again"), bare words ("Tabs."), hedges ("Maybe use …"), "we" reports
+without a scope, and one-off tasks ("Run the tests", "Switch to the dev branch") stay out. The
+line keeps the words said, as an imperative USER.md accepts: "No emojis" becomes "Don't use
+emojis.", "Shorter answers, please" "Keep answers shorter.", a rule label's scope is kept in
+brackets, and a verb USER.md does not open with gets "Always" ("Always run tests with `cargo
+nextest run`, not `cargo test`."). Test runners are kinds too, and a kind value after
+"with/using/via/in" names the slot ("run tests with nextest" ``test-runner.rust``).
+
+Not directives: questions, quoted text (a sentence opening with a quote mark, ``>`` or a
+backtick, or with an unbalanced quote), hypotheticals ("if I always …"), reports ("I never got
+it to work", "never heard of it": past tense or no verb after the marker), stock phrases ("never
+mind", "don't worry"), third parties ("My boss: always use tabs", "Sam prefers tabs"), and
+directives that point into the conversation ("never do that", "always use this format",
+"… for now", "… today"): ``USER.md`` is read in every session, so a line must stand alone.
+
+**Normal form**: an imperative ending in a full stop, "please" and "from now on" dropped: "I
+prefer tabs over spaces" becomes "Prefer tabs over spaces.", "I'd rather use pnpm than npm"
+"Prefer to use pnpm rather than npm.", "do not" "Don't".
+
+**Supersession key** (``derive_key``): the slot a directive fills, never its value, so that a
+changed preference shares the key of the old one. When the directive's first object is a value
+of a known kind of mutually exclusive choices (``KINDS``: a natural language, a JavaScript or
+Python package manager, indentation, unit system, temperature scale, quote style, editor, shell,
+tone), the kind is the key, whatever the verb or polarity: "answer in British English", "reply
+in French" and "use British spelling" share ``language``; "use pnpm instead of npm", "use npm"
+and "prefer yarn" share ``package-manager.node`` (the key ``user set --key language`` uses).
+Otherwise the key is the verb (reply/respond as answer; prefer, avoid, stick to, default to,
+switch to as use) with the owner pronoun and preposition that frame the slot, plus the first
+topic word of its object: "call me Sam" ``call-me``, "address me as Dr Lee" ``address-me-as``,
+"never use emoji" and "prefer not to use emoji" ``use-emoji``, "keep answers short"
+``keep-answers``, "answer in bullet points" ``answer-in-bullet``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from clawmem import usermodel
+from clawmem.dream.text import ABBREVIATIONS, TRANSCRIPT_LABEL, pieces, sentences, strip_wrappers
+from clawmem.entries import scaffold
+from clawmem.errors import BadInput
+
+PROPOSAL_PREFIX = "user."  # the daily-note key of an agent's proposed directive: user.<USER.md key>
+MAX_KEY = 64 - len(PROPOSAL_PREFIX)
+MAX_WORDS = 40  # a longer "sentence" is prose that happens to start with "always", not a rule
+
+# --- the words the rules are made of ---------------------------------------------------------
+OWNER_LABELS = frozenset({"user", "human", "owner", "me", "i"})
+WRAPPER_LABELS = frozenset({"note", "reminder", "ps", "nb", "fyi", "btw", "important", "preference", "pref", "style", "tip", "update", "correction"})
+LABEL_NOT_SPEAKER = frozenset("always never please don't dont do i i'd from stop prefer when whenever you going in keep avoid use".split())  # noqa: SIM905
+HABIT_MARKERS = ("always", "never", "don't", "dont", "do not", "stop", "avoid", "keep", "from now on", "going forward", "in future", "in the future")
+STYLE_VERBS = frozenset(
+    """use answer reply respond speak address call keep spell sign cite avoid prefer stick default be refer greet format write talk
+    stay switch""".split()  # noqa: SIM905
+)
+VERB_LIKE = frozenset(w for w in usermodel.DIRECTIVE_WORDS if " " not in w) | STYLE_VERBS | frozenset(
+    "have get see read work go stick hear receive chat communicate type code build run deploy test commit push pin add remove".split()  # noqa: SIM905
+)
+NOT_VERBS = frozenset(
+    """a an the i you he she it we they me my your his her its our their this that these those there here is are was were been being
+    has have had will would can could should shall may might must does did mind again ever once yet really so too very sure ok okay
+    fine true same enough more less like as if when then than and or but not no never always worry worries worried bother panic
+    know knew think thought understand understood remember care happy glad welcome good great nice""".split()  # noqa: SIM905
+)
+NOT_AFTER_DONT = frozenset("forget worry bother panic mind know think understand remember care get see want need like have".split())  # noqa: SIM905
+IRREGULAR_PAST = frozenset(
+    """got went saw knew thought came found took gave said told heard felt left lost made meant met paid sent spent stood won wrote
+    spoke broke chose drove ate fell forgot brought bought caught taught fought sold held built began drank rang sang swam did was
+    were had""".split()  # noqa: SIM905
+)
+ED_BASE = frozenset({"embed", "shed", "bed", "wed", "shred", "speed", "need", "feed", "seed", "heed", "proceed", "exceed", "succeed", "bleed", "breed"})
+DEICTIC_OBJECTS = frozenset({"this", "that", "these", "those", "it", "them", "here", "there", "one"})
+SPECIFIC = frozenset({"the", "this", "that", "these", "those", "it", "them", "my", "our", "his", "her", "their", "its"})
+OWNER_PRONOUNS = frozenset({"me", "us"})
+PREPOSITIONS = frozenset({"in", "with", "to", "as", "by", "on", "at", "for", "from", "using", "via", "into", "about", "before", "after", "without", "under"})
+DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "only", "just", "proper", "always", "some", "any", "plain"})
+ADJECTIVES = frozenset(
+    """short long brief concise detailed verbose terse simple plain clear small big large more less fewer many few new old good bad
+    single double formal informal casual polite direct blunt friendly technical full complete exact precise shorter longer quick
+    fast slow correct explicit relevant extra unnecessary excessive all every each no""".split()  # noqa: SIM905
+)
+SLOT_END = frozenset({"instead", "over", "than", "rather", "when", "whenever", "if", "unless", "and", "or", "but", "because", "even", "except", "not", "always", "never"})
+VERB_CANON = {
+    "reply": "answer", "respond": "answer", "prefer": "use", "avoid": "use", "choose": "use", "pick": "use", "stick": "use",
+    "default": "use", "switch": "use", "utilise": "use", "utilize": "use", "summarize": "summarise",
+}
+ING_BASE = {
+    "using": "use", "preferring": "prefer", "writing": "write", "answering": "answer", "replying": "reply", "responding": "respond",
+    "adding": "add", "putting": "put", "making": "make", "giving": "give", "saying": "say", "calling": "call", "asking": "ask",
+}
+# Values of one kind exclude each other: the kind names the slot ("answer in French" replaces
+# "answer in British English"); a value may be followed by one of the kind's own nouns.
+KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "language": (
+        frozenset(
+            """english british american australian canadian french german spanish italian portuguese dutch polish russian
+            ukrainian chinese mandarin cantonese japanese korean arabic hindi turkish swedish norwegian danish finnish greek hebrew
+            czech hungarian romanian vietnamese thai indonesian welsh irish catalan esperanto latin""".split()  # noqa: SIM905
+        )
+        | {"british english", "american english", "australian english", "canadian english", "uk english", "us english"},
+        frozenset({"english", "spelling", "spellings", "language"}),
+    ),
+    "package-manager.node": (frozenset({"npm", "pnpm", "yarn", "bun"}), frozenset({"package", "packages"})),
+    "package-manager.python": (frozenset({"pip", "uv", "poetry", "pdm", "conda", "pipenv", "rye", "hatch"}), frozenset({"package", "packages"})),
+    "indentation": (frozenset({"tabs", "tab", "spaces", "2 spaces", "4 spaces", "two spaces", "four spaces"}), frozenset({"indentation", "indent", "indents"})),
+    "units": (frozenset({"metric", "imperial", "si"}), frozenset({"units", "unit", "system", "measurements"})),
+    "temperature": (frozenset({"celsius", "fahrenheit", "centigrade"}), frozenset({"degrees", "temperatures"})),
+    "quotes": (frozenset({"single quotes", "double quotes"}), frozenset({"strings"})),
+    "editor": (frozenset({"vim", "neovim", "nvim", "emacs", "vscode", "vs code", "nano", "helix", "sublime text", "zed"}), frozenset({"editor"})),
+    "shell": (frozenset({"bash", "zsh", "fish", "powershell"}), frozenset({"shell", "scripts"})),
+    "tone": (frozenset({"formal", "informal", "casual"}), frozenset({"tone", "register", "style", "language"})),
+    "test-runner.rust": (frozenset({"cargo test", "cargo nextest", "nextest"}), frozenset({"run", "runner"})),
+    "test-runner.python": (frozenset({"pytest", "unittest", "nose2"}), frozenset({"runner"})),
+    "test-runner.js": (frozenset({"jest", "vitest", "mocha"}), frozenset({"runner"})),
+}
+ANSWER_KINDS = frozenset({"language", "tone", "units", "temperature"})  # kinds of how answers are written: a bare choice of one is standing
+PLURALS = {"emojis": "emoji", "emoticons": "emoticon"}  # the same topic whichever number it was said in
+TOKEN = re.compile(r"[a-z0-9]+(?:['.+#-][a-z0-9]+)*")
+QUOTE_OPENERS = "\"'“”‘’`«»„>"
+DOUBLE_QUOTES = re.compile(r"[\"“”«»„]")
+EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}|[*_]{1,3}(?![\w*_])")
+LEAD_IN = re.compile(
+    r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:oh and|and also|one more thing|for the record|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
+    r"frankly|personally|seriously|generally|in general)\b\s*[,:;.!-]*\s*)+",
+    re.IGNORECASE,
+)
+HABIT_LEAD = re.compile(r"^(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\b\s*[,:;-]*\s*", re.IGNORECASE)
+HABIT_TAIL = re.compile(r"[\s,;-]*\b(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\s*[.!]*$", re.IGNORECASE)
+PLEASE_TAIL = re.compile(r"[\s,;-]*\bplease\s*[.!]*$", re.IGNORECASE)
+YOU_LEAD = re.compile(
+    r"^(?:you should|you must|you need to|you'll|you will|i want you to|i'd like you to|i would like you to|make sure to|make sure you|"
+    r"be sure to|remember to)\s+",
+    re.IGNORECASE,
+)
+WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time)\s+[^,]{3,80}),\s*(?P<rest>.+)$", re.IGNORECASE)
+PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
+RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
+CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)", re.IGNORECASE)
+HINT = re.compile(
+    r"\b(?:always|never|don'?t|do not|please|prefer|rather|from now on|going forward|future|henceforth|stop|not|instead|no|keep|answer|reply|respond|"
+    r"speak|talk|rule|convention|policy|here|repo|repository|codebase|project|everything|everywhere|default|board|answers|docs|code|switch|back|"
+    r"revert)\b",
+    re.IGNORECASE,
+)
+TIME_DEICTIC = re.compile(
+    r"\b(?:now|right now|for now|today|tonight|tomorrow|yesterday|yet|at the moment|this|these|those)\b(?! on\b)", re.IGNORECASE
+)
+
+# --- sentences -------------------------------------------------------------------------------
+def _low(word: str) -> str:
+    return word.casefold().strip(",;:!.")
+
+
+def _is_verb(word: str, *, after_dont: bool = False) -> bool:
+    """Whether ``word`` can open an imperative: not a pronoun, auxiliary, stock phrase or past tense."""
+    low = _low(word)
+    if not low or not low[0].isalpha() or low in NOT_VERBS or low in IRREGULAR_PAST or (after_dont and low in NOT_AFTER_DONT):
+        return False
+    return not (low.endswith("ed") and low not in ED_BASE and not low.endswith("eed"))
+
+
+def _stands_alone(body: list[str]) -> bool:
+    """A directive read in another session must not point into this conversation."""
+    rest = [_low(w) for w in body[1:]]
+    while rest and rest[0] in OWNER_PRONOUNS:
+        rest = rest[1:]
+    if rest and rest[0] in DEICTIC_OBJECTS:
+        return False
+    return not TIME_DEICTIC.search(" ".join(body))
+
+
+def _imperative(body: list[str], lead: str | None, *, min_words: int = 1, after_dont: bool = False) -> str | None:
+    """``lead`` + ``body`` when ``body`` opens with a verb and stands alone."""
+    if len(body) < min_words or not _is_verb(body[0], after_dont=after_dont) or not _stands_alone(body):
+        return None
+    return " ".join(([lead] if lead else []) + body)
+
+
+def _please(body: list[str], habitual: bool) -> str | None:
+    """A request after "please": standing with a habit marker, else a style verb with a general object."""
+    rest = " ".join(body).lstrip(", ")
+    if lead := HABIT_LEAD.match(rest):
+        return _detect(rest[lead.end():], habitual=True)
+    low = rest.casefold()
+    if any(low == m or low.startswith(m + " ") or low.startswith(m + ",") for m in HABIT_MARKERS):
+        return _detect(rest, habitual=True)
+    words = rest.split()
+    if habitual:
+        return _imperative(words, None)
+    if not words or _low(words[0]) not in STYLE_VERBS:
+        return None
+    if _low(words[0]) == "write" and (len(words) < 2 or _low(words[1]) not in PREPOSITIONS):
+        return None
+    if any(_low(w) in SPECIFIC for w in words[1:]):
+        return None
+    return _imperative(words, None)
+
+
+def _rather(rest: str) -> str | None:
+    """ "I'd rather …" as a preference, when it can be said as an imperative."""
+    low = rest.casefold()
+    for prefix in ("you didn't ", "you did not "):
+        if low.startswith(prefix):
+            return _imperative(rest[len(prefix):].split(), "Don't")
+    if low.startswith("you "):
+        return None  # "I'd rather you used …": no reliable imperative without conjugating
+    if low.startswith("not "):
+        return _imperative(rest[4:].split(), "Prefer not to")
+    body = rest.split()
+    if _low(body[0]) in VERB_LIKE:
+        return _imperative(re.sub(r"\bthan\b", "rather than", rest).split(), "Prefer to")
+    if _low(body[0]) in DEICTIC_OBJECTS or not _stands_alone(["prefer", *body]):
+        return None
+    return "Prefer " + re.sub(r"\bthan\b", "over", rest)
+
+
+def _prefer(rest: str) -> str | None:
+    body = rest.split()
+    first = _low(body[0])
+    if first in {"it", "that", "if", "when", "you", "him", "her", "them", "this", "those", "these"} or not _stands_alone(["prefer", *body]):
+        return None
+    return "Prefer " + rest
+
+
+def _detect(s: str, *, habitual: bool = False) -> str | None:
+    """The directive ``s`` states, in its raw imperative form (``_finish`` normalises it)."""
+    words = s.split()
+    if not words:
+        return None
+    low = [_low(w) for w in words]
+    first = low[0]
+    if first == "please":
+        return _please(words[1:], habitual)
+    if first == "always":
+        return _imperative(words[1:], "Always")
+    if first == "never":
+        body = words[2:] if low[1:2] == ["ever"] else words[1:]
+        return _imperative(body, "Never")
+    if first in ("don't", "dont") or low[:2] == ["do", "not"]:
+        body = words[2:] if low[:2] == ["do", "not"] else words[1:]
+        if body and _low(body[0]) == "ever":
+            return _imperative(body[1:], "Never")
+        return _imperative(body, "Don't", min_words=1 if habitual else 2, after_dont=True)
+    if first == "stop" and len(low) > 1 and low[1].endswith("ing") and len(low[1]) > 4:
+        return _imperative(words, None)
+    if prefer := PREFER.match(s):
+        return _prefer(prefer["rest"])
+    if rather := RATHER.match(s):
+        return _rather(rather["rest"])
+    if habitual:
+        return _imperative(words, None)
+    return None
+
+
+# --- standing directives without a habit word (module docstring: "Standing without a marker") --
+_TARGETS = r"(?:answers?|replies|responses|explanations|summaries|docs|documentation|comments|commit messages|messages|prose|code)"
+SCOPE = re.compile(
+    r"(?P<scope>for everything|for all (?:projects|repos|code|commands|scripts|installs)|everywhere|across the (?:board|codebase|repo|project)|"
+    r"by default|as a rule|in general|in (?:this|our|the) (?:repo|repository|codebase|code ?base|project)|"
+    rf"in (?:your |all |every |all your )?{_TARGETS}(?:,? (?:as well as|and|or|and in|as well as in) (?:your |all )?{_TARGETS})*)",
+    re.IGNORECASE,
+)
+SCOPE_LEAD = re.compile(rf"^{SCOPE.pattern}\s*[,:;-]?\s+", re.IGNORECASE)
+SCOPE_TAIL = re.compile(rf"[\s,;-]+{SCOPE.pattern}$", re.IGNORECASE)
+DROPPED_SCOPES = frozenset({"as a rule", "in general"})  # markers, like "from now on": nothing to keep in the line
+RULE_LABEL = re.compile(
+    r"^(?:(?:house|team|project|repo|codebase|coding|style) )?(?:rule|convention|policy|standard)s?"
+    r"(?P<scope> (?:for|in) (?:this|the|our) (?:repo|repository|codebase|code ?base|project|code)| here)?\s*:\s*",
+    re.IGNORECASE,
+)
+WE_HABIT = re.compile(r"^we (?P<habit>always|never|don't|do not|dont|prefer)\b\s*(?P<rest>.*)$", re.IGNORECASE)  # "we use X" is a fact of the stack (MEMORY.md)
+CONTRAST = re.compile(r"(?:,\s*not\b|\s+not\s+(?=\S)|\brather than\b|\binstead of\b)", re.IGNORECASE)
+SWITCH = re.compile(r"^(?:go back to|switch back to|switch over to|switch to|move to|revert to|change to)\s+(?P<rest>.+)$", re.IGNORECASE)
+CONTRAST_VERBS = STYLE_VERBS | frozenset("run install test lint format indent name spell quote type import log build".split())  # noqa: SIM905
+TOOL_VERBS = frozenset("run install test lint format build type".split())  # noqa: SIM905 - standing only with a tool: "run tests with nextest"
+TOOL_PREPOSITION = re.compile(r"\b(?:with|using|via)\b", re.IGNORECASE)
+ONE_OFF = frozenset(
+    """staging prod production migration branch pr ticket issue bug release commit hotfix deploy deployment server db database
+    file folder directory function class script meeting email""".split()  # noqa: SIM905
+)
+STYLE_NOUNS = frozenset(
+    """emoji emojis emoticons tables headings headers preamble preambles apologies disclaimers caveats jargon fluff filler
+    exclamation em dashes markdown semicolons summaries recaps""".split()  # noqa: SIM905
+)
+NOT_A_RULE = frozenset("thanks thank idea problem problems worries worry way need one more longer matter doubt wonder rush luck clue".split())  # noqa: SIM905
+ANSWER_NOUNS = frozenset("answers answer replies responses explanations summaries docs comments messages sentences paragraphs".split())  # noqa: SIM905
+ANSWER_VERBS = frozenset({"answer", "reply", "respond", "speak", "talk"})
+NP_ADJECTIVE = re.compile(r"^(?P<adj>(?:much |a bit |more |less )?[a-z]+(?:er|est)?|more [a-z]+|less [a-z]+)\s+(?P<noun>[a-z]+)$", re.IGNORECASE)
+
+
+def _general(words: list[str], *, one_off: bool = False) -> bool:
+    """No specific object ("the", "this", "my …"), nothing about now, and (``one_off``) no word of a one-off task."""
+    low = [_low(w) for w in words]
+    if any(w in SPECIFIC for w in low) or TIME_DEICTIC.search(" ".join(words)) or not _stands_alone(words or [""]):
+        return False
+    return not (one_off and any(w in ONE_OFF for w in low))
+
+
+def _say(body: str) -> str:
+    """``body`` as USER.md accepts it: a verb USER.md does not open with gets "Always" ("Always run tests with …")."""
+    first = _low(body.split()[0])
+    return body if first in usermodel.DIRECTIVE_WORDS else "Always " + body[0].lower() + body[1:]
+
+
+def _kind_value(words: list[str]) -> str | None:
+    tokens = TOKEN.findall(" ".join(words).casefold())
+    while tokens[:1] and tokens[0] in DETERMINERS:
+        tokens = tokens[1:]
+    return _kind(tokens)
+
+
+def _scoped(s: str) -> tuple[str, str | None]:
+    """``s`` without one leading or trailing standing scope ("for everything", "in this repo", "in docs and answers"), and the scope."""
+    if lead := SCOPE_LEAD.match(s):
+        return s[lead.end():], lead["scope"]
+    if tail := SCOPE_TAIL.search(s):
+        return s[: tail.start()], tail["scope"]
+    return s, None
+
+
+def _with(body: str, scope: str | None) -> str:
+    return body if not scope or scope.casefold() in DROPPED_SCOPES else f"{body} {scope[0].lower()}{scope[1:]}"
+
+
+def _standing(s: str) -> str | None:
+    """A standing directive said without a habit word, in its raw imperative form, or None."""
+    s = s.strip().rstrip(" .!")
+    please = bool(PLEASE_TAIL.search(s)) or bool(re.match(r"please\b", s, re.IGNORECASE))
+    s = re.sub(r"[\s,]*\bplease\b[\s,]*", " ", PLEASE_TAIL.sub("", s), flags=re.IGNORECASE).strip(" ,")
+    if rule := RULE_LABEL.match(s):  # "Rule for this codebase: no unwrap() in library code"
+        found = _rule(s[rule.end():])
+        label = s[: rule.end()].rstrip(" :").casefold()
+        return f"{found} ({label})" if found and rule["scope"] else found
+    body, scope = _scoped(s)
+    here = re.search(r"[\s,]+here$", body, re.IGNORECASE)
+    we = WE_HABIT.match(body[: here.start()] if here else body)
+    if we and (scope or here):  # "In this repo we never …", "We use tabs here": a convention, not a report
+        return _we(we, scope or "here")
+    words = body.split()
+    if not words:
+        return None
+    low = [_low(w) for w in words]
+    if low[0] == "no" and len(words) > 1:  # "No emojis", "No unwrap() in library code in this repo"
+        return _no(words[1:], scope)
+    if switch := SWITCH.match(body):  # "go back to plain `cargo test`", "switch to pnpm for everything"
+        rest = switch["rest"].split()
+        if _general(rest) and (_kind_value(rest) or "`" in switch["rest"]):
+            return _with("Use " + switch["rest"], scope)
+        return None
+    if low[0] in CONTRAST_VERBS and CONTRAST.search(" ".join(words[1:])):  # "Use tabs, not spaces", "X rather than Y"
+        if low[0] == "write" and not any(w in PREPOSITIONS for w in low[1:]):
+            return None
+        if low[0] in TOOL_VERBS and not TOOL_PREPOSITION.search(body):
+            return None
+        return _say(_with(body, scope)) if _general(words, one_off=True) and _is_verb(words[0]) else None
+    if low[0] == "keep" and len(low) >= 3 and (low[1] in ANSWER_NOUNS or (low[1] == "your" and low[2] in ANSWER_NOUNS)):  # "keep answers short"
+        return _with(body, scope) if _general(words) else None
+    if low[0] in ANSWER_VERBS and low[1:2] == ["in"] and _kind_value(words[2:]) in ANSWER_KINDS:  # "Reply in French"
+        return _with(body, scope) if _general(words) else None
+    if scope and low[0] in STYLE_VERBS and _is_verb(words[0]):  # "Use British spelling in docs", "Use pnpm for everything"
+        if low[0] == "write" and (len(low) < 2 or low[1] not in PREPOSITIONS):
+            return None
+        return _with(body, scope) if _general(words, one_off=True) else None
+    if scope and low[0] in TOOL_VERBS and TOOL_PREPOSITION.search(body):  # "Run tests with nextest in this repo"
+        return _say(_with(body, scope)) if _general(words, one_off=True) else None
+    if please or scope:  # a noun phrase asked for: "British English please", "Shorter answers, please"
+        return _phrase(body, scope)
+    return None
+
+
+def _rule(body: str) -> str | None:
+    """What a rule label introduces: a directive, "we …", "no …" or a plain imperative."""
+    body = body.strip().rstrip(" .!")
+    if found := _detect(body):
+        return found
+    if we := WE_HABIT.match(body):
+        return _we(we, None)
+    words = body.split()
+    if words and _low(words[0]) == "no" and len(words) > 1:
+        return _no(words[1:], "rule")
+    if not words or not _general(words):
+        return None
+    if len(words) >= 3 and _low(words[1]) == "for" and _low(words[0]) not in VERB_LIKE:  # "snake_case for module names"
+        return "Use " + body
+    return _say(body) if _is_verb(words[0]) and _low(words[0]) in VERB_LIKE | CONTRAST_VERBS else None
+
+
+def _we(we: re.Match[str], scope: str | None) -> str | None:
+    """ "In this repo we never …" as "Never … in this repo"."""
+    habit, rest = we["habit"].casefold(), we["rest"].split()
+    if not rest:
+        return None
+    lead = {"always": "Always", "never": "Never", "don't": "Don't", "do not": "Don't", "dont": "Don't", "use": "Use", "prefer": "Prefer"}[habit]
+    if habit in ("use", "prefer"):
+        return _with(f"{lead} {we['rest']}", scope) if _general(rest) else None
+    found = _imperative(rest, lead)
+    return _with(found, scope) if found and _general(rest) else None
+
+
+def _no(rest: list[str], scope: str | None) -> str | None:
+    """ "No emojis" as "Don't use emojis": a style noun, or any general noun under a scope or rule."""
+    low = [_low(w) for w in rest]
+    if low[0] in NOT_A_RULE or low[0] in NOT_VERBS or not _general(rest, one_off=True):
+        return None
+    if low[0] not in STYLE_NOUNS and not scope:
+        return None
+    return _with("Don't use " + " ".join(rest), None if scope == "rule" else scope)
+
+
+def _phrase(body: str, scope: str | None) -> str | None:
+    """A noun phrase asked for with "please" or a scope: a choice of how answers are written, or "shorter answers"."""
+    words = body.split()
+    if not words or len(words) > 4 or not _general(words):
+        return None
+    if _kind_value(words) in ANSWER_KINDS and not any(_is_verb(w) and _low(w) in VERB_LIKE for w in words):
+        return _with("Use " + body, scope)
+    np = NP_ADJECTIVE.match(body)
+    if np and _low(np["noun"]) in ANSWER_NOUNS and (np["adj"].casefold() in ADJECTIVES or np["adj"].casefold().split()[-1] in ADJECTIVES):
+        return _with(f"Keep {np['noun'].casefold()} {np['adj'].casefold()}", scope)
+    return None
+
+
+def _strip(sentence: str) -> str:
+    """The sentence without scaffolding (``scaffold.strip``), emphasis, conversational lead-ins
+    and wrappers; a speaker label comes off only when it names the owner or a wrapper."""
+    s = EMPHASIS.sub("", sentence.replace("\u2019", "'").replace("\u2018", "'"))
+    previous = None
+    while s != previous:
+        previous = s
+        s = scaffold.strip(s, labels=False).text  # the one normaliser: timestamps, message ids, quote markers
+        s = LEAD_IN.sub("", s, count=1)
+        s = strip_wrappers(s).strip()
+        label = _label(s)
+        if label and label[0] in WRAPPER_LABELS | OWNER_LABELS:
+            s = s[label[1]:]
+    return s.strip()
+
+
+def _label(s: str) -> tuple[str, int] | None:
+    """A speaker or wrapper label opening ``s`` ("Sam: …", "Note: …") and where it ends; a
+    directive with a colon in it ("Always sign as: Ada") has none."""
+    match = TRANSCRIPT_LABEL.match(s)
+    if not match:
+        return None
+    label = match["label"].strip().casefold()
+    words = label.split()
+    if not words or len(words) > 3 or words[0] in LABEL_NOT_SPEAKER:
+        return None
+    return label, match.end()
+
+
+def _finish(text: str) -> str | None:
+    """The normal form: one imperative sentence ending in a full stop, or None if it is not one."""
+    text = PLEASE_TAIL.sub("", HABIT_TAIL.sub("", text.strip()))
+    text = re.sub(r"^(?:do not|dont)\b", "Don't", text, flags=re.IGNORECASE).rstrip(" .!,;:…")
+    if not text or len(text.split()) > MAX_WORDS or len(text) > usermodel.MAX_DIRECTIVE_CHARS:
+        return None
+    text = text[0].upper() + text[1:] + "."
+    try:
+        return usermodel.check_directive(text)
+    except BadInput:
+        return None
+
+
+def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
+    """The normalised directive one sentence (or clause) states, or None (module docstring).
+
+    ``habitual``: the speaker already said it is a standing rule (an agent's proposal), so a
+    plain imperative counts."""
+    raw = sentence.strip()
+    if not raw or raw[0] in QUOTE_OPENERS or raw.rstrip().endswith("?") or len(DOUBLE_QUOTES.findall(raw)) % 2:
+        return None
+    s = _strip(raw)
+    if not s or s[0] in QUOTE_OPENERS or (_label(s) and not RULE_LABEL.match(s)):  # a label still there names someone else
+        return None
+    lead = HABIT_LEAD.match(s)
+    if lead:
+        s, habitual = s[lead.end():], True
+    if HABIT_TAIL.search(s):
+        s, habitual = HABIT_TAIL.sub("", s), True
+    you = YOU_LEAD.match(s)
+    if you and (habitual or re.match(r"(?:always|never)\b", s[you.end():], re.IGNORECASE)):
+        s = s[you.end():]
+    when = WHEN_FIRST.match(s)
+    if when:
+        found = _detect(when["rest"], habitual=habitual)
+        cond = when["cond"]
+        return _finish(f"{found.rstrip(' .!')} {cond[0].lower()}{cond[1:]}") if found else None
+    found = _detect(s, habitual=habitual) or (None if habitual else _standing(s))
+    return _finish(found) if found else None
+
+
+LOWER_BOUNDARY = re.compile(r"(?<=[a-z)`])(?P<word>[\w.]*)[.!]+\s+(?=[a-z])")
+
+
+def _lower_sentences(sentence: str) -> list[str]:
+    """``sentence`` split where a typed sentence ends and the next starts in lower case ("keep answers short. bullets."),
+    never after an abbreviation or an initial ("e.g. redis")."""
+    parts, start = [], 0
+    for match in LOWER_BOUNDARY.finditer(sentence):
+        word = (sentence[: match.start()].split() or [""])[-1] + match["word"]
+        if len(word) < 2 or "." in word or word.casefold() in ABBREVIATIONS:
+            continue
+        parts.append(sentence[start : match.end()].strip())
+        start = match.end()
+    return [*parts, sentence[start:].strip()] if parts else [sentence]
+
+
+def directives_in(text: str, *, transcript: bool) -> list[str]:
+    """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
+    found = []
+    for piece in pieces(text, transcript=transcript):
+        for sentence in (part for said in sentences(piece.said) for part in _lower_sentences(said)):
+            for clause in CLAUSES.split(sentence):
+                directive = directive_in(clause)
+                if directive and directive not in found:
+                    found.append(directive)
+    return found
+
+
+# --- keys ------------------------------------------------------------------------------------
+def _kind(tokens: list[str]) -> str | None:
+    """The kind whose value opens ``tokens`` (longest value first), if what follows ends the slot."""
+    for name, (values, nouns) in KINDS.items():
+        for size in (2, 1):
+            value = " ".join(tokens[:size])
+            if len(tokens) >= size and value in values:
+                after = tokens[size] if len(tokens) > size else None
+                if after is None or after in SLOT_END or after in PREPOSITIONS or after in nouns or after in ("please", "everywhere", "everything", "here", "only"):
+                    return name
+    return None
+
+
+def _tool_kind(tokens: list[str]) -> str | None:
+    """The kind of a value the object is done with or in: "run tests with nextest", "write docs in British English"."""
+    for i, t in enumerate(tokens):
+        if t in SLOT_END:
+            return None
+        if t in ("with", "using", "via", "in"):
+            rest = tokens[i + 1 :]
+            while rest[:1] and rest[0] in DETERMINERS:
+                rest = rest[1:]
+            return _kind(rest)
+    return None
+
+
+def _head(tokens: list[str]) -> str | None:
+    """The first topic word of an object (an adjective only when nothing else is there)."""
+    slot = []
+    for t in tokens:
+        if t in SLOT_END or t in PREPOSITIONS:
+            break
+        slot.append(t)
+    content = [t for t in slot if t not in DETERMINERS and t not in NOT_VERBS and t[0].isalnum()]
+    nouns = [t for t in content if t not in ADJECTIVES]
+    chosen = nouns or content
+    return PLURALS.get(chosen[0], chosen[0]) if chosen else None
+
+
+def _slug(parts: Iterable[str]) -> str:
+    key = re.sub(r"[^a-z0-9._-]+", "-", "-".join(parts).casefold()).strip("-._")
+    return key[:MAX_KEY].rstrip("-._") or "directive"
+
+
+def derive_key(directive: str) -> str:
+    """The supersession key of a normalised directive: the slot it fills (module docstring)."""
+    tokens = TOKEN.findall(directive.casefold().replace("\u2019", "'"))
+    i = 0
+    while i < len(tokens):
+        t, nxt = tokens[i], tokens[i + 1] if i + 1 < len(tokens) else ""
+        if t in ("always", "never", "ever", "please", "only", "just", "also", "don't", "dont", "not") or (t == "do" and nxt == "not"):
+            i += 1
+        elif t == "prefer" and nxt in ("to", "not"):
+            i += 2 + (nxt == "not" and i + 2 < len(tokens) and tokens[i + 2] == "to")
+        elif t in ("stop", "avoid", "keep") and nxt.endswith("ing"):
+            i += 1
+        else:
+            break
+    if i >= len(tokens):
+        return _slug(tokens[:3])
+    verb = VERB_CANON.get(ING_BASE.get(tokens[i], tokens[i]), ING_BASE.get(tokens[i], tokens[i]))
+    rest = tokens[i + 1 :]
+    if rest[:1] == ["to"] and tokens[i] in ("stick", "default", "switch"):
+        rest = rest[1:]
+    frame = [verb]
+    if rest[:1] and rest[0] in OWNER_PRONOUNS:
+        frame.append(rest.pop(0))
+    if rest[:1] and rest[0] in PREPOSITIONS:
+        frame.append(rest.pop(0))
+    while rest[:1] and rest[0] in DETERMINERS:
+        rest.pop(0)
+    kind = _kind(rest) or _tool_kind(rest)
+    if kind:
+        return kind
+    if frame[1:2] and frame[1] in OWNER_PRONOUNS:  # "call me Sam": what follows the pronoun is the value
+        return _slug(frame)
+    head = _head(rest)
+    return _slug([*frame, head] if head else frame)

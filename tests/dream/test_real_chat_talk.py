@@ -1,0 +1,180 @@
+"""Real messaging-app talk (REALTALK-style chats between two people) is not memory.
+
+People typing on their phones end questions with "!" or nothing, wish each other a happy new
+year, answer "how are you?" at length and lean on what the other just said ("I have never
+been", "try this next time", "mentioned him"). Each class is checked in several wordings and
+behind the prefixes a chat export puts in front of a message; the facts beside them stay. The
+whole path runs through the installed CLI on a real transcript.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clawmem.dream import scaffolding, standalone, worth
+from clawmem.dream.text import pieces
+
+from .test_standalone import locomo_session
+
+PREFIXES = ("", "Elise: ", "[2024-01-01 18:13] Elise: ", "[D3:1] Elise: ")
+TALK = [
+    # a question to the listener without a question mark
+    "What do you and your friends like doing in New York, in such a busy city!",
+    "How did the interview go today",
+    "Did you end up going to the concert!!",
+    "so where are you guys heading for spring break",
+    # a wish or a holiday greeting
+    "Happy New Years!",
+    "Merry Christmas to you and your family!",
+    "Hope you have a great weekend!",
+    "Have a safe flight!",
+    "Oh, good luck with the exam tomorrow!",
+    # a request to the listener
+    "Tell me more about your job!",
+    "Keep me updated on the trip!",
+    "fill me in on everything when you're back",
+    # how the speaker is, said back to "how are you?"
+    "I'm also doing well, thank you for asking.",
+    "I am doing good today, thanks for checking in!",
+    "Im good, how about you",
+    # typed on a phone: typographic apostrophes, old-fashioned greetings, the listener's news
+    "Here’s a photo of the gorgeous Hawaii from the last time I was there!",
+    "Greetings and salutations!",
+    "I’m so glad you had a wonderful cooking session with your mom!",
+    "I'm really happy to hear that the interview went well.",
+]
+FACTS = [
+    "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
+    "Happy to say I got the marketing job at the agency in Miami.",
+    "I'm doing well at my new job at the bank in Miami, I started in January.",
+    "What I learned at the cooking class is that pasta needs salted water.",
+    "I went to Turks and Caicos twice for spring break.",
+]
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", TALK)
+def test_chat_talk_is_refused_behind_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) is not None
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", FACTS)
+def test_facts_said_the_same_way_stay(line, prefix):
+    assert scaffolding.reason(prefix + line) is None
+
+
+def verdicts(text: str, *, named: bool = False) -> list[str | None]:
+    """Each claim's verdict when ``text`` is a turn of Elise's in a transcript (split into sentences);
+    ``named``: as dreaming reads it in a conversation between named people."""
+    return [why for _, why in standalone.claims(pieces(f"Elise: {text}", transcript=True), records_allowed=False, named=named)]
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I have never been, you have to keep me updated on this trip!",
+        "I actually haven't been there yet.",
+        "I’m gonna be sure to try this the next time I am in New York.",
+        "I want to see this too!",
+        "After a couple of friends mentioned him, I left and made my way home.",
+        "I saw her at the mall yesterday.",
+        "She told me the whole story at dinner.",
+        "I took that pic on a hike near Fort Wayne.",
+        "I've been wanting to play this one for a while.",
+    ],
+)
+def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
+    assert all(why is not None for why in verdicts(turn)), verdicts(turn)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I have been to Paris twice.",
+        "My brother visited last week. I cooked lasagna for him.",
+        "I met Anna at the gym and I helped her with her squats.",
+        "I love this song by Adele.",
+        "Kate and I went to her favourite Italian place in Brooklyn.",
+    ],
+)
+def test_a_turn_that_says_who_and_what_stays(turn):
+    assert verdicts(turn)[0] is None, verdicts(turn)
+
+
+ASIDES = [
+    # said to the listener: the line keeps who spoke, not who "you" was
+    "You should definitely visit Houston or any place in Texas.",
+    "Youve definitely heard of Conor McGregor.",
+    "Your brother must be thrilled about the new job in Denver.",
+    "When you get to Austin try the tacos at the market.",
+    "I'm sure your sister will love the scarf you knitted.",
+    # about nobody in particular, in general terms
+    "Calculus can be quite challenging.",
+    "The combination of snow-capped mountains and turquoise lakes promises an unforgettable experience.",
+    "Pursuing a career in technology offers a wide range of opportunities in a fast field.",
+    "There is so much adrenaline at a real game.",
+]
+ACCOUNT = [
+    "Max loves the beach and the dog park.",
+    "The bakery on Main Street opened in 2019.",
+    "My brother visited last week and we hiked the whole trail.",
+    "Kate and I went to her favourite Italian place in Brooklyn.",
+    "Rice University is one of our main attractions in Houston.",
+]
+
+
+@pytest.mark.parametrize("turn", ASIDES)
+def test_what_is_said_to_the_listener_or_about_nobody_is_no_part_of_the_account(turn):
+    assert verdicts(turn, named=True)[0] in (standalone.ADDRESSED, worth.GENERAL_REMARK), verdicts(turn, named=True)
+    # the rule is what refuses it: outside a conversation between named people (an assistant's
+    # "you should…" is the user's procedure) the same sentence is judged a claim
+    assert verdicts(turn)[0] is None, verdicts(turn)
+
+
+@pytest.mark.parametrize("turn", ACCOUNT)
+def test_a_named_speakers_account_of_someone_or_something_stays(turn):
+    assert verdicts(turn, named=True) == [None]
+
+
+def test_a_general_remark_after_a_fact_leaves_the_fact():
+    turn = "I'm getting ready for a game of basketball with my friends. It's always fun to spend time together on the court."
+    assert verdicts(turn, named=True) == [None, worth.GENERAL_REMARK]
+    assert verdicts(turn) == [None], "outside a named conversation it leans on the fact and joins it"
+
+
+def test_a_real_chat_keeps_the_facts_and_none_of_the_talk(ws, clawmem, days_ago):
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Emi", "Happy New Years! What did you do to celebrate this year"),
+            ("elise", f"I'm also doing well, thank you for asking. I went to Turks and Caicos for spring break, trip {n}."),
+            ("Emi", "I have never been, you have to keep me updated on this trip!"),
+            ("elise", "After a couple of friends mentioned him, I left and made my way home. Tell me more about your job!"),
+            ("Emi", "You should definitely visit Houston or any place in Texas. Calculus can be quite challenging."),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    staged = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert "elise said: I went to Turks and Caicos for spring break, trip 1." in staged, staged
+    talk = ("Happy New Years", "celebrate", "doing well", "never been", "mentioned him", "your job", "Houston", "Calculus")
+    assert not any(t in s for s in staged for t in talk), staged
+
+
+def test_a_long_account_split_in_two_does_not_leave_its_he_behind():
+    """A turn too long for one line is cut into claims; the part whose "he" was named in the
+    other part does not stand on its own."""
+    turn = (
+        "I was on my way home and saw my ex today driving somewhere near my house, right past the bakery on Main Street. "
+        "Funny thing is I always looked out for the car when I was out driving around town with my sister and her kids on the "
+        "weekends, but never saw it once in the eight months since we broke up in the spring. "
+        "After a couple of friends mentioned him, I left and made my way home. "
+        "He was probably meeting some friends that live around me back home near the park."
+    )
+    found = [(p.unit, why) for p, why in standalone._accounts(
+        standalone.claims(pieces(f"Elise: {turn}", transcript=True), records_allowed=False), lambda _: "Elise")]
+    kept = [unit for unit, why in found if why is None]
+    assert len(found) > 1 and kept and all("ex today" in unit or "him" not in unit for unit in kept), found
+    assert not any(unit.startswith(("After a couple", "He was")) for unit in kept), found
+
+
+def test_a_sentence_too_short_and_pointing_back_is_not_leaned_on():
+    assert all(why is not None for why in verdicts("I actually have not been. I will take note of it so I can visit them next time!"))

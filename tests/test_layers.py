@@ -1,0 +1,279 @@
+"""The layer contract of docs/architecture.md, checked on the source: no import cycles, no upward imports.
+
+Imports are read with ``ast`` wherever they are written, at module level or inside a function,
+so a deferred import that only hides a cycle from the interpreter still counts. Imports under
+``if TYPE_CHECKING:`` never run: they count for the layers, not for cycles. An import of
+``clawmem.a.b`` counts as an edge to the module ``clawmem.a.b`` (not to the package ``clawmem.a``
+whose ``__init__`` also runs), and ``from clawmem.a import b`` to the submodule when ``b`` is one.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "clawmem"
+
+# Lowest first: each layer imports only its own layer and the layers below it.
+LAYER_ORDER = ("foundation", "storage", "rules", "core", "entry")
+
+# Every top-level module and package of clawmem, in one place (docs/architecture.md, "Layers");
+# a dotted key places one module of a package apart from the rest (the most specific key wins).
+LAYERS: dict[str, str] = {
+    # entry points: parse arguments, call the core, print
+    "__main__": "entry",
+    "launcher": "entry",
+    "cli": "entry",
+    "mcp": "entry",
+    "hosts": "entry",
+    "hosts.claude_code": "core",  # the hosts' documented formats and config files: no arguments, no printing
+    "hosts.codex": "core",
+    "hosts.cursor": "core",
+    "hosts.claude_desktop": "core",
+    "hosts.configfiles": "core",
+    "hosts.wiring": "core",
+    "hosts.jobs": "core",  # the background ingest's job files, which status reads
+    "worker": "entry",
+    "fastlane": "entry",
+    # commands' core: one module or package per command family
+    "notes": "core",
+    "ingest": "core",
+    "transcripts": "core",
+    "recall": "core",
+    "recall_intent": "core",
+    "search": "core",
+    "excerpt": "core",
+    "dream": "core",
+    "intents": "core",
+    "aspirations": "core",
+    "usermodel": "core",
+    "promote": "core",
+    "demote": "core",
+    "accept": "core",
+    "forget": "core",
+    "audit": "core",
+    "report": "core",
+    "status": "core",
+    "losses": "core",
+    "projects": "core",
+    "gitshare": "core",
+    "cron": "core",
+    "config_file": "core",
+    "workspace_init": "core",
+    "demo": "core",
+    "manuals": "core",
+    # rules: the closed vocabularies, the trust rules, input validation, output conventions
+    "trust": "rules",
+    "vocabulary": "rules",
+    "loopguard": "rules",
+    "framing": "rules",
+    "hints": "rules",
+    "incoming": "rules",
+    "inputs": "rules",
+    "output": "rules",
+    # storage: files and the index
+    "workspace": "storage",
+    "lock": "storage",
+    "entries": "storage",
+    "anchors": "storage",
+    "ledger": "storage",
+    "team": "storage",
+    "curated": "storage",
+    "baseline": "storage",
+    "diary": "storage",
+    "index": "storage",
+    # foundation: what every layer may use; imports nothing above it
+    "clawmem": "foundation",  # the package itself: __version__
+    "config": "foundation",
+    "embeddings": "foundation",
+    "errors": "foundation",
+    "timeparse": "foundation",
+    "jsonbound": "foundation",
+}
+
+# Storage that applies a trust rule (the index classifies and frames while it indexes, the team
+# ledger caps a foreign origin, the workspace checks this user's trust list): the rules sit in
+# clawmem/trust/ above storage, so these go once the pure rules move below storage. Each entry is
+# (importing module, imported module); a test fails when one is no longer needed.
+KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
+    # storage -> rules: the index applies the trust rules while it indexes
+    ("clawmem.index.sync", "clawmem.trust.provenance"),
+    ("clawmem.index.sync", "clawmem.loopguard"),
+    ("clawmem.index.recalls", "clawmem.trust.provenance"),
+    ("clawmem.index.recalls", "clawmem.trust.content_origin"),
+    ("clawmem.index.recalls", "clawmem.loopguard"),
+    ("clawmem.index.supersession", "clawmem.trust.provenance"),
+    ("clawmem.index.vectors", "clawmem.trust.provenance"),
+    ("clawmem.baseline", "clawmem.loopguard"),  # the baseline keys entries by loopguard.text_hash
+    ("clawmem.team", "clawmem.trust.provenance"),  # a foreign record's origin is capped
+    ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
+    # storage -> rules, and a cycle (trusted_workspaces writes its list with workspace.atomic_write)
+    ("clawmem.workspace", "clawmem.trust.workspaces"),
+    # rules -> core, and the cycle ingest -> notes -> trust.sessions -> ingest (it parses transcripts)
+    ("clawmem.trust.sessions", "clawmem.ingest"),
+})
+
+
+def modules(package: Path = PACKAGE) -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name)."""
+    found: dict[str, Path] = {}
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _targets(name: str, path: Path, node: ast.Import | ast.ImportFrom, known: dict[str, Path]) -> Iterator[str]:
+    """The clawmem modules one import statement names."""
+    if isinstance(node, ast.Import):
+        yield from (alias.name for alias in node.names)
+        return
+    base = node.module or ""
+    if node.level:
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        package = package[: len(package) - node.level + 1]
+        base = ".".join([*package, *([node.module] if node.module else [])])
+    for alias in node.names:
+        submodule = f"{base}.{alias.name}"
+        yield submodule if submodule in known else base
+
+
+def _type_only(tree: ast.Module) -> set[int]:
+    """The ids of import statements under ``if TYPE_CHECKING:``: annotations only, never run."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        test = node.test if isinstance(node, ast.If) else None
+        if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"):
+            found |= {id(inner) for part in node.body for inner in ast.walk(part)}
+    return found
+
+
+def imports(package: Path = PACKAGE, *, type_only: bool = True) -> dict[str, set[str]]:
+    """Each module's imports of other clawmem modules, at module level and inside functions
+    (with ``type_only=False``, without those under ``if TYPE_CHECKING:``)."""
+    known = modules(package)
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = set() if type_only else _type_only(tree)
+        edges: set[str] = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in skipped:
+                continue
+            for target in _targets(name, path, node, known):
+                while target not in known and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target.startswith("clawmem") and target in known and target != name:
+                    edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in order:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        order[root] = low[root] = len(order)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in order:
+                    order[child] = low[child] = len(order)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], order[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == order[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def layer(module: str) -> str:
+    """The layer of a dotted module name: its most specific key in ``LAYERS``."""
+    parts = module.split(".")[1:] or ["clawmem"]
+    return next(LAYERS[key] for key in (".".join(parts[:n]) for n in range(len(parts), 0, -1)) if key in LAYERS)
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of a higher layer, one line each."""
+    rank = {name: position for position, name in enumerate(LAYER_ORDER)}
+    return sorted(
+        f"{source} ({layer(source)}) -> {target} ({layer(target)})"
+        for source, targets in graph.items()
+        for target in targets
+        if rank[layer(target)] > rank[layer(source)]
+    )
+
+
+def contract_graph(*, type_only: bool = True) -> dict[str, set[str]]:
+    """The import graph without the known exceptions."""
+    return {source: {t for t in targets if (source, t) not in KNOWN_EXCEPTIONS} for source, targets in imports(type_only=type_only).items()}
+
+
+def test_every_top_level_module_has_a_layer() -> None:
+    tops = {name.split(".")[1] if "." in name else name for name in modules()}
+    assert sorted(tops - set(LAYERS)) == []
+    assert sorted(key for key in LAYERS if f"clawmem.{key}" not in modules() and key != "clawmem") == []
+    assert set(LAYERS.values()) <= set(LAYER_ORDER)
+
+
+def test_no_import_cycles() -> None:
+    found = cycles(contract_graph(type_only=False))  # an annotation-only import runs nowhere: no cycle
+    assert found == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_no_upward_imports() -> None:
+    found = upward(contract_graph())
+    assert found == [], "upward imports:\n" + "\n".join(found)
+
+
+def test_every_exception_is_still_needed() -> None:
+    graph = imports()
+    stale = sorted(f"{s} -> {t}" for s, t in KNOWN_EXCEPTIONS if t not in graph.get(s, set()))
+    assert stale == []
+
+
+def test_the_checker_sees_function_level_and_relative_imports_and_skips_annotations(tmp_path: Path) -> None:
+    package = tmp_path / "clawmem"
+    (package / "index").mkdir(parents=True)
+    for name, text in {
+        "__init__.py": "",
+        "index/__init__.py": "",
+        "index/db.py": "def open_():\n    from clawmem.index import migrations\n",
+        "index/migrations.py": "from . import db\n",
+        "cli.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from clawmem.index.db import Index\n",
+        "config.py": "import clawmem.cli\n",
+    }.items():
+        (package / name).write_text(text)
+    graph = imports(package, type_only=False)
+    assert graph["clawmem.index.db"] == {"clawmem.index.migrations"}  # inside a function
+    assert graph["clawmem.index.migrations"] == {"clawmem.index.db"}  # relative
+    assert graph["clawmem.cli"] == set() and imports(package)["clawmem.cli"] == {"clawmem.index.db"}
+    assert cycles(graph) == [["clawmem.index.db", "clawmem.index.migrations"]]
+    assert upward(graph) == ["clawmem.config (foundation) -> clawmem.cli (entry)"]
