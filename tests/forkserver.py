@@ -328,6 +328,12 @@ def serve(address: str) -> None:
             conn.close()
 
 
+# Thread pools a fork cannot carry: a child forked while OpenBLAS's or the tokenizer's worker
+# threads exist inherits their locks but not the threads, and its first matrix product can hang.
+# The server and so every command child run them single-threaded.
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
+
 if __name__ == "__main__":
     sys.path[0] = os.path.dirname(CLAWMEM)  # where a console script's interpreter starts, not tests/
+    os.environ.update(SINGLE_THREADED)  # before numpy is imported
     serve(sys.argv[1])
