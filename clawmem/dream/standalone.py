@@ -138,12 +138,13 @@ FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b
 # the line cannot (typed without the apostrophe too)
 ADDRESSEE = worth.SECOND_PERSON | frozenset(("youve", "youre", "youll", "youd", "yall"))
 ADDRESSED = "not self-contained (says 'you': the person addressed is not named in the line)"
-# A named speaker's sentence about no one: no first person, no name, no person, no number, and
-# said in general terms ("Calculus can be quite challenging.", "The combination of snow-capped
-# mountains promises an unforgettable experience.", "It's always fun to spend time together on
-# the court.") is a remark about the world, not the speaker's account: it
-# opens on a function word or a gerund, or says what something "can be"
-GENERAL_TERMS = re.compile(r"\b(?:can|could|may|might) be\b", re.IGNORECASE)
+# A named speaker's sentence about no one (no first person, no name, no person, no number) said in
+# general terms is a remark about the world, not the speaker's account: it says what something
+# "can be" ("Calculus can be quite challenging.") or what it "is always" or "all about" ("It's
+# always fun to spend time together on the court."), or, when it leans on nothing, it opens on a
+# function word or a gerund ("The combination of snow-capped mountains promises an unforgettable
+# experience."). A leaning "It has three bedrooms." is about what the sentence before it named.
+GENERAL_TERMS = re.compile(r"\b(?:can|could|may|might) be\b|^(?:it|that|this)(?:'s| is) (?:always|all about)\b", re.IGNORECASE)
 OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
@@ -316,30 +317,32 @@ def _unnamed_person(said: str) -> bool:
     return bool(pronoun and not names_someone(said[: pronoun.start()]))
 
 
-def names_someone(text: str) -> bool:
-    """Whether ``text`` names a person a he or she could stand for (a name, or "my brother")."""
-    first = re.match(r"\W*([A-Z][a-z][\w'’-]*)", text)
-    opener = first is not None and first[1].casefold() not in STOPWORDS | NOT_A_NAME
-    return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or opener)
+def names_someone(text: str, *, opener: bool = True) -> bool:
+    """Whether ``text`` names a person a he or she could stand for (a name, or "my brother");
+    ``opener=False`` does not count a capitalised first word, which every sentence has."""
+    first = re.match(r"\W*([A-Z][a-z][\w'’-]*)", text) if opener else None
+    named_first = first is not None and first[1].casefold() not in STOPWORDS | NOT_A_NAME
+    return bool(set(words(text)) & PERSON_NOUNS or NAME.search(text) or named_first)
 
 
-def _about_someone(said: str) -> bool:
-    """Whether ``said`` is about someone or something in particular: the speaker ("I", "we"), a
-    name inside it, a person ("my brother", "a guy") or a number."""
-    tokens = set(words(said))
-    people = tokens & PERSON_NOUNS or {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS  # "the kids"
-    return bool(tokens & OWN_WORDS or people or NAME.search(said) or re.search(r"\d", said))
+def _about_someone(said: str, tokens: set[str]) -> bool:
+    """Whether ``said`` (its words: ``tokens``) is about someone or something in particular: the
+    speaker ("I", "we"), a name inside it, a person ("my brother", "the kids") or a number."""
+    plural_people = {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS
+    return bool(tokens & OWN_WORDS or plural_people or names_someone(said, opener=False) or re.search(r"\d", said))
 
 
-def _to_listener(said: str) -> str | None:
+def _to_listener(said: str, *, leaning: bool = False) -> str | None:
     """Why a named speaker's sentence is no part of their account (``None``: it may be): it
-    speaks to the person addressed, or about nobody in particular in general terms."""
-    if set(words(said)) & ADDRESSEE:
+    speaks to the person addressed, or about nobody in particular in general terms (``leaning``:
+    it leans on the sentence before it, whose subject its opening pronoun stands for)."""
+    tokens = words(said)
+    if set(tokens) & ADDRESSEE:
         return ADDRESSED
-    if _about_someone(said):
+    if _about_someone(said, set(tokens)):
         return None
-    first = (words(said) or [""])[0]
-    if first in STOPWORDS or first.endswith("ing") or GENERAL_TERMS.search(said):
+    first = tokens[0] if tokens else ""
+    if GENERAL_TERMS.search(said) or (not leaning and (first in STOPWORDS or first.endswith("ing"))):
         return worth.GENERAL_REMARK
     return None
 
@@ -396,7 +399,7 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, n
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
-        elif named and (aside := _to_listener(said)):
+        elif named and (aside := _to_listener(said, leaning=True)):
             out.append((piece, aside))
         elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             joined = _join(out[open_at][0], piece)

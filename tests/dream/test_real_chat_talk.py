@@ -121,6 +121,7 @@ ACCOUNT = [
     "My brother visited last week and we hiked the whole trail.",
     "Kate and I went to her favourite Italian place in Brooklyn.",
     "Rice University is one of our main attractions in Houston.",
+    "We bought a house in Denver. It has three bedrooms and a garden.",
 ]
 
 
@@ -134,7 +135,7 @@ def test_what_is_said_to_the_listener_or_about_nobody_is_no_part_of_the_account(
 
 @pytest.mark.parametrize("turn", ACCOUNT)
 def test_a_named_speakers_account_of_someone_or_something_stays(turn):
-    assert verdicts(turn, named=True) == [None]
+    assert verdicts(turn, named=True) == [None], "a leaning sentence joins the claim it leans on"
 
 
 def test_a_general_remark_after_a_fact_leaves_the_fact():
