@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import forkserver
+
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 # CI (.ci/run) sets this: a test whose model, shell or tool is missing fails instead of skipping,
 # so a green run cannot hide untested code. Skips for data outside the repo (CLAWMEM_LOCOMO…),
@@ -145,18 +147,18 @@ def background_done(root, timeout: float = 120) -> None:
 
 
 @pytest.fixture
-def run_cli(tmp_path):
-    """Run the installed ``clawmem`` command in a subprocess against the test workspace."""
+def run_cli(tmp_path, request):
+    """Run the installed ``clawmem`` command in its own process against the test workspace.
+
+    The process is forked from a warm interpreter (``tests/forkserver.py``); tests marked
+    ``e2e`` get a freshly started one (``subprocess.run``), start-up and all.
+    """
+    spawn = request.node.get_closest_marker("e2e") is not None
 
     def run(*args: str, input: str | bytes | None = None, timeout: float = 120, env: dict | None = None) -> subprocess.CompletedProcess:
         full_env = {**os.environ, **(env or {})}
-        return subprocess.run(
-            [CLAWMEM, *args],
-            input=input.encode() if isinstance(input, str) else input,
-            capture_output=True,
-            timeout=timeout,
-            env=full_env,
-            cwd=tmp_path,
+        return forkserver.run(
+            [CLAWMEM, *args], input=input.encode() if isinstance(input, str) else input, timeout=timeout, env=full_env, cwd=tmp_path, spawn=spawn,
         )
 
     return run

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # real shells
+
 ROOT = Path(__file__).resolve().parent.parent
 COMPLETIONS = ROOT / "completions"
 RECORDED = ("clawmem", "python", "python3")

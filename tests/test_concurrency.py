@@ -6,9 +6,13 @@ import datetime as dt
 import subprocess
 import sys
 
+import pytest
+
 from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
+
+pytestmark = pytest.mark.e2e  # concurrent processes
 
 WRITER = """
 import sys

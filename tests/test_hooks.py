@@ -10,6 +10,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # the hook exit contract, as a host sees it
+
 HOSTS = ["claude-code", "codex"]
 EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit", "pre-compact": "PreCompact", "stop": "Stop", "session-end": "SessionEnd"}
 

@@ -21,6 +21,8 @@ import pytest
 
 from tests.conftest import background_done
 
+pytestmark = pytest.mark.e2e  # hooks as the hosts run them
+
 DATA = Path(__file__).parent / "data" / "hooks"
 WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import forkserver
 from tests.conftest import require_module
 
 jsonschema = require_module("jsonschema", "jsonschema is a test dependency: pip install -e '.[test]'")
@@ -166,7 +167,7 @@ def outputs(tmp_path_factory) -> dict[str, subprocess.CompletedProcess]:
         if case in BEFORE:
             values.update(BEFORE[case](base / "ws") or {})
         args = [a.format(**values) if a.startswith("{") else a for a in argv]
-        results[case] = subprocess.run([CLAWMEM, *args, "--json"], capture_output=True, text=True, env=env, cwd=base, timeout=180)
+        results[case] = forkserver.run([CLAWMEM, *args, "--json"], text=True, env=env, cwd=base, timeout=180)
     return results
 
 

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # the launcher's start-up (fast lane against Typer) in fresh interpreters
+
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 
 TYPER_ONLY = "import sys; sys.argv[0] = 'clawmem'\nfrom clawmem.cli import main\nmain()"

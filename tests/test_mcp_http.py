@@ -23,6 +23,8 @@ import pytest
 
 from tests.conftest import require_module
 
+pytestmark = pytest.mark.e2e  # an MCP server process over HTTP
+
 mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))

@@ -22,6 +22,8 @@ from clawmem.mcp.handshake import SDK_SERVER, load
 from clawmem.mcp.stdio import REPLAY_ID
 from tests.conftest import require_module
 
+pytestmark = pytest.mark.e2e  # an MCP server process over stdio
+
 mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))

@@ -24,6 +24,8 @@ from tests.conftest import CLAWMEM
 from tests.recipes import ROOT, all_blocks
 from tests.ttyrun import run_with_tty_stderr
 
+pytestmark = pytest.mark.e2e  # shell recipes
+
 sys.path.insert(0, str(ROOT / "scripts"))
 
 #: --help examples not run, and why (each must still be an example: a stale entry fails).

@@ -24,6 +24,8 @@ import pytest
 
 from tests.conftest import CLAWMEM
 
+pytestmark = pytest.mark.e2e  # the resident worker: real processes, sockets and signals
+
 NONCE = re.compile(r'id=\\?"[0-9a-f]+\\?"')  # recall frames carry a fresh random nonce on every call, by design
 ELAPSED = re.compile(r'"elapsed_ms": [0-9.e-]+')  # --json says how long recall took: a measurement, not a result
 PROMPT = {"cwd": "/", "hook_event_name": "UserPromptSubmit", "prompt": "time to cut the release tag"}

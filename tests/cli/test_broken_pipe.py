@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # pipes closed under a running process
+
 CLAWMEM = str(Path(sys.executable).with_name("clawmem"))
 COMMANDS = [("config", "show"), ("status",), ("status", "--json"), ("search", "zqpipe"), ("search", "zqpipe", "--json"),
             ("get", "MEMORY.md"), ("--help",), ("note", "--help"), ("intent", "list")]

@@ -9,8 +9,12 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import CLAWMEM
 from tests.ttyrun import drain, run_with_tty_stderr
+
+pytestmark = pytest.mark.e2e  # a terminal (pty, tmux)
 
 REPO = Path(__file__).resolve().parents[2]
 MARK = "@@step"

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from clawmem import workspace_init
+from tests import forkserver
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 
@@ -23,7 +23,7 @@ def run_in():
 
     def run(cwd, *args, env=None):
         full = {k: v for k, v in os.environ.items() if k != "CLAWMEM_WORKSPACE"} | (env or {})
-        return subprocess.run([CLAWMEM, *args], check=False, capture_output=True, text=True, cwd=cwd, env=full, timeout=120)
+        return forkserver.run([CLAWMEM, *args], text=True, cwd=cwd, env=full, timeout=120)
 
     return run
 

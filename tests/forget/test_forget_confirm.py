@@ -9,6 +9,8 @@ import pytest
 from tests.conftest import CLAWMEM
 from tests.ttyrun import run_with_tty_stderr
 
+pytestmark = pytest.mark.e2e  # a terminal (pty)
+
 TEXT = "The staging VPN password is hunter2 for now"
 
 

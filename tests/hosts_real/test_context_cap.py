@@ -18,6 +18,8 @@ import pytest
 from tests.hosts_real.conftest import HOSTS, ProxyTrap, Sandbox
 from tests.hosts_real.stubs import Script, StubModel
 
+pytestmark = pytest.mark.e2e  # the real Claude Code and Codex run clawmem as hosts do
+
 ENTRIES = 320  # about 40,000 characters of MEMORY.md
 PROMPT = "what do we know about the canary checks? (cap-probe)"
 # how each host marks a hook's output it cut (seen in the request log with the cap raised)

@@ -17,6 +17,8 @@ import pytest
 
 from tests.conftest import require
 
+pytestmark = pytest.mark.e2e  # the real Claude Code and Codex run clawmem as hosts do
+
 CLAWMEM_EXE = str(Path(sys.executable).with_name("clawmem"))
 
 

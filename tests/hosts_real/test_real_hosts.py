@@ -30,7 +30,7 @@ import pytest
 from tests.hosts_real.conftest import HOSTS, Host, ProxyTrap, Sandbox, Turn
 from tests.hosts_real.stubs import Rule, Script, StubModel
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # the real Claude Code and Codex run clawmem as hosts do
 
 WORKAROUND = "If the build fails with undefined reference errors, run make clean before make."
 BOOTSTRAP_FACT = "The release branch is cut from main every second Thursday."

@@ -22,6 +22,8 @@ import pytest
 from tests.conftest import CLAWMEM
 from tests.ttyrun import drain
 
+pytestmark = pytest.mark.e2e  # a terminal (pty) and an interrupt
+
 FILES, ENTRIES_PER_FILE = 12, 25
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # packaging: the built wheel installed and run
+
 ROOT = Path(__file__).resolve().parents[2]
 CLAWMEM = str(Path(sys.executable).with_name("clawmem"))
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.conftest import CLAWMEM
 from tests.ttyrun import run_with_tty_stderr
+
+pytestmark = pytest.mark.e2e  # a terminal (pty)
 
 MESSAGE = "the deploy failed again"
 

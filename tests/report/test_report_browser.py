@@ -20,6 +20,8 @@ import pytest
 from tests.report.conftest import ATTACKS, COMMENT
 from tests.report.htmlcheck import Page
 
+pytestmark = pytest.mark.e2e  # a browser (headless Chromium)
+
 SECTION_IDS = {"overview", "curated", "dreaming", "recall", "growth", "untrusted", "sources"}
 WIDTH, HEIGHT = 1200, 1600
 QUIET = (

@@ -33,12 +33,15 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if str(Path(__file__).resolve().parents[2]) not in sys.path:  # benchmarks/poisoning.py puts only this folder on sys.path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests import forkserver  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 GATES_OFF = HERE / "gates_off.py"
@@ -400,7 +403,7 @@ def environment(workdir: Path) -> dict[str, str]:
 
 
 def _call(command: list[str], args: Sequence[str], stdin: bytes | None, env: dict, cwd: Path, timeout: float) -> StepResult:
-    proc = subprocess.run([*command, *args], input=stdin, capture_output=True, env=env, cwd=cwd, timeout=timeout)
+    proc = forkserver.run([*command, *args], input=stdin, env=env, cwd=cwd, timeout=timeout)
     return StepResult(" ".join(args)[:120], proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 import attacks
 from attacks import Act, at, flush, note, run
 
+from tests import forkserver
+
 BUDGET_MS = 250
 BUDGET_BOUND_S = 2.5  # generous: the busy timeout recall must not wait for is 5 s
 
@@ -36,9 +38,8 @@ def today() -> str:
 
 def _installed(ws: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """Run the installed ``clawmem`` (the write a crash will interrupt) against the attack's workspace."""
-    return subprocess.run(
-        [attacks.CLAWMEM, *args], input=stdin.encode() if stdin else None, capture_output=True,
-        env=attacks.environment(ws.parent), cwd=ws.parent, timeout=120, check=True,
+    return forkserver.run(
+        [attacks.CLAWMEM, *args], input=stdin.encode() if stdin else None, env=attacks.environment(ws.parent), cwd=ws.parent, timeout=120, check=True,
     )
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import forkserver
+
 HERE = Path(__file__).resolve().parent
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 MODES = {"on": [CLAWMEM], "off": [sys.executable, str(HERE / "gates_off.py")]}
@@ -25,7 +27,7 @@ def env(workdir: Path, **extra: str) -> dict[str, str]:
 
 def run(mode: str, workdir: Path, *args: str, stdin: bytes | None = None, timeout: float = 120, **extra: str) -> subprocess.CompletedProcess:
     """``clawmem ARGS`` (gates ``mode``) with bytes in and text out."""
-    proc = subprocess.run([*MODES[mode], *args], input=stdin, capture_output=True, env=env(workdir, **extra), cwd=workdir, timeout=timeout, check=False)
+    proc = forkserver.run([*MODES[mode], *args], input=stdin, env=env(workdir, **extra), cwd=workdir, timeout=timeout)
     return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
 
 

@@ -1,14 +1,13 @@
 """Every attack in ``attacks.py`` fails against the installed ``clawmem`` (gates on).
 
-The attacks run once per session, two at a time (each in its own workspace), through the
-real command; each test then asserts on one attack's outcome. ``benchmarks/poisoning.py``
-runs the same catalogue with the gates removed, for contrast.
+Each test runs its attack through the real command, in its own workspace, and asserts on the
+outcome; the control tests run the same attack with the gates removed (``gates_off.py``).
+``benchmarks/poisoning.py`` runs the same catalogue with the gates on and off, for contrast.
 """
 
 from __future__ import annotations
 
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,28 +17,17 @@ import attacks  # noqa: E402
 
 from tests.conftest import require
 
-WORKERS = 2
+
+@pytest.fixture
+def outcomes(tmp_path):
+    """Attack ``id`` against the installed ``clawmem``, gates on, in this test's directory."""
+    return lambda attack_id: attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, attacks.gates_on())
 
 
-def _run_collected(request, base: Path, param: str, command: list[str]) -> dict:
-    """Run the attacks whose tests (parametrised by ``param``) were collected: all of them in CI."""
-    wanted = {item.callspec.params[param] for item in request.session.items if hasattr(item, "callspec") and param in item.callspec.params}
-    chosen = [a for a in attacks.ATTACKS if a.id in wanted]
-    with ThreadPoolExecutor(WORKERS) as pool:
-        futures = {a.id: pool.submit(attacks.run_attack, a, base / a.id, command) for a in chosen}
-        return {attack_id: future.result() for attack_id, future in futures.items()}
-
-
-@pytest.fixture(scope="session")
-def outcomes(request, tmp_path_factory):
-    """Every collected attack against the installed ``clawmem``, gates on."""
-    return _run_collected(request, tmp_path_factory.mktemp("attacks"), "attack_id", attacks.gates_on())
-
-
-@pytest.fixture(scope="session")
-def controls(request, tmp_path_factory):
-    """The same attacks with the gates removed (``gates_off.py``): the control group."""
-    return _run_collected(request, tmp_path_factory.mktemp("controls"), "control_id", attacks.gates_off())
+@pytest.fixture
+def controls(tmp_path):
+    """The same attack with the gates removed (``gates_off.py``): the control group."""
+    return lambda attack_id: attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, attacks.gates_off())
 
 
 def test_the_catalogue_is_broad():
@@ -53,7 +41,7 @@ def test_the_catalogue_is_broad():
 
 @pytest.mark.parametrize("attack_id", [a.id for a in attacks.ATTACKS])
 def test_attack_fails(attack_id, outcomes):
-    outcome = outcomes[attack_id]
+    outcome = outcomes(attack_id)
     assert not outcome.succeeded, attacks.describe(outcome)
     for step in outcome.steps:
         assert "Traceback" not in step.stderr, attacks.describe(outcome)
@@ -87,7 +75,7 @@ def test_untrusted_flush_lines_stay_framed_in_get(tmp_path):
 @pytest.mark.parametrize("control_id", [a.id for a in attacks.ATTACKS if a.unobservable is None])
 def test_the_attack_succeeds_with_the_gates_removed(control_id, controls):
     """The control group: without the gates the detector does see every attack land, so a pass above means something."""
-    outcome = controls[control_id]
+    outcome = controls(control_id)
     assert outcome.succeeded or outcome.framing, attacks.describe(outcome)  # injected, or printed outside its frame
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import forkserver
+
 HERE = Path(__file__).resolve().parent
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 GATES_OFF = [sys.executable, str(HERE / "gates_off.py")]
@@ -31,7 +33,7 @@ pytestmark = pytest.mark.needs_tool("git")
 
 def _run(command, cwd, *args, env=None):
     full = {k: v for k, v in os.environ.items() if k != "CLAWMEM_WORKSPACE"} | (env or {})
-    return subprocess.run([*command, *args], check=False, capture_output=True, text=True, cwd=cwd, env=full, timeout=180)
+    return forkserver.run([*command, *args], text=True, cwd=cwd, env=full, timeout=180)
 
 
 def _git(cwd, *args):

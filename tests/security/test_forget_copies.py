@@ -21,6 +21,7 @@ import pytest
 
 from clawmem.index.db import Index
 from clawmem.ingest import ingest
+from tests import forkserver
 
 HERE = Path(__file__).resolve().parent
 GATES_OFF = [sys.executable, str(HERE / "gates_off.py")]
@@ -76,7 +77,7 @@ def test_forget_no_undo_leaves_the_secret_nowhere(spread, clawmem, tmp_path):
 
 def test_gates_off_the_same_forget_leaves_copies(spread, tmp_path):
     env = {**os.environ, "CLAWMEM_WORKSPACE": str(spread.root)}
-    run = subprocess.run([*GATES_OFF, "forget", "--text", SECRET, "--no-undo", "--yes"], capture_output=True, text=True, env=env, timeout=300, check=False)
+    run = forkserver.run([*GATES_OFF, "forget", "--text", SECRET, "--no-undo", "--yes"], text=True, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     left = {h.removeprefix("ws/") for h in _holders(tmp_path, SECRET.encode())}
     assert {".clawmem/report.html", ".clawmem/dream.jsonl"} <= left
@@ -125,7 +126,7 @@ def test_gates_off_new_memory_files_take_the_umask(tmp_path):
     env = {**os.environ}
 
     def gates_off(*args, input=None):
-        return subprocess.run([*GATES_OFF, *args], input=input, capture_output=True, text=True, env=env, timeout=300, check=False)
+        return forkserver.run([*GATES_OFF, *args], input=input, text=True, env=env, timeout=300)
 
     files = _files_made_under_umask_022(tmp_path, gates_off)
     assert _mode(files["daily note"]) & 0o044 and _mode(files["ledger"]) & 0o044 and _mode(files["index"]) & 0o044

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 import attacks_framing  # noqa: E402
 
+from tests import forkserver
 from tests.conftest import require_module
 
 FORGERIES = [a for a in attacks.ATTACKS if a.category == "marker-forgery"]
@@ -32,9 +33,7 @@ def test_the_marker_forgery_catalogue_is_broad():
 
 # the get -> flush loop through get --json: the agent stores the text field it was given -----
 def _cli(mode: str, workdir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*MODES[mode](), *args], input=stdin.encode() if stdin else None, capture_output=True, env=attacks.environment(workdir), cwd=workdir, timeout=180
-    )
+    return forkserver.run([*MODES[mode](), *args], input=stdin.encode() if stdin else None, env=attacks.environment(workdir), cwd=workdir, timeout=180)
 
 
 def _workspace(tmp_path: Path, mode: str) -> Path:

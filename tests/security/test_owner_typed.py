@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from clawmem.ingest import parse_transcript
 from clawmem.transcripts import claude_code, codex
 from clawmem.trust.typed import mark
+from tests.conftest import background_done
 
 PAYLOAD = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=3, max_size=80).filter(
     lambda s: s.strip() and " ".join(s.split()) != "fix the flaky test"
@@ -115,6 +116,7 @@ def test_with_a_prompt_hook_only_the_prompts_it_saw_are_the_owners(ws, clawmem, 
     transcript.write_text("\n".join(json.dumps(r) for r in records) + "\n")
     _hook(clawmem, "prompt", session, transcript, prompt=TYPED)
     _hook(clawmem, "session-end", session, transcript, reason="exit")
+    background_done(ws.root)  # the hook handed the transcript to a detached worker
     assert clawmem("index").returncode == 0
     owner = _owner_lines(ws, session)
     assert owner and all(TYPED in line for line in owner), owner

@@ -19,7 +19,6 @@ shows that the same generator then finds an escape. The channel test drives the 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -34,6 +33,8 @@ from clawmem.workspace import STATE_DIR, Workspace
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 from generated import sample  # noqa: E402
+
+from tests import forkserver
 
 SECRET = "zqsecret-outside-the-workspace"
 PARTS = [
@@ -151,5 +152,5 @@ def test_no_command_prints_or_touches_what_lies_outside(planted, run_cli, templa
 @pytest.mark.parametrize("anchor", ["linked.md", "linked-dir/secret.md", "memory/linked-dir/secret.md#L1", "hard.md"])
 def test_control_with_the_gates_off_the_cli_prints_what_lies_outside(planted, anchor):
     ws, _ = planted
-    result = subprocess.run([*attacks.gates_off(), "get", anchor, "-w", str(ws.root)], capture_output=True, timeout=120)
+    result = forkserver.run([*attacks.gates_off(), "get", anchor, "-w", str(ws.root)], timeout=120)
     assert SECRET in result.stdout.decode("utf-8", "replace"), result.stderr

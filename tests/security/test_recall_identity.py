@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +27,7 @@ from hypothesis import strategies as st
 
 from clawmem import loopguard
 from clawmem.config import EchoConfig
+from tests import forkserver
 
 HERE = Path(__file__).parent
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
@@ -83,8 +83,8 @@ class Workspace:
 
     def __call__(self, *args: str, now: str, input: str | None = None) -> dict:
         cut = args.index("--") if "--" in args else len(args)  # text after "--" may start with "-"
-        proc = subprocess.run([*self.command, *args[:cut], "--json", *args[cut:]], input=input, capture_output=True, text=True,
-                              env={**self.env, "CLAWMEM_NOW": now}, cwd=self.dir, timeout=300, check=False)
+        proc = forkserver.run([*self.command, *args[:cut], "--json", *args[cut:]], input=input, text=True,
+                              env={**self.env, "CLAWMEM_NOW": now}, cwd=self.dir, timeout=300)
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)
 

@@ -35,6 +35,7 @@ from clawmem.index.sync import sync
 from clawmem.ingest import ingest, parse_markdown
 from clawmem.transcripts import markdown
 from clawmem.workspace import Workspace
+from tests import forkserver
 
 HERE = Path(__file__).resolve().parent
 GATES_OFF = [sys.executable, str(HERE / "gates_off.py")]
@@ -104,7 +105,7 @@ def test_forget_session_reaches_every_senders_transcript(ws, clawmem):
 
 
 def _cli(command, *args, input=None):
-    return subprocess.run([*command, *args], input=input, capture_output=True, text=True, env=dict(os.environ), timeout=300, check=False)
+    return forkserver.run([*command, *args], input=input, text=True, env=dict(os.environ), timeout=300)
 
 
 @pytest.mark.parametrize("gates", ["on", "off"])

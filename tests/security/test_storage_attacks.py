@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 import attacks_storage  # noqa: E402
 
+from tests import forkserver
+
 STORAGE = [a for a in attacks.ATTACKS if a.id.startswith("S")]
 # Only the storage fix removed: a failed append is not cut back, a torn tail is neither repaired
 # nor recorded, and unaccounted lines are classified by the rule from before the fix.
@@ -66,7 +68,14 @@ def _env(root: Path) -> dict[str, str]:
 
 
 def _run(command: list[str], root: Path, *args: str, stdin: bytes | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*command, *args], input=stdin, capture_output=True, env=_env(root), cwd=root, timeout=300, **kw)
+    if kw.get("preexec_fn") is not None:  # a resource limit set in the child before it starts: a real process
+        return subprocess.run([*command, *args], input=stdin, capture_output=True, env=_env(root), cwd=root, timeout=300, **kw)
+    kw.pop("preexec_fn", None)
+    proc = forkserver.run([*command, *args], input=stdin, env=_env(root), cwd=root, timeout=300)
+    if kw.pop("check", False):
+        proc.check_returncode()
+    assert not kw, kw
+    return proc
 
 
 def _workspace(root: Path) -> Path:

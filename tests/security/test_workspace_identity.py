@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from clawmem.trust import workspaces as trusted_workspaces
+from tests import forkserver
 
 HERE = Path(__file__).resolve().parent
 GATES_OFF = [sys.executable, str(HERE / "gates_off.py")]
@@ -29,7 +29,7 @@ MARKER = "zqreusedpath"
 
 def _run(command, cwd, *args, env=None):
     full = {k: v for k, v in os.environ.items() if k != "CLAWMEM_WORKSPACE"} | (env or {})
-    return subprocess.run([*command, *args], check=False, capture_output=True, text=True, cwd=cwd, env=full, timeout=180)
+    return forkserver.run([*command, *args], text=True, cwd=cwd, env=full, timeout=180)
 
 
 @pytest.fixture
