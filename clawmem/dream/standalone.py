@@ -106,7 +106,10 @@ PERSON_NOUNS = frozenset(
     customer dog cat puppy kitten horse pet
     """.split()  # noqa: SIM905
 )
-NOT_A_NAME = frozenset(("yesterday", "today", "tonight", "tomorrow", "honestly", "actually", "well", "oh", "wow", "hey", "yeah", "luckily", "sadly"))
+# an opening word that is not a name: a day, an adverb or an interjection ("Nah she said …")
+NOT_A_NAME = worth.INTERJECTIONS | frozenset(
+    ("yesterday", "today", "tonight", "tomorrow", "honestly", "actually", "well", "luckily", "sadly", "nah", "no", "yep", "ok", "okay", "lol", "hmm", "um", "uh")
+)
 NAME = re.compile(r"(?<=[\w,;:'’\"])\s+[A-Z][a-z][\w'’-]*")  # a capitalised word inside a sentence
 # "I’m gonna try this the next time I'm in New York", "I have never been.": an object or a place
 # left to the other speaker's words ("this" before no noun; "been" with nowhere after it)
@@ -122,6 +125,11 @@ BARE_BEEN = re.compile(
     r"\b(?:have|has|had|haven't|hasn't|hadn't|i've|we've)\s+(?:(?:never|not|actually|ever|also|already|yet|just)\s+)*been\b"
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:there|before|yet|either|too|but|and|so|you|i)\b)",
     re.IGNORECASE,
+)
+# "I could have but I chose a cereal bowl instead", "I would have too.": a modal whose verb is
+# left to the other speaker's question
+BARE_MODAL = re.compile(
+    r"\b(?:could|would|should|might|must|may)(?:n't| not)?\s+have\b(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though)\b)", re.IGNORECASE
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
@@ -307,9 +315,9 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the book you recommended", "try this", "never been", "mentioned him") at what its
+    accident", "the book you recommended", "try this", "never been", "I could have", "mentioned him") at what its
     turn has not said before it (``earlier``: its words; ``someone``: whether it named a person)."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, SHOWN_BACK)):
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, BARE_MODAL, SHOWN_BACK)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun = m["noun"].casefold()

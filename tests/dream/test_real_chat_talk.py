@@ -88,6 +88,11 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "She told me the whole story at dinner.",
         "I took that pic on a hike near Fort Wayne.",
         "I've been wanting to play this one for a while.",
+        # a modal whose verb was the other speaker's, a "she" behind an interjection
+        "I could have but I chose to do a cereal bowl instead.",
+        "I would have too, honestly.",
+        "Nah she said she's free to meet up tomorrow.",
+        "Yeah he finally called back about the apartment.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -102,6 +107,8 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I met Anna at the gym and I helped her with her squats.",
         "I love this song by Adele.",
         "Kate and I went to her favourite Italian place in Brooklyn.",
+        "I could have been a doctor if I had studied harder.",
+        "Nah, I moved to Denver with my sister in 2019.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
