@@ -40,10 +40,11 @@ ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function
 # Max.", "That is the same workaround as before.", "And it finally worked."): it joins the claim
 # before it in the same turn, or is dropped when the turn has none.
 DEPENDENT = re.compile(
-    r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really)[,!]?\s+)?"
+    r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really|like)[,!]?\s+)?"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
-    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so"
+    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so|"
+    r"especially (?:since|because|when|if|with|after)"
     # "In the meantime, …", "After that, …": a discourse opener continues what was said before
     r"|in the meantime|meanwhile|after that|since then|by then|at that point|afterwards|later on|on top of that|apart from that|"
     r"other than that|speaking of which|that said|even so|in that case|as a result|because of (?:that|this)|for that reason"
@@ -126,10 +127,12 @@ BARE_BEEN = re.compile(
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:there|before|yet|either|too|but|and|so|you|i)\b)",
     re.IGNORECASE,
 )
-# "I could have but I chose a cereal bowl instead", "I would have too.": a modal whose verb is
-# left to the other speaker's question
-BARE_MODAL = re.compile(
-    r"\b(?:could|would|should|might|must|may)(?:n't| not)?\s+have\b(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though)\b)", re.IGNORECASE
+# "I could have but I chose a cereal bowl instead", "I was going to but I needed a break", "I'd
+# love to!": a verb left to the other speaker's question
+BARE_VERB = re.compile(
+    r"\b(?:(?:could|would|should|might|must|may)(?:n't| not)?\s+have|(?:going|gonna|wanted|want|had|have|needed|need|tried|trying|love|like|hope|hoping|planned|planning)\s+to)"
+    r"(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though|anyway)\b)",
+    re.IGNORECASE,
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
@@ -317,7 +320,7 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
     accident", "the book you recommended", "try this", "never been", "I could have", "mentioned him") at what its
     turn has not said before it (``earlier``: its words; ``someone``: whether it named a person)."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, BARE_MODAL, SHOWN_BACK)):
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, BARE_VERB, SHOWN_BACK)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun = m["noun"].casefold()

@@ -75,7 +75,7 @@ PHATIC = GREETINGS | frozenset(
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
     so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
     anything else pleasure course ready feel free question questions reach thankful grateful blessed touched honored
-    honoured plan like
+    honoured plan like guess idk maybe perhaps probably
     """.split()  # noqa: SIM905
 )
 EVALUATIVE = frozenset(

@@ -47,6 +47,9 @@ TALK = [
     "Ugh, that's rough.",
     "oof that sucks so bad",
     "Dang, that's such a bummer!",
+    # a hedge with nothing hedged
+    "Ah maybe i guess lol",
+    "idk, probably",
 ]
 FACTS = [
     "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
@@ -55,6 +58,7 @@ FACTS = [
     "What I learned at the cooking class is that pasta needs salted water.",
     "I went to Turks and Caicos twice for spring break.",
     "My old car was awful on ice, so I sold it in March.",
+    "I guess I'll move to Denver with my sister next year.",
 ]
 
 
@@ -93,6 +97,10 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I would have too, honestly.",
         "Nah she said she's free to meet up tomorrow.",
         "Yeah he finally called back about the apartment.",
+        "Oh I was going to but I decided I needed a break.",
+        "I'd love to!",
+        "Especially since it'll be focused on me and my team.",
+        "Like their job is purely to just make salads.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -109,6 +117,9 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "Kate and I went to her favourite Italian place in Brooklyn.",
         "I could have been a doctor if I had studied harder.",
         "Nah, I moved to Denver with my sister in 2019.",
+        "I was going to Denver for the marathon in May.",
+        "I'd love to move to Lisbon one day.",
+        "Like my dad, I love fishing on the lake in Maine.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
