@@ -112,7 +112,7 @@ def test_control_without_the_reminder_rule_the_reminder_is_the_owners(monkeypatc
     records = "".join(json.dumps(r) + "\n" for r in claude_session())
     owner = [t.content for t in parse_transcript(records, "claude-code").turns if t.role == "user"]
     assert not any("reminder-teal" in t for t in owner)
-    monkeypatch.setattr(claude_code, "REMINDER", re.compile(r"(?!)"))
+    monkeypatch.setattr(claude_code, "HOST_TAG", re.compile(r"(?!)"))
     owner = [t.content for t in parse_transcript(records, "claude-code").turns if t.role == "user"]
     assert any("reminder-teal" in t for t in owner)
 
