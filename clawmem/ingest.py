@@ -36,6 +36,7 @@ from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, open
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
 from clawmem.trust import content_origin, lineage, provenance
+from clawmem.trust import sessions as session_lineage
 from clawmem.trust import typed as typed_rule
 from clawmem.workspace import Workspace, atomic_write, validate_session_id
 
@@ -443,13 +444,14 @@ def ingest(
     recalled = notes.untrusted_sources(ws) if any(provenance.role_origin(t.role, origin) == "agent" for t, _ in cleaned) else []
     earlier: list[content_origin.Source] = []  # untrusted turns of this transcript so far
     anchors = [f"{turn.role} turn {turn.turn_id or number} of {rel}" for number, (turn, _) in enumerate(cleaned, 1)]
-    verdicts = lineage.verdicts([
+    views = [
         lineage.TurnView(
             provenance.role_origin(turn.role, origin), "\n".join(lines), anchor,
             typed=turn.role == "user", says=not turn.subagent and "tool call" not in (turn.speaker or ""),
         )
         for (turn, lines), anchor in zip(cleaned, anchors, strict=True)
-    ])
+    ]
+    verdicts = lineage.verdicts(views)
     for number, ((turn, lines), verdict, label) in enumerate(zip(cleaned, verdicts, labels, strict=True), 1):
         kept = [ln for j, ln in enumerate(lines) if loopguard.text_hash(ln) not in (blocked.forgotten if (number - 1, j) in own else blocked)]
         dropped_recalled += len(lines) - len(kept)
@@ -491,8 +493,14 @@ def ingest(
         existing = ledger.read(ws).records
         check_replaceable(existing, session, rel, origin, ledger.tombstones(ws).sessions)  # again, under the lock
         replaced = path.exists()
-        ledger.append(ws, [transcript_record(rel, origin, session_kind, session=session, host=channel), *ledger.unrepeated(ws, existing, records)])
+        # the owner's session also judges the notes its agent wrote during it (trust.sessions)
+        notes_derived = session_lineage.derived_notes(existing, session, views, [t.at for t, _ in cleaned]) if origin == "owner" else []
+        ledger.append(ws, [
+            transcript_record(rel, origin, session_kind, session=session, host=channel), *ledger.unrepeated(ws, existing, [*records, *notes_derived]),
+        ])
         atomic_write(path, encoded)
+    if origin == "owner":
+        session_lineage.settled(ws, session, views)
     return IngestResult(
         session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived,
         transcript.format, transcript.skipped, transcript.unknown, transcript.cut, lifted,

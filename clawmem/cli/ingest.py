@@ -56,7 +56,7 @@ def ingest(
     Codex's injected context (environment, AGENTS.md) and system prompts are scaffolding;
     summaries, tool calls and sub-agent (sidechain) turns are the assistant's. Thinking,
     images, harness metadata, Claude Code's attachments (hook context), compaction
-    summaries and the harness's tagged blocks (<system-reminder>, <task-notification>, …) are skipped and counted; record types a format
+    summaries and the harness's tagged blocks (<system-reminder>, <task-notification> and the like) are skipped and counted; record types a format
     does not define are skipped, counted and named on stderr, never taken for the user.
     Re-ingesting a session keeps every turn it already held: the echo rule drops only
     what clawmem handed out before the line was written.

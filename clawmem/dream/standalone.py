@@ -34,6 +34,7 @@ from clawmem.dream import scaffolding, store, worth
 from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
+from clawmem.transcripts import host_speaker
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
 # A sentence opening on one of these leans on what came before it ("They are called Rex and
@@ -498,7 +499,7 @@ def read(row: Mapping) -> list[Unit]:
         return label if not piece.speaker or (label and label.casefold() not in ROLES) else piece.speaker
 
     answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
-    named = transcript and label is not None and label.casefold() not in ROLES
+    named = transcript and label is not None and label.casefold() not in ROLES and not host_speaker(label)
     found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, named=named)
     for piece, why in _accounts(found_claims, speaker_of):
         if named and not why and piece.unit and not _of_the_speaker(piece.unit):

@@ -10,6 +10,7 @@ an unknown shape is never guessed to be the user.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -29,6 +30,16 @@ def own_tool(name: object) -> bool:
     context: never stored again as a tool's untrusted output (it would taint every later line that
     repeats a memory), and a search hit is already in the recall log."""
     return isinstance(name, str) and (name == OWN_TOOLS or name.startswith(OWN_TOOLS + "__"))
+
+
+# The labels the format modules write for what no person said: a tool's result ("WebFetch result"),
+# a tool call, a summary, a sub-agent's prompt, command output, a host record, harness context
+HOST_SPEAKER = re.compile(r"(?:^|\s)(?:result|call|summary|prompt|output|record|context)$|^subagent$", re.IGNORECASE)
+
+
+def host_speaker(label: str) -> bool:
+    """Whether a transcript's speaker label is one a format module gave a host's record, not a person's name."""
+    return HOST_SPEAKER.search(label.strip()) is not None
 
 
 @dataclass(frozen=True)

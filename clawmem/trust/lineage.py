@@ -88,3 +88,8 @@ def verdicts(turns: Sequence[TurnView], exposed_by: str | None = None) -> list[V
             out[i] = Verdict(exposure)
             last_derived = i if turn.says and turn.text.strip() else last_derived
     return out
+
+
+def open_exposure(turns: Sequence[TurnView]) -> str | None:
+    """The exposure still open after ``turns``: what an agent write made right then inherits."""
+    return verdicts([*turns, TurnView("agent", "(the write)", "then")])[-1].derived_from

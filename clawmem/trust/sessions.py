@@ -7,13 +7,19 @@ whatever its words. Host hooks register the session's transcript (``remember``: 
 it as the session runs), and ``exposure`` reads it at the moment of the write. The prompt hook
 also records what the person typed (``remember``, hashes only: ``clawmem.trust.typed``).
 
-A session no hook registered has no known transcript: its notes are judged by the wording
-detector alone (``clawmem.trust.content_origin``), as before; ``docs/architecture.md`` says so.
+A session ingested through ``clawmem ingest`` (no hook) is judged from its ingested turns: the
+exposure still open at its end is kept for the notes written after it (``settled``), and the
+notes its agent wrote *before* the ingest, while an exposure was open at their time, are
+recorded untrusted-derived then (``derived_notes``; timed transcripts only). A session neither
+registered nor ingested has no known lineage: its notes are judged by the wording detector
+alone (``clawmem.trust.content_origin``); ``docs/architecture.md`` says so.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from clawmem.config import SESSION_MAX_PROMPTS
@@ -21,6 +27,7 @@ from clawmem.trust import lineage
 from clawmem.workspace import Workspace
 
 SESSIONS_DIR = "runtime/sessions"
+INGESTED = "open_after_ingest"  # the exposure open at the end of the session's last ingested transcript
 
 
 def _record(ws: Workspace, session: str) -> Path:
@@ -81,7 +88,8 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
         return None
     record = _read(ws, session)
     if not isinstance(record.get("transcript"), str) or not isinstance(record.get("host"), str):
-        return None  # no hook registered this session
+        ingested = record.get(INGESTED)  # no hook registered this session: what its last ingest left open
+        return ingested if isinstance(ingested, str) else None
     transcript, host = Path(record["transcript"]), record["host"]
     from clawmem.ingest import parse_transcript
     from clawmem.inputs import read_transcript
@@ -101,3 +109,49 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
     ]
     now = lineage.TurnView("agent", "(the write)", "now")
     return lineage.verdicts([*views, now])[-1].derived_from
+
+
+def settled(ws: Workspace, session: str, turns: Sequence[lineage.TurnView]) -> None:
+    """Keep what ``session``'s ingested ``turns`` leave open, for the agent's later notes (module doc)."""
+    record = _read(ws, session)
+    changed = {k: v for k, v in record.items() if k != INGESTED}
+    if (still := lineage.open_exposure(turns)) is not None:
+        changed[INGESTED] = still
+    if changed != record:
+        _write(ws, session, changed)
+
+
+def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage.TurnView], times: Sequence[dt.datetime | None]) -> list[dict]:
+    """Ledger records that make ``session``'s agent notes written during an exposure untrusted-derived.
+
+    ``records``: the ledger so far; ``turns`` and ``times``: the ingested transcript's turns and
+    when each was said. A note counts where its time falls: after an exposure and before the
+    owner's next typed turn. Untimed turns place nothing, so nothing is judged again.
+    """
+    from clawmem import ledger
+
+    said = [(turn, _local(at)) for turn, at in zip(turns, times, strict=True) if at is not None]
+    if not said:
+        return []
+    out, seen = [], set()
+    for r in records:
+        key = (r.get("path"), r.get("hash"))
+        if r.get("t") != "entry" or r.get("session") != session or r.get("origin") != "agent" or key in seen:
+            continue
+        if not str(r.get("path", "")).startswith("memory/") or not isinstance(r.get("observed"), str):
+            continue
+        try:
+            moment = _local(dt.datetime.fromisoformat(r["observed"]))
+        except ValueError:
+            continue
+        if (exposed := lineage.open_exposure([turn for turn, at in said if at <= moment])) is not None:
+            seen.add(key)
+            record = ledger.entry_record(r["path"], r["hash"], origin="untrusted", session_kind=r.get("kind") or "interactive",
+                                         session=session, observed=r["observed"])
+            out.append(record | {"lineage": exposed})
+    return out
+
+
+def _local(at: dt.datetime) -> dt.datetime:
+    """``at`` as a naive local time, the form notes record theirs in."""
+    return at.astimezone().replace(tzinfo=None) if at.tzinfo is not None else at

@@ -214,6 +214,8 @@ def disable_issue23_rules() -> None:
     from clawmem.trust import sessions
 
     sessions.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
+    sessions.derived_notes = lambda records, session, turns, times: []  # nor is it judged again when its session is ingested
+    claude_code.HOST_TAG = claude_code.HOST_PREAMBLE = re.compile(r"(?!)")  # the harness's blocks in a user record are the owner's words
     ingest._typed_only = lambda turns, prompts: turns  # a prompt hook's record is not ground truth
     claude_code._typed = lambda record, marked: True  # every user text record is the owner's
     codex.typed_only = lambda block, typed: [block]  # every user message is the owner's

@@ -113,10 +113,11 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _kill_during_append(root: Path, watch: str, text: bytes, attempts: int = 5) -> Path:
+def _kill_during_append(root: Path, watch: str, text: bytes, attempts: int = 20) -> Path:
     """Start a large untrusted flush and ``kill -9`` it as soon as ``watch`` starts to grow.
 
-    Retries (fresh workspace each time) until the kill landed mid-write, leaving a torn tail.
+    Retries (fresh workspace each time) until the kill landed mid-write, leaving a torn tail: on a
+    loaded machine the watcher may only see the file once the write is whole, so it takes tries.
     """
     for attempt in range(attempts):
         base = root / f"try{attempt}"
