@@ -107,8 +107,7 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
         lineage.TurnView(provenance.role_origin(t.role, provenance.HOST_SENDER_ORIGIN), t.content, f"{t.role} turn {t.turn_id or n} of session {session}", typed=t.role == "user")
         for n, t in enumerate(turns, 1)
     ]
-    now = lineage.TurnView("agent", "(the write)", "now")
-    return lineage.verdicts([*views, now])[-1].derived_from
+    return lineage.open_exposure(views)
 
 
 def settled(ws: Workspace, session: str, turns: Sequence[lineage.TurnView]) -> None:
@@ -126,14 +125,16 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
 
     ``records``: the ledger so far; ``turns`` and ``times``: the ingested transcript's turns and
     when each was said. A note counts where its time falls: after an exposure and before the
-    owner's next typed turn. Untimed turns place nothing, so nothing is judged again.
+    owner's next typed turn. Untimed turns place nothing, so nothing is judged again; a note the
+    owner lifted (a record with ``lifted_by``) stays lifted.
     """
     from clawmem import ledger
 
     said = [(turn, _local(at)) for turn, at in zip(turns, times, strict=True) if at is not None]
     if not said:
         return []
-    out, seen = [], set()
+    out = []
+    seen = {(r.get("path"), r.get("hash")) for r in records if r.get("t") == "entry" and r.get("lifted_by")}
     for r in records:
         key = (r.get("path"), r.get("hash"))
         if r.get("t") != "entry" or r.get("session") != session or r.get("origin") != "agent" or key in seen:
