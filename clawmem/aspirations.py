@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from clawmem import ledger, loopguard, team
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
+from clawmem.timeparse import as_local
 from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -196,19 +197,14 @@ def due(ws: Workspace, today: dt.date) -> list[Due]:
     return out
 
 
-def _local(moment: dt.datetime) -> dt.datetime:
-    """Naive local time, so stamps written by callers with and without a zone compare."""
-    return moment.astimezone().replace(tzinfo=None) if moment.tzinfo else moment
-
-
 def surface(ws: Workspace, index, today: dt.date, *, channel: str, now: dt.datetime, limit: int) -> list[Due]:
     """Due aspirations not shown on ``channel`` within the cooldown; records them as shown now."""
     cooldown = dt.timedelta(hours=ws.config.intents.cooldown_hours)
-    now = _local(now)
+    now = as_local(now)
     shown = []
     for d in due(ws, today):
         last = index.meta(f"aspiration_shown:{channel}:{d.id}")
-        if last and now - _local(dt.datetime.fromisoformat(last)) < cooldown:
+        if last and now - as_local(dt.datetime.fromisoformat(last)) < cooldown:
             continue
         shown.append(d)
         if len(shown) == limit:

@@ -39,7 +39,7 @@ def parse_time(text: str, *, timezone: str = "", prefer_future: bool = False, no
         pass
     else:
         check_time_range(parsed, "time")
-        return parsed.astimezone().replace(tzinfo=None) if parsed.tzinfo else parsed
+        return as_local(parsed)
     import dateparser  # deferred: ~0.3 s import, only needed for natural-language times
 
     settings: dict[str, object] = {"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future" if prefer_future else "past"}
@@ -72,6 +72,11 @@ def now() -> dt.datetime:
     except ValueError as err:
         raise BadInput(f"CLAWMEM_NOW={pinned!r} is not an ISO time", hint="unset it, or use a time like 2026-11-27T09:00:00+00:00") from err
     return value.astimezone()
+
+
+def as_local(moment: dt.datetime) -> dt.datetime:
+    """``moment`` as a naive local time, so stamps written with and without a zone compare."""
+    return moment.astimezone().replace(tzinfo=None) if moment.tzinfo else moment
 
 
 def local_now() -> dt.datetime:

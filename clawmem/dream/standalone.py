@@ -347,8 +347,12 @@ def names_someone(text: str, *, opener: bool = True) -> bool:
 def _about_someone(said: str, tokens: set[str]) -> bool:
     """Whether ``said`` (its words: ``tokens``) is about someone or something in particular: the
     speaker ("I", "we"), a name inside it, a person ("my brother", "the kids") or a number."""
-    plural_people = {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS
-    return bool(tokens & OWN_WORDS or plural_people or names_someone(said, opener=False) or re.search(r"\d", said))
+    return bool(tokens & OWN_WORDS or _people(tokens) or names_someone(said, opener=False) or re.search(r"\d", said))
+
+
+def _people(tokens: set[str]) -> bool:
+    """Whether ``tokens`` name a person, one or many ("my brother", "the kids")."""
+    return bool((tokens | {w[:-1] for w in tokens if w.endswith("s")}) & PERSON_NOUNS)
 
 
 def _to_listener(said: str, *, leaning: bool = False) -> str | None:
@@ -483,7 +487,7 @@ def _of_the_speaker(unit: str) -> bool:
     "my brother", "the kids"): one that is not ("The Louvre is a treasure trove of art.") is a
     remark about the world."""
     tokens = set(words(scaffold.speech(unit)))
-    return bool(tokens & OWN_WORDS or tokens & PERSON_NOUNS or {w[:-1] for w in tokens if w.endswith("s")} & PERSON_NOUNS)
+    return bool(tokens & OWN_WORDS) or _people(tokens)
 
 
 def read(row: Mapping) -> list[Unit]:

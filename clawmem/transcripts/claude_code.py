@@ -66,13 +66,14 @@ COMMAND_INPUT = re.compile(r"^\s*<(command-name|command-message|command-args|loc
 # a hyphen or an underscore (``<system-reminder>`` file-change notices and hook context,
 # ``<task-notification>``, ``<ide_selection>``, …), in any case and with any attributes, opening a
 # line. A person does not type those; HTML does not name tags that way, and a tag the person
-# mentions inside a sentence ("why does <my-widget> not render?") is no block. The block runs to its tag's *last*
+# mentions inside a sentence ("why does <my-widget> not render?") is no block; ``<system-reminder>``,
+# the harness's own, is one wherever it opens. The block runs to its tag's *last*
 # closing tag, or to the end of the record when it is never closed, so a file quoted inside it
 # that closes the tag early cannot bring the rest out as the person's words (nor can a block of the
 # same tag opened after that last close and left open). Local commands' tags (``COMMAND_OUTPUT``,
 # ``COMMAND_INPUT``) and clawmem's own frames (recognised by identity, ``framing``) are judged apart.
 HOST_TAG = re.compile(
-    r"^[ \t]*<(?!(?:local-command-|bash-|command-|clawmem-|untrusted-content\b))(?P<tag>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]*)?>", re.IGNORECASE | re.MULTILINE
+    r"(?:^[ \t]*|(?=<system-reminder\b))<(?!(?:local-command-|bash-|command-|clawmem-|untrusted-content\b))(?P<tag>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]*)?>", re.IGNORECASE | re.MULTILINE
 )
 # the one block the harness appends to a tool's result; the rest of a result is the tool's, tags and all
 TOOL_REMINDER = "system-reminder"

@@ -129,8 +129,9 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
     owner lifted (a record with ``lifted_by``) stays lifted.
     """
     from clawmem import ledger
+    from clawmem.timeparse import as_local
 
-    said = [(turn, _local(at)) for turn, at in zip(turns, times, strict=True) if at is not None]
+    said = [(turn, as_local(at)) for turn, at in zip(turns, times, strict=True) if at is not None]
     if not said:
         return []
     out = []
@@ -142,7 +143,7 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
         if not str(r.get("path", "")).startswith("memory/") or not isinstance(r.get("observed"), str):
             continue
         try:
-            moment = _local(dt.datetime.fromisoformat(r["observed"]))
+            moment = as_local(dt.datetime.fromisoformat(r["observed"]))
         except ValueError:
             continue
         if (exposed := lineage.open_exposure([turn for turn, at in said if at <= moment])) is not None:
@@ -152,7 +153,3 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
             out.append(record | {"lineage": exposed})
     return out
 
-
-def _local(at: dt.datetime) -> dt.datetime:
-    """``at`` as a naive local time, the form notes record theirs in."""
-    return at.astimezone().replace(tzinfo=None) if at.tzinfo is not None else at

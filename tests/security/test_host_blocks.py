@@ -76,6 +76,16 @@ def test_an_unflagged_harness_record_is_never_the_owners(case, preamble):
     assert MARK not in _owner(_record(f"{case(preamble)}\n{PAYLOAD}"))
 
 
+@settings(max_examples=30, deadline=None)
+@given(case=CASES, attributes=ATTRIBUTES, closed=st.booleans())
+def test_a_reminder_inside_a_line_is_never_the_owners(case, attributes, closed):
+    """The harness's own ``<system-reminder>`` is a block wherever it opens, as it always was."""
+    tag = case("system-reminder")
+    text = f"{TYPED} <{tag}{attributes}>{PAYLOAD}" + (f"</{tag}> thanks" if closed else "")
+    owner = _owner(_record(text))
+    assert MARK not in owner and owner.startswith(TYPED), owner
+
+
 def test_a_tag_named_inside_a_typed_sentence_stays_the_owners():
     typed = "why does <my-widget> not render in Safari when <x_y> is set?"
     assert _owner(_record(typed)) == typed
