@@ -73,7 +73,10 @@ COMMAND_INPUT = re.compile(r"^\s*<(command-name|command-message|command-args|loc
 # same tag opened after that last close and left open). Local commands' tags (``COMMAND_OUTPUT``,
 # ``COMMAND_INPUT``) and clawmem's own frames (recognised by identity, ``framing``) are judged apart.
 HOST_TAG = re.compile(
-    r"(?:^[ \t]*|(?=<system-reminder\b))<(?!(?:local-command-|bash-|command-|clawmem-|untrusted-content\b))(?P<tag>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]*)?>", re.IGNORECASE | re.MULTILINE
+    r"(?:^[ \t]*|(?=<system-reminder\b))"
+    r"<(?!(?:local-command-|bash-|command-|clawmem-|untrusted-content\b))"
+    r"(?P<tag>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]*)?>",
+    re.IGNORECASE | re.MULTILINE,
 )
 # the one block the harness appends to a tool's result; the rest of a result is the tool's, tags and all
 TOOL_REMINDER = "system-reminder"
