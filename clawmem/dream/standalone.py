@@ -88,7 +88,9 @@ NOT_REFERENTS = frozenset(
 EVENT_NOUN = re.compile(
     r"\bthe\s+(?:(?:whole|same|official|big|grand|first|final)\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|"
     r"surgery|diagnosis|breakup|fight|argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|"
-    r"photos|video|opening|launch|premiere|debut|recital|ceremony|show|competition|tournament)\b",
+    r"photos|video|opening|launch|premiere|debut|recital|ceremony|show|competition|tournament|test|exam|quiz|"
+    # "she saw the girl touching my arm": a person the line has not introduced
+    r"girl|guy|lady|dude|man|woman|boy)\b",
     re.IGNORECASE,
 )
 LISTENER_REFERENCE = re.compile(
@@ -106,6 +108,15 @@ PERSON_NOUNS = frozenset(
     coworker colleague guy man woman boy girl teacher doctor partner kid baby neighbor neighbour uncle aunt cousin grandma
     grandpa grandmother grandfather nephew niece stepdad stepmom roommate date ex manager mentor coach student client
     customer dog cat puppy kitten horse pet
+    """.split()  # noqa: SIM905
+)
+# "Yess they gave me moon!!", "I don't know if they allow pets": they, them, their need a group
+# said before them in the turn (a plural, a name, a person, "my friends and I") or one of these
+GROUP = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.IGNORECASE)
+COLLECTIVE_NOUNS = frozenset(
+    """
+    family team company firm staff crew band group class school college university store shop restaurant bakery cafe club
+    church hospital clinic shelter office government police army crowd audience couple everyone everybody people
     """.split()  # noqa: SIM905
 )
 # an opening word that is not a name: a day, an adverb or an interjection ("Nah she said …")
@@ -327,7 +338,19 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
         noun = m["noun"].casefold()
         if noun not in NOT_REFERENTS and noun not in earlier and noun.rstrip("s") not in earlier:
             return True
-    return not someone and _unnamed_person(said)
+    return (not someone and _unnamed_person(said)) or _unnamed_group(said, earlier)
+
+
+def _unnamed_group(said: str, earlier: set[str]) -> bool:
+    """Whether ``said`` has a they or them with no group before it, in its own words or in
+    ``earlier`` (its turn's words so far): a plural, a name, a person, a collective, or "and"."""
+    pronoun = GROUP.search(said)
+    if pronoun is None:
+        return False
+    before = said[: pronoun.start()]
+    tokens = earlier | set(words(before))
+    plural = any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) and w not in STOPWORDS for w in tokens)
+    return not (plural or "and" in tokens or tokens & COLLECTIVE_NOUNS or _people(tokens) or names_someone(before, opener=False))
 
 
 def _unnamed_person(said: str) -> bool:

@@ -101,6 +101,12 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I'd love to!",
         "Especially since it'll be focused on me and my team.",
         "Like their job is purely to just make salads.",
+        # a they with no group before it, a test or a girl the line never introduced
+        "Yess they gave me moon!!",
+        "Hmm I don't know if they allow pets, I'll have to check on that.",
+        "I walked their dog for an hour this morning.",
+        "Maybe ill take the test again, but im pretty sure introvert for sure.",
+        "My girlfriend saw the girl touching my arm while laughing.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -120,6 +126,13 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I was going to Denver for the marathon in May.",
         "I'd love to move to Lisbon one day.",
         "Like my dad, I love fishing on the lake in Maine.",
+        # a they whose group the line names: a plural, people, a collective, "and", a name
+        "My parents run a bakery downtown. They open at six every morning.",
+        "I went to the shelter last week and they gave me a kitten named Moon.",
+        "My friends and I went hiking and they loved the views.",
+        "I love my coworkers, they always bring donuts on Fridays.",
+        "I visited Kate in Boston and we watched the Celtics, they won by ten.",
+        "I passed the bar exam in May, my first try.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
