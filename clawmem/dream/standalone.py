@@ -89,6 +89,8 @@ EVENT_NOUN = re.compile(
     r"\bthe\s+(?:(?:whole|same|official|big|grand|first|final)\s+)?(?P<noun>accident|incident|news|situation|setback|mishap|scare|emergency|"
     r"surgery|diagnosis|breakup|fight|argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|"
     r"photos|video|opening|launch|premiere|debut|recital|ceremony|show|competition|tournament|test|exam|quiz|"
+    # "how the book was actually that sad", "switched lives with the celebrity": what the chat was about
+    r"book|movie|film|song|episode|article|celebrity|question|topic|"
     # "she saw the girl touching my arm": a person the line has not introduced
     r"girl|guy|lady|dude|man|woman|boy)\b",
     re.IGNORECASE,
@@ -144,6 +146,14 @@ BARE_BEEN = re.compile(
 BARE_VERB = re.compile(
     r"\b(?:(?:could|would|should|might|must|may)(?:n't| not)?\s+have|(?:going|gonna|wanted|want|had|have|needed|need|tried|trying|love|like|hope|hoping|planned|planning)\s+to)"
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though|anyway)\b)",
+    re.IGNORECASE,
+)
+# "I'd like to visit again", "I want to try it too" without the it: a verb whose object was the chat's
+BARE_OBJECT = re.compile(r"\b(?:visit|see|watch|read|try|play|buy|get|order|make)\s+(?:again|too|sometime|someday|soon)\b", re.IGNORECASE)
+# "I previously said that …", "as I mentioned": the speaker's own words earlier in the chat
+SAID_BEFORE = re.compile(
+    r"\b(?:i|you|we)\s+(?:previously|already|just|earlier)\s+(?:said|mentioned|told|asked)\b|\bas (?:i|you)\s+(?:said|mentioned|told)\b|"
+    r"\b(?:i|you)\s+(?:said|mentioned)\s+(?:earlier|before)\b",
     re.IGNORECASE,
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
@@ -331,12 +341,13 @@ def _join(first: Piece, second: Piece) -> Piece:
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
     accident", "the book you recommended", "try this", "never been", "I could have", "mentioned him") at what its
-    turn has not said before it (``earlier``: its words; ``someone``: whether it named a person)."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, BARE_VERB, SHOWN_BACK)):
+    turn has not said before it (``earlier``: its words; ``someone``: whether it named a person), or
+    at the speaker's own earlier words ("as I said")."""
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
-        noun = m["noun"].casefold()
-        if noun not in NOT_REFERENTS and noun not in earlier and noun.rstrip("s") not in earlier:
+        noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
+        if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known:
             return True
     return (not someone and _unnamed_person(said)) or _unnamed_group(said, earlier)
 

@@ -107,6 +107,12 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I walked their dog for an hour this morning.",
         "Maybe ill take the test again, but im pretty sure introvert for sure.",
         "My girlfriend saw the girl touching my arm while laughing.",
+        # the chat's book, a verb whose object was the chat's, the speaker's own earlier words
+        "If I switched lives with the celebrity I'd just be rich and surrounded by strangers.",
+        "I'd like to visit again maybe next year.",
+        "I really want to try too, maybe in spring.",
+        "I previously said that I didn't see how it was actually that sad.",
+        "I said earlier that my sister hates winter.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -133,6 +139,9 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I love my coworkers, they always bring donuts on Fridays.",
         "I visited Kate in Boston and we watched the Celtics, they won by ten.",
         "I passed the bar exam in May, my first try.",
+        "My favourite book is Of Mice and Men, I read the book twice.",
+        "I'd love to visit Japan someday with my wife.",
+        "I visited Lisbon in May and I want to see it again soon.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
