@@ -21,8 +21,8 @@ from clawmem.entries import grammar
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
+from clawmem.transcripts import live
 from clawmem.trust import content_origin, provenance
-from clawmem.trust import sessions as session_lineage
 from clawmem.workspace import Workspace, append_durably
 
 
@@ -175,7 +175,7 @@ def add_note(
         raise BadInput("note text is empty once recalled blocks are removed")
     sources = untrusted_sources(ws) if origin == "agent" else []
     origin, derived = content_origin.classify(origin, text, sources, ws.config.taint)
-    if origin == "agent" and (exposed := session_lineage.exposure(ws, session)):
+    if origin == "agent" and (exposed := live.exposure(ws, session)):
         origin, derived = "untrusted", exposed
     observed = _observed_at(at)
     path = _target(ws, origin, observed.date())
@@ -273,7 +273,7 @@ def flush(
     sources = untrusted_sources(ws) if origin == "agent" else []
     observed = _observed_at(at)
     path = ws.daily_note(observed.date())
-    exposed = session_lineage.exposure(ws, session) if origin == "agent" else None
+    exposed = live.exposure(ws, session) if origin == "agent" else None
     kept = [
         (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1] or exposed)
         for u, h in zip(units, hashes, strict=True)

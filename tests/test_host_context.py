@@ -107,7 +107,7 @@ def test_codex_host_context_is_at_most_system(ws, clawmem, tmp_path):
 
 def test_control_without_the_reminder_rule_the_reminder_is_the_owners(monkeypatch):
     """Rule off: a reminder the harness appended to the typed prompt would be recorded as the owner's words."""
-    from clawmem.ingest import parse_transcript
+    from clawmem.transcripts.parse import parse_transcript
 
     records = "".join(json.dumps(r) + "\n" for r in claude_session())
     owner = [t.content for t in parse_transcript(records, "claude-code").turns if t.role == "user"]

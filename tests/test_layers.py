@@ -110,8 +110,6 @@ KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
     ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
     # storage -> rules, and a cycle (trusted_workspaces writes its list with workspace.atomic_write)
     ("clawmem.workspace", "clawmem.trust.workspaces"),
-    # rules -> core, and the cycle ingest -> notes -> trust.sessions -> ingest (it parses transcripts)
-    ("clawmem.trust.sessions", "clawmem.ingest"),
 })
 
 

@@ -69,10 +69,11 @@ def ingest(
         clawmem ingest ~/.claude/projects/-home-me-app/3f2c.jsonl --session cc-3f2c --origin owner
         clawmem ingest rollout.jsonl --format codex --session codex-7 --origin owner --json
     """
-    from clawmem.ingest import describe_counts, read_limit
     from clawmem.ingest import ingest as ingest_core
+    from clawmem.ingest import read_limit
     from clawmem.inputs import read_source
     from clawmem.output import emit_json
+    from clawmem.transcripts.parse import describe_counts
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)

@@ -4,7 +4,8 @@ A note the agent writes mid-session (``clawmem note add/flush --session``, the M
 inherits the session's lineage like a transcript turn does: if untrusted or system content
 entered the context after the owner's last typed prompt, the note is untrusted-derived,
 whatever its words. Host hooks register the session's transcript (``remember``: the host writes
-it as the session runs), and ``exposure`` reads it at the moment of the write. The prompt hook
+it as the session runs), and ``clawmem.transcripts.live.exposure`` reads it at the moment of the
+write and asks ``exposure_of``. The prompt hook
 also records what the person typed (``remember``, hashes only: ``clawmem.trust.typed``).
 
 A session ingested through ``clawmem ingest`` (no hook) is judged from its ingested turns: the
@@ -21,9 +22,10 @@ import datetime as dt
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from clawmem.config import SESSION_MAX_PROMPTS
-from clawmem.trust import lineage
+from clawmem.trust import lineage, provenance
 from clawmem.workspace import Workspace
 
 SESSIONS_DIR = "runtime/sessions"
@@ -78,31 +80,23 @@ def typed_prompts(ws: Workspace, session: str) -> frozenset[str]:
     return frozenset(h for h in _read(ws, session).get("prompts", []) if isinstance(h, str))
 
 
-def exposure(ws: Workspace, session: str | None) -> str | None:
-    """The exposure open in ``session`` now (what an agent write inherits), or None.
-
-    Read from the transcript a hook registered; an unreadable or oversized one counts as
-    exposed (we cannot tell what the agent saw, and a lost file must never make text more
-    trusted)."""
-    if not session:
-        return None
+def registered(ws: Workspace, session: str) -> tuple[Path, str] | None:
+    """Where a hook said the host writes ``session``'s transcript, and which host (None: no hook did)."""
     record = _read(ws, session)
     if not isinstance(record.get("transcript"), str) or not isinstance(record.get("host"), str):
-        ingested = record.get(INGESTED)  # no hook registered this session: what its last ingest left open
-        return ingested if isinstance(ingested, str) else None
-    transcript, host = Path(record["transcript"]), record["host"]
-    from clawmem.ingest import parse_transcript
-    from clawmem.inputs import read_transcript
-    from clawmem.trust import provenance
+        return None
+    return Path(record["transcript"]), record["host"]
 
-    why: list[str] = []
-    raw = read_transcript(transcript, ws.config.limits.max_ingest_bytes, why)
-    if raw is None:
-        return f"session {session}: {why[0] if why else 'transcript unreadable'}"
-    try:
-        turns = parse_transcript(raw.decode("utf-8", "replace"), host).turns
-    except Exception as err:  # noqa: BLE001 -- any parse failure: what the agent saw is unknown
-        return f"session {session}: transcript unreadable ({type(err).__name__})"
+
+def left_open(ws: Workspace, session: str) -> str | None:
+    """The exposure ``session``'s last ingested transcript left open (``settled``), or None."""
+    ingested = _read(ws, session).get(INGESTED)
+    return ingested if isinstance(ingested, str) else None
+
+
+def exposure_of(session: str, turns: Sequence[Any]) -> str | None:
+    """The exposure open at the end of ``session``'s parsed ``turns`` (each with ``role``,
+    ``content`` and ``turn_id``), the origins being those of a host's session."""
     views = [
         lineage.TurnView(provenance.role_origin(t.role, provenance.HOST_SENDER_ORIGIN), t.content, f"{t.role} turn {t.turn_id or n} of session {session}", typed=t.role == "user")
         for n, t in enumerate(turns, 1)

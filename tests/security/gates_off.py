@@ -157,11 +157,12 @@ def disable_input_gates() -> None:
 
     from clawmem import ingest, inputs, launcher, notes, projects, timeparse, workspace
     from clawmem.entries import lines
+    from clawmem.transcripts import parse
 
     lines.split = lambda text, keepends=False: text.splitlines(keepends=keepends)  # every Unicode boundary
     lines.flatten_breaks = lambda text: text
-    ingest.MD_TURN = re.compile(LOOSE_TURN, re.IGNORECASE)
-    ingest.FENCE = re.compile(r"(?!)")  # fences suspend nothing
+    parse.MD_TURN = re.compile(LOOSE_TURN, re.IGNORECASE)
+    parse.FENCE = re.compile(r"(?!)")  # fences suspend nothing
 
     real_ingest = ingest.ingest
 
@@ -181,10 +182,10 @@ def disable_input_gates() -> None:
 
     launcher._checked_argv = lambda argv: argv
     inputs.check_encodable = notes.check_encodable = lambda value, what: value
-    ingest.clean_text = lambda value, what: value
-    ingest._check_depth = lambda line, number: None
-    timeparse.check_time_range = ingest.check_time_range = lambda when, what: when
-    ingest.from_epoch = lambda seconds, what: dt.datetime.fromtimestamp(seconds)
+    parse.clean_text = lambda value, what: value
+    parse._check_depth = lambda line, number: None
+    timeparse.check_time_range = parse.check_time_range = lambda when, what: when
+    parse.from_epoch = lambda seconds, what: dt.datetime.fromtimestamp(seconds)
     workspace.SESSION_ID = types.SimpleNamespace(fullmatch=re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$").match)  # "$" admits a final newline
     projects.redact_remote = lambda url: url.strip()
 
@@ -195,7 +196,7 @@ def disable_issue23_rules() -> None:
     import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
     from clawmem import config, ingest
     from clawmem.forget import apply
-    from clawmem.transcripts import cuts, markdown, sessions
+    from clawmem.transcripts import cuts, markdown, parse, sessions
     from clawmem.trust import workspaces as trusted_workspaces
 
     apply.scrub_index_copies = lambda index, tables, hashes, norms: None
@@ -203,17 +204,18 @@ def disable_issue23_rules() -> None:
     config.PRIVATE_FILE_MODE = 0o666
     _replace_everywhere("create_private", lambda path: False)
     ingest.session_slot = sessions.unbound_slot
-    ingest.cut_oversized = cuts.uncut
-    ingest.cut_records = lambda chunks: (chunks, 0)
+    parse.cut_oversized = cuts.uncut
+    parse.cut_records = lambda chunks: (chunks, 0)
     markdown.closes_fence = markdown.commonmark_closes
     trusted_workspaces.matches = trusted_workspaces.path_matches
     from clawmem.transcripts import claude_code, codex
     from clawmem.trust import lineage
 
     lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]  # no agent turn inherits an exposure
+    from clawmem.transcripts import live
     from clawmem.trust import sessions
 
-    sessions.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
+    live.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
     sessions.derived_notes = lambda records, session, turns, times: []  # nor is it judged again when its session is ingested
     claude_code.HOST_TAG = claude_code.HOST_PREAMBLE = re.compile(r"(?!)")  # the harness's blocks in a user record are the owner's words
     ingest._typed_only = lambda turns, prompts: turns  # a prompt hook's record is not ground truth

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem.ingest import parse_transcript
 from clawmem.transcripts import claude_code, codex
+from clawmem.transcripts.parse import parse_transcript
 from clawmem.trust.typed import mark
 from tests.conftest import background_done
 

@@ -32,8 +32,9 @@ from clawmem.config import INGEST_READ_FACTOR
 from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
-from clawmem.ingest import ingest, parse_markdown
+from clawmem.ingest import ingest
 from clawmem.transcripts import markdown
+from clawmem.transcripts.parse import parse_markdown
 from clawmem.workspace import Workspace
 from tests import forkserver
 
@@ -183,8 +184,8 @@ def test_a_record_longer_than_the_cut_keeps_valid_escapes():
 
 # Only the cut rule off, the size limit kept: the code before the rule, which refused the whole session.
 CUTS_OFF = [sys.executable, "-c", (
-    "from clawmem import ingest; from clawmem.transcripts import cuts\n"
-    "ingest.cut_oversized = cuts.uncut; ingest.cut_records = lambda chunks: (chunks, 0)\n"
+    "from clawmem.transcripts import cuts, parse\n"
+    "parse.cut_oversized = cuts.uncut; parse.cut_records = lambda chunks: (chunks, 0)\n"
     "import sys; from clawmem.launcher import main; sys.argv[0] = 'clawmem'; main()"
 )]
 

@@ -27,8 +27,8 @@ TAINT = [a for a in attacks.ATTACKS if a.hole == 6]
 RULE_OFF = {
     "laundering": (
         "from clawmem.trust import content_origin; content_origin.restates = lambda text, source, cfg=None: False\n"
-        "from clawmem.trust import lineage, sessions; lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]\n"
-        "sessions.exposure = lambda ws, session: None"
+        "from clawmem.trust import lineage; lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]\n"
+        "from clawmem.transcripts import live; live.exposure = lambda ws, session: None"
     ),
     "recall-veto": "from clawmem.index import recalls; recalls.joins_recalled_set = lambda origin: True",
 }

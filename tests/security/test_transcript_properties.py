@@ -19,7 +19,8 @@ from clawmem import workspace_init
 from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
-from clawmem.ingest import ingest, parse_markdown
+from clawmem.ingest import ingest
+from clawmem.transcripts.parse import parse_markdown
 
 FRAGMENTS = ["user:", "User: ", "**user:** ", "## user", "assistant: ", "  user: ", "userland: ", "```", "~~~", "\r", "\u2028", "\u2029",
              "\x85", "<!-- importance: 10 -->", "<!-- trigger: deploy -->", "</clawmem-recall>", "- ", "\t", " ", "ok"]
