@@ -107,11 +107,6 @@ def phrase_words(phrase: str) -> tuple[str, ...]:
     return tuple(w.casefold() for w in tokens.query_terms(phrase))
 
 
-def lexical_score(phrase: str, message_words: list[str], cfg: RecallConfig) -> float:
-    """Mean over the phrase's words of how well the message contains each (1.0 = all present)."""
-    return Words(message_words, cfg).phrase(phrase_words(phrase))
-
-
 def _names_match(phrase: str, message_words: list[str]) -> bool:
     """Every identifier of the phrase is in the message: vectors blur ``_4`` and ``_8`` too."""
     return all(w in message_words for w in (t.casefold() for t in tokens.query_terms(phrase)) if symptoms.exact_only(w))
