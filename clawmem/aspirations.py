@@ -22,8 +22,11 @@ Any daily-note entry with a ``review`` annotation is an aspiration (hand-written
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 from clawmem import ledger, loopguard, team
 from clawmem.entries import grammar
@@ -128,24 +131,50 @@ def add_for_review(
 
 
 def aspirations(ws: Workspace) -> list[Aspiration]:
-    """Every live aspiration in the daily notes (quarantine is never read), by review date."""
+    """Every live aspiration in the daily notes (quarantine is never read), by review date.
+
+    Recall asks on every turn, so a note is read again only when its ``stat`` changed (``_in_note``).
+    """
     found: list[Aspiration] = []
     if not ws.daily_dir.is_dir():
         return found
-    for path in sorted(ws.daily_dir.glob("*.md")):
-        if not DAILY_NAME.match(path.name) or not path.is_file():
+    folder = str(ws.daily_dir)
+    with os.scandir(folder) as listing:
+        names = sorted(e.name for e in listing if DAILY_NAME.match(e.name))
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            info = os.stat(path)
+        except OSError:
             continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if "review" not in text:
-            continue  # cheap skip: most daily notes hold no aspiration
+        if stat.S_ISREG(info.st_mode):
+            found.extend(_in_note(ws, path, info))
+    found.sort(key=lambda a: (a.review, a.path, a.line))
+    return found
+
+
+_READ: dict[str, tuple[tuple[int, int, int, int], tuple[Aspiration, ...]]] = {}  # note -> (its stat when read, what it held)
+
+
+def _in_note(ws: Workspace, path: str, info: os.stat_result) -> tuple[Aspiration, ...]:
+    """The live aspirations of one daily note, read again whenever its size, mtime or inode changed."""
+    seen = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    kept = _READ.get(path)
+    if kept is not None and kept[0] == seen:
+        return kept[1]
+    with open(path, encoding="utf-8", errors="replace") as note:
+        text = note.read()
+    held: list[Aspiration] = []
+    if "review" in text:  # cheap skip: most daily notes hold no aspiration
+        rel = ws.rel(Path(path))
         for entry in grammar.parse(text).entries:
             raw = entry.first("review")
             when = grammar.parse_when(raw) if raw else None
             if when is None or entry.first("status") == "superseded" or not entry.body.strip():
                 continue
-            found.append(Aspiration(ws.rel(path), entry.line_start, " ".join(entry.body.split()), when.date()))
-    found.sort(key=lambda a: (a.review, a.path, a.line))
-    return found
+            held.append(Aspiration(rel, entry.line_start, " ".join(entry.body.split()), when.date()))
+    _READ[path] = (seen, tuple(held))
+    return _READ[path][1]
 
 
 def overdue(ws: Workspace, today: dt.date) -> list[Aspiration]:

@@ -193,6 +193,45 @@ def _checked_argv(argv: list[str]) -> list[str]:
     sys.exit(BadValue.exit_code)
 
 
+def _plain_mcp(argv: list[str]) -> str | None:
+    """The workspace of ``clawmem [-w DIR] mcp [-w DIR]`` on a pipe, as ``clawmem install`` writes it for hosts; else None.
+
+    Only when nothing is left to check: the workspace named by ``-w`` exists (a named one is
+    never refused as untrusted), the arguments are valid text and the SDK is installed.
+    Anything else (no ``-w``, another option, a terminal) goes the way it always went: the fast
+    lane, then Typer, which report what is wrong. The subcommand's ``-w`` wins over the global
+    one, as there.
+    """
+    before = after = None
+    seen = False
+    position = 0
+    while position < len(argv):
+        arg = argv[position]
+        if arg == "mcp" and not seen:
+            seen = True
+        elif arg in WORKSPACE_OPTIONS and position + 1 < len(argv):
+            position += 1
+            before, after = (before, argv[position]) if seen else (argv[position], after)
+        elif arg.startswith("--workspace="):
+            before, after = (before, arg.partition("=")[2]) if seen else (arg.partition("=")[2], after)
+        else:
+            return None
+        position += 1
+    workspace = after if after is not None else before
+    if not seen or not workspace or sys.stdin is None or sys.stdin.isatty():
+        return None
+    import os
+
+    try:
+        "\0".join(argv).encode()
+        found = os.path.isdir(os.path.join(os.getcwd(), os.path.expanduser(workspace), ".clawmem"))
+    except (UnicodeEncodeError, OSError, ValueError):
+        return None
+    from clawmem.mcp.stdio import sdk_installed
+
+    return workspace if found and sdk_installed() else None
+
+
 def _dispatch() -> None:
     from clawmem.worker.client import answered
 
@@ -200,6 +239,11 @@ def _dispatch() -> None:
     if code is not None:
         sys.stdout.flush()
         sys.exit(code)
+    workspace = _plain_mcp(sys.argv[1:])
+    if workspace is not None:  # what a host runs: the handshake answered before the rest of the launcher is imported
+        from clawmem.mcp.stdio import serve
+
+        sys.exit(serve(workspace))
     argv = _checked_argv(sys.argv[1:])
     sys.argv[1:] = argv
     if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string

@@ -126,6 +126,20 @@ def test_initialize_and_tools_list_are_answered_before_any_heavy_import(ws):
     assert server.close()[0] == 0
 
 
+LAUNCHER_OWN = ("argparse", "clawmem.fastlane", "clawmem.output", "clawmem.inputs", "clawmem.workspace")
+
+
+def test_the_command_line_install_writes_is_answered_before_the_launchers_own_checks(ws):
+    """``mcp -w DIR`` on a pipe goes to the front first: the fast lane's parsers and output modules load after the answer, if ever."""
+    server = Server([sys.executable, "-c", AUDITED.format(heavy=LAUNCHER_OWN, ws=str(ws.root))])
+    server.send(initialize())
+    first = server.line()
+    assert not first.startswith("heavy"), f"{first.strip()} was imported before initialize was answered"
+    assert json.loads(first)["result"]["serverInfo"]["name"] == "clawmem"
+    server.proc.communicate(timeout=120)  # the rest is the hook's lines as the SDK server loads, then the end
+    assert server.proc.returncode == 0
+
+
 @pytest.mark.parametrize("version", [*VERSIONS, "1999-01-01"])
 def test_the_fast_answers_are_the_sdk_servers_answers(ws, version):
     """Byte for byte in JSON terms, at every protocol version the SDK negotiates (and an unknown one)."""

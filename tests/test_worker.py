@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import stat
 import subprocess
 import tempfile
@@ -305,3 +306,55 @@ def test_a_request_for_another_workspace_path_is_refused_and_run_in_process(root
     assert status()["served"] == served
     run("recall", "time to cut the release tag", "-w", str(root))
     assert status()["served"] == served + 1
+
+
+def recall_events(root: Path) -> int:
+    """Trigger hits recorded in the index file on disk (read by this process's own SQLite, not the worker's)."""
+    with sqlite3.connect(root / ".clawmem" / "index.db") as conn:
+        return conn.execute("SELECT count(*) FROM recall_events").fetchone()[0]
+
+
+def test_what_the_cli_writes_between_two_worker_requests_is_seen_by_the_second(root):
+    """The worker keeps the index open between requests; another process's commit reaches the very next one."""
+    started()
+    served = status()["served"]
+    memory = root / "MEMORY.md"
+    before = memory.read_text(encoding="utf-8")
+    assert b"changelog" not in hook("prompt", {**PROMPT, "prompt": "ready to bump the changelog?"}, "w-1").stdout
+    memory.write_text(before + "- Bump the changelog in its own commit. <!-- trigger: bump changelog -->\n", encoding="utf-8")
+    run("index", "--no-embed", env={"CLAWMEM_WORKER": "off"})  # the CLI syncs: the worker's own freshness check finds nothing to do
+    assert b"Bump the changelog" in hook("prompt", {**PROMPT, "prompt": "ready to bump the changelog?"}, "w-2").stdout
+    memory.write_text(before.replace("- Run the release helper before tagging. <!-- trigger: release tag -->\n", ""), encoding="utf-8")
+    run("index", "--no-embed", env={"CLAWMEM_WORKER": "off"})
+    assert b"release helper" not in hook("prompt", PROMPT, "w-3").stdout
+    assert status()["served"] == served + 3  # the worker answered all three
+
+
+def test_an_index_file_replaced_under_the_worker_is_the_one_it_uses_next(root):
+    """A new index file (the damaged one deleted, ``clawmem index`` making another) is opened afresh: writes go to it."""
+    started()
+    assert b"release helper" in hook("prompt", PROMPT, "f-1").stdout
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{root}/.clawmem/index.db{suffix}").unlink(missing_ok=True)
+    run("index", "--no-embed", env={"CLAWMEM_WORKER": "off"})
+    assert recall_events(root) == 0
+    served = status()["served"]
+    assert b"release helper" in hook("prompt", PROMPT, "f-2").stdout
+    assert status()["served"] == served + 1
+    assert recall_events(root) == 1  # recorded in the new file, not the deleted one the worker had open
+
+
+def test_killing_the_worker_loses_nothing(root):
+    """What a worker's answer recorded is committed before the answer: kill -9 right after costs no record."""
+    pid = started()["pid"]
+    served = status()["served"]
+    assert b"release helper" in hook("prompt", PROMPT, "k-1").stdout
+    assert status()["served"] == served + 1
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not alive(pid))
+    assert recall_events(root) == 1
+    with sqlite3.connect(root / ".clawmem" / "index.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    out = hook("prompt", PROMPT, "k-2", env={"CLAWMEM_WORKER": "off"}).stdout  # in process, after the kill
+    assert b"release helper" in out
+    assert recall_events(root) == 2

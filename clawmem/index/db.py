@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from clawmem.errors import Busy, IndexUnavailable
 from clawmem.workspace import Workspace, create_private
 
 BUSY_TIMEOUT_MS = 5000
+T = TypeVar("T")
 
 
 def _apsw():
@@ -81,6 +83,7 @@ class Index:
             self.conn.close()
             raise IndexUnavailable(f"the index {path} cannot be opened: {err}") from err
         self._vec_loaded = False
+        self._derived: dict[str, tuple[tuple[int, int, int], frozenset[str], Any]] = {}  # key -> (state, tables read, value)
 
     @classmethod
     def open(cls, ws: Workspace, *, migrate: bool = True, deadline: float | None = None) -> Index:
@@ -168,6 +171,48 @@ class Index:
 
     def set_meta(self, key: str, value: str | None) -> None:
         self.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def state(self) -> tuple[int, int, int]:
+        """What moves whenever the database may have changed: another connection committed
+        (``PRAGMA data_version``), the schema changed, or this connection wrote (its change count)."""
+        return self.scalar("PRAGMA data_version"), self.scalar("PRAGMA schema_version"), self.conn.total_changes()
+
+    def derived(self, key: str, tables: frozenset[str], compute: Callable[[], T]) -> T:
+        """``compute()``, a value read from ``tables`` only, kept on this connection while ``state`` stays the same.
+
+        A process that keeps one connection for many requests (the worker, ``clawmem.index.resident``)
+        computes it again only after a change; one that opens the index per command computes it once.
+        The value is shared: callers must not change it.
+        """
+        state = self.state()
+        kept = self._derived.get(key)
+        if kept is not None and kept[0] == state:
+            return kept[2]
+        value = compute()
+        self._derived[key] = (state, tables, value)
+        return value
+
+    @contextmanager
+    def writes_apart(self) -> Iterator[None]:
+        """Writes (the recall bookkeeping) after which a derived value stays valid when none of them touched its tables.
+
+        SQLite's update hook names the table of every row written inside; a value is kept only when
+        nothing else changed meanwhile (no other connection, no schema change) and every change this
+        connection counted was one the hook named, so a write it cannot see (the truncate
+        optimisation, a table without rowid) invalidates everything, as any other change does.
+        """
+        before = self.state()
+        touched: Counter[str] = Counter()
+        self.conn.set_update_hook(lambda _op, _db, table, _rowid: touched.update((table,)))
+        try:
+            yield
+        finally:
+            self.conn.set_update_hook(None)
+            after = self.state()
+            if after[:2] == before[:2] and after[2] - before[2] == sum(touched.values()):
+                for key, (state, tables, value) in list(self._derived.items()):
+                    if state == before and not tables & touched.keys():
+                        self._derived[key] = (after, tables, value)
 
     def load_vec(self) -> bool:
         """Load sqlite-vec; False when it is not installed or cannot load (lexical-only then)."""

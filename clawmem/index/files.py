@@ -21,21 +21,27 @@ DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 @dataclass(frozen=True)
 class MemoryFile:
-    path: Path
+    folder: Path
+    name: str
     rel: str
     kind: str
     size: int  # as listed (lstat): what ``pending_changes`` compares with the index
     mtime_ns: int
 
     @property
+    def path(self) -> Path:
+        """Made when asked: ``pending_changes`` lists every file on every turn and needs none of them."""
+        return self.folder / self.name
+
+    @property
     def file_date(self) -> str | None:
-        match = DAILY_NAME.match(self.path.name)
+        match = DAILY_NAME.match(self.name)
         return match.group(1) if match and self.kind in ("daily", "quarantine") else None
 
 
-def _followed(path: Path, info: os.stat_result) -> os.stat_result:
+def _followed(path: str, info: os.stat_result) -> os.stat_result:
     """What a file admitted by the link rule is: itself, or (only were the rule to admit a link) its target."""
-    return path.stat() if stat.S_ISLNK(info.st_mode) else info
+    return os.stat(path) if stat.S_ISLNK(info.st_mode) else info
 
 
 def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
@@ -54,8 +60,8 @@ def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[Me
         if not ws.contains(path):
             if skipped is not None:
                 skipped.append(ws.rel(path))
-        elif stat.S_ISREG((info := _followed(path, info)).st_mode):
-            yield MemoryFile(path, ws.rel(path), kind, info.st_size, info.st_mtime_ns)
+        elif stat.S_ISREG((info := _followed(str(path), info)).st_mode):
+            yield MemoryFile(path.parent, path.name, ws.rel(path), kind, info.st_size, info.st_mtime_ns)
     for folder, kind in ((ws.daily_dir, "daily"), (ws.quarantine_dir, "quarantine"), (ws.transcripts_dir, "transcript")):
         if not folder.is_dir():
             continue
@@ -68,8 +74,8 @@ def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[Me
             if not reachable or workspace.linked(info):  # the rule of ``inside_workspace``, per listed file
                 if skipped is not None:
                     skipped.append(prefix + entry.name)
-            elif stat.S_ISREG((info := _followed(folder / entry.name, info)).st_mode):
-                yield MemoryFile(folder / entry.name, prefix + entry.name, kind, info.st_size, info.st_mtime_ns)
+            elif stat.S_ISREG((info := _followed(entry.path, info)).st_mode):
+                yield MemoryFile(folder, entry.name, prefix + entry.name, kind, info.st_size, info.st_mtime_ns)
 
 
 def storage_warnings(skipped_links: tuple[str, ...] | list[str], ledger_damaged: int) -> list[str]:

@@ -70,14 +70,15 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
     The budget's deadline governs every statement from the first PRAGMA on (not a per-statement
     busy timeout), so a backup or ``BEGIN EXCLUSIVE`` elsewhere costs at most the budget.
     """
-    from clawmem.index.db import Index, IndexLocked
+    from clawmem.index import resident
+    from clawmem.index.db import IndexLocked
     from clawmem.index.freshness import needs_sync
 
     if not ws.index_path.exists():
         degraded.append("index missing: run `clawmem index --rebuild`")
         return None
     try:
-        index = Index.open(ws, deadline=time.monotonic() + budget.remaining_s(floor=0.01))
+        index = resident.opened(ws, deadline=time.monotonic() + budget.remaining_s(floor=0.01))
     except IndexLocked as err:
         degraded.append(f"index skipped ({err.message}): lane 1 ran without it")
         return None
@@ -198,7 +199,9 @@ def recall(
             _mark(index, result.bootstrap, result.triggers, message, degraded)
     finally:
         if index is not None:
-            index.close()
+            from clawmem.index import resident
+
+            resident.done(index)
     return replace(result, elapsed_ms=budget.elapsed_ms())
 
 
@@ -229,9 +232,10 @@ def _mark(index, files, hits, message: str, degraded: list[str]) -> None:
     from clawmem.index.recalls import Returned, mark_recalled, record_returned
 
     try:
-        if hits:
-            # trigger candidates are trusted curated entries only (recall.triggers.candidates)
-            record_returned(index, [Returned(h.text_hash, h.path, h.score, "agent") for h in hits], query=message, source="trigger")
-        mark_recalled(index, [h for f in files for h in f.text_hashes])
+        with index.writes_apart():  # recall's own records: what is derived from the entries stays (``Index.derived``)
+            if hits:
+                # trigger candidates are trusted curated entries only (recall.triggers.candidates)
+                record_returned(index, [Returned(h.text_hash, h.path, h.score, "agent") for h in hits], query=message, source="trigger")
+            mark_recalled(index, [h for f in files for h in f.text_hashes])
     except Exception as err:  # bookkeeping must never cost the turn (e.g. the index is locked)
         degraded.append(f"recall bookkeeping skipped ({type(err).__name__})")

@@ -59,13 +59,52 @@ class TriggerHit:
 WORD_SHARE = 0.75  # a shared prefix must cover this share of the shorter word (recall.trigger_stem_prefix)
 
 
-def _same_word(a: str, b: str, stem_prefix: int) -> bool:
-    """One word, or two spellings of it ("fails" ~ "failed"); an identifier only as itself."""
-    if a == b:
-        return True
-    if symptoms.exact_only(a) or symptoms.exact_only(b):
-        return False
-    return symptoms.same_stem(a, b, stem_prefix, WORD_SHARE)
+class Words:
+    """How well one message contains each phrase word, remembered for the turn (the phrases share most of their words).
+
+    A phrase word counts 1.0 when the message holds it, or another spelling of it ("fails" ~
+    "failed"; an identifier only as itself); otherwise, unless it is an identifier, its best
+    ``fuzz.ratio`` against the message's words: 1.0 from ``recall.trigger_word_ratio`` up, half
+    the ratio below.
+    """
+
+    def __init__(self, message_words: list[str], cfg: RecallConfig) -> None:
+        self.words = message_words
+        self.present = set(message_words)
+        self.spellable = [m for m in self.present if not symptoms.exact_only(m)]  # the only ones another spelling can match
+        self.cfg = cfg
+        self.seen: dict[str, float] = {}
+
+    def word(self, word: str) -> float:
+        score = self.seen.get(word)
+        if score is None:
+            score = self.seen[word] = self._score(word)
+        return score
+
+    def _score(self, word: str) -> float:
+        if word in self.present:
+            return 1.0
+        if symptoms.exact_only(word):
+            return 0.0
+        prefix = self.cfg.trigger_stem_prefix
+        if any(symptoms.same_stem(word, m, prefix, WORD_SHARE) for m in self.spellable):
+            return 1.0
+        from rapidfuzz import fuzz, process  # deferred: only recall's trigger lane needs it
+
+        best = process.extractOne(word, self.words, scorer=fuzz.ratio)
+        ratio = best[1] / 100.0 if best else 0.0
+        return 1.0 if ratio >= self.cfg.trigger_word_ratio else ratio * 0.5
+
+    def phrase(self, words: tuple[str, ...]) -> float:
+        """Mean over the phrase's words (``phrase_words``) of how well the message contains each (1.0 = all present)."""
+        if not words or not self.words:
+            return 0.0
+        return sum(self.word(w) for w in words) / len(words)
+
+
+def phrase_words(phrase: str) -> tuple[str, ...]:
+    """The words of a trigger phrase the lexical lane scores, casefolded."""
+    return tuple(w.casefold() for w in tokens.query_terms(phrase))
 
 
 def _names_match(phrase: str, message_words: list[str]) -> bool:
@@ -73,32 +112,26 @@ def _names_match(phrase: str, message_words: list[str]) -> bool:
     return all(w in message_words for w in (t.casefold() for t in tokens.query_terms(phrase)) if symptoms.exact_only(w))
 
 
-def lexical_score(phrase: str, message_words: list[str], cfg: RecallConfig) -> float:
-    """Mean over the phrase's words of how well the message contains each (1.0 = all present)."""
-    from rapidfuzz import fuzz, process  # deferred: only recall's trigger lane needs it
+@dataclass(frozen=True)
+class Candidate:
+    """An entry with trigger phrases, and what matching needs of them that depends on nothing but the entry."""
 
-    words = [w.casefold() for w in tokens.query_terms(phrase)]
-    if not words or not message_words:
-        return 0.0
-    total = 0.0
-    for word in words:
-        if any(_same_word(word, m, cfg.trigger_stem_prefix) for m in message_words):
-            total += 1.0
-            continue
-        if symptoms.exact_only(word):
-            continue
-        best = process.extractOne(word, message_words, scorer=fuzz.ratio)
-        ratio = best[1] / 100.0 if best else 0.0
-        total += 1.0 if ratio >= cfg.trigger_word_ratio else ratio * 0.5
-    return total / len(words)
+    path: str
+    line_start: int
+    text: str
+    text_hash: str
+    superseded_by: int | None
+    keys: tuple[str, ...]  # the projects it is tagged with
+    phrases: tuple[str, ...]
+    words: tuple[tuple[str, ...], ...]  # ``phrase_words`` of each phrase
+    identifiers: frozenset[str]  # the identifiers its phrases name (``_contradicted``)
+    fix: bool  # its triggers name a failure (``names_failure``)
 
 
-def candidates(index, active_keys: list[str]) -> list[dict]:
-    """Curated, trusted, active entries with triggers, eligible under the project rule.
+CANDIDATE_TABLES = frozenset({"entries", "file_taint"})  # what ``candidates`` reads: ``Index.derived`` keeps it while they stand
 
-    Each row carries ``superseded_by`` (``clawmem.index.supersession``): ``match`` leaves
-    replaced entries out unless asked, since an injected stale value is what supersession prevents.
-    """
+
+def _all_candidates(index) -> tuple[Candidate, ...]:
     rows = index.query(
         "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects, e.superseded_by FROM entries e "
         "LEFT JOIN file_taint t ON t.path = e.path "
@@ -106,13 +139,26 @@ def candidates(index, active_keys: list[str]) -> list[dict]:
         "AND e.session_kind = 'interactive' AND (e.status IS NULL OR e.status = 'active') "
         f"AND (t.origin IS NULL OR {provenance.trusted_sql('t.origin')})"
     )
-    eligible = []
+    found = []
     for row in rows:
-        keys = json.loads(row["projects"]) if row["projects"] else []
-        if all(k in active_keys for k in keys):
-            row["phrases"] = json.loads(row["triggers"])
-            eligible.append(row)
-    return eligible
+        phrases = tuple(json.loads(row["triggers"]))
+        found.append(Candidate(
+            row["path"], row["line_start"], row["text"], row["text_hash"], row["superseded_by"],
+            tuple(json.loads(row["projects"])) if row["projects"] else (), phrases, tuple(phrase_words(p) for p in phrases),
+            frozenset().union(*(symptoms.identifiers(p) for p in phrases)), names_failure(list(phrases)),
+        ))
+    return tuple(found)
+
+
+def candidates(index, active_keys: list[str]) -> list[Candidate]:
+    """Curated, trusted, active entries with triggers, eligible under the project rule.
+
+    Each carries ``superseded_by`` (``clawmem.index.supersession``): ``match`` leaves replaced
+    entries out unless asked, since an injected stale value is what supersession prevents. Read
+    through ``Index.derived``: a worker's kept connection reads them again only after a change.
+    """
+    everything = index.derived("recall.triggers.candidates", CANDIDATE_TABLES, lambda: _all_candidates(index))
+    return [c for c in everything if all(k in active_keys for k in c.keys)]
 
 
 class VectorLane:
@@ -249,12 +295,11 @@ def vector_score(phrase: str, value: float | None, calibrated: bool, message: Me
     return min(1.0, max(0.0, cfg.trigger_threshold + value - margin))
 
 
-def _contradicted(row: dict, message: Message) -> bool:
+def _contradicted(entry: Candidate, message: Message) -> bool:
     """The message names another thing of a kind this entry's triggers name (see ``symptoms.conflicts``)."""
     if not message.identifiers:
         return False
-    named = set().union(*(symptoms.identifiers(p) for p in row["phrases"]))
-    return bool(named) and symptoms.conflicts(named, message.identifiers)
+    return bool(entry.identifiers) and symptoms.conflicts(set(entry.identifiers), message.identifiers)
 
 
 def match(
@@ -263,26 +308,29 @@ def match(
     """Score the message against every eligible trigger phrase; inject the best at or above threshold."""
     cfg = ws.config.recall
     said = Message.of(message)
-    rows = [r for r in candidates(index, active_keys) if (include_superseded or r.get("superseded_by") is None) and not _contradicted(r, said)]
+    if not said.words:
+        return []  # nothing said (a session start): no phrase can match, by words or by meaning
+    rows = [r for r in candidates(index, active_keys) if (include_superseded or r.superseded_by is None) and not _contradicted(r, said)]
     if not rows:
         return []
-    lexical = {id(row): {p: lexical_score(p, said.words, cfg) for p in row["phrases"]} for row in rows}
-    settled = any(score >= cfg.trigger_threshold for scores in lexical.values() for score in scores.values())
+    words = Words(said.words, cfg)
+    lexical = [[words.phrase(w) for w in row.words] for row in rows]
+    settled = any(score >= cfg.trigger_threshold for scores in lexical for score in scores)
     vectors: Vectors | None = None
     if not settled and budget.expired():
         degraded.append("vector trigger matching skipped: the time budget was spent before it; lexical only this turn")
     elif not settled:
-        vectors = _vector_scores(ws, index, message, {p.casefold() for r in rows for p in r["phrases"]}, budget, degraded)
+        vectors = _vector_scores(ws, index, message, {p.casefold() for r in rows for p in r.phrases}, budget, degraded)
     hits = []
-    for row in rows:
+    for row, scores in zip(rows, lexical, strict=True):
         best = None
-        fix = vectors is not None and names_failure(row["phrases"])
-        for phrase, lex in lexical[id(row)].items():
+        fix = vectors is not None and row.fix
+        for phrase, lex in zip(row.phrases, scores, strict=True):
             vec = None if vectors is None else vector_score(phrase, vectors.scores.get(phrase.casefold()), vectors.calibrated, said, cfg, fix=fix)
             score = max(lex, vec or 0.0)
             if best is None or score > best.score:
                 best = TriggerHit(
-                    row["path"], row["line_start"], f"{row['path']}#L{row['line_start']}", row["text"], row["text_hash"],
+                    row.path, row.line_start, f"{row.path}#L{row.line_start}", row.text, row.text_hash,
                     phrase, round(score, 4), round(lex, 4), None if vec is None else round(vec, 4),
                 )
         if best is not None and best.score >= cfg.trigger_threshold:

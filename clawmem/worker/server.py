@@ -36,6 +36,7 @@ from typing import Any
 
 from clawmem import worker
 from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
+from clawmem.index import resident
 from clawmem.worker.commands import Plan, planned, run
 from clawmem.worker.streams import Output, stdin_of
 
@@ -198,6 +199,7 @@ def serve(root: Path, idle_s: float) -> int:
         try:
             record.write_text(json.dumps({"pid": os.getpid(), "code": files, "idle_s": idle_s}))
             path.unlink(missing_ok=True)  # a socket nobody holds the lock for is a dead worker's
+            resident.keep()  # the index stays open between requests, checked at each (``clawmem.index.resident``)
             warm(root)  # before the socket exists: until then clients do the work themselves
             previous = os.umask(0o177)  # the socket is created 0600
             try:
@@ -208,6 +210,7 @@ def serve(root: Path, idle_s: float) -> int:
             with server:  # closing waits for the requests under way
                 _loop(server)
         finally:
+            resident.close_all()
             path.unlink(missing_ok=True)
             record.unlink(missing_ok=True)
     return 0
