@@ -148,6 +148,8 @@ BARE_VERB = re.compile(
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though|anyway)\b)",
     re.IGNORECASE,
 )
+# "The book is called Pachinko", "the movie titled Oppenheimer": the line names what it points at
+NAMED_HERE = re.compile(r"\s+(?:(?:is|was)\s+)?(?:called|named|titled)\b", re.IGNORECASE)
 # "I'd like to visit again", "I want to try it too" without the it: a verb whose object was the chat's
 BARE_OBJECT = re.compile(r"\b(?:visit|see|watch|read|try|play|buy|get|order|make)\s+(?:again|too|sometime|someday|soon)\b", re.IGNORECASE)
 # "I previously said that …", "as I mentioned": the speaker's own words earlier in the chat
@@ -347,7 +349,7 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
-        if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known:
+        if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known and not NAMED_HERE.match(said, m.end()):
             return True
     return (not someone and _unnamed_person(said)) or _unnamed_group(said, earlier)
 

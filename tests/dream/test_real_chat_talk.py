@@ -140,6 +140,7 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I visited Kate in Boston and we watched the Celtics, they won by ten.",
         "I passed the bar exam in May, my first try.",
         "My favourite book is Of Mice and Men, I read the book twice.",
+        "The book is called Pachinko because one of the sons runs a pachinko business.",
         "I'd love to visit Japan someday with my wife.",
         "I visited Lisbon in May and I want to see it again soon.",
     ],
