@@ -63,10 +63,10 @@ OBJECT_PRONOUN = re.compile(
     r"(?:them|it|those|these|him|her)\b(?!\s*(?:is|was|are|were|'s|will|would)\b)",
     re.IGNORECASE,
 )
-# "Two weekends later", "the next day": a time counted from an event said earlier, which the line
+# "Two weekends later", "a couple days earlier", "the next day": a time counted from an event said earlier, which the line
 # does not hold; the sentence leans on the one before it like a pronoun does
 EVENT_TIME = re.compile(
-    r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|a few|a couple of|couple of|several)\s+)?(?:days?|nights?|weeks?|weekends?|months?|years?)\s+later\b|"
+    r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|a few|a couple of|couple of|several)\s+)?(?:days?|nights?|weeks?|weekends?|months?|years?)\s+(?:later|earlier)\b|"
     r"\bthe (?:next|following|previous) (?:day|night|morning|week|weekend|month|year)\b|\blater that (?:day|night|week|evening)\b|"
     r"\b(?:on|by|at|since|from) that (?:day|night|morning|week|weekend|time)\b",
     re.IGNORECASE,

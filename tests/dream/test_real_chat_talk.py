@@ -113,6 +113,7 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I really want to try too, maybe in spring.",
         "I previously said that I didn't see how it was actually that sad.",
         "I said earlier that my sister hates winter.",
+        "A couple days earlier I had gone to the museum with my brother.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
