@@ -51,7 +51,7 @@ def build(folder: Path, root: Path, embedder: Any, *, reuse: bool) -> locomo.Con
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.ingest import ingest
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     batches = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
     probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))

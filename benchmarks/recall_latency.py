@@ -44,7 +44,7 @@ def build(root: Path, entries: int, triggers: int) -> None:
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     rng = random.Random(7)
     ws = workspace_init.create(root)

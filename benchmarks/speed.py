@@ -221,7 +221,7 @@ def fill_vectors(ws: Workspace, embedder: Any, sigma: float = 0.02, seed: int = 
 
     from clawmem.index.db import Index
     from clawmem.ledger import now_iso
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     rng = np.random.default_rng(seed)
     with Index.open(ws) as index:
@@ -273,7 +273,7 @@ RAW_SAMPLE = 128  # entries (a random draw) the embedder's raw encode rate is me
 
 def encode_rate(embedder: Any, texts: list[str]) -> float:
     """Entries per second of the embedder alone: ``embed`` in batches as indexing calls it, nothing else."""
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     t = time.perf_counter()
     embedder.embed(texts, batch_size=vectors.BATCH)
@@ -284,7 +284,7 @@ def build(result: SizeResult, root: Path, *, embed: bool, embed_max: int, sample
     from clawmem.embeddings import load_embedder
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.search import vectors
+    from clawmem.index import vectors
 
     t = time.perf_counter()
     ws, result.days = generate(root, result.entries, transcripts=transcripts)
