@@ -235,7 +235,7 @@ def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversati
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.ingest import ingest
-    from clawmem.search import bridges, pieces
+    from clawmem.search import pieces
 
     conversation = sample["conversation"]
     all_sessions = sessions(conversation)
@@ -260,7 +260,6 @@ def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversati
         with Index.open(ws) as index:
             vectors.refresh(index, embedder, progress=_progress_bar(f"{sample['sample_id']} embedding"))
             pieces.embed_all(index, embedder)  # the turns' sentences, as `clawmem index` does with search.piece_weight on
-            bridges.vocabulary(index, embedder)  # the index's words, as `clawmem index` does with search.bridge_weight on
         timings["embed"] = time.perf_counter() - started
     turn_lines: dict[str, list[tuple[int, int, str]]] = {}
     for path in sorted(ws.transcripts_dir.glob("*.md")):
@@ -341,10 +340,9 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "feedback 0.1": (("feedback_weight", 0.1),),
     "session 0.4": (("session_weight", 0.4),),  # LoCoMo hybrid +2.0 / +1.6 but multi-hop -2.1 R@5: off by default
     "dates 0.5": (("date_boost", 0.5),),
+    "pieces 0.001 (control: every candidate's own vector, no lift)": (("piece_weight", 0.001),),
     "pieces 0.5": (("piece_weight", 0.5),),
     "pieces 1": (("piece_weight", 1.0),),
-    "bridges 0.2": (("bridge_weight", 0.2),),
-    "bridges 0.5": (("bridge_weight", 0.5),),
 }
 
 

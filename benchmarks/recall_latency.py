@@ -42,9 +42,9 @@ WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "rel
 def build(root: Path, entries: int, triggers: int) -> None:
     from clawmem import workspace_init
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
+    from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.index import vectors
 
     rng = random.Random(7)
     ws = workspace_init.create(root)

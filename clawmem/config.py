@@ -63,9 +63,6 @@ WORKER_START_WAIT_S = 30.0  # `clawmem worker start` waits this long for the new
 SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error
 PIECE_MIN_WORDS = 3  # a sentence shorter than this ("Wow!") is no piece of its turn (search.piece_weight)
 PIECE_MAX_PER_ENTRY = 8  # sentences of one turn embedded as its pieces
-BRIDGE_MIN_DOCS = 2  # an index word is a bridge target only if this many entries use it
-BRIDGE_MIN_COSINE = 0.6  # a query word's bridge must be at least this close to it (on the common scale: MiniLM's cosine)
-BRIDGE_PER_TERM = 3  # most bridge words per query word
 PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the rest to `clawmem index`
 
 
@@ -105,7 +102,6 @@ class SearchConfig:
     feedback_min_docs: int = setting(2, "a feedback word must appear in at least this many of the top hits")
     session_weight: float = setting(0.0, "share of its session's relevance (mean of its best turns) in a transcript turn's; 0 = off (0.4: LoCoMo +2.0 R@5, multi-hop -2.1)")
     date_boost: float = setting(0.3, "boost of a transcript turn said on, or speaking of, a date the query names (session day, \"last Friday\" resolved); 0 = off")
-    bridge_weight: float = setting(0.0, "weight of the vocabulary-bridge round (BM25 on the index words nearest each query word by embedding) in the text score; 0 = off")
     piece_weight: float = setting(0.0, "late interaction: how far a transcript turn's vector score moves up to its best sentence's (0 = off, 1 = the best sentence's)")
     temporal_boost: float = setting(0.0, "boost of a transcript turn stating a time, for a query asking when (0 = off: LoCoMo +1.3 R@10, BEAM neutral)")
 

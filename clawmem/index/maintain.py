@@ -53,10 +53,6 @@ def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress
         from clawmem.search import pieces
 
         pieces.embed_all(index, embedder)
-    if ws.config.search.bridge_weight > 0:
-        from clawmem.search import bridges
-
-        bridges.vocabulary(index, embedder)
     seconds = time.perf_counter() - started
     return replace(report, seconds=seconds, per_second=report.embedded / seconds if seconds > 0 else 0.0), None
 

@@ -19,7 +19,7 @@ from typing import Any
 from clawmem.framing import frame_untrusted, inert
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
-from clawmem.search import bridges, diversity, feedback, lanes, pieces, ranking, sessions
+from clawmem.search import diversity, feedback, lanes, pieces, ranking, sessions
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
@@ -214,17 +214,6 @@ def search(
                 vector.score_more(index, set(fresh))
             text_scores = feedback.blend(text_scores, feedback_scores, cfg.feedback_weight)
 
-    bridge_scores: dict[int, float] = {}
-    bridged: list[str] = []
-    if cfg.bridge_weight > 0 and vectors_on and opts.lanes != "vector":
-        bridged = sorted({w for near in bridges.expansions(index, vector.embedder, query).values() for w in near})
-        second = lanes.any_term_candidates(index, bridged, opts, k)
-        bridge_scores = ranking.normalise_bm25(second)
-        fresh = lanes.rows(index, [i for i, _ in second if i not in rows])
-        rows.update({i: r for i, r in fresh.items() if lanes.allowed(r, opts)})
-        vector.score_more(index, set(fresh))
-        text_scores = feedback.blend(text_scores, bridge_scores, cfg.bridge_weight)
-
     best_pieces = _late_interaction(index, vector, rows, cfg.piece_weight) if vectors_on and cfg.piece_weight > 0 else {}
 
     adjacent = lanes.neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
@@ -258,7 +247,6 @@ def search(
             feedback_terms=feedback.present(terms, row["text"]) if entry_id in feedback_scores else (),
             session=session.get(entry_id),
             piece=best_pieces.get(entry_id),
-            bridges=feedback.present(bridged, row["text"]) if entry_id in bridge_scores else (),
         )
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
@@ -284,9 +272,8 @@ def _late_interaction(index: Index, vector: lanes.VectorLane, rows: dict[int, di
     from clawmem.config import PIECE_INLINE_MAX
 
     vector.score_more(index, set(rows))  # a lexical candidate's own vector score, for the lift to start from
-    pieces.embed_missing(index, vector.embedder, rows.values(), max_new=PIECE_INLINE_MAX)
     moved = {}
-    for entry_id, (score, piece) in pieces.best(index, vector.embedder, vector.query_vector, rows).items():
+    for entry_id, (score, piece) in pieces.best(index, vector.embedder, vector.query_vector, rows, max_new=PIECE_INLINE_MAX).items():
         before = vector.scores.get(entry_id, 0.0)
         if score > before:
             vector.scores[entry_id] = pieces.lifted(before, score, weight)
@@ -349,7 +336,6 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "feedback": round(signals.feedback, 6),
             "feedback_terms": list(signals.feedback_terms),
             "session": None if signals.session is None else round(signals.session, 6),
-            "bridges": list(signals.bridges),
             "piece": None if signals.piece is None else {"score": round(signals.piece[0], 6), "sentence": inert(signals.piece[1])},
             "score_rank": score_rank,
         },

@@ -25,14 +25,17 @@ SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*(?=\[shares )")
 
 
 def split(text: str) -> list[str]:
-    """A transcript turn's sentences, each prefixed with the turn's speaker; [] for a one-sentence turn."""
+    """A transcript turn's sentences, without its speaker label; [] for a one-sentence turn.
+
+    The label stays out: in a short sentence the speaker's name weighs more than in the whole
+    turn, so a question naming one person would lift that person's every sentence (the speaker
+    boost already rewards the named speaker's turns, and LoCoMo's adversarial questions name the
+    wrong one).
+    """
     label = SPEAKER.match(text)
     body = text[label.end():] if label else text
     parts = [p.strip() for p in SENTENCE.split(body) if len(p.split()) >= PIECE_MIN_WORDS]
-    if len(parts) < 2:
-        return []
-    prefix = f"{label.group(1)}: " if label else ""
-    return [prefix + p for p in parts[:PIECE_MAX_PER_ENTRY]]
+    return parts[:PIECE_MAX_PER_ENTRY] if len(parts) >= 2 else []
 
 
 def _pieces(rows: Iterable[dict]) -> dict[int, list[str]]:
@@ -51,37 +54,49 @@ def _cached(index: Index, embedder_id: str, hashes: list[str]) -> dict[str, Any]
     return found
 
 
-def embed_missing(index: Index, embedder: Any, rows: Iterable[dict], *, max_new: int | None = None) -> int:
-    """Embed the sentences of ``rows`` not in the cache yet (at most ``max_new`` of them); returns how many."""
+def _embed(index: Index, embedder: Any, todo: list[tuple[str, str]]) -> dict[str, Any]:
+    """Embed (hash, sentence) pairs and keep their vectors in the embedding cache."""
+    import numpy as np
+
     from clawmem.index.vectors import BATCH, _blob, interruptible
 
-    texts = {text_hash(p): p for found in _pieces(rows).values() for p in found}
-    known = _cached(index, embedder.id, list(texts))
-    todo = [(h, t) for h, t in texts.items() if h not in known][:max_new]
+    found: dict[str, Any] = {}
     now = now_iso()
     for start in range(0, len(todo), BATCH):
         batch = todo[start : start + BATCH]
         vectors = interruptible(partial(embedder.embed, [t for _, t in batch], batch_size=BATCH))
+        found.update({h: np.asarray(v, dtype=np.float32) for (h, _), v in zip(batch, vectors, strict=True)})
         with index.transaction():
             index.executemany(
                 "INSERT INTO embedding_cache(embedder, text_hash, vector, last_used) VALUES (?,?,?,?) "
                 "ON CONFLICT(embedder, text_hash) DO UPDATE SET last_used = excluded.last_used",
-                [(embedder.id, h, _blob(v), now) for (h, _), v in zip(batch, vectors, strict=True)],
+                [(embedder.id, h, _blob(found[h]), now) for h, _ in batch],
             )
-    return len(todo)
+    return found
+
+
+def _vectors(index: Index, embedder: Any, pieces: dict[int, list[str]], max_new: int | None) -> dict[str, Any]:
+    """Sentence hash -> vector: the cache's, then the model's for at most ``max_new`` missing sentences."""
+    texts = {text_hash(p): p for found in pieces.values() for p in found}
+    vectors = _cached(index, embedder.id, sorted(texts))
+    todo = [(h, t) for h, t in texts.items() if h not in vectors][:max_new]
+    return {**vectors, **_embed(index, embedder, todo)} if todo else vectors
 
 
 def embed_all(index: Index, embedder: Any) -> int:
-    """Embed the sentences of every transcript turn (``clawmem index`` with ``search.piece_weight`` on)."""
-    return embed_missing(index, embedder, index.query("SELECT id, kind, text FROM entries WHERE kind = 'transcript'"))
+    """Embed the sentences of every transcript turn (``clawmem index`` with ``search.piece_weight`` on); how many were new."""
+    found = _pieces(index.query("SELECT id, kind, text FROM entries WHERE kind = 'transcript'"))
+    before = len(_cached(index, embedder.id, sorted({text_hash(p) for ps in found.values() for p in ps})))
+    return len(_vectors(index, embedder, found, None)) - before
 
 
-def best(index: Index, embedder: Any, query_vector: Any, rows: dict[int, dict]) -> dict[int, tuple[float, str]]:
-    """Entry id -> (its best sentence's score on the common scale, that sentence), for multi-sentence turns."""
+def best(index: Index, embedder: Any, query_vector: Any, rows: dict[int, dict], *, max_new: int | None) -> dict[int, tuple[float, str]]:
+    """Entry id -> (its best sentence's score on the common scale, that sentence), for multi-sentence turns;
+    sentences not embedded yet are embedded first (at most ``max_new``: `clawmem index` embeds them all)."""
     from clawmem.embeddings.base import similarity
 
     pieces = _pieces(rows.values())
-    vectors = _cached(index, embedder.id, sorted({text_hash(p) for found in pieces.values() for p in found}))
+    vectors = _vectors(index, embedder, pieces, max_new)
     scored: dict[int, tuple[float, str]] = {}
     for entry_id, found in pieces.items():
         cosines = [(float(vectors[h] @ query_vector), p) for p in found if (h := text_hash(p)) in vectors]

@@ -31,7 +31,6 @@ class Signals:
     feedback: float = 0.0  # the second, feedback round's BM25 (``feedback``), blended into text_score
     feedback_terms: tuple[str, ...] = ()  # the expansion words this entry contains
     session: float | None = None  # its session's relevance (``sessions``), shared into hybrid
-    bridges: tuple[str, ...] = ()  # the vocabulary-bridge words (``bridges``) this entry contains
     piece: tuple[float, str] | None = None  # its best sentence's score and text when it lifted the vector score (``pieces``)
 
     @property
