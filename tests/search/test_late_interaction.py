@@ -1,8 +1,8 @@
 """Late interaction (``search.piece_weight``) through the installed ``clawmem search``, on real transcripts.
 
 A long turn whose one sentence answers the question is diluted in its single vector; with the
-signal on, its best sentence's vector lifts it above a short turn that merely shares the
-question's words, and with the signal off in ``clawmem.toml`` it does not. MiniLM (the
+signal at full weight, its best sentence's vector lifts it above short turns that merely share
+the question's words, and with the signal off in ``clawmem.toml`` it ranks below them. MiniLM (the
 benchmark's embedder) through the hybrid lane, so the test needs its installed weights.
 """
 
@@ -15,7 +15,7 @@ from tests.conftest import require
 from tests.search.test_retrieval_signals import _ingest, _workspace
 
 ANSWER = "Caroline: I walked the dog early, it rained the whole time and the streets were empty. Then I adopted a second puppy from the shelter."
-QUERY = "Did Caroline adopt another dog from the shelter?"
+QUERY = "Was a new pet adopted from the animal shelter?"
 
 
 def _config(tmp_path, **search: float) -> None:
@@ -40,18 +40,28 @@ def test_a_turn_rises_by_its_best_sentence(clawmem, tmp_path):
         ("Caroline", "My brother moved to Berlin last spring. His new job is at a bakery, he bakes sourdough bread every morning."),
         ("Caroline", "My brother's job search in Berlin took a while."),
         ("Caroline", ANSWER.removeprefix("Caroline: ")),
-        ("Caroline", "The shelter dog walk was in the rain."),
-        ("Caroline", "We walked past the dog shelter again."),
+        ("Caroline", "We walked past the animal shelter on the way home."),
+        ("Caroline", "The new shop sells pet food."),
     ], "2023-05-01")
     _config(tmp_path, piece_weight=1.0)
     assert clawmem("index").returncode == 0  # embeds the turns and, with the signal on, their sentences
     top = _hybrid(clawmem, QUERY)[0]
     assert top["text"] == ANSWER
-    assert top["signals"]["piece"]["sentence"] == "Caroline: Then I adopted a second puppy from the shelter."
+    assert top["signals"]["piece"]["sentence"] == "Then I adopted a second puppy from the shelter."
     assert top["vector_score"] == top["signals"]["piece"]["score"]
     shown = clawmem("search", QUERY, "--min-score", "0", "--limit", "1", "--explain")
-    assert 'sentence 0.' in shown.stdout and '"Caroline: Then I adopted a second puppy from the shelter."' in shown.stdout
+    assert 'sentence 0.' in shown.stdout and '"Then I adopted a second puppy from the shelter."' in shown.stdout
     _config(tmp_path, piece_weight=0.0)
     off = _hybrid(clawmem, QUERY)
-    assert off[0]["text"] == "Caroline: We walked past the dog shelter again."
+    assert off[0]["text"] == "Caroline: We walked past the animal shelter on the way home."
+    assert [hit["text"] for hit in off].index(ANSWER) == 2  # below both turns that share the question's words
     assert all(hit["signals"]["piece"] is None for hit in off)
+
+
+def test_a_turn_is_split_into_its_sentences_without_the_speaker():
+    from clawmem.search.pieces import split
+
+    assert split("Caroline: Wow! I went to a support group yesterday. It was so powerful. [shares a photo: a dog by a painted wall]") == [
+        "I went to a support group yesterday.", "It was so powerful.", "[shares a photo: a dog by a painted wall]",
+    ]
+    assert split("Caroline: I went to a support group yesterday.") == []  # one sentence: its own vector says it all
