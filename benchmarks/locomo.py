@@ -340,7 +340,6 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "feedback 0.1": (("feedback_weight", 0.1),),
     "session 0.4": (("session_weight", 0.4),),  # LoCoMo hybrid +2.0 / +1.6 but multi-hop -2.1 R@5: off by default
     "dates 0.5": (("date_boost", 0.5),),
-    "pieces 0.001 (control: every candidate's own vector, no lift)": (("piece_weight", 0.001),),
     "pieces 0.5": (("piece_weight", 0.5),),
     "pieces 1": (("piece_weight", 1.0),),
 }

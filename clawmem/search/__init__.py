@@ -191,6 +191,8 @@ def search(
     exact = [] if opts.lanes == "vector" else lanes.exact_candidates(index, query, opts, limit)
     found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
     rows = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
+    if vectors_on:  # a lexical candidate beyond the vector scan's k has a cosine too: not 0 in the blend (LoCoMo +0.5 / +0.5)
+        vector.score_more(index, set(rows))
 
     fused = ranking.fused(lexical, vector_scores, cfg) if vectors_on and opts.lanes == "hybrid" else None
 
@@ -271,7 +273,6 @@ def _late_interaction(index: Index, vector: lanes.VectorLane, rows: dict[int, di
     """Lift each candidate turn's vector score towards its best sentence's (``pieces``); the lifted ones, for ``--explain``."""
     from clawmem.config import PIECE_INLINE_MAX
 
-    vector.score_more(index, set(rows))  # a lexical candidate's own vector score, for the lift to start from
     moved = {}
     for entry_id, (score, piece) in pieces.best(index, vector.embedder, vector.query_vector, rows, max_new=PIECE_INLINE_MAX).items():
         before = vector.scores.get(entry_id, 0.0)
