@@ -48,10 +48,10 @@ def gold_ids(raw: Any) -> list[str]:
 
 def build(folder: Path, root: Path, embedder: Any, *, reuse: bool) -> locomo.Conversation:
     """One conversation folder ingested, indexed and embedded in a workspace at ``root``."""
+    from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.ingest import ingest
-    from clawmem.index import vectors
 
     batches = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
     probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))

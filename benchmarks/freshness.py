@@ -105,9 +105,9 @@ def _fresh(root: Path, reuse: bool) -> Workspace | None:
 
 
 def _index(ws: Workspace, embedder: Any) -> None:
+    from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.index import vectors
 
     run_index(ws, embed=False)
     if embedder is None:

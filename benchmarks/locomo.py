@@ -137,7 +137,7 @@ class DiskCache:
         self.id, self.model, self.backend, self.dimension = inner.id, inner.model, inner.backend, inner.dimension
         self.cosine_floor, self.symmetric_floor = inner.cosine_floor, inner.symmetric_floor
         folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(folder / "embeddings.sqlite")
+        self.db = sqlite3.connect(folder / "embeddings.sqlite", check_same_thread=False)  # refresh embeds in a worker thread
         self.db.execute("CREATE TABLE IF NOT EXISTS vectors (embedder TEXT, hash TEXT, vector BLOB, PRIMARY KEY (embedder, hash))")
 
     def embed(self, texts: list[str], batch_size: int = 64):
@@ -231,10 +231,11 @@ def _progress_bar(label: str) -> Callable[[int, int, str], None]:
 
 def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversation:
     """Ingest every session of ``sample`` into a workspace at ``root``, index and embed it."""
+    from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.ingest import ingest
-    from clawmem.search import vectors
+    from clawmem.search import pieces
 
     conversation = sample["conversation"]
     all_sessions = sessions(conversation)
@@ -258,6 +259,7 @@ def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversati
         started = time.perf_counter()
         with Index.open(ws) as index:
             vectors.refresh(index, embedder, progress=_progress_bar(f"{sample['sample_id']} embedding"))
+            pieces.embed_all(index, embedder)  # the turns' sentences, as `clawmem index` does with search.piece_weight on
         timings["embed"] = time.perf_counter() - started
     turn_lines: dict[str, list[tuple[int, int, str]]] = {}
     for path in sorted(ws.transcripts_dir.glob("*.md")):
@@ -338,6 +340,8 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "feedback 0.1": (("feedback_weight", 0.1),),
     "session 0.4": (("session_weight", 0.4),),  # LoCoMo hybrid +2.0 / +1.6 but multi-hop -2.1 R@5: off by default
     "dates 0.5": (("date_boost", 0.5),),
+    "pieces 0.5": (("piece_weight", 0.5),),
+    "pieces 1": (("piece_weight", 1.0),),
 }
 
 

@@ -219,9 +219,9 @@ def fill_vectors(ws: Workspace, embedder: Any, sigma: float = 0.02, seed: int = 
     """Give every entry without a vector a perturbed copy of an embedded entry's vector (cache + vec0)."""
     import numpy as np
 
+    from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.ledger import now_iso
-    from clawmem.index import vectors
 
     rng = np.random.default_rng(seed)
     with Index.open(ws) as index:
@@ -282,9 +282,9 @@ def encode_rate(embedder: Any, texts: list[str]) -> float:
 
 def build(result: SizeResult, root: Path, *, embed: bool, embed_max: int, sample_size: int, transcripts: float) -> Workspace:
     from clawmem.embeddings import load_embedder
+    from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.index import vectors
 
     t = time.perf_counter()
     ws, result.days = generate(root, result.entries, transcripts=transcripts)

@@ -61,6 +61,9 @@ WORKER_SOCKET_PATH_MAX = 103  # bytes a Unix socket path may have everywhere (su
 WORKER_LOCK_WAIT_S = 0.5  # a new worker retries the lock this long: a probe holds it for an instant, a worker for good
 WORKER_START_WAIT_S = 30.0  # `clawmem worker start` waits this long for the new worker to answer
 SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error
+PIECE_MIN_WORDS = 3  # a sentence shorter than this ("Wow!") is no piece of its turn (search.piece_weight)
+PIECE_MAX_PER_ENTRY = 8  # sentences of one turn embedded as its pieces
+PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the rest to `clawmem index`
 
 
 def setting(default: Any, doc: str, *, local_only: bool = False) -> Any:
@@ -99,6 +102,7 @@ class SearchConfig:
     feedback_min_docs: int = setting(2, "a feedback word must appear in at least this many of the top hits")
     session_weight: float = setting(0.0, "share of its session's relevance (mean of its best turns) in a transcript turn's; 0 = off (0.4: LoCoMo +2.0 R@5, multi-hop -2.1)")
     date_boost: float = setting(0.3, "boost of a transcript turn said on, or speaking of, a date the query names (session day, \"last Friday\" resolved); 0 = off")
+    piece_weight: float = setting(0.0, "late interaction: share of the way a transcript turn's vector score moves up to its best sentence's; 0 = off (0.5: multi-hop R@5 -0.6)")
     temporal_boost: float = setting(0.0, "boost of a transcript turn stating a time, for a query asking when (0 = off: LoCoMo +1.3 R@10, BEAM neutral)")
 
 

@@ -117,8 +117,9 @@ def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]
 
 
 def _moved_by(signals: dict, *, shown: int) -> str:
-    """The retrieval signals that moved a hit, in words: feedback words, its session's share, and
-    diversity (MMR), which lists a hit below a lower score when it repeats a hit above it."""
+    """The retrieval signals that moved a hit, in words: feedback words, its session's share,
+    its best sentence (late interaction), and diversity (MMR), which lists a hit below a lower score
+    when it repeats a hit above it."""
     parts = []
     rank = signals.get("score_rank")
     if rank is not None and rank != shown:
@@ -128,6 +129,9 @@ def _moved_by(signals: dict, *, shown: int) -> str:
         parts.append(f"feedback {signals['feedback']:.3f} ({', '.join(signals['feedback_terms'])})")
     if signals["session"] is not None:
         parts.append(f"session {signals['session']:.3f}")
+    if signals.get("piece"):
+        sentence = signals["piece"]["sentence"]
+        parts.append(f"sentence {signals['piece']['score']:.3f} \"{sentence if len(sentence) <= 80 else sentence[:79] + '…'}\"")
     return "; ".join(parts)
 
 

@@ -49,6 +49,10 @@ def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress
     if report.reason:
         return None, report.reason
     vectors.refresh_triggers(index, embedder)
+    if ws.config.search.piece_weight > 0:
+        from clawmem.search import pieces
+
+        pieces.embed_all(index, embedder)
     seconds = time.perf_counter() - started
     return replace(report, seconds=seconds, per_second=report.embedded / seconds if seconds > 0 else 0.0), None
 

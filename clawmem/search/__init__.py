@@ -19,7 +19,7 @@ from typing import Any
 from clawmem.framing import frame_untrusted, inert
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
-from clawmem.search import diversity, feedback, lanes, ranking, sessions
+from clawmem.search import diversity, feedback, lanes, pieces, ranking, sessions
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
@@ -191,6 +191,8 @@ def search(
     exact = [] if opts.lanes == "vector" else lanes.exact_candidates(index, query, opts, limit)
     found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
     rows = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
+    if vectors_on:  # a lexical candidate beyond the vector scan's k has a cosine too: not 0 in the blend (LoCoMo +0.5 / +0.5)
+        vector.score_more(index, set(rows))
 
     fused = ranking.fused(lexical, vector_scores, cfg) if vectors_on and opts.lanes == "hybrid" else None
 
@@ -213,6 +215,8 @@ def search(
             if vectors_on:
                 vector.score_more(index, set(fresh))
             text_scores = feedback.blend(text_scores, feedback_scores, cfg.feedback_weight)
+
+    best_pieces = _late_interaction(index, vector, rows, cfg.piece_weight) if vectors_on and cfg.piece_weight > 0 else {}
 
     adjacent = lanes.neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
     if vectors_on and adjacent:
@@ -244,6 +248,7 @@ def search(
             feedback=feedback_scores.get(entry_id, 0.0),
             feedback_terms=feedback.present(terms, row["text"]) if entry_id in feedback_scores else (),
             session=session.get(entry_id),
+            piece=best_pieces.get(entry_id),
         )
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
@@ -262,6 +267,19 @@ def search(
         returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
         record_returned(index, returned, query=query, source="search", ws=ws)
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(vector.embedder, "id", None), hits, warnings, decay)
+
+
+def _late_interaction(index: Index, vector: lanes.VectorLane, rows: dict[int, dict], weight: float) -> dict[int, tuple[float, str]]:
+    """Lift each candidate turn's vector score towards its best sentence's (``pieces``); the lifted ones, for ``--explain``."""
+    from clawmem.config import PIECE_INLINE_MAX
+
+    moved = {}
+    for entry_id, (score, piece) in pieces.best(index, vector.embedder, vector.query_vector, rows, max_new=PIECE_INLINE_MAX).items():
+        before = vector.scores.get(entry_id, 0.0)
+        if score > before:
+            vector.scores[entry_id] = pieces.lifted(before, score, weight)
+            moved[entry_id] = (score, piece)
+    return moved
 
 
 def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder: Any, *, lam: float, limit: int) -> list[int]:
@@ -319,6 +337,7 @@ def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int
             "feedback": round(signals.feedback, 6),
             "feedback_terms": list(signals.feedback_terms),
             "session": None if signals.session is None else round(signals.session, 6),
+            "piece": None if signals.piece is None else {"score": round(signals.piece[0], 6), "sentence": inert(signals.piece[1])},
             "score_rank": score_rank,
         },
         superseded=not supersession.is_live(row),

@@ -31,6 +31,7 @@ class Signals:
     feedback: float = 0.0  # the second, feedback round's BM25 (``feedback``), blended into text_score
     feedback_terms: tuple[str, ...] = ()  # the expansion words this entry contains
     session: float | None = None  # its session's relevance (``sessions``), shared into hybrid
+    piece: tuple[float, str] | None = None  # its best sentence's score and text when it lifted the vector score (``pieces``)
 
     @property
     def score(self) -> float:

@@ -22,7 +22,7 @@ def test_search_json_shape_and_explain(clawmem, workspace):
     assert hit["text"] == "The staging server is called atlas"
     assert hit["citation"] == f"{hit['path']}#L{hit['line_start']}"
     assert set(hit["signals"]) == {"hybrid", "recency", "age_days", "importance", "project", "conversation", "boosts", "session", "feedback", "feedback_terms",
-                                   "score_rank"}
+                                   "piece", "score_rank"}
     assert hit["importance"] == 6 and hit["origin"] == "owner"
     assert hit["snippet"] == hit["text"]  # short texts are their own snippet
 
