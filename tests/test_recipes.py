@@ -108,6 +108,7 @@ for n in 1 2 3 4 5 6; do clawmem promote memory/2026-11-29.md#L$((n + 2)) --yes 
 for n in 1 2 3; do clawmem intent add "Reminder $n" --when "release" --origin owner >/dev/null; done
 mkdir -p ~/agents/ada ~/src && clawmem init ~/agents/ada/memory >/dev/null && clawmem init ~/agent >/dev/null
 git init -q ~/src/app && git init -q ~/src/lib
+printf '' | crontab -  # a table exists, as on most machines (the intent cron pipeline runs under set -e)
 mkdir -p ~/.claude/projects/-home-ada-src-app/memory && printf -- '- Deploys go to fly.io\\n' > ~/.claude/projects/-home-ada-src-app/memory/MEMORY.md
 """
 
@@ -167,6 +168,7 @@ class Sandboxes:
             snapshot, env = self.snapshots[install, stage]
             shutil.rmtree(live, ignore_errors=True)
             shutil.copytree(snapshot, live, symlinks=True)
+            retrust(Path(env["HOME"]))
             return live / "work", env
         if stage == "help":
             shutil.rmtree(live, ignore_errors=True)
@@ -182,6 +184,16 @@ class Sandboxes:
         shutil.copytree(live, snapshot, symlinks=True)
         self.snapshots[install, stage] = snapshot, env
         return work, env
+
+
+def retrust(home: Path) -> None:
+    """Trust the restored workspaces again: an entry names the workspace folder's inode (a copy
+    has new ones), so each listed entry is written as ``clawmem init`` there would write it now."""
+    from clawmem.trust import workspaces as trusted
+
+    listing = home / ".local" / "state" / "clawmem" / trusted.FILE_NAME
+    entries = [trusted.current(Path(os.fsdecode(trusted.parse(line).path))) for line in listing.read_bytes().split(b"\n") if line]
+    listing.write_bytes(b"".join(trusted.entry(here) + b"\n" for here in entries))
 
 
 @pytest.fixture(scope="module")
