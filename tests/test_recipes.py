@@ -164,6 +164,7 @@ class Sandboxes:
     def fresh(self, install: str, stage: str) -> tuple[Path, dict[str, str]]:
         """The ``work`` folder and environment of a sandbox in ``stage``'s state, as that state was left."""
         live = self.base / install
+        settle(live)
         if (install, stage) in self.snapshots:
             snapshot, env = self.snapshots[install, stage]
             shutil.rmtree(live, ignore_errors=True)
@@ -184,6 +185,18 @@ class Sandboxes:
         shutil.copytree(live, snapshot, symlinks=True)
         self.snapshots[install, stage] = snapshot, env
         return work, env
+
+
+def settle(live: Path) -> None:
+    """Wait for what the last test's recipes left running in ``live`` (``hook stop`` ingests in the
+    background), so removing the folder does not race a writer."""
+    from tests.conftest import background_done
+
+    listing = live / "home" / ".local" / "state" / "clawmem" / "trusted-workspaces"
+    for line in listing.read_bytes().split(b"\n") if listing.exists() else []:
+        root = Path(os.fsdecode(line.split(b"\0")[0]))
+        if line and (root / ".clawmem").is_dir():
+            background_done(root)
 
 
 def retrust(home: Path) -> None:
