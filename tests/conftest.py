@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -109,20 +110,50 @@ def pytest_report_header(config):
     ]
 
 
-@pytest.fixture(autouse=True)
-def isolated_env(tmp_path, monkeypatch):
-    """Point HOME and the default workspace at the test's temp dir; plain, narrow output."""
-    home = tmp_path / "home"
+def isolate(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
+    """Point HOME and the default workspace (``base/ws``) under ``base``; plain, narrow output."""
+    home = base / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))  # the trusted-workspaces list
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # the machine-local config (local.toml)
-    monkeypatch.setenv("CLAWMEM_WORKSPACE", str(tmp_path / "ws"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    monkeypatch.setenv("CLAWMEM_WORKSPACE", str(base / "ws"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(base / "run"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.delenv("CLAWMEM_MODEL_PATH", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path, monkeypatch):
+    """Every test in its own temp dir (``isolate``)."""
+    isolate(monkeypatch, tmp_path)
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """The folder ``build`` fills, built once per test run and shared by every xdist worker.
+
+    Each worker has its own session and module fixtures, so an expensive one (a venv, a big
+    indexed workspace) would be built once per worker on the same few cores. Here the first
+    worker to ask builds it under a file lock in the run's shared temp folder (the parent of the
+    workers' own) and the others wait for it. The folder is built where it stays (a venv names
+    its own path), and counts as built only once ``build`` returned; callers copy it before
+    changing anything in it.
+    """
+    from filelock import FileLock
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # pytest-of-USER/pytest-N, shared by this run's workers only
+    folder, built = base / name, base / f"{name}.built"
+    with FileLock(str(base / f"{name}.lock")):
+        if not built.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that failed part way
+            folder.mkdir()
+            build(folder)
+            built.touch()
+    return folder
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@
 workspaces, through the real ``clawmem`` on PATH, with each command's exit status checked.
 
 A block that cannot run offline is marked in the Markdown (``tests/recipes.py``); an unmarked
-block that fails fails this test. Help examples that cannot run here are listed in ``NOT_RUN``
-with the reason, and the list may hold only examples that exist. The man recipe and the cron
+block that fails fails its test. Help examples that cannot run here are listed in ``NOT_RUN``
+with the reason, and the list may hold only examples that exist. Each block, and each command's
+examples, is its own test (so xdist spreads them), on a copy of a sandbox prepared once per
+worker (``Sandboxes``); the plain install's venv is built once per run (``built_once``). The man recipe and the cron
 recipe run like the others (``man`` reads the pages through MANPATH; ``crontab`` is a stand-in
 that keeps the table in a file, so the machine's own crontab is never touched).
 """
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CLAWMEM
+from tests.conftest import CLAWMEM, built_once
 from tests.recipes import ROOT, all_blocks
 from tests.ttyrun import run_with_tty_stderr
 
@@ -106,6 +108,7 @@ for n in 1 2 3 4 5 6; do clawmem promote memory/2026-11-29.md#L$((n + 2)) --yes 
 for n in 1 2 3; do clawmem intent add "Reminder $n" --when "release" --origin owner >/dev/null; done
 mkdir -p ~/agents/ada ~/src && clawmem init ~/agents/ada/memory >/dev/null && clawmem init ~/agent >/dev/null
 git init -q ~/src/app && git init -q ~/src/lib
+printf '' | crontab -  # a table exists, as on most machines (the intent cron pipeline runs under set -e)
 mkdir -p ~/.claude/projects/-home-ada-src-app/memory && printf -- '- Deploys go to fly.io\\n' > ~/.claude/projects/-home-ada-src-app/memory/MEMORY.md
 """
 
@@ -117,8 +120,98 @@ def help_examples() -> list[str]:
     return [example for node in tree.walk() for example in gen_docs.help_of(node).examples]
 
 
+def help_groups() -> dict[str, list[str]]:
+    """The examples to run, by top-level command, each group in the order of ``--help``.
+
+    One test per group, so xdist spreads them; a group because an example may use what an
+    earlier one of its command made (``user retire language`` retires what ``user set`` set).
+    """
+    import gen_docs
+
+    groups: dict[str, list[str]] = {}
+    for node in gen_docs.command_tree().walk():
+        for example in gen_docs.help_of(node).examples:
+            if example not in NOT_RUN:
+                groups.setdefault(" ".join(node.path[:1]) or "clawmem", []).append(example)
+    return groups
+
+
+HELP_GROUPS = help_groups()  # read while collecting; an empty parameter list fails the collection (pyproject)
+INSTALLS = ["editable", "plain"]
+
+
 def test_not_run_lists_only_real_examples():
     assert set(NOT_RUN) | INPUT_CLOSED <= set(help_examples())
+
+
+def test_every_example_not_listed_is_in_a_group():
+    grouped = [example for group in HELP_GROUPS.values() for example in group]
+    assert grouped and sorted(grouped) == sorted(e for e in help_examples() if e not in NOT_RUN)
+
+
+class Sandboxes:
+    """This worker's sandboxes, one folder per install, restored from a snapshot before each test.
+
+    The recipes' state names its own paths (the trusted-workspaces list, hook.json, the shims),
+    so a test runs in the folder the state was made in rather than in a copy elsewhere. The
+    ``help`` state is the one ``FIXTURE`` leaves; ``docs`` adds the examples folder and ``DOCS_FIXTURE``.
+    """
+
+    def __init__(self, base: Path, request: pytest.FixtureRequest) -> None:
+        self.base, self.request = base, request
+        self.snapshots: dict[tuple[str, str], tuple[Path, dict[str, str]]] = {}
+
+    def fresh(self, install: str, stage: str) -> tuple[Path, dict[str, str]]:
+        """The ``work`` folder and environment of a sandbox in ``stage``'s state, as that state was left."""
+        live = self.base / install
+        settle(live)
+        if (install, stage) in self.snapshots:
+            snapshot, env = self.snapshots[install, stage]
+            shutil.rmtree(live, ignore_errors=True)
+            shutil.copytree(snapshot, live, symlinks=True)
+            retrust(Path(env["HOME"]))
+            return live / "work", env
+        if stage == "help":
+            shutil.rmtree(live, ignore_errors=True)
+            work, env = installed_sandbox(live, self.request, install)
+            script = FIXTURE
+        else:
+            work, env = self.fresh(install, "help")
+            shutil.copytree(ROOT / "examples", work / "examples")
+            script = DOCS_FIXTURE
+        code, _, err = run(script, work, env)
+        assert code == 0, err
+        snapshot = self.base / f"{install}-{stage}"
+        shutil.copytree(live, snapshot, symlinks=True)
+        self.snapshots[install, stage] = snapshot, env
+        return work, env
+
+
+def settle(live: Path) -> None:
+    """Wait for what the last test's recipes left running in ``live`` (``hook stop`` ingests in the
+    background), so removing the folder does not race a writer."""
+    from tests.conftest import background_done
+
+    listing = live / "home" / ".local" / "state" / "clawmem" / "trusted-workspaces"
+    for line in listing.read_bytes().split(b"\n") if listing.exists() else []:
+        root = Path(os.fsdecode(line.split(b"\0")[0]))
+        if line and (root / ".clawmem").is_dir():
+            background_done(root)
+
+
+def retrust(home: Path) -> None:
+    """Trust the restored workspaces again: an entry names the workspace folder's inode (a copy
+    has new ones), so each listed entry is written as ``clawmem init`` there would write it now."""
+    from clawmem.trust import workspaces as trusted
+
+    listing = home / ".local" / "state" / "clawmem" / trusted.FILE_NAME
+    entries = [trusted.current(Path(os.fsdecode(trusted.parse(line).path))) for line in listing.read_bytes().split(b"\n") if line]
+    listing.write_bytes(b"".join(trusted.entry(here) + b"\n" for here in entries))
+
+
+@pytest.fixture(scope="module")
+def sandboxes(tmp_path_factory, request) -> Sandboxes:
+    return Sandboxes(tmp_path_factory.mktemp("recipes"), request)
 
 
 @pytest.mark.model
@@ -126,19 +219,16 @@ def test_not_run_lists_only_real_examples():
 @pytest.mark.needs_tool("less")
 @pytest.mark.needs_tool("git")
 @pytest.mark.needs_tool("man")
-@pytest.mark.parametrize("install", ["editable", "plain"])
-def test_every_help_example_runs(tmp_path, request, install):
-    work, env = installed_sandbox(tmp_path, request, install)
-    code, _, err = run(FIXTURE, work, env)
-    assert code == 0, err
+@pytest.mark.parametrize("group", HELP_GROUPS)
+@pytest.mark.parametrize("install", INSTALLS)
+def test_every_help_example_runs(sandboxes, install, group):
+    work, env = sandboxes.fresh(install, "help")
     failed = []
-    for example in help_examples():
-        if example in NOT_RUN:
-            continue
+    for example in HELP_GROUPS[group]:
         code, _, err = run(example + (" </dev/null" if example in INPUT_CLOSED else ""), work, env, timeout=120)
         if code != 0:
             failed.append(f"{example}\n  exit {code}: {err.strip()[-400:]}")
-    assert not failed, "help examples that fail as written:\n" + "\n".join(failed)
+    assert not failed, f"{install} install: help examples that fail as written:\n" + "\n".join(failed)
 
 
 def installed_sandbox(tmp_path: Path, request: pytest.FixtureRequest, install: str) -> tuple[Path, dict[str, str]]:
@@ -153,19 +243,24 @@ def installed_sandbox(tmp_path: Path, request: pytest.FixtureRequest, install: s
 
 @pytest.fixture(scope="module")
 def plain_install(tmp_path_factory) -> str:
-    """``clawmem`` from a plain (non-editable) install of this checkout into a fresh venv.
+    """``clawmem`` from a plain (non-editable) install of this checkout into a fresh venv, built once per run (``built_once``).
 
     Its dependencies come from the running environment (a .pth line naming its site-packages, which
     runs none of that folder's own .pth files, so the editable clawmem there stays out of reach);
     clawmem itself, its man pages and completions are the wheel's. The build backend comes from
     the running environment when it is new enough, else from pip's configured index.
     """
+    where = built_once(tmp_path_factory, "plain-install", _build_plain_install) / "venv"
+    return str(where / "bin" / "clawmem")
+
+
+def _build_plain_install(folder: Path) -> None:
     import sysconfig
     import venv
 
     from tests.conftest import require
 
-    where = tmp_path_factory.mktemp("plain") / "venv"
+    where = folder / "venv"
     venv.EnvBuilder(with_pip=True, symlinks=True).create(where)  # ensurepip: offline, from the interpreter's own wheel
     python = where / "bin" / "python"
     purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -187,11 +282,13 @@ def plain_install(tmp_path_factory) -> str:
     origin = subprocess.run([str(python), "-c", "import clawmem; print(clawmem.__file__)"], capture_output=True, text=True, env=env, timeout=60,
                             cwd=where)  # not the checkout: `python -c` puts the current folder first on sys.path
     assert origin.stdout.startswith(str(where)), origin.stdout  # the installed copy, not the checkout
-    return str(where / "bin" / "clawmem")
 
 
 def _blocks_to_run() -> list:
     return [block for block in all_blocks() if block.not_run is None]
+
+
+BLOCKS = {block.where: block for block in _blocks_to_run()}  # read while collecting, like HELP_GROUPS
 
 
 def test_every_unmarked_block_is_run_and_every_mark_gives_a_reason():
@@ -199,23 +296,26 @@ def test_every_unmarked_block_is_run_and_every_mark_gives_a_reason():
     assert any(b.file == "README.md" for b in blocks) and any(b.not_run for b in blocks)
     assert all(b.not_run.strip() for b in blocks if b.not_run is not None)
     assert all(block.commands() for block in _blocks_to_run()), "an unmarked block with no command"
+    assert BLOCKS, "no unmarked block to run"
 
 
 @pytest.mark.model
 @pytest.mark.needs_tool("git")
 @pytest.mark.needs_tool("man")
-@pytest.mark.parametrize("install", ["editable", "plain"])
-def test_every_markdown_recipe_runs(tmp_path, request, install):
-    work, env = installed_sandbox(tmp_path, request, install)
-    shutil.copytree(ROOT / "examples", work / "examples")
-    code, _, err = run(FIXTURE + DOCS_FIXTURE, work, env)
-    assert code == 0, err
-    failed = []
-    for block in _blocks_to_run():
-        code, _, err = run("\n".join(block.commands()), work, env, timeout=300)
-        if code != 0:
-            failed.append(f"{block.where}\n  exit {code}: {err.strip()[-600:]}")
-    assert not failed, f"{install} install: Markdown recipes that fail as written:\n" + "\n".join(failed)
+@pytest.mark.parametrize("where", BLOCKS)
+@pytest.mark.parametrize("install", INSTALLS)
+def test_every_markdown_recipe_runs(sandboxes, install, where):
+    work, env = sandboxes.fresh(install, "docs")
+    code, _, err = run("\n".join(BLOCKS[where].commands()), work, env, timeout=300)
+    assert code == 0, f"{install} install: the Markdown recipe at {where} fails as written:\n  exit {code}: {err.strip()[-600:]}"
+
+
+@pytest.mark.model
+@pytest.mark.needs_tool("git")
+@pytest.mark.needs_tool("man")
+@pytest.mark.parametrize("install", INSTALLS)
+def test_the_man_and_cron_recipes_run(sandboxes, install):
+    work, env = sandboxes.fresh(install, "docs")
     shown = run('export MANPATH="$(clawmem man --manpath):$MANPATH" && man clawmem && man clawmem-note-add', work, env)
     assert shown[0] == 0 and "CLAWMEM-NOTE-ADD(1)" in shown[1], shown[2]
     crontab = Path(env["HOME"]) / "crontab"

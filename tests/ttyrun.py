@@ -1,7 +1,7 @@
 """Run a command as a person would see it: standard error on a pseudo-terminal, standard output in a pipe.
 
 That split is the one the hints are for: a person at a terminal reads stderr, while a hook or
-a script reads stdout, which must stay clean. Output is small, so reading after exit is safe.
+a script reads stdout, which must stay clean. The terminal is read while the command runs.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pty
 import subprocess
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,24 +28,32 @@ def run_with_tty_stderr(
         )
         os.close(slave)
         slave = -1
+        chunks: list[bytes] = []
+        reader = threading.Thread(target=_read_until_closed, args=(master, chunks), daemon=True)
+        reader.start()
         if answer is not None:
             os.write(master, answer.encode())
         out, _ = proc.communicate(timeout=timeout)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: every writer has closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
+        reader.join(timeout)
     finally:
         if slave != -1:
             os.close(slave)
         os.close(master)
     err = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
     return proc.returncode, out.decode("utf-8", "replace"), err
+
+
+def _read_until_closed(master: int, chunks: list[bytes]) -> None:
+    """Read the terminal while the command runs: a full terminal buffer would block its writer
+    (a progress bar redrawn for minutes on a loaded machine fills it) until the timeout."""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every writer has closed the terminal
+            return
+        if not chunk:
+            return
+        chunks.append(chunk)
 
 
 def drain(master: int) -> bytes:

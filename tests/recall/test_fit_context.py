@@ -15,14 +15,20 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
+from clawmem import workspace_init
 from clawmem.config import Config
 from clawmem.dream.budget import size as budget_size
 from clawmem.hints import SEARCH_TOOL
-from tests.conftest import require_module
+from clawmem.trust import workspaces as trusted_workspaces
+from clawmem.workspace import Workspace
+from tests import forkserver
+from tests.conftest import CLAWMEM, built_once, isolate, require_module
 
 HOSTS = ["claude-code", "codex"]
 EVENTS = {"session-start": "SessionStart", "prompt": "UserPromptSubmit"}
@@ -65,15 +71,33 @@ def _section(context: str, heading: str) -> list[str]:
     return [line for line in block.splitlines() if line.startswith("- ")]
 
 
+def _build_big(folder: Path) -> None:
+    """A workspace at ``folder/ws``: MEMORY.md of over 40,000 characters (ENTRIES entries of mixed
+    importance and date), USER.md with three directives, indexed by the real CLI."""
+    with pytest.MonkeyPatch.context() as env:
+        isolate(env, folder)
+        ws = workspace_init.create(folder / "ws")
+        lines = [f"- {body(i)} <!-- importance: {importance(i)} --> <!-- observed: {observed(i)} -->" for i in range(ENTRIES)]
+        ws.memory_md.write_text(ws.memory_md.read_text() + "\n".join(lines) + "\n", encoding="utf-8")
+        ws.user_md.write_text(ws.user_md.read_text() + "".join(f"- {d}\n" for d in DIRECTIVES), encoding="utf-8")
+        assert budget_size(ws.memory_md.read_text()) > 40_000
+        indexed = forkserver.run([CLAWMEM, "index"], input=None, timeout=600, env=dict(os.environ), cwd=folder, spawn=False)
+        assert indexed.returncode == 0, indexed.stderr
+
+
+@pytest.fixture(scope="module")
+def big_built(tmp_path_factory) -> Path:
+    """The indexed big workspace, built once per run (embedding ENTRIES entries is most of this file's time)."""
+    return built_once(tmp_path_factory, "fit-context-big", _build_big) / "ws"
+
+
 @pytest.fixture
-def big(ws, clawmem):
-    """MEMORY.md of over 40,000 characters (ENTRIES entries of mixed importance and date), USER.md with three directives."""
-    lines = [f"- {body(i)} <!-- importance: {importance(i)} --> <!-- observed: {observed(i)} -->" for i in range(ENTRIES)]
-    ws.memory_md.write_text(ws.memory_md.read_text() + "\n".join(lines) + "\n", encoding="utf-8")
-    ws.user_md.write_text(ws.user_md.read_text() + "".join(f"- {d}\n" for d in DIRECTIVES), encoding="utf-8")
-    assert budget_size(ws.memory_md.read_text()) > 40_000
-    assert clawmem("index").returncode == 0
-    return ws
+def big(big_built, tmp_path) -> Workspace:
+    """This test's own copy of the big workspace, where ``ws`` would be, trusted as ``ws`` is."""
+    root = tmp_path / "ws"
+    shutil.copytree(big_built, root)
+    trusted_workspaces.trust(root)
+    return Workspace.open(root)
 
 
 @pytest.mark.parametrize("host", HOSTS)
