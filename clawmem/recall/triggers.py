@@ -199,7 +199,7 @@ class VectorLane:
         return not self._thread.is_alive()
 
 
-ABANDONED: list[VectorLane] = []  # lanes cut off by the budget; the CLI exits without waiting for them
+ABANDONED: list[VectorLane] = []  # lanes cut off by the budget and still running; the CLI exits without waiting for them
 # What the turn still does once the lane answers or is cut off (scoring, the project block, the
 # recall bookkeeping, a write when something fired): 10-30 ms on a loaded machine, so the lane
 # leaves that much of the budget (at most a tenth of it).
@@ -229,7 +229,7 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
         return None
     lane = VectorLane(ws, message)
     if not lane.wait(max(0.0, budget.remaining_s() - min(AFTER_LANE_S, budget.total_ms / 10_000))):
-        ABANDONED.append(lane)
+        ABANDONED[:] = [*(cut for cut in ABANDONED if not cut.wait(0)), lane]  # a long-lived server keeps only the running ones
         degraded.append("vector trigger matching cut off by the time budget; lexical only this turn")
         return None
     if lane.vector is None:
