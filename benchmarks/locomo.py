@@ -231,11 +231,10 @@ def _progress_bar(label: str) -> Callable[[int, int, str], None]:
 
 def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversation:
     """Ingest every session of ``sample`` into a workspace at ``root``, index and embed it."""
-    from clawmem.index import vectors
+    from clawmem.index import pieces, vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
     from clawmem.ingest import ingest
-    from clawmem.search import pieces
 
     conversation = sample["conversation"]
     all_sessions = sessions(conversation)

@@ -100,6 +100,7 @@ KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
     # storage -> rules: the index applies the trust rules while it indexes
     ("clawmem.index.sync", "clawmem.trust.provenance"),
     ("clawmem.index.sync", "clawmem.loopguard"),
+    ("clawmem.index.pieces", "clawmem.loopguard"),  # sentence vectors share the embedding cache's loopguard.text_hash keys
     ("clawmem.index.recalls", "clawmem.trust.provenance"),
     ("clawmem.index.recalls", "clawmem.trust.content_origin"),
     ("clawmem.index.recalls", "clawmem.loopguard"),

@@ -50,7 +50,7 @@ def embed_pending(ws: Workspace, index: Index, *, progress: sync_module.Progress
         return None, report.reason
     vectors.refresh_triggers(index, embedder)
     if ws.config.search.piece_weight > 0:
-        from clawmem.search import pieces
+        from clawmem.index import pieces
 
         pieces.embed_all(index, embedder)
     seconds = time.perf_counter() - started

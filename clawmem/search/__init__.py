@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem.framing import frame_untrusted, inert
-from clawmem.index import supersession, tokens
+from clawmem.index import pieces, supersession, tokens
 from clawmem.index.db import Index
-from clawmem.search import diversity, feedback, lanes, pieces, ranking, sessions
+from clawmem.search import diversity, feedback, lanes, ranking, sessions
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace

@@ -59,7 +59,7 @@ def test_a_turn_rises_by_its_best_sentence(clawmem, tmp_path):
 
 
 def test_a_turn_is_split_into_its_sentences_without_the_speaker():
-    from clawmem.search.pieces import split
+    from clawmem.index.pieces import split
 
     assert split("Caroline: Wow! I went to a support group yesterday. It was so powerful. [shares a photo: a dog by a painted wall]") == [
         "I went to a support group yesterday.", "It was so powerful.", "[shares a photo: a dog by a painted wall]",
