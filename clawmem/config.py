@@ -449,6 +449,13 @@ FORGOTTEN_PLACEHOLDER = "[forgotten]"  # what a log keeps where it quoted forgot
 
 # Trust by lineage (clawmem.trust.sessions): prompts a prompt hook recorded per session, by hash
 SESSION_MAX_PROMPTS = 2000  # a session's whole life of prompts, bounded
+SESSION_MAX_SHOWN = 200  # untrusted texts clawmem handed a session's agent since the owner last typed, bounded
+# where a host says which session runs us: Claude Code sets it for its shell tool and its MCP
+# servers, Codex for the commands it runs (the hook payload's session_id / thread_id)
+HOST_SESSION_ENV = ("CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID")
+# an agent write with no session inherits what clawmem handed session-less callers this recently:
+# with no session to tell agents apart, any of them may be the one that read it
+UNLINKED_EXPOSURE_MINUTES = 120
 
 # Recall identity (clawmem.loopguard.injected_copy): words that, added to an injected line or put in
 # place of one of its words, make a new statement (a negation or correction), never an echo of it

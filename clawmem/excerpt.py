@@ -13,7 +13,7 @@ from typing import Any
 from clawmem import anchors, inputs
 from clawmem.errors import NotFound
 from clawmem.framing import frame_untrusted, inert, recall_block
-from clawmem.trust import provenance
+from clawmem.trust import provenance, sessions
 from clawmem.workspace import Workspace
 
 MAX_LINES = 200
@@ -31,8 +31,11 @@ class Excerpt:
     untrusted: bool
 
 
-def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int = MAX_LINES) -> Excerpt:
-    """Read the lines an anchor names (``clawmem.anchors``; plus ``context`` around them), never more than the caps."""
+def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int = MAX_LINES, session: str | None = None) -> Excerpt:
+    """Read the lines an anchor names (``clawmem.anchors``; plus ``context`` around them), never more than the caps.
+
+    Untrusted lines shown join ``session``'s lineage (``clawmem.trust.sessions.shown``).
+    """
     where = anchors.parse(ws, anchor)
     if not where.path.is_file():
         raise NotFound(f"no memory file {where.rel}", hint="paths are relative to the workspace, as search prints them")
@@ -49,6 +52,8 @@ def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int 
     truncated = end_capped < end or len(text) > MAX_CHARS
     rel = where.rel
     untrusted = _recall_lines(ws, rel, start, end_capped)
+    if untrusted:
+        sessions.shown(ws, session, [f"untrusted {rel}#L{start}-L{end_capped} shown by get"])
     return Excerpt(rel, start, end_capped, len(lines), text[:MAX_CHARS], truncated, untrusted)
 
 

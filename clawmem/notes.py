@@ -22,7 +22,7 @@ from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
 from clawmem.transcripts import live
-from clawmem.trust import content_origin, provenance
+from clawmem.trust import content_origin, provenance, sessions
 from clawmem.workspace import Workspace, append_durably
 
 
@@ -165,6 +165,7 @@ def add_note(
     entry's ``source`` metadata and in the ledger record.
     """
     provenance.check_provenance(origin, session_kind)
+    session = sessions.current(session)  # a note carries its session, named or the host's
     if importance is not None and not 1 <= importance <= 10:
         raise BadInput(f"importance {importance} is outside 1-10")
     for what, value in [("trigger", t) for t in triggers] + [("project", p) for p in projects] + [("key", key or ""), ("session", session or "")]:
@@ -265,6 +266,7 @@ def flush(
     so it neither rides the daily note's trust nor taints the owner's lines there.
     """
     provenance.check_provenance(origin, session_kind)
+    session = sessions.current(session)
     text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
     text, marked = incoming.clean(text, typed_by_owner=False)
     units = flush_units(text)

@@ -23,7 +23,7 @@ _clawmem_table() {
         "search:values") REPLY="--limit -n --min-score --project --session --tier --workspace -w" ;;
         "search:flags") REPLY="--include-untrusted --include-superseded --lexical --explain --json --help -h" ;;
         "search:--tier") REPLY="curated episodic all" ;;
-        "get:values") REPLY="--context -C --max-lines --workspace -w" ;;
+        "get:values") REPLY="--context -C --max-lines --session --workspace -w" ;;
         "get:flags") REPLY="--json --help -h" ;;
         "recall:values") REPLY="--session --channel --sender --budget-ms --workspace -w" ;;
         "recall:flags") REPLY="--bootstrap --no-bootstrap --include-superseded --why --json --help -h" ;;

@@ -42,7 +42,7 @@ function __clawmem_table
         case 'search:--tier'
             printf '%s\n' 'curated' 'episodic' 'all'
         case 'get:values'
-            printf '%s\n' '--context	Extra lines before and after' '-C	Extra lines before and after' '--max-lines	Most lines returned' '--workspace	Workspace directory' '-w	Workspace directory'
+            printf '%s\n' '--context	Extra lines before and after' '-C	Extra lines before and after' '--max-lines	Most lines returned' '--session	The session reading it: untrusted lines shown taint that session\'s later agent notes' '--workspace	Workspace directory' '-w	Workspace directory'
         case 'get:flags'
             printf '%s\n' '--json	Print JSON (a stable, documented shape)' '--help	Show this message and exit' '-h	Show this message and exit'
         case 'recall:values'

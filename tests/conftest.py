@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from clawmem.config import HOST_SESSION_ENV
 from tests import forkserver
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
@@ -123,6 +124,8 @@ def isolate(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.delenv("CLAWMEM_MODEL_PATH", raising=False)
+    for name in HOST_SESSION_ENV:  # run inside Claude Code or Codex, the suite would belong to its session
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture(autouse=True)

@@ -6,13 +6,14 @@ from typing import Annotated
 
 import typer
 
-from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.cli.options import JsonOpt, WorkspaceOpt, session_option
 
 
 def get(
     anchor: Annotated[str, typer.Argument(help="PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20 (as search and note add cite it); absolute paths inside the workspace work too.")],  # noqa: E501  Typer help text kept on one line
     context: Annotated[int, typer.Option("--context", "-C", min=0, max=100, help="Extra lines before and after.")] = 0,
     max_lines: Annotated[int, typer.Option("--max-lines", min=1, max=200, help="Most lines returned.")] = 200,
+    session: Annotated[str | None, session_option("The session reading it: untrusted lines shown taint that session's later agent notes [default: the host's, from its environment].")] = None,  # noqa: E501  Typer help text kept on one line
     workspace: WorkspaceOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -35,7 +36,7 @@ def get(
     from clawmem.output import emit_json, is_terminal
     from clawmem.workspace import Workspace
 
-    excerpt = get_excerpt(Workspace.open(workspace), anchor, context=context, max_lines=max_lines)
+    excerpt = get_excerpt(Workspace.open(workspace), anchor, context=context, max_lines=max_lines, session=session)
     if json_output:
         emit_json(payload(excerpt))
         return

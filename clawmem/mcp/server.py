@@ -194,15 +194,19 @@ def build_server(workspace: str | Path | None = None):
         anchor: Annotated[str, Field(min_length=1, description="PATH, PATH#L12, PATH#L12-L20 or PATH:12, as a search citation or add_note gives it.")],
         context: Annotated[int, Field(ge=0, le=100, description="Extra lines before and after.")] = 0,
         max_lines: Annotated[int, Field(ge=1, le=200, description="Most lines returned.")] = 200,
+        session: Annotated[str | None, Field(description=SESSION_DOC)] = None,
     ) -> dict[str, Any]:
         """Read a bounded excerpt of a memory file, e.g. the lines around a search hit.
 
         Text from memory/quarantine/, transcripts/ and untrusted lines comes inside
-        <untrusted-content>. The lines shown join the recalled set, so flushing them back stores nothing new.
+        <untrusted-content>. The lines shown join the recalled set, so flushing them back stores nothing new;
+        untrusted lines shown make the session's later notes untrusted-derived.
         """
         from clawmem.excerpt import get_excerpt, payload
+        from clawmem.workspace import validate_session_id
 
-        return payload(get_excerpt(open_ws(), anchor, context=context, max_lines=max_lines))
+        return payload(get_excerpt(open_ws(), anchor, context=context, max_lines=max_lines,
+                                   session=validate_session_id(session) if session else None))
 
     async def add_note(
         text: Annotated[str, Field(min_length=1, description="The fact, decision or observation to keep (one entry).")],

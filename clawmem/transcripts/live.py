@@ -6,6 +6,8 @@ and parsing the host's transcript is this module's part, so the rules need no pa
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from clawmem.inputs import read_transcript
 from clawmem.transcripts.parse import parse_transcript
 from clawmem.trust import sessions
@@ -15,15 +17,20 @@ from clawmem.workspace import Workspace
 def exposure(ws: Workspace, session: str | None) -> str | None:
     """The exposure open in ``session`` now (what an agent write inherits), or None.
 
-    Read from the transcript a hook registered; an unreadable or oversized one counts as
-    exposed (we cannot tell what the agent saw, and a lost file must never make text more
-    trusted). A session no hook registered: what its last ingest left open."""
+    ``session`` is the one named, else the host's (``sessions.current``). Read from the
+    transcript a hook registered; an unreadable or oversized one counts as exposed (we cannot
+    tell what the agent saw, and a lost file must never make text more trusted). A session no
+    hook registered: what its last ingest left open. Either way, then, what clawmem handed its
+    agent from untrusted content since the owner last typed; with no session at all, what it
+    handed session-less callers lately (``sessions`` module doc)."""
+    session = sessions.current(session)
     if not session:
-        return None
-    where = sessions.registered(ws, session)
-    if where is None:
-        return sessions.left_open(ws, session)
-    transcript, host = where
+        return sessions.unlinked_exposure(ws)
+    known = sessions.recorded(ws, session)
+    return (_transcript_exposure(ws, session, *known.transcript) if known.transcript else known.left_open) or known.shown
+
+
+def _transcript_exposure(ws: Workspace, session: str, transcript: Path, host: str) -> str | None:
     why: list[str] = []
     raw = read_transcript(transcript, ws.config.limits.max_ingest_bytes, why)
     if raw is None:

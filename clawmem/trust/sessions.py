@@ -12,24 +12,51 @@ A session ingested through ``clawmem ingest`` (no hook) is judged from its inges
 exposure still open at its end is kept for the notes written after it (``settled``), and the
 notes its agent wrote *before* the ingest, while an exposure was open at their time, are
 recorded untrusted-derived then (``derived_notes``; timed transcripts only). A session neither
-registered nor ingested has no known lineage: its notes are judged by the wording detector
-alone (``clawmem.trust.content_origin``); ``docs/architecture.md`` says so.
+registered nor ingested has no known lineage of its own.
+
+What clawmem itself hands an agent from untrusted content (``get``, ``search``) is recorded
+too (``shown``), because a hook's transcript may not hold it and an unhooked session has no
+transcript yet: it stays open until the owner's next typed prompt or the session's next ingest.
+A caller names its session with ``--session``, else the host's environment does (``current``:
+Claude Code and Codex set it for the commands and MCP servers they run). With no session at
+all, an agent's note inherits what clawmem handed session-less callers in the last
+``UNLINKED_EXPOSURE_MINUTES`` (any of them may be the agent writing); beyond that, the wording
+detector alone (``clawmem.trust.content_origin``) judges it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem.config import SESSION_MAX_PROMPTS
+from clawmem.config import HOST_SESSION_ENV, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN, UNLINKED_EXPOSURE_MINUTES
 from clawmem.trust import lineage, provenance
 from clawmem.workspace import Workspace
 
 SESSIONS_DIR = "runtime/sessions"
 INGESTED = "open_after_ingest"  # the exposure open at the end of the session's last ingested transcript
+SHOWN = "shown"  # untrusted texts clawmem handed the session's agent since the owner last typed
+UNLINKED = "runtime/unlinked-exposure.json"  # the same for callers with no session, each with its time
+
+
+def current(session: str | None) -> str | None:
+    """The session a call belongs to: the one named, else the one the host runs us in (its environment)."""
+    from clawmem.errors import ClawmemError
+    from clawmem.workspace import validate_session_id
+
+    if session:
+        return session
+    for name in HOST_SESSION_ENV:
+        try:
+            return validate_session_id(os.environ[name].strip())
+        except (KeyError, ClawmemError):
+            continue
+    return None
 
 
 def _record(ws: Workspace, session: str) -> Path:
@@ -71,6 +98,7 @@ def remember(ws: Workspace, session: str, *, transcript: Path | None = None, hos
         digest = typed.mark(prompt)
         if digest not in known:
             changed["prompts"] = [*known, digest][-SESSION_MAX_PROMPTS:]
+        changed.pop(SHOWN, None)  # the owner typed after it: what was shown before no longer taints
     if changed != record:
         _write(ws, session, changed)
 
@@ -80,18 +108,72 @@ def typed_prompts(ws: Workspace, session: str) -> frozenset[str]:
     return frozenset(h for h in _read(ws, session).get("prompts", []) if isinstance(h, str))
 
 
-def registered(ws: Workspace, session: str) -> tuple[Path, str] | None:
-    """Where a hook said the host writes ``session``'s transcript, and which host (None: no hook did)."""
+@dataclass(frozen=True)
+class Recorded:
+    """What ``session``'s record says of its lineage, read once."""
+
+    transcript: tuple[Path, str] | None  # where a hook said the host writes it, and which host
+    left_open: str | None  # the exposure its last ingested transcript left open (``settled``)
+    shown: str | None  # the first untrusted text clawmem handed its agent since the owner last typed
+
+
+def recorded(ws: Workspace, session: str) -> Recorded:
     record = _read(ws, session)
-    if not isinstance(record.get("transcript"), str) or not isinstance(record.get("host"), str):
-        return None
-    return Path(record["transcript"]), record["host"]
+    where = record.get("transcript"), record.get("host")
+    ingested = record.get(INGESTED)
+    shown = [s for s in record.get(SHOWN, []) if isinstance(s, str)]
+    return Recorded(
+        (Path(where[0]), where[1]) if isinstance(where[0], str) and isinstance(where[1], str) else None,
+        ingested if isinstance(ingested, str) else None,
+        shown[0] if shown else None,
+    )
 
 
-def left_open(ws: Workspace, session: str) -> str | None:
-    """The exposure ``session``'s last ingested transcript left open (``settled``), or None."""
-    ingested = _read(ws, session).get(INGESTED)
-    return ingested if isinstance(ingested, str) else None
+def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
+    """Record untrusted texts clawmem handed out (``what``: where each came from) in the lineage of
+    ``session`` (``current``), or of session-less callers, with the time (module doc)."""
+    from clawmem.ledger import now_iso
+    from clawmem.workspace import atomic_write
+
+    if not what:
+        return
+    session = current(session)
+    if session is None:
+        path = ws.state_dir / UNLINKED
+        fresh = [*_unlinked(ws), *({"what": w, "at": now_iso()} for w in what)][-SESSION_MAX_SHOWN:]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(fresh).encode())
+        return
+    record = _read(ws, session)
+    known = [s for s in record.get(SHOWN, []) if isinstance(s, str)]
+    added = [w for w in what if w not in known]
+    if added:
+        _write(ws, session, record | {SHOWN: [*known, *added][-SESSION_MAX_SHOWN:]})
+
+
+def _unlinked(ws: Workspace) -> list[dict[str, str]]:
+    """What clawmem handed session-less callers within ``UNLINKED_EXPOSURE_MINUTES``, oldest first."""
+    from clawmem.timeparse import as_local, local_now
+
+    try:
+        rows = json.loads((ws.state_dir / UNLINKED).read_text())
+    except (OSError, ValueError):
+        return []
+    since = local_now() - dt.timedelta(minutes=UNLINKED_EXPOSURE_MINUTES)
+    kept = []
+    for row in rows if isinstance(rows, list) else []:
+        try:
+            if isinstance(row.get("what"), str) and as_local(dt.datetime.fromisoformat(row["at"])) >= since:
+                kept.append(row)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            continue
+    return kept
+
+
+def unlinked_exposure(ws: Workspace) -> str | None:
+    """The exposure an agent write with no session inherits (module doc), or None."""
+    rows = _unlinked(ws)
+    return f"{rows[-1]['what']}, to a caller with no session, at {rows[-1]['at']}" if rows else None
 
 
 def exposure_of(session: str, turns: Sequence[Any]) -> str | None:
@@ -107,7 +189,7 @@ def exposure_of(session: str, turns: Sequence[Any]) -> str | None:
 def settled(ws: Workspace, session: str, turns: Sequence[lineage.TurnView]) -> None:
     """Keep what ``session``'s ingested ``turns`` leave open, for the agent's later notes (module doc)."""
     record = _read(ws, session)
-    changed = {k: v for k, v in record.items() if k != INGESTED}
+    changed = {k: v for k, v in record.items() if k not in (INGESTED, SHOWN)}  # the transcript now holds what was shown
     if (still := lineage.open_exposure(turns)) is not None:
         changed[INGESTED] = still
     if changed != record:
