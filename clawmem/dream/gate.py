@@ -96,9 +96,15 @@ DECISION = re.compile(
 STRONG = "an owner's explicit decision: strong evidence, no recalls needed"
 
 
-def strong_evidence(c: Candidate) -> str | None:
-    """Why the candidate needs no recalls (``DECISION`` said by the owner), else None."""
-    said = (scaffold.speech(e.text) for e in c.evidence if e.origin == "owner")
+def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) -> str | None:
+    """Why the candidate needs no recalls (``DECISION`` said by the owner), else None.
+
+    A decision told to the agent (in a note, or in a session where the agent speaks) is strong
+    evidence. In a transcript where no agent speaks (``among_people``: a chat between people,
+    ingested as the owner's) "I decided to go to the garden" is one person's account of their
+    day, not a decision for the agent to keep: such words earn their place by recalls.
+    """
+    said = (scaffold.speech(e.text) for e in c.evidence if e.origin == "owner" and e.path not in among_people)
     return STRONG if any(DECISION.search(text) for text in said) else None
 
 
@@ -185,7 +191,7 @@ def evaluate(
         score = weighted(s, cfg)
         excluded = preconditions(c, staging, taint, stated)
         failed = list(excluded)
-        strong = strong_evidence(c)
+        strong = strong_evidence(c, staging.among_people)
         words = list(excluded)
         if not excluded:
             for numbers, said in shortfalls(s, score, cfg, needs_recalls=strong is None):

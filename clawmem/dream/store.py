@@ -162,6 +162,7 @@ class Staging:
     files: dict[str, str]  # path -> content hash light last read
     themes: list[Theme]
     last_id: int = 0  # ids are never reused within the staging tables
+    among_people: frozenset[str] = frozenset()  # transcripts in which no agent speaks (``load``)
 
     def new_id(self) -> int:
         self.last_id += 1
@@ -195,7 +196,11 @@ def load(index: Index) -> Staging:
         Theme(r["label"], tuple(json.loads(r["candidates"])), r["contexts"], r["days"], r["sessions"], r["reflection"], tuple(json.loads(r["citations"])))
         for r in index.query("SELECT * FROM dream_themes ORDER BY label")
     ]
-    return Staging({i: c for i, c in candidates.items() if c.evidence}, files, themes, max(candidates, default=0))
+    among_people = frozenset(
+        r["path"]
+        for r in index.query("SELECT path FROM entries WHERE path LIKE 'transcripts/%' GROUP BY path HAVING max(origin = 'agent') = 0")
+    )
+    return Staging({i: c for i, c in candidates.items() if c.evidence}, files, themes, max(candidates, default=0), among_people)
 
 
 def recalls(index: Index, since_day: str) -> dict[tuple[str, str], list[Recall]]:

@@ -8,6 +8,7 @@ The assertions read the real ``MEMORY.md`` and ``USER.md``.
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 
@@ -193,6 +194,27 @@ def test_an_owners_explicit_decision_needs_no_recalls_and_explain_says_why(ws, s
     assert active(ws.memory_md) == [decision]
     [row] = [e for e in report["explain"] if e["text"] == decision]
     assert "strong evidence" in row["signals"]["strong"]
+
+
+@pytest.mark.parametrize("decision", [
+    "I decided to go to a pretty garden in the morning.",  # REALTALK's account of a day
+    "We decided to switch the sync wire format from JSON to postcard.",  # the same rule whatever the words
+])
+def test_a_decision_in_a_chat_between_people_waits_for_the_gate(ws, clawmem, tmp_path, dream, decision):
+    """Told to a friend in a chat the owner ingested, where no agent speaks, it is no decision for the agent to keep."""
+    def chat(session: str, *turns: tuple[str, str, str]) -> None:
+        source = tmp_path / f"{session}.jsonl"
+        source.write_text("".join(json.dumps({"role": role, "speaker": who, "content": text}) + "\n" for role, who, text in turns))
+        assert clawmem("ingest", str(source), "--session", session, "--origin", "owner", env={"CLAWMEM_NOW": at(day(1))}).returncode == 0
+
+    chat("c1", ("user", "Akib", decision), ("user", "Muhhamed", "Sounds good to me."))
+    report = dream(day(1))
+    assert active(ws.memory_md) == []
+    [row] = [e for e in report["explain"] if decision in e["text"]]
+    assert not row["signals"].get("strong")
+    chat("c2", ("user", "Akib", decision), ("assistant", "assistant", "Noted."))  # control: the same words in a session with the agent
+    dream(day(1))
+    assert [line for line in active(ws.memory_md) if decision in line]
 
 
 def test_the_same_decision_from_the_assistant_alone_waits_for_the_gate(ws, say, dream):
