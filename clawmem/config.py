@@ -453,7 +453,7 @@ SESSION_MAX_SHOWN = 200  # untrusted texts clawmem handed a session's agent sinc
 # where a host says which session runs us: Claude Code sets it for its shell tool and its MCP
 # servers, Codex for the commands it runs (the hook payload's session_id / thread_id)
 HOST_SESSION_ENV = ("CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID")
-# an agent write with no session inherits what clawmem handed session-less callers this recently:
+# every agent write inherits what clawmem handed callers that named no session this recently:
 # with no session to tell agents apart, any of them may be the one that read it
 UNLINKED_EXPOSURE_MINUTES = 120
 

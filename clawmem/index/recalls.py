@@ -18,7 +18,7 @@ from clawmem import ledger, loopguard
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.timeparse import local_now
-from clawmem.trust import provenance, sessions
+from clawmem.trust import provenance
 from clawmem.trust.content_origin import RECALLED, Source
 from clawmem.workspace import Workspace
 
@@ -68,8 +68,6 @@ def record_returned(index: Index, hits: Iterable[Returned], *, query: str, sourc
                 (hit.text_hash, hit.path, qh, float(hit.score), day, at, source),
             )
     _remember(index, rows, ws, at, times=1)
-    if ws is not None:  # the agent that asked has read them: its later notes inherit that (trust.sessions)
-        sessions.shown(ws, None, [f"untrusted {h.path} returned by {source}" for h in rows if not joins_recalled_set(h.origin)])
 
 
 def mark_shown(index: Index, hits: Iterable[Returned], *, ws: Workspace | None = None) -> None:

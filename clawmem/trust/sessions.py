@@ -18,10 +18,10 @@ What clawmem itself hands an agent from untrusted content (``get``, ``search``) 
 too (``shown``), because a hook's transcript may not hold it and an unhooked session has no
 transcript yet: it stays open until the owner's next typed prompt or the session's next ingest.
 A caller names its session with ``--session``, else the host's environment does (``current``:
-Claude Code and Codex set it for the commands and MCP servers they run). With no session at
-all, an agent's note inherits what clawmem handed session-less callers in the last
-``UNLINKED_EXPOSURE_MINUTES`` (any of them may be the agent writing); beyond that, the wording
-detector alone (``clawmem.trust.content_origin``) judges it.
+Claude Code and Codex set it for the commands and MCP servers they run). What clawmem handed a
+caller that named no session is kept for ``UNLINKED_EXPOSURE_MINUTES``, and every agent note in
+that time inherits it, whatever its session: any agent may have been that caller. A note with no
+known lineage is judged by the wording detector alone (``clawmem.trust.content_origin``).
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def _unlinked(ws: Workspace) -> list[dict[str, str]]:
 
 
 def unlinked_exposure(ws: Workspace) -> str | None:
-    """The exposure an agent write with no session inherits (module doc), or None."""
+    """The exposure every agent write inherits for a while, whatever its session (module doc), or None."""
     rows = _unlinked(ws)
     return f"{rows[-1]['what']}, to a caller with no session, at {rows[-1]['at']}" if rows else None
 

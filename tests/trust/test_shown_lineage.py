@@ -4,7 +4,7 @@ An agent reads a planted note through ``get`` (or finds it with ``search``) and 
 in its own words, in another language: no shared word, no URL, so the wording detector cannot
 see it. The lineage can: the read and the write belong to one session, named with
 ``--session``, by the host's environment (Claude Code and Codex set one for the commands they
-run), or, with no session at all, they happened close together. Real CLI, real files; each
+run), or the read named no session and the write came soon after. Real CLI, real files; each
 case has its control (the same note without the read, in another session, after the owner
 typed, or later than the window) that lands as the agent's.
 """
@@ -99,6 +99,13 @@ def test_the_owners_next_typed_prompt_closes_what_was_shown(clawmem, planted, tm
     payload = {"hook_event_name": "UserPromptSubmit", "session_id": "session-typed", "cwd": str(tmp_path), "prompt": "tag the release"}
     assert clawmem("hook", "prompt", "--host", "claude-code", input=json.dumps(payload), env=_at(2)).returncode == 0
     assert not _write(clawmem, OWN, "add", {**_at(3), **session})["untrusted"]
+
+
+def test_a_read_with_no_session_taints_a_note_that_names_one(clawmem, planted):
+    """The red team's shape: ``get`` with no session, then ``note flush --session s-27``."""
+    _read(clawmem, planted, "get", _at(1))
+    assert _write(clawmem, PARAPHRASE, "flush", _at(2), "--session", "s-27")["untrusted"]
+    assert _write(clawmem, PARAPHRASE, "add", _at(3), "--session", "s-28")["untrusted"]
 
 
 def test_with_no_session_the_read_taints_only_for_a_while(clawmem, planted):
