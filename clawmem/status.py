@@ -75,9 +75,11 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     ledger_intact = index.meta("ledger_intact", "1") != "0"
     embeddings = embedding_status(ws)
     if embeddings.get("available"):
-        from clawmem.index.vectors import unembedded
+        from clawmem.index.vectors import VEC_TABLE, unembedded
 
-        embeddings["unembedded"] = unembedded(index, embeddings.get("model_id"))
+        model = embeddings.get("model_id")
+        tables = frozenset({"entries", "meta", f"{VEC_TABLE}_rowids"})
+        embeddings["unembedded"] = index.derived(f"status.unembedded:{model}", tables, lambda: unembedded(index, model))
     warnings = []
     if pending:
         warnings.append(f"{plural(len(pending), 'file')} changed since the last index sync; run `clawmem index` (search syncs first)")
@@ -117,7 +119,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
             f"hook of that session or `clawmem ingest`"
         )
 
-    counts = _breakdown(index)
+    counts = index.derived("status.breakdown", frozenset({"entries"}), lambda: _breakdown(index))  # the worker keeps it until the index changes
     return Status(
         workspace=str(ws.root),
         workspace_rule=ws.found_by,
