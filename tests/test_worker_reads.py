@@ -17,11 +17,18 @@ from pathlib import Path
 import pytest
 
 from clawmem.worker.client import _route
+from tests import test_worker
 from tests.conftest import _IMPORT_PROBE, CLAWMEM
-from tests.test_worker import NONCE, root, run, started, status  # noqa: F401 -- root: the fixture, used by name
+from tests.test_worker import NONCE, started, status
 from tests.ttyrun import run_with_tty_stderr
 
 pytestmark = pytest.mark.e2e  # real processes, sockets and a real worker
+
+
+@pytest.fixture
+def root(monkeypatch):
+    """``tests/test_worker.py``'s workspace: indexed, one triggered curated entry, its worker stopped at the end."""
+    yield from test_worker.root.__wrapped__(monkeypatch)
 
 OFF = {"CLAWMEM_WORKER": "off"}
 READS = [
@@ -82,9 +89,9 @@ def test_a_status_the_worker_answers_imports_nothing_of_the_command(root):
     assert status()["served"] == served + 2
 
 
-def index_state(root: Path) -> tuple:
+def index_state(folder: Path) -> tuple:
     """What a sync would change, read from the file by this process's own SQLite (not the worker's connection)."""
-    with sqlite3.connect(root / ".clawmem" / "index.db") as conn:
+    with sqlite3.connect(folder / ".clawmem" / "index.db") as conn:
         files = conn.execute("SELECT path, size, mtime_ns FROM files ORDER BY path").fetchall()
         return files, conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
 
