@@ -2,7 +2,8 @@
 
 ``status`` is what a person or a host checks first; Typer's import alone cost more than the
 report, so the launcher runs plain invocations here and ``clawmem/cli/status.py`` declares the
-same options for help and usage errors (``tests/test_launcher_parity.py`` runs both).
+same options for help and usage errors (``tests/test_launcher_parity.py`` runs both). A
+running worker answers piped invocations with this same function (``clawmem.worker.commands``).
 """
 
 from __future__ import annotations
