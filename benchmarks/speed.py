@@ -399,8 +399,18 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
 TAB = "source {script}; COMP_WORDS=(clawmem se); COMP_CWORD=1; _clawmem_completion clawmem"
 
 
+WORKER_ROWS = ("clawmem status", "clawmem search --lexical", "clawmem recall")  # what a resident worker answers (issue 26)
+
+
 def process_rows(ws: Workspace, query: str, runs: int, lanes: list[str]) -> dict[str, dict]:
-    """Whole-process rows, each paired with the interpreter floor (``_timing.paired``)."""
+    """Whole-process rows, each paired with the interpreter floor (``_timing.paired``).
+
+    First every row in its own process (``CLAWMEM_WORKER=off``: ``recall`` would otherwise
+    start a worker on first use, and the rows after it would be answered by it), then the rows
+    a worker answers with one started (``clawmem worker start``), in a pipe as hosts and agents
+    run them; the served count printed shows none fell back unseen. A checkout whose client
+    hands a command to no worker gives in-process figures in its "worker on" row.
+    """
     env = {"CLAWMEM_WORKSPACE": str(ws.root), "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     cli = clawmem_command()
     commands = {
@@ -412,7 +422,22 @@ def process_rows(ws: Workspace, query: str, runs: int, lanes: list[str]) -> dict
     }
     if "hybrid" in lanes:
         commands["clawmem search (hybrid)"] = [*cli, "search", query]
-    return paired(commands, runs=runs, env=env)
+    rows = paired(commands, runs=runs, env={**env, "CLAWMEM_WORKER": "off"})
+    on_env = {**os.environ, **env}
+    on_env.pop("CLAWMEM_WORKER", None)
+    started = subprocess.run([*cli, "worker", "start", "--json"], env=on_env, capture_output=True, text=True, check=False)
+    if started.returncode != 0:
+        print(f"note: no worker ({started.stderr.strip() or started.stdout.strip()}); in-process rows only", file=sys.stderr)
+        return rows
+    try:
+        on = paired({name: commands[name] for name in WORKER_ROWS}, runs=runs, env=on_env)
+        served = subprocess.run([*cli, "worker", "status", "--json"], env=on_env, capture_output=True, text=True, check=False)
+        print(f"  worker: {json.loads(served.stdout).get('served')} requests served "
+              f"({len(WORKER_ROWS)} rows x {runs + 1} runs with the warm-up)", file=sys.stderr)
+    finally:
+        subprocess.run([*cli, "worker", "stop"], env=on_env, capture_output=True, check=False)
+    rows.update({f"{name}, worker on": row for name, row in on.items()})
+    return rows
 
 
 def import_profile(ws: Workspace, query: str) -> dict[str, Any]:

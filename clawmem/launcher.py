@@ -75,14 +75,22 @@ def _fast_recall(argv: list[str], found: dict[str, str | bool]) -> int:
     return run_command(**recall_values(argv, found))
 
 
-def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
-    from clawmem.fastlane import Usage, guarded, parse
-    from clawmem.fastlane.search import in_range, run_command, search_parser
+def search_values(argv: list[str], found: dict[str, str | bool]) -> dict:
+    """``search``'s arguments as ``fastlane.search.run_command`` takes them, ``debug`` included (the worker parses with this too), or ``Usage``."""
+    from clawmem.fastlane import Usage, parse
+    from clawmem.fastlane.search import in_range, search_parser
 
     args = parse(search_parser(), argv)
     if not in_range(args):
         raise Usage("value out of range")
-    values = _merged(args, found)
+    return _merged(args, found)
+
+
+def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane import guarded
+    from clawmem.fastlane.search import run_command
+
+    values = search_values(argv, found)
     debug = values.pop("debug")
     return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
 
@@ -123,11 +131,19 @@ def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
     return run_command(**hook_values(argv, found))
 
 
-def _fast_status(argv: list[str], found: dict[str, str | bool]) -> int:
-    from clawmem.fastlane import guarded, parse
-    from clawmem.fastlane.status import run_command, status_parser
+def status_values(argv: list[str], found: dict[str, str | bool]) -> dict:
+    """``status``'s arguments as ``fastlane.status.run_command`` takes them, ``debug`` included (the worker parses with this too), or ``Usage``."""
+    from clawmem.fastlane import parse
+    from clawmem.fastlane.status import status_parser
 
-    values = _merged(parse(status_parser(), argv), found)
+    return _merged(parse(status_parser(), argv), found)
+
+
+def _fast_status(argv: list[str], found: dict[str, str | bool]) -> int:
+    from clawmem.fastlane import guarded
+    from clawmem.fastlane.status import run_command
+
+    values = status_values(argv, found)
     debug = values.pop("debug")
     return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
 
@@ -176,8 +192,14 @@ def _checked_argv(argv: list[str]) -> list[str]:
 
     Python hands invalid UTF-8 in argv over as lone surrogates; written to a file or the
     ledger they would crash mid-write. Any command refuses them with a usage error, except
-    ``recall``, which must never cost a turn: it reads them as U+FFFD and says so.
+    ``recall``, which must never cost a turn: it reads them as U+FFFD and says so. UTF-8
+    refuses exactly the surrogates, so valid text costs one encode and no import.
     """
+    try:
+        "\0".join(argv).encode()
+        return argv
+    except UnicodeEncodeError:
+        pass
     from clawmem.inputs import SURROGATE
 
     bad = [i for i, arg in enumerate(argv) if SURROGATE.search(arg)]

@@ -38,8 +38,17 @@ class Status:
     background_failure: dict[str, Any] | None = None  # the last failed background ingest (``clawmem.hosts.jobs``)
 
 
-def _counts(index: Index, column: str) -> dict[str, int]:
-    return {r["k"]: r["n"] for r in index.query(f"SELECT {column} AS k, count(*) AS n FROM entries GROUP BY {column} ORDER BY {column}")}
+BREAKDOWN = ("tier", "kind", "origin", "session_kind")
+
+
+def _breakdown(index: Index) -> dict[str, dict[str, int]]:
+    """Entries counted by each column of ``BREAKDOWN``, each by value in order: one scan of the table, not one per column
+    (a scan reads every entry's text, stored before these columns: most of what status spent in SQLite)."""
+    found: dict[str, dict[str, int]] = {column: {} for column in BREAKDOWN}
+    for row in index.query(f"SELECT {', '.join(BREAKDOWN)}, count(*) AS n FROM entries GROUP BY {', '.join(BREAKDOWN)}"):
+        for column, counts in found.items():
+            counts[row[column]] = counts.get(row[column], 0) + row["n"]
+    return {column: dict(sorted(counts.items())) for column, counts in found.items()}
 
 
 def embedding_status(ws: Workspace) -> dict[str, Any]:
@@ -66,9 +75,11 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
     ledger_intact = index.meta("ledger_intact", "1") != "0"
     embeddings = embedding_status(ws)
     if embeddings.get("available"):
-        from clawmem.index.vectors import unembedded
+        from clawmem.index.vectors import VEC_TABLE, unembedded
 
-        embeddings["unembedded"] = unembedded(index, embeddings.get("model_id"))
+        model = embeddings.get("model_id")
+        tables = frozenset({"entries", "meta", f"{VEC_TABLE}_rowids"})
+        embeddings["unembedded"] = index.derived(f"status.unembedded:{model}", tables, lambda: unembedded(index, model))
     warnings = []
     if pending:
         warnings.append(f"{plural(len(pending), 'file')} changed since the last index sync; run `clawmem index` (search syncs first)")
@@ -108,15 +119,16 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
             f"hook of that session or `clawmem ingest`"
         )
 
+    counts = index.derived("status.breakdown", frozenset({"entries"}), lambda: _breakdown(index))  # the worker keeps it until the index changes
     return Status(
         workspace=str(ws.root),
         workspace_rule=ws.found_by,
         schema_version=migrations.schema_version(index),
         entries=entries,
-        by_tier=_counts(index, "tier"),
-        by_kind=_counts(index, "kind"),
-        by_origin=_counts(index, "origin"),
-        by_session_kind=_counts(index, "session_kind"),
+        by_tier=counts["tier"],
+        by_kind=counts["kind"],
+        by_origin=counts["origin"],
+        by_session_kind=counts["session_kind"],
         files_indexed=index.scalar("SELECT count(*) FROM files"),
         files_pending=pending,
         last_sync=index.meta("last_sync"),

@@ -61,7 +61,7 @@ def run_command(
     json_output: bool = False,
 ) -> int:
     """Search and print; clawmem errors propagate to the caller's handler."""
-    from clawmem.index.freshness import open_fresh
+    from clawmem.index.freshness import fresh
     from clawmem.search import SearchOptions, active_projects, query_text
     from clawmem.search import search as run_search
     from clawmem.workspace import Workspace, validate_session_id
@@ -74,7 +74,7 @@ def run_command(
         limit=limit, min_score=min_score, tier=tier, include_untrusted=include_untrusted, include_superseded=include_superseded,
         active_projects=active_projects(ws, project or (), session), lanes="lexical" if lexical else "hybrid",
     )
-    with open_fresh(ws) as index:
+    with fresh(ws) as index:
         result = run_search(ws, index, text, options)
     if json_output:
         from clawmem.output import emit_json

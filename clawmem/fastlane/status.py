@@ -2,7 +2,8 @@
 
 ``status`` is what a person or a host checks first; Typer's import alone cost more than the
 report, so the launcher runs plain invocations here and ``clawmem/cli/status.py`` declares the
-same options for help and usage errors (``tests/test_launcher_parity.py`` runs both).
+same options for help and usage errors (``tests/test_launcher_parity.py`` runs both). A
+running worker answers piped invocations with this same function (``clawmem.worker.commands``).
 """
 
 from __future__ import annotations
@@ -21,14 +22,17 @@ def status_parser() -> Parser:
 
 def run_command(*, workspace: str | None = None, json_output: bool = False) -> int:
     """Report and print; clawmem errors propagate to the caller's handler."""
-    from clawmem.index.db import Index
+    from clawmem.index import resident
     from clawmem.output import emit_json
     from clawmem.status import workspace_status
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    with Index.open(ws) as index:
+    index = resident.opened(ws)  # in the worker, its kept connection; elsewhere opened, and closed by ``done``
+    try:
         report = workspace_status(ws, index)
+    finally:
+        resident.done(index)
     if json_output:
         emit_json(report)
     else:

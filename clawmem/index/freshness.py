@@ -7,6 +7,10 @@ ledger changed, so the common case costs one directory scan. It lives apart from
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from clawmem.index import resident
 from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files
 from clawmem.workspace import Workspace
@@ -53,3 +57,17 @@ def open_fresh(ws: Workspace) -> Index:
         index.close()
         raise
     return index
+
+
+@contextmanager
+def fresh(ws: Workspace) -> Iterator[Index]:
+    """``open_fresh`` for one request: in the worker its kept connection (``clawmem.index.resident``), elsewhere opened and closed."""
+    index = resident.opened(ws)
+    try:
+        if needs_sync(ws, index):
+            from clawmem.index.sync import sync
+
+            sync(ws, index)
+        yield index
+    finally:
+        resident.done(index)

@@ -12,6 +12,10 @@ nothing is read twice.
 Falls back to the caller's own process on any failure: no worker (``delegated`` then starts
 one in the background for the next call), a stale socket, a timeout, a reply that is not the
 protocol, a worker of another install or started with another environment.
+
+Besides ``recall`` and the context hooks, it hands over ``status`` and ``search --lexical``
+when neither stdout nor stderr is a terminal (a host or an agent reading a pipe): a running
+worker answers them with everything imported and the index open; none is started for them.
 """
 
 from __future__ import annotations
@@ -26,17 +30,19 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-COMMANDS = ("recall", "hook")
+COMMANDS = ("recall", "hook", "status", "search")
 HOOK_EVENTS = ("prompt", "session-start")  # hosts.command.WORKER_EVENTS, not imported: that costs a module per turn
+PIPED_ONLY = ("status", "search")  # worker.commands.PIPED_ONLY: a terminal's layout depends on its width, which the worker cannot see
 VALUE_OPTIONS = ("-w", "--workspace", "--color")
 _asked: dict[str, str | None] = {"refusal": None}  # what the worker said when it refused this process's request ("version", "environment", ...)
 
 
-def _route(argv: list[str]) -> str | None:
+def _route(argv: list[str], piped: bool) -> str | None:
     """The workspace option the command line names ("" for none), or None when no worker serves this command.
 
     A cheap reading of the global options and of ``-w`` anywhere (the last one wins, as in
-    the parsers): the worker checks the command line and the workspace itself.
+    the parsers): the worker checks the command line and the workspace itself. ``status``
+    and ``search --lexical`` only when neither stdout nor stderr is a terminal (``piped``).
     """
     args = argv[: argv.index("--")] if "--" in argv else argv
     command = None
@@ -57,6 +63,8 @@ def _route(argv: list[str]) -> str | None:
             command = arg
         position += 1
     if command not in COMMANDS or (command == "hook" and not any(event in args for event in HOOK_EVENTS)):
+        return None
+    if command in PIPED_ONLY and not (piped and (command != "search" or "--lexical" in args)):
         return None
     return option
 
@@ -83,8 +91,10 @@ def answered(argv: list[str]) -> int | None:
     """The command's exit code, its output printed, when the workspace's worker ran it; None when this process must."""
     if worker.disabled():
         return None
-    option = _route(argv)
-    if option is None or any(stream is None for stream in (sys.stdin, sys.stdout, sys.stderr)):
+    if any(stream is None for stream in (sys.stdin, sys.stdout, sys.stderr)):
+        return None
+    option = _route(argv, not (sys.stdout.isatty() or sys.stderr.isatty()))
+    if option is None:
         return None
     try:
         "\0".join(argv).encode()

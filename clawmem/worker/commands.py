@@ -5,7 +5,10 @@ worker exists to save), so the worker parses it exactly as the client's launcher
 (``launcher.lane_args``, ``recall_values``, ``hook_values``) and refuses, with a reason,
 anything that process would not hand to the same function: another command or hook event,
 arguments the fast lane leaves to Typer, another workspace, a terminal on stdin for
-``recall -``. The client then runs the command itself.
+``recall -``, ``status`` or ``search`` printing to a terminal (its layout follows the
+terminal's width, which only the client sees), a hybrid search (the query embedding would run
+with the worker's thread count, not the client's), ``--debug`` (a traceback is the client's
+to print). The client then runs the command itself.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from typing import Any
 from clawmem import worker
 from clawmem.fastlane import Usage
 
+PIPED_ONLY = ("status", "search")  # served only when the client prints to no terminal (``client.PIPED_ONLY``)
+
 
 @dataclass(frozen=True)
 class Plan:
     """A command line the worker serves: which function, its arguments, ``--color``, and how much stdin it reads."""
 
-    command: str  # "recall" or "hook"
+    command: str  # "recall", "hook", "status" or "search"
     values: dict[str, Any]
     color: str
     stdin: int  # bytes to ask the client for: 0 none, -1 all of it
@@ -45,16 +50,29 @@ def planned(request: dict[str, Any], root: Path) -> Plan | str:
             values = launcher.hook_values(rest[1:], found)
             if values["event"] not in WORKER_EVENTS:
                 return "command"
+        elif rest[:1] == ["status"]:
+            values = launcher.status_values(rest[1:], found)
+        elif rest[:1] == ["search"]:
+            values = launcher.search_values(rest[1:], found)
+            if not values["lexical"]:
+                return "command"
         else:
             return "command"
     except Usage:
         return "usage"
+    if rest[0] in PIPED_ONLY:
+        if request["stdout_tty"] or request["stderr_tty"]:
+            return "terminal"
+        if values.pop("debug"):
+            return "debug"
     if not _same_workspace(values.get("workspace"), root):
         return "workspace"
     if rest[0] == "recall":
         if values["message"] != "-":
             return Plan("recall", values, color, 0)
         return "stdin" if request["stdin_tty"] else Plan("recall", values, color, -1)  # a person typing: the client reads it
+    if rest[0] in PIPED_ONLY:
+        return Plan(rest[0], values, color, 0)
     return Plan("hook", values, color, 0 if request["stdin_tty"] else worker.STDIN_READ_MAX)
 
 
@@ -80,8 +98,24 @@ def run(plan: Plan) -> int:
             from clawmem.fastlane.recall import answer
 
             return answer(**plan.values)
+        if plan.command in PIPED_ONLY:
+            return _read(plan)
         from clawmem.hosts.command import answer as hook_answer
 
         return hook_answer(**plan.values)
     finally:
         ABANDONED.clear()  # a vector lane cut off by its budget finishes in its thread; no exit waits for it
+
+
+def _read(plan: Plan) -> int:
+    """``status`` or ``search``, errors reported as the client's fast lane reports them (``fastlane.guarded``)."""
+    from clawmem.fastlane import guarded
+
+    as_json = plan.values["json_output"]
+    if plan.command == "status":
+        from clawmem.fastlane.status import run_command as status
+
+        return guarded(lambda: status(**plan.values), as_json=as_json, debug=False)
+    from clawmem.fastlane.search import run_command as search
+
+    return guarded(lambda: search(**plan.values), as_json=as_json, debug=False)

@@ -1,4 +1,4 @@
-"""The worker process: one per workspace, serving ``recall`` and the context hooks over a Unix socket.
+"""The worker process: one per workspace, serving ``recall``, the context hooks, piped ``status`` and ``search --lexical`` over a Unix socket.
 
 One JSON object per line each way. A request carries the client's protocol, install and
 environment, its command line, its working directory and whether its streams are terminals;
@@ -168,10 +168,14 @@ def warm(root: Path) -> None:
     """Import what the commands need and load the workspace's embedder, so no request pays for either."""
     from clawmem import launcher  # noqa: F401 -- imported for their side effect: loaded once
     from clawmem.fastlane.recall import answer  # noqa: F401
+    from clawmem.fastlane.search import run_command as search  # noqa: F401
+    from clawmem.fastlane.status import run_command as status  # noqa: F401
     from clawmem.hosts.command import answer as hook_answer  # noqa: F401
     from clawmem.hosts.hook import run  # noqa: F401
-    from clawmem.recall import recall  # noqa: F401
+    from clawmem.recall import oversize, recall  # noqa: F401 -- oversize: what status imports when it runs
     from clawmem.recall.render import context_block  # noqa: F401
+    from clawmem.search import search as run_search  # noqa: F401
+    from clawmem.status import workspace_status  # noqa: F401
     from clawmem.trust import workspaces  # noqa: F401 -- the same
 
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):

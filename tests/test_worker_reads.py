@@ -1,0 +1,124 @@
+"""``status`` and ``search --lexical`` answered by the resident worker, through the installed command.
+
+Hosts and agents run both in a pipe, often: a running worker answers them with everything
+imported and the index open, printing the bytes the command prints in its own process. What
+it cannot serve exactly so (a terminal's layout, a hybrid search, ``--debug``) stays with
+the client. The workspace fixture and helpers are ``tests/test_worker.py``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clawmem.worker.client import _route
+from tests import test_worker
+from tests.conftest import _IMPORT_PROBE, CLAWMEM
+from tests.test_worker import NONCE, started, status
+from tests.ttyrun import run_with_tty_stderr
+
+pytestmark = pytest.mark.e2e  # real processes, sockets and a real worker
+
+
+@pytest.fixture
+def root(monkeypatch):
+    """``tests/test_worker.py``'s workspace: indexed, one triggered curated entry, its worker stopped at the end."""
+    yield from test_worker.root.__wrapped__(monkeypatch)
+
+OFF = {"CLAWMEM_WORKER": "off"}
+READS = [
+    ["status"],
+    ["status", "--json"],
+    ["--json", "status"],
+    ["search", "release", "--lexical"],
+    ["search", "release", "--lexical", "--json", "--explain"],
+    ["search", "-n", "1", "release helper", "--lexical", "--tier", "curated"],
+    ["search", "nothing matches zebra", "--lexical"],
+    ["search", "release", "--lexical", "--session", "../etc"],  # refused by the command itself, the same way
+]
+
+
+def printed(args: list[str], env: dict | None = None) -> tuple[int, str, str]:
+    proc = subprocess.run([CLAWMEM, *args], capture_output=True, timeout=120, env={**os.environ, **(env or {})})
+    return proc.returncode, NONCE.sub("id=N", proc.stdout.decode()), proc.stderr.decode()
+
+
+def test_piped_status_and_lexical_search_print_the_same_bytes_from_the_worker(root):
+    started()
+    served = status()["served"]
+    for args in READS:  # each run in its own process, then by the worker: a search records what it showed, so pairs, in turn
+        alone = printed(args, OFF)
+        assert printed(args) == alone, args
+    assert status()["served"] == served + len(READS)  # every one answered by the worker, none fell back
+    assert "entries: 1" in printed(["status"])[1] and "release helper" in printed(["search", "release", "--lexical"])[1]
+
+
+def test_a_terminal_a_hybrid_search_and_debug_stay_with_the_client(root):
+    started()
+    served = status()["served"]
+    for args in (["search", "release"], ["--debug", "status"], ["status", "--debug"], ["search", "release", "--lexical", "--debug"]):
+        assert printed(args) == printed(args, OFF)
+    env = {**os.environ, "COLUMNS": "120"}
+    assert run_with_tty_stderr([CLAWMEM, "status"], cwd=root, env=env)[:2] == run_with_tty_stderr([CLAWMEM, "status"], cwd=root, env={**env, **OFF})[:2]
+    assert status()["served"] == served  # none of them reached the worker
+
+
+def loaded(args: list[str], heavy: tuple[str, ...]) -> set[str]:
+    """``modules_loaded`` run by the installed script's own interpreter: a worker serves only clients of its install, named by ``sys.executable``."""
+    interpreter = Path(CLAWMEM).read_text(encoding="utf-8").splitlines()[0].removeprefix("#!").strip()
+    proc = subprocess.run(
+        [interpreter, "-c", _IMPORT_PROBE, json.dumps(args), json.dumps(heavy)], capture_output=True, text=True, timeout=60,
+    )
+    assert "LOADED=" in proc.stderr, proc.stderr
+    return set(json.loads(proc.stderr.rsplit("LOADED=", 1)[1]))
+
+
+def test_a_status_the_worker_answers_imports_nothing_of_the_command(root):
+    """The client process of a served ``status`` stays at the worker client: the point of handing it over."""
+    heavy = ("clawmem.status", "clawmem.index", "clawmem.config", "apsw", "typer", "rich")
+    assert loaded(["status"], heavy) >= {"clawmem.status", "apsw"}  # control: in its own process it needs them
+    started()
+    served = status()["served"]
+    assert loaded(["status"], heavy) == set()
+    assert loaded(["search", "release", "--lexical"], heavy) == set()
+    assert status()["served"] == served + 2
+
+
+def index_state(folder: Path) -> tuple:
+    """What a sync would change, read from the file by this process's own SQLite (not the worker's connection)."""
+    with sqlite3.connect(folder / ".clawmem" / "index.db") as conn:
+        files = conn.execute("SELECT path, size, mtime_ns FROM files ORDER BY path").fetchall()
+        return files, conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
+
+
+def test_the_worker_s_status_reports_a_hand_edit_without_syncing_and_its_search_syncs(root):
+    started()
+    served = status()["served"]
+    note = root / "memory" / "2026-11-30.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("- The quokka colony moved to the north shore.\n", encoding="utf-8")
+    before = index_state(root)
+    for _ in range(2):  # status reads: the index stays as it was, the file stays pending
+        code, out, _ = printed(["status"])
+        assert code == 0 and "files indexed / pending: 2 / 1" in out and "changed since the last index sync" in out
+    assert index_state(root) == before
+    code, out, _ = printed(["search", "quokka", "--lexical"])
+    assert code == 0 and "quokka colony" in out  # search syncs first, as in its own process
+    assert "files indexed / pending: 3 / 0" in printed(["status"])[1]
+    assert index_state(root) != before
+    assert status()["served"] == served + 4
+
+
+def test_the_client_hands_over_only_what_the_worker_may_serve():
+    """The client's cheap reading: piped status, piped lexical search; nothing else of either."""
+    cases = [
+        (["status"], True), (["status"], False), (["-w", "ws", "status", "--json"], True),
+        (["search", "q", "--lexical"], True), (["search", "q"], True), (["search", "q", "--lexical"], False),
+        (["search", "q", "--", "--lexical"], True), (["worker", "status"], True),
+    ]
+    assert [_route(args, piped) for args, piped in cases] == ["", None, "ws", "", None, None, None, None]
