@@ -163,7 +163,19 @@ class DiskCache:
         return np.stack([found[key] for key in keys]) if keys else np.zeros((0, self.dimension), dtype=np.float32)
 
     def embed_query(self, text: str):
-        return self.inner.embed_query(text)
+        """The question's vector, kept like a turn's (under its own key: a model may embed queries differently)."""
+        import hashlib
+
+        import numpy as np
+
+        key = "query:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+        row = self.db.execute("SELECT vector FROM vectors WHERE embedder = ? AND hash = ?", [self.id, key]).fetchone()
+        if row:
+            return np.frombuffer(row[0], dtype=np.float32)
+        vector = np.asarray(self.inner.embed_query(text), dtype=np.float32)
+        self.db.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", [self.id, key, vector.tobytes()])
+        self.db.commit()
+        return vector
 
 
 def cache_folder(given: Path | None) -> Path:
@@ -229,7 +241,7 @@ def _progress_bar(label: str) -> Callable[[int, int, str], None]:
     return show
 
 
-def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversation:
+def build(sample: dict, root: Path, embedder: Any, *, reuse: bool, piece_contexts: tuple[str, ...] = ("none",)) -> Conversation:
     """Ingest every session of ``sample`` into a workspace at ``root``, index and embed it."""
     from clawmem.index import pieces, vectors
     from clawmem.index.db import Index
@@ -258,7 +270,8 @@ def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversati
         started = time.perf_counter()
         with Index.open(ws) as index:
             vectors.refresh(index, embedder, progress=_progress_bar(f"{sample['sample_id']} embedding"))
-            pieces.embed_all(index, embedder)  # the turns' sentences, as `clawmem index` does with search.piece_weight on
+            for context in piece_contexts:  # the turns' sentences, as `clawmem index` does with search.piece_weight on
+                pieces.embed_all(index, embedder, context)
         timings["embed"] = time.perf_counter() - started
     turn_lines: dict[str, list[tuple[int, int, str]]] = {}
     for path in sorted(ws.transcripts_dir.glob("*.md")):
@@ -341,6 +354,9 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "dates 0.5": (("date_boost", 0.5),),
     "pieces 0.5": (("piece_weight", 0.5),),
     "pieces 1": (("piece_weight", 1.0),),
+    "pieces 0.5 label": (("piece_weight", 0.5), ("piece_context", "label")),  # the speaker's label on a sentence that names no one
+    "pieces 0.5 previous": (("piece_weight", 0.5), ("piece_context", "previous")),  # after the previous turn's last sentence
+    "breadth 0.15": (("breadth_penalty", 0.15),),  # list questions: further turns of a ranked session x0.85
 }
 
 
@@ -676,7 +692,8 @@ def main(argv: list[str] | None = None) -> int:
         convs = []
         for sample in samples:
             print(f"building {sample['sample_id']} ({embedder.backend}) ...", file=sys.stderr)
-            conv = build(sample, workdir / embedder.backend / sample["sample_id"], embedder, reuse=args.reuse)
+            contexts = tuple(dict.fromkeys(["none", *(value for v in variants for key, value in v.search if key == "piece_context")]))
+            conv = build(sample, workdir / embedder.backend / sample["sample_id"], embedder, reuse=args.reuse, piece_contexts=contexts)
             for key, seconds in conv.timings.items():
                 if key != "reused":
                     stage[key] = stage.get(key, 0.0) + seconds
