@@ -356,7 +356,11 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "pieces 1": (("piece_weight", 1.0),),
     "pieces 0.5 label": (("piece_weight", 0.5), ("piece_context", "label")),  # the speaker's label on a sentence that names no one
     "pieces 0.5 previous": (("piece_weight", 0.5), ("piece_context", "previous")),  # after the previous turn's last sentence
+    "pieces 0.5 both": (("piece_weight", 0.5), ("piece_context", "both")),  # label (if it names no one) after the previous turn's last sentence
+    "pieces 1 previous": (("piece_weight", 1.0), ("piece_context", "previous")),
     "breadth 0.15": (("breadth_penalty", 0.15),),  # list questions: further turns of a ranked session x0.85
+    "context 0": (("context_weight", 0.0),),  # the neighbouring turn's share (on at 0.3 since issue 3), switched off
+    "context 0.5": (("context_weight", 0.5),),
 }
 
 

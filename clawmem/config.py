@@ -281,7 +281,7 @@ CHOICES = {
     ("embeddings", "backend"): set(EMBEDDING_BACKENDS),
     ("recall", "escalation_mode"): {"escalate", "always", "off"},
     ("search", "fusion"): {"blend", "rrf"},
-    ("search", "piece_context"): {"none", "label", "previous"},
+    ("search", "piece_context"): {"none", "label", "previous", "both"},
 }
 
 

@@ -47,10 +47,10 @@ def embedded(sentence: str, turn: str, before: str | None, context: str) -> str:
     whom it is about, and a second name would only lift the speaker's every sentence); or after
     the previous turn's last sentence ("previous": the question a reply answers, "What do your
     kids like?" before "They were stoked for the dinosaur exhibit.")."""
-    if context == "label":
+    if context in ("label", "both"):
         label = SPEAKER.match(turn)
-        return f"{label.group(1)}: {sentence}" if label and not NAMED.search(sentence) else sentence
-    if context == "previous" and before:
+        sentence = f"{label.group(1)}: {sentence}" if label and not NAMED.search(sentence) else sentence
+    if context in ("previous", "both") and before:
         label = SPEAKER.match(before)
         said = [p.strip() for p in SENTENCE.split(before[label.end():] if label else before) if p.strip()]
         return f"{said[-1]} {sentence}" if said else sentence
@@ -75,7 +75,7 @@ def previous_turns(index: Index, ids: Iterable[int]) -> dict[int, str]:
 def _pieces(index: Index, rows: Iterable[dict], context: str) -> dict[int, list[tuple[str, str]]]:
     """Entry id -> (sentence, text embedded for it) of each multi-sentence transcript turn."""
     turns = {r["id"]: (r["text"], found) for r in rows if r["kind"] == "transcript" and (found := split(r["text"]))}
-    before = previous_turns(index, turns) if context == "previous" else {}
+    before = previous_turns(index, turns) if context in ("previous", "both") else {}
     return {i: [(p, embedded(p, text, before.get(i), context)) for p in found] for i, (text, found) in turns.items()}
 
 
