@@ -241,7 +241,7 @@ def _progress_bar(label: str) -> Callable[[int, int, str], None]:
     return show
 
 
-def build(sample: dict, root: Path, embedder: Any, *, reuse: bool, piece_contexts: tuple[str, ...] = ("none",)) -> Conversation:
+def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversation:
     """Ingest every session of ``sample`` into a workspace at ``root``, index and embed it."""
     from clawmem.index import pieces, vectors
     from clawmem.index.db import Index
@@ -270,8 +270,7 @@ def build(sample: dict, root: Path, embedder: Any, *, reuse: bool, piece_context
         started = time.perf_counter()
         with Index.open(ws) as index:
             vectors.refresh(index, embedder, progress=_progress_bar(f"{sample['sample_id']} embedding"))
-            for context in piece_contexts:  # the turns' sentences, as `clawmem index` does with search.piece_weight on
-                pieces.embed_all(index, embedder, context)
+            pieces.embed_all(index, embedder)  # the turns' sentences, as `clawmem index` does with search.piece_weight on
         timings["embed"] = time.perf_counter() - started
     turn_lines: dict[str, list[tuple[int, int, str]]] = {}
     for path in sorted(ws.transcripts_dir.glob("*.md")):
@@ -354,13 +353,8 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "dates 0.5": (("date_boost", 0.5),),
     "pieces 0.5": (("piece_weight", 0.5),),
     "pieces 1": (("piece_weight", 1.0),),
-    "pieces 0.5 label": (("piece_weight", 0.5), ("piece_context", "label")),  # the speaker's label on a sentence that names no one
-    "pieces 0.5 previous": (("piece_weight", 0.5), ("piece_context", "previous")),  # after the previous turn's last sentence
-    "pieces 0.5 both": (("piece_weight", 0.5), ("piece_context", "both")),  # label (if it names no one) after the previous turn's last sentence
-    "pieces 1 previous": (("piece_weight", 1.0), ("piece_context", "previous")),
-    "breadth 0.15": (("breadth_penalty", 0.15),),  # list questions: further turns of a ranked session x0.85
-    "context 0": (("context_weight", 0.0),),  # the neighbouring turn's share (on at 0.3 since issue 3), switched off
-    "context 0.5": (("context_weight", 0.5),),
+    "context 0": (("context_weight", 0.0),),  # the neighbouring turn's share (on at 0.3): LoCoMo hybrid -5.8 / -3.9 without it
+    "context 0.5": (("context_weight", 0.5),),  # +0.6 / +1.3, but multi-hop R@5 -2.6, temporal -2.3: 0.3 stays
 }
 
 
@@ -696,8 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         convs = []
         for sample in samples:
             print(f"building {sample['sample_id']} ({embedder.backend}) ...", file=sys.stderr)
-            contexts = tuple(dict.fromkeys(["none", *(value for v in variants for key, value in v.search if key == "piece_context")]))
-            conv = build(sample, workdir / embedder.backend / sample["sample_id"], embedder, reuse=args.reuse, piece_contexts=contexts)
+            conv = build(sample, workdir / embedder.backend / sample["sample_id"], embedder, reuse=args.reuse)
             for key, seconds in conv.timings.items():
                 if key != "reused":
                     stage[key] = stage.get(key, 0.0) + seconds

@@ -103,8 +103,6 @@ class SearchConfig:
     session_weight: float = setting(0.0, "share of its session's relevance (mean of its best turns) in a transcript turn's; 0 = off (0.4: LoCoMo +2.0 R@5, multi-hop -2.1)")
     date_boost: float = setting(0.3, "boost of a transcript turn said on, or speaking of, a date the query names (session day, \"last Friday\" resolved); 0 = off")
     piece_weight: float = setting(0.0, "late interaction: share of the way a transcript turn's vector score moves up to its best sentence's; 0 = off (0.5: multi-hop R@5 -0.6)")
-    piece_context: str = setting("none", "a late-interaction sentence is embedded alone (none), with its speaker if it names no one (label), or after the turn before (previous)")
-    breadth_penalty: float = setting(0.0, "for a question asking for a list, each further turn of a session already ranked scores x(1 - this); 0 = off")
     temporal_boost: float = setting(0.0, "boost of a transcript turn stating a time, for a query asking when (0 = off: LoCoMo +1.3 R@10, BEAM neutral)")
 
 
@@ -281,7 +279,6 @@ CHOICES = {
     ("embeddings", "backend"): set(EMBEDDING_BACKENDS),
     ("recall", "escalation_mode"): {"escalate", "always", "off"},
     ("search", "fusion"): {"blend", "rrf"},
-    ("search", "piece_context"): {"none", "label", "previous", "both"},
 }
 
 

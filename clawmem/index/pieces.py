@@ -38,45 +38,8 @@ def split(text: str) -> list[str]:
     return parts[:PIECE_MAX_PER_ENTRY] if len(parts) >= 2 else []
 
 
-NAMED = re.compile(r"(?<=\S)\s+(?!I\b|I'[a-z]+\b)[A-Z][a-z]")  # a capitalised word after the first: a name (a person, a place)
-
-
-def embedded(sentence: str, turn: str, before: str | None, context: str) -> str:
-    """The text a sentence is embedded as (``search.piece_context``): the sentence alone ("none");
-    with its speaker's label when it names no one ("label": a name in the sentence already says
-    whom it is about, and a second name would only lift the speaker's every sentence); or after
-    the previous turn's last sentence ("previous": the question a reply answers, "What do your
-    kids like?" before "They were stoked for the dinosaur exhibit.")."""
-    if context in ("label", "both"):
-        label = SPEAKER.match(turn)
-        sentence = f"{label.group(1)}: {sentence}" if label and not NAMED.search(sentence) else sentence
-    if context in ("previous", "both") and before:
-        label = SPEAKER.match(before)
-        said = [p.strip() for p in SENTENCE.split(before[label.end():] if label else before) if p.strip()]
-        return f"{said[-1]} {sentence}" if said else sentence
-    return sentence
-
-
-def previous_turns(index: Index, ids: Iterable[int]) -> dict[int, str]:
-    """Transcript entry id -> the text of the turn just before it in its transcript (for ``context="previous"``)."""
-    wanted = sorted(set(ids))
-    found: dict[int, str] = {}
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
-        marks = ",".join("?" * len(part))
-        sql = (
-            "SELECT id, before FROM (SELECT id, LAG(text) OVER (PARTITION BY path ORDER BY line_start) AS before FROM entries "
-            f"WHERE kind = 'transcript' AND path IN (SELECT path FROM entries WHERE id IN ({marks}))) WHERE id IN ({marks})"
-        )
-        found.update({r[0]: r[1] for r in index.conn.execute(sql, [*part, *part]).fetchall() if r[1] is not None})
-    return found
-
-
-def _pieces(index: Index, rows: Iterable[dict], context: str) -> dict[int, list[tuple[str, str]]]:
-    """Entry id -> (sentence, text embedded for it) of each multi-sentence transcript turn."""
-    turns = {r["id"]: (r["text"], found) for r in rows if r["kind"] == "transcript" and (found := split(r["text"]))}
-    before = previous_turns(index, turns) if context in ("previous", "both") else {}
-    return {i: [(p, embedded(p, text, before.get(i), context)) for p in found] for i, (text, found) in turns.items()}
+def _pieces(rows: Iterable[dict]) -> dict[int, list[str]]:
+    return {r["id"]: found for r in rows if r["kind"] == "transcript" and (found := split(r["text"]))}
 
 
 def _cached(index: Index, embedder_id: str, hashes: list[str]) -> dict[str, Any]:
@@ -112,33 +75,31 @@ def _embed(index: Index, embedder: Any, todo: list[tuple[str, str]]) -> dict[str
     return found
 
 
-def _vectors(index: Index, embedder: Any, pieces: dict[int, list[tuple[str, str]]], max_new: int | None) -> dict[str, Any]:
-    """Embedded text's hash -> vector: the cache's, then the model's for at most ``max_new`` missing ones."""
-    texts = {text_hash(e): e for found in pieces.values() for _, e in found}
+def _vectors(index: Index, embedder: Any, pieces: dict[int, list[str]], max_new: int | None) -> dict[str, Any]:
+    """Sentence hash -> vector: the cache's, then the model's for at most ``max_new`` missing sentences."""
+    texts = {text_hash(p): p for found in pieces.values() for p in found}
     vectors = _cached(index, embedder.id, sorted(texts))
     todo = [(h, t) for h, t in texts.items() if h not in vectors][:max_new]
     return {**vectors, **_embed(index, embedder, todo)} if todo else vectors
 
 
-def embed_all(index: Index, embedder: Any, context: str = "none") -> int:
+def embed_all(index: Index, embedder: Any) -> int:
     """Embed the sentences of every transcript turn (``clawmem index`` with ``search.piece_weight`` on); how many were new."""
-    found = _pieces(index, index.query("SELECT id, kind, text FROM entries WHERE kind = 'transcript'"), context)
-    before = len(_cached(index, embedder.id, sorted({text_hash(e) for ps in found.values() for _, e in ps})))
+    found = _pieces(index.query("SELECT id, kind, text FROM entries WHERE kind = 'transcript'"))
+    before = len(_cached(index, embedder.id, sorted({text_hash(p) for ps in found.values() for p in ps})))
     return len(_vectors(index, embedder, found, None)) - before
 
 
-def best(
-    index: Index, embedder: Any, query_vector: Any, rows: dict[int, dict], *, max_new: int | None, context: str = "none"
-) -> dict[int, tuple[float, str]]:
+def best(index: Index, embedder: Any, query_vector: Any, rows: dict[int, dict], *, max_new: int | None) -> dict[int, tuple[float, str]]:
     """Entry id -> (its best sentence's score on the common scale, that sentence), for multi-sentence turns;
     sentences not embedded yet are embedded first (at most ``max_new``: `clawmem index` embeds them all)."""
     from clawmem.embeddings.base import similarity
 
-    pieces = _pieces(index, rows.values(), context)
+    pieces = _pieces(rows.values())
     vectors = _vectors(index, embedder, pieces, max_new)
     scored: dict[int, tuple[float, str]] = {}
     for entry_id, found in pieces.items():
-        cosines = [(float(vectors[h] @ query_vector), p) for p, e in found if (h := text_hash(e)) in vectors]
+        cosines = [(float(vectors[h] @ query_vector), p) for p in found if (h := text_hash(p)) in vectors]
         if cosines:
             cosine, piece = max(cosines)
             scored[entry_id] = (max(0.0, float(similarity(cosine, embedder.cosine_floor))), piece)

@@ -19,7 +19,7 @@ from typing import Any
 from clawmem.framing import frame_untrusted, inert
 from clawmem.index import pieces, supersession, tokens
 from clawmem.index.db import Index
-from clawmem.search import breadth, diversity, feedback, lanes, ranking, sessions
+from clawmem.search import diversity, feedback, lanes, ranking, sessions
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
@@ -216,7 +216,7 @@ def search(
                 vector.score_more(index, set(fresh))
             text_scores = feedback.blend(text_scores, feedback_scores, cfg.feedback_weight)
 
-    best_pieces = _late_interaction(index, vector, rows, cfg.piece_weight, cfg.piece_context) if vectors_on and cfg.piece_weight > 0 else {}
+    best_pieces = _late_interaction(index, vector, rows, cfg.piece_weight) if vectors_on and cfg.piece_weight > 0 else {}
 
     adjacent = lanes.neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
     if vectors_on and adjacent:
@@ -253,13 +253,12 @@ def search(
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
         passes[entry_id] = max(own, scored[entry_id].hybrid) * factors >= min_score
     ordered = sorted(((i, s.score) for i, s in scored.items() if passes[i]), key=lambda p: -p[1])
-    pool, spread = _breadth(query, ordered[: limit * 4], rows, cfg.breadth_penalty)
-    chosen = _diverse(index, pool, rows, vector.embedder if vectors_on else None, lam=cfg.mmr_lambda, limit=limit)
+    chosen = _diverse(index, ordered[: limit * 4], rows, vector.embedder if vectors_on else None, lam=cfg.mmr_lambda, limit=limit)
     backfilled = [i for i in exact if i not in chosen][: max(0, limit - len(chosen))]
 
     newer = _superseding(index, [rows[i] for i in [*chosen, *backfilled]])
     by_score = {i: n for n, (i, _) in enumerate(ordered, 1)}  # diversity (MMR) may show a hit above a higher score
-    hits = [_hit(rows[i], scored[i], backfill=i in backfilled, newer=newer, score_rank=by_score.get(i), breadth=spread.get(i)) for i in [*chosen, *backfilled]]
+    hits = [_hit(rows[i], scored[i], backfill=i in backfilled, newer=newer, score_rank=by_score.get(i)) for i in [*chosen, *backfilled]]
     if not hits:
         warnings.extend(_why_empty(index, query, opts))
     if opts.log_recall and hits:
@@ -270,28 +269,17 @@ def search(
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(vector.embedder, "id", None), hits, warnings, decay)
 
 
-def _late_interaction(index: Index, vector: lanes.VectorLane, rows: dict[int, dict], weight: float, context: str) -> dict[int, tuple[float, str]]:
+def _late_interaction(index: Index, vector: lanes.VectorLane, rows: dict[int, dict], weight: float) -> dict[int, tuple[float, str]]:
     """Lift each candidate turn's vector score towards its best sentence's (``pieces``); the lifted ones, for ``--explain``."""
     from clawmem.config import PIECE_INLINE_MAX
 
     moved = {}
-    best = pieces.best(index, vector.embedder, vector.query_vector, rows, max_new=PIECE_INLINE_MAX, context=context)
-    for entry_id, (score, piece) in best.items():
+    for entry_id, (score, piece) in pieces.best(index, vector.embedder, vector.query_vector, rows, max_new=PIECE_INLINE_MAX).items():
         before = vector.scores.get(entry_id, 0.0)
         if score > before:
             vector.scores[entry_id] = pieces.lifted(before, score, weight)
             moved[entry_id] = (score, piece)
     return moved
-
-
-def _breadth(query: str, pool: list[tuple[int, float]], rows: dict[int, dict], penalty: float) -> tuple[list[tuple[int, float]], dict[int, float]]:
-    """The pool re-ranked across sessions for a list question (``breadth``), and each lowered hit's factor, for ``--explain``."""
-    if penalty <= 0 or not breadth.asks_list(query):
-        return pool, {}
-    sessions_of = {i: rows[i]["path"] for i, _ in pool if rows[i]["kind"] == "transcript"}
-    before = dict(pool)
-    spread = breadth.spread(pool, sessions_of, penalty)
-    return spread, {i: after / before[i] for i, after in spread if 0 < after < before[i]}
 
 
 def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, dict], embedder: Any, *, lam: float, limit: int) -> list[int]:
@@ -317,9 +305,7 @@ def _superseding(index: Index, rows: list[dict]) -> dict[int, dict[str, str]]:
     return {i: {"citation": _citation(r), "text": inert(r["text"])} for i, r in found.items()}
 
 
-def _hit(
-    row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int, dict[str, str]], score_rank: int | None, breadth: float | None = None
-) -> SearchHit:
+def _hit(row: dict, signals: ranking.Signals, *, backfill: bool, newer: dict[int, dict[str, str]], score_rank: int | None) -> SearchHit:
     citation = _citation(row)
     return SearchHit(
         id=row["id"],
@@ -352,7 +338,6 @@ def _hit(
             "feedback_terms": list(signals.feedback_terms),
             "session": None if signals.session is None else round(signals.session, 6),
             "piece": None if signals.piece is None else {"score": round(signals.piece[0], 6), "sentence": inert(signals.piece[1])},
-            "breadth": None if breadth is None else round(breadth, 6),
             "score_rank": score_rank,
         },
         superseded=not supersession.is_live(row),

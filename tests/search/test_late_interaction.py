@@ -84,16 +84,3 @@ def test_a_lexical_hit_beyond_the_vector_scan_keeps_its_own_cosine(clawmem, tmp_
     hits = _hybrid(clawmem, "When did the vegetables in the backyard ripen?")
     assert len(hits) == 2, [h["text"] for h in hits]  # one per lane: the lanes disagree
     assert all(hit["vector_score"] and hit["vector_score"] > 0 for hit in hits), [(h["text"], h["vector_score"]) for h in hits]
-
-
-def test_a_sentence_is_embedded_with_the_context_piece_context_names():
-    from clawmem.index.pieces import embedded
-
-    turn = "Melanie: Love seeing you, Caroline. They were stoked for the dinosaur exhibit. We met Tom there."
-    before = "Caroline: I went to the museum too. What do your kids like?"
-    assert embedded("They were stoked for the dinosaur exhibit.", turn, before, "none") == "They were stoked for the dinosaur exhibit."
-    assert embedded("They were stoked for the dinosaur exhibit.", turn, before, "label") == "Melanie: They were stoked for the dinosaur exhibit."
-    assert embedded("We met Tom there.", turn, before, "label") == "We met Tom there."  # it names someone: no second name
-    assert embedded("I think I'm done.", "Melanie: Hi there. I think I'm done.", None, "label") == "Melanie: I think I'm done."  # "I" is no name
-    assert embedded("They were stoked for the dinosaur exhibit.", turn, before, "previous") == "What do your kids like? They were stoked for the dinosaur exhibit."
-    assert embedded("We met Tom there.", turn, None, "previous") == "We met Tom there."  # the first turn of a transcript
