@@ -122,3 +122,26 @@ def test_the_client_hands_over_only_what_the_worker_may_serve():
         (["search", "q", "--", "--lexical"], True), (["worker", "status"], True),
     ]
     assert [_route(args, piped) for args, piped in cases] == ["", None, "ws", "", None, None, None, None]
+
+
+def test_what_the_worker_shows_joins_the_clients_host_session(root):
+    """A piped search the worker answers records its untrusted hits in the client's host session
+    (sent with the request, set for it), not in the worker's own or in none."""
+    from clawmem.config import HOST_SESSION_ENV
+    from clawmem.trust import sessions
+    from clawmem.worker import SESSION_ENV
+    from clawmem.workspace import Workspace
+
+    assert SESSION_ENV == HOST_SESSION_ENV  # the client's copy of the names, kept equal
+    test_worker.run("note", "add", "The staging vault token lives in the wiki page notes.", "--origin", "untrusted")
+    started()
+    served = status()["served"]
+    client = {"CLAUDE_CODE_SESSION_ID": "client-session"}
+    code, out, _ = printed(["search", "staging vault token", "--lexical", "--include-untrusted", "--json"], client)
+    assert code == 0 and "staging vault token" in out
+    assert status()["served"] == served + 1  # the worker answered it
+    ws = Workspace.open(root)
+    assert "returned by search" in (sessions.recorded(ws, "client-session").shown or "")
+    assert sessions.unlinked_exposure(ws) is None  # not taken for a caller with no session
+    note = printed(["note", "add", "The token is on the wiki.", "--origin", "agent", "--json"], {**client, **OFF})
+    assert json.loads(note[1])["origin"] == "untrusted"

@@ -37,6 +37,10 @@ ENV_SWITCH = "CLAWMEM_WORKER"  # "off": never ask a worker nor start one (this p
 # served in its own process (the worker keeps the environment it was started with).
 ENV_PREFIXES = ("CLAWMEM_", "XDG_", "LC_", "PYTHON", "HF_", "OMP_", "ONNX", "TRANSFORMERS_")
 ENV_NAMES = ("HOME", "TZ", "LANG", "NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
+# The session a host runs the client in (``config.HOST_SESSION_ENV``, named again so the client
+# imports nothing more; a test keeps the two equal): sent with every request and set for it, never
+# compared, so one worker serves every session and what it shows joins the client's lineage.
+SESSION_ENV = ("CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID")
 
 
 def run_dir(root: Path) -> Path:
@@ -79,6 +83,11 @@ def code_hash() -> str:
                     info = entry.stat()
                     parts.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
     return f"{__version__}+{zlib.crc32(chr(0).join(parts).encode()):08x}"
+
+
+def session_env() -> dict[str, str]:
+    """This process's host session variables (``SESSION_ENV``), for the worker to set per request."""
+    return {k: os.environ[k] for k in SESSION_ENV if k in os.environ}
 
 
 def env_chosen() -> dict[str, str]:

@@ -73,7 +73,7 @@ def opened(root: str | os.PathLike[str]) -> Conversation | None:
 
 def greeting() -> dict[str, Any]:
     """What every request starts with: the protocol, this install and the environment the answers depend on."""
-    return {"protocol": worker.PROTOCOL, "code": worker.identity(), "env": worker.env_chosen()}
+    return {"protocol": worker.PROTOCOL, "code": worker.identity(), "env": worker.env_chosen(), "session_env": worker.session_env()}
 
 
 def ask(root: Path, request: dict[str, Any]) -> dict[str, Any] | None:

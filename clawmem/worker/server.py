@@ -53,13 +53,35 @@ def directory(cwd: str) -> Iterator[None]:
 
 
 @contextmanager
+def host_session(request: dict[str, Any]) -> Iterator[None]:
+    """The client's host session variables (``worker.SESSION_ENV``) for one request, and no others."""
+    given = request.get("session_env")
+    given = given if isinstance(given, dict) else {}
+    saved = {k: os.environ.get(k) for k in worker.SESSION_ENV}
+    for name in worker.SESSION_ENV:
+        value = given.get(name)
+        if isinstance(value, str):
+            os.environ[name] = value
+        else:
+            os.environ.pop(name, None)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def streams(request: dict[str, Any], data: bytes) -> Iterator[tuple[Output, Output]]:
-    """Swap in the client's streams (stdin holding ``data``) and directory for one request."""
+    """Swap in the client's streams (stdin holding ``data``), directory and host session for one request."""
     saved = sys.stdin, sys.stdout, sys.stderr
     out, err = Output(request["stdout_tty"]), Output(request["stderr_tty"])
     sys.stdin, sys.stdout, sys.stderr = stdin_of(request, data), out, err
     try:
-        with directory(request["cwd"]):
+        with directory(request["cwd"]), host_session(request):
             yield out, err
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved

@@ -66,7 +66,7 @@ HOW = {  # how the read and the write are tied to one session
 }
 
 
-# search takes no --session: its reads belong to the host's session or to none
+# what search shows belongs to the host's session or to none (its --session picks a project set)
 READS = [(how, channel) for how in sorted(HOW) for channel in ("get", "search") if not (how == "flag" and channel == "search")]
 
 
