@@ -13,12 +13,15 @@ Here each one also runs twice more through the real CLI, as the control group:
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from clawmem.config import UNLINKED_EXPOSURE_MINUTES
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
@@ -99,9 +102,16 @@ def test_the_owner_writing_the_same_text_is_stored_as_owner(ws, clawmem):
 
 
 def test_an_agent_flush_sends_only_the_echo_to_the_quarantine(ws, clawmem):
+    """The wording detector alone, once the lineage window of the session-less search has passed
+    (``config.UNLINKED_EXPOSURE_MINUTES``); within it, the agent's own line goes too (any agent may
+    have read the search, ``tests/trust/test_shown_lineage.py``)."""
     _plant_and_return(clawmem)
     own = "The staging cluster was resized to six nodes after the load test on Monday"
-    flushed = clawmem("note", "flush", "-", "--origin", "agent", "--json", input=f"- Vendor says: {PLANTED}\n- {own}\n").json()
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=UNLINKED_EXPOSURE_MINUTES + 5)).isoformat()
+    flush = ("note", "flush", "-", "--origin", "agent", "--json")
+    within = clawmem(*flush, input=f"- Vendor says: {PLANTED}\n- {own}\n").json()
+    assert (within["written"], within["quarantined"]) == (0, 2)
+    flushed = clawmem(*flush, input=f"- Vendor says: {PLANTED}\n- {own} again\n", env={"CLAWMEM_NOW": later}).json()
     assert (flushed["written"], flushed["quarantined"]) == (1, 1)
     daily = (ws.root / flushed["path"]).read_text()
     assert own in daily and "root password" not in daily
