@@ -75,11 +75,20 @@ def _read(ws: Workspace, session: str) -> dict:
 
 
 def _write(ws: Workspace, session: str, record: dict) -> None:
-    from clawmem.workspace import atomic_write, validate_session_id
+    from clawmem.workspace import validate_session_id
 
-    path = _record(ws, validate_session_id(session))
+    _save(_record(ws, validate_session_id(session)), record)
+
+
+def _save(path: Path, data: dict | list) -> None:
+    from clawmem.workspace import atomic_write
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(record).encode())
+    atomic_write(path, json.dumps(data).encode())
+
+
+def _shown_in(record: dict) -> list[str]:
+    return [s for s in record.get(SHOWN, []) if isinstance(s, str)]
 
 
 def remember(ws: Workspace, session: str, *, transcript: Path | None = None, host: str = "", prompt: str | None = None) -> None:
@@ -121,7 +130,7 @@ def recorded(ws: Workspace, session: str) -> Recorded:
     record = _read(ws, session)
     where = record.get("transcript"), record.get("host")
     ingested = record.get(INGESTED)
-    shown = [s for s in record.get(SHOWN, []) if isinstance(s, str)]
+    shown = _shown_in(record)
     return Recorded(
         (Path(where[0]), where[1]) if isinstance(where[0], str) and isinstance(where[1], str) else None,
         ingested if isinstance(ingested, str) else None,
@@ -133,19 +142,15 @@ def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
     """Record untrusted texts clawmem handed out (``what``: where each came from) in the lineage of
     ``session`` (``current``), or of session-less callers, with the time (module doc)."""
     from clawmem.ledger import now_iso
-    from clawmem.workspace import atomic_write
 
     if not what:
         return
     session = current(session)
     if session is None:
-        path = ws.state_dir / UNLINKED
-        fresh = [*_unlinked(ws), *({"what": w, "at": now_iso()} for w in what)][-SESSION_MAX_SHOWN:]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, json.dumps(fresh).encode())
+        _save(ws.state_dir / UNLINKED, [*_unlinked(ws), *({"what": w, "at": now_iso()} for w in what)][-SESSION_MAX_SHOWN:])
         return
     record = _read(ws, session)
-    known = [s for s in record.get(SHOWN, []) if isinstance(s, str)]
+    known = _shown_in(record)
     added = [w for w in what if w not in known]
     if added:
         _write(ws, session, record | {SHOWN: [*known, *added][-SESSION_MAX_SHOWN:]})

@@ -37,6 +37,9 @@ ENV_SWITCH = "CLAWMEM_WORKER"  # "off": never ask a worker nor start one (this p
 # served in its own process (the worker keeps the environment it was started with).
 ENV_PREFIXES = ("CLAWMEM_", "XDG_", "LC_", "PYTHON", "HF_", "OMP_", "ONNX", "TRANSFORMERS_")
 ENV_NAMES = ("HOME", "TZ", "LANG", "NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
+# Commands served only when the client prints to no terminal: a terminal's layout depends on
+# its width, which the worker cannot see (``client._route``, ``commands.planned``).
+PIPED_ONLY = ("status", "search")
 # The session a host runs the client in (``config.HOST_SESSION_ENV``, named again so the client
 # imports nothing more; a test keeps the two equal): sent with every request and set for it, never
 # compared, so one worker serves every session and what it shows joins the client's lineage.

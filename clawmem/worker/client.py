@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 COMMANDS = ("recall", "hook", "status", "search")
 HOOK_EVENTS = ("prompt", "session-start")  # hosts.command.WORKER_EVENTS, not imported: that costs a module per turn
-PIPED_ONLY = ("status", "search")  # worker.commands.PIPED_ONLY: a terminal's layout depends on its width, which the worker cannot see
 VALUE_OPTIONS = ("-w", "--workspace", "--color")
 _asked: dict[str, str | None] = {"refusal": None}  # what the worker said when it refused this process's request ("version", "environment", ...)
 
@@ -64,7 +63,7 @@ def _route(argv: list[str], piped: bool) -> str | None:
         position += 1
     if command not in COMMANDS or (command == "hook" and not any(event in args for event in HOOK_EVENTS)):
         return None
-    if command in PIPED_ONLY and not (piped and (command != "search" or "--lexical" in args)):
+    if command in worker.PIPED_ONLY and not (piped and (command != "search" or "--lexical" in args)):
         return None
     return option
 

@@ -21,8 +21,6 @@ from typing import Any
 from clawmem import worker
 from clawmem.fastlane import Usage
 
-PIPED_ONLY = ("status", "search")  # served only when the client prints to no terminal (``client.PIPED_ONLY``)
-
 
 @dataclass(frozen=True)
 class Plan:
@@ -60,7 +58,7 @@ def planned(request: dict[str, Any], root: Path) -> Plan | str:
             return "command"
     except Usage:
         return "usage"
-    if rest[0] in PIPED_ONLY:
+    if rest[0] in worker.PIPED_ONLY:
         if request["stdout_tty"] or request["stderr_tty"]:
             return "terminal"
         if values.pop("debug"):
@@ -71,7 +69,7 @@ def planned(request: dict[str, Any], root: Path) -> Plan | str:
         if values["message"] != "-":
             return Plan("recall", values, color, 0)
         return "stdin" if request["stdin_tty"] else Plan("recall", values, color, -1)  # a person typing: the client reads it
-    if rest[0] in PIPED_ONLY:
+    if rest[0] in worker.PIPED_ONLY:
         return Plan(rest[0], values, color, 0)
     return Plan("hook", values, color, 0 if request["stdin_tty"] else worker.STDIN_READ_MAX)
 
@@ -98,7 +96,7 @@ def run(plan: Plan) -> int:
             from clawmem.fastlane.recall import answer
 
             return answer(**plan.values)
-        if plan.command in PIPED_ONLY:
+        if plan.command in worker.PIPED_ONLY:
             return _read(plan)
         from clawmem.hosts.command import answer as hook_answer
 
