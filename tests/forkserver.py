@@ -237,6 +237,7 @@ def _warm() -> None:
             pass
     _prebuild()
     _load_embedder()
+    _dateparser()
 
 
 def _prebuild() -> None:
@@ -267,6 +268,21 @@ def _load_embedder() -> None:
 
         load_embedder()
     except Exception:  # no model here: each command says so itself
+        pass
+
+
+def _dateparser() -> None:
+    """Compile dateparser's patterns once (its first natural-language time costs ~0.5 s of regex
+    compilation, kept in module caches), then forget the local zone it looked up: a command
+    finds its own from its ``TZ``, as a fresh process does."""
+    try:
+        import dateparser
+        import tzlocal.unix
+
+        dateparser.parse("friday 9am", settings={"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future"})
+        dateparser.parse("in 2 weeks", settings={"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "past"})
+        tzlocal.unix._cache_tz = tzlocal.unix._cache_tz_name = None
+    except Exception:  # another dateparser or tzlocal: each command compiles them itself
         pass
 
 
