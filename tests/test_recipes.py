@@ -1,6 +1,8 @@
 """Every recipe a reader copies is run (issue 27): the README's and docs' shell blocks and every
 ``--help`` example (the same text as the man pages' EXAMPLES), in a sandbox home on fresh
-workspaces, through the real ``clawmem`` on PATH, with each command's exit status checked.
+workspaces, through ``clawmem`` on PATH, with each command's exit status checked. That
+``clawmem`` runs the install's own code forked from a warm interpreter of that install, on the
+shell's own terminal and pipes (``clawmem_in``); bash, jq, man and git are the real programs.
 
 A block that cannot run offline is marked in the Markdown (``tests/recipes.py``); an unmarked
 block that fails fails its test. Help examples that cannot run here are listed in ``NOT_RUN``
