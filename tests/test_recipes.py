@@ -1,6 +1,8 @@
 """Every recipe a reader copies is run (issue 27): the README's and docs' shell blocks and every
 ``--help`` example (the same text as the man pages' EXAMPLES), in a sandbox home on fresh
-workspaces, through the real ``clawmem`` on PATH, with each command's exit status checked.
+workspaces, through ``clawmem`` on PATH, with each command's exit status checked. That
+``clawmem`` runs the install's own code forked from a warm interpreter of that install, on the
+shell's own terminal and pipes (``clawmem_in``); bash, jq, man and git are the real programs.
 
 A block that cannot run offline is marked in the Markdown (``tests/recipes.py``); an unmarked
 block that fails fails its test. Help examples that cannot run here are listed in ``NOT_RUN``
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import forkserver
 from tests.conftest import CLAWMEM, built_once
 from tests.recipes import ROOT, all_blocks
 from tests.ttyrun import run_with_tty_stderr
@@ -59,7 +62,7 @@ def sandbox(tmp_path: Path, clawmem_bin: str = CLAWMEM) -> tuple[Path, dict[str,
     for name, body in SHIMS.items():
         (shims / name).write_text(body)
         (shims / name).chmod(0o755)
-    (shims / "clawmem").symlink_to(clawmem_bin)
+    clawmem_in(shims, clawmem_bin)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAWMEM_", "XDG_")) and k not in ("MANPATH", "NO_COLOR")}
     env.update({
         "HOME": str(home), "PATH": f"{shims}{os.pathsep}{env.get('PATH', '')}", "EDITOR": "true", "MANPAGER": "cat", "PAGER": "cat",
@@ -82,6 +85,16 @@ def sandbox(tmp_path: Path, clawmem_bin: str = CLAWMEM) -> tuple[Path, dict[str,
     (work / "chat.md").write_text("user: the standup moved to 9:30\nassistant: noted, 9:30 from tomorrow\n")
     (work / "context.md").write_text("We agreed to keep the gateway on loopback.\n")
     return work, env
+
+
+def clawmem_in(shims: Path, clawmem_bin: str) -> None:
+    """``clawmem`` on the recipes' PATH: that install's console script, forked from a warm
+    interpreter of the same install (``forkserver.shim``) with the shell's own terminal, pipes,
+    environment and folder, its exit status and signals; written again after each restore, as
+    the server may have been restarted. Fresh start-up is the ``e2e`` tests' job elsewhere
+    (tests/ops/test_packaging.py, tests/test_launcher_parity.py)."""
+    env = None if clawmem_bin == CLAWMEM else {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    forkserver.shim(shims / "clawmem", clawmem_bin, env)
 
 
 PROLOGUE = "set -eo pipefail\ntrap 'echo \"recipe failed: $BASH_COMMAND\" >&2' ERR\n"
@@ -161,6 +174,9 @@ class Sandboxes:
         self.base, self.request = base, request
         self.snapshots: dict[tuple[str, str], tuple[Path, dict[str, str]]] = {}
 
+    def clawmem_bin(self, install: str) -> str:
+        return CLAWMEM if install == "editable" else self.request.getfixturevalue("plain_install")
+
     def fresh(self, install: str, stage: str) -> tuple[Path, dict[str, str]]:
         """The ``work`` folder and environment of a sandbox in ``stage``'s state, as that state was left."""
         live = self.base / install
@@ -170,6 +186,7 @@ class Sandboxes:
             shutil.rmtree(live, ignore_errors=True)
             shutil.copytree(snapshot, live, symlinks=True)
             retrust(Path(env["HOME"]))
+            clawmem_in(live / "shims", self.clawmem_bin(install))
             return live / "work", env
         if stage == "help":
             shutil.rmtree(live, ignore_errors=True)
@@ -237,7 +254,8 @@ def installed_sandbox(tmp_path: Path, request: pytest.FixtureRequest, install: s
     work, env = sandbox(tmp_path, clawmem_bin)
     if install == "plain":
         env.pop("PYTHONPATH", None)
-        env["PATH"] = f"{Path(clawmem_bin).parent}{os.pathsep}{env['PATH']}"  # the venv's bin: `python`, and man finds ../share/man
+        shims, rest = env["PATH"].split(os.pathsep, 1)
+        env["PATH"] = os.pathsep.join([shims, str(Path(clawmem_bin).parent), rest])  # the venv's bin: `python`, and man finds ../share/man
     return work, env
 
 
