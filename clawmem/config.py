@@ -453,9 +453,9 @@ SESSION_MAX_SHOWN = 200  # untrusted texts clawmem handed a session's agent sinc
 # where a host says which session runs us: Claude Code sets it for its shell tool and its MCP
 # servers, Codex for the commands it runs (the hook payload's session_id / thread_id)
 HOST_SESSION_ENV = ("CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID")
-# every agent write inherits what clawmem handed callers that named no session this recently:
-# with no session to tell agents apart, any of them may be the one that read it
-UNLINKED_EXPOSURE_MINUTES = 120
+# every agent write inherits what clawmem handed any other caller this recently: a session id is
+# the caller's claim (or missing), so any agent may be the one that read it
+RECENT_EXPOSURE_MINUTES = 120
 
 # Recall identity (clawmem.loopguard.injected_copy): words that, added to an injected line or put in
 # place of one of its words, make a new statement (a negation or correction), never an echo of it

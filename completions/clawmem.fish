@@ -36,7 +36,7 @@ function __clawmem_table
         case 'status:flags'
             printf '%s\n' '--json	Print JSON (a stable, documented shape)' '--help	Show this message and exit' '-h	Show this message and exit'
         case 'search:values'
-            printf '%s\n' '--limit	Most results' '-n	Most results' '--min-score	Drop results below this score' '--project	Active repository key to boost (repeatable)' '--session	Boost the active projects of this session' '--tier	Which tier to search' '--workspace	Workspace directory' '-w	Workspace directory'
+            printf '%s\n' '--limit	Most results' '-n	Most results' '--min-score	Drop results below this score' '--project	Active repository key to boost (repeatable)' '--session	Your session: boost its active projects; what it is shown joins its lineage' '--tier	Which tier to search' '--workspace	Workspace directory' '-w	Workspace directory'
         case 'search:flags'
             printf '%s\n' '--include-untrusted	Also return untrusted and system entries, framed as untrusted' '--include-superseded	Also return entries a newer entry with the same key replaced, marked with what replaced them' '--lexical	BM25 only: skip the embedding model' '--explain	Show every signal behind each score' '--json	Print JSON (a stable, documented shape)' '--help	Show this message and exit' '-h	Show this message and exit'
         case 'search:--tier'

@@ -142,6 +142,7 @@ def test_what_the_worker_shows_joins_the_clients_host_session(root):
     assert status()["served"] == served + 1  # the worker answered it
     ws = Workspace.open(root)
     assert "returned by search" in (sessions.recorded(ws, "client-session").shown or "")
-    assert sessions.unlinked_exposure(ws) is None  # not taken for a caller with no session
+    assert sessions.recent_exposure(ws, "client-session") is None  # its own, not another caller's
+    assert "to session client-session" in (sessions.recent_exposure(ws, None) or "")
     note = printed(["note", "add", "The token is on the wiki.", "--origin", "agent", "--json"], {**client, **OFF})
     assert json.loads(note[1])["origin"] == "untrusted"

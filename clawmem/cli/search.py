@@ -25,7 +25,7 @@ def search(
     limit: Annotated[Optional[int], typer.Option("--limit", "-n", min=1, max=200, help="Most results [default: search.limit].")] = None,
     min_score: Annotated[Optional[float], typer.Option("--min-score", min=0.0, help="Drop results below this score [default: search.min_score].")] = None,
     project: Annotated[Optional[list[str]], typer.Option("--project", help="Active repository key to boost (repeatable).")] = None,
-    session: Annotated[Optional[str], typer.Option("--session", help="Boost the active projects of this session.")] = None,
+    session: Annotated[Optional[str], typer.Option("--session", help="Your session: boost its active projects; what it is shown joins its lineage.")] = None,
     tier: Annotated[Tier, typer.Option("--tier", help="Which tier to search.")] = Tier.all,
     include_untrusted: Annotated[bool, typer.Option("--include-untrusted", help="Also return untrusted and system entries, framed as untrusted.")] = False,
     include_superseded: Annotated[bool, typer.Option("--include-superseded", help="Also return entries a newer entry with the same key replaced, marked with what replaced them.")] = False,  # noqa: E501

@@ -72,7 +72,7 @@ def run_command(
     ws = Workspace.open(workspace)
     options = SearchOptions(
         limit=limit, min_score=min_score, tier=tier, include_untrusted=include_untrusted, include_superseded=include_superseded,
-        active_projects=active_projects(ws, project or (), session), lanes="lexical" if lexical else "hybrid",
+        active_projects=active_projects(ws, project or (), session), lanes="lexical" if lexical else "hybrid", session=session,
     )
     with fresh(ws) as index:
         result = run_search(ws, index, text, options)

@@ -120,6 +120,7 @@ class SearchOptions:
     lanes: str = "hybrid"  # hybrid, lexical or vector (benchmarks compare them)
     decay: str = "auto"  # auto (relaxed for the past, current for "now/latest" questions), on, off, relaxed, current
     log_recall: bool = True
+    session: str | None = None  # the caller's: what it is shown joins that session's lineage (``trust.sessions``)
 
 
 def query_text(query: str, stdin: Any = None) -> str:
@@ -268,7 +269,7 @@ def search(
         returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
         record_returned(index, returned, query=query, source="search", ws=ws)
         # the agent that asked has read them: its later notes inherit that (trust.sessions)
-        shown(ws, None, [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)])
+        shown(ws, opts.session, [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)])
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(vector.embedder, "id", None), hits, warnings, decay)
 
 

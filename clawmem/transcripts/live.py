@@ -22,14 +22,14 @@ def exposure(ws: Workspace, session: str | None) -> str | None:
     tell what the agent saw, and a lost file must never make text more trusted). A session no
     hook registered: what its last ingest left open. Either way, then, what clawmem handed its
     agent from untrusted content since the owner last typed; and, session or not, what it handed
-    callers that named no session lately: any agent may have been that caller (``sessions``
-    module doc)."""
+    any other caller lately: a session id is a claim, and any agent may have been that caller
+    (``sessions`` module doc)."""
     session = sessions.current(session)
     own = None
     if session:
         known = sessions.recorded(ws, session)
         own = (_transcript_exposure(ws, session, *known.transcript) if known.transcript else known.left_open) or known.shown
-    return own or sessions.unlinked_exposure(ws)
+    return own or sessions.recent_exposure(ws, session)
 
 
 def _transcript_exposure(ws: Workspace, session: str, transcript: Path, host: str) -> str | None:

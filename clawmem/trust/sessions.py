@@ -18,10 +18,14 @@ What clawmem itself hands an agent from untrusted content (``get``, ``search``) 
 too (``shown``), because a hook's transcript may not hold it and an unhooked session has no
 transcript yet: it stays open until the owner's next typed prompt or the session's next ingest.
 A caller names its session with ``--session``, else the host's environment does (``current``:
-Claude Code and Codex set it for the commands and MCP servers they run). What clawmem handed a
-caller that named no session is kept for ``UNLINKED_EXPOSURE_MINUTES``, and every agent note in
-that time inherits it, whatever its session: any agent may have been that caller. A note with no
-known lineage is judged by the wording detector alone (``clawmem.trust.content_origin``).
+Claude Code and Codex set it for the commands and MCP servers they run). A session id is the
+caller's claim, not a proof (an agent can name any session, or none, for its reads and its
+writes), so it can widen what a write inherits and never narrow it: whatever clawmem handed any
+caller in the last ``RECENT_EXPOSURE_MINUTES`` (another session, or a caller that named none)
+taints every agent note in that time, whatever session the note names (``recent_exposure``).
+A session record or a recent-exposure file that exists but cannot be read counts as exposed:
+a lost file must never make text more trusted. A note with no known lineage is judged by the
+wording detector alone (``clawmem.trust.content_origin``).
 """
 
 from __future__ import annotations
@@ -34,14 +38,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem.config import HOST_SESSION_ENV, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN, UNLINKED_EXPOSURE_MINUTES
+from clawmem.config import HOST_SESSION_ENV, RECENT_EXPOSURE_MINUTES, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN
 from clawmem.trust import lineage, provenance
 from clawmem.workspace import Workspace
 
 SESSIONS_DIR = "runtime/sessions"
 INGESTED = "open_after_ingest"  # the exposure open at the end of the session's last ingested transcript
 SHOWN = "shown"  # untrusted texts clawmem handed the session's agent since the owner last typed
-UNLINKED = "runtime/unlinked-exposure.json"  # the same for callers with no session, each with its time
+UNREADABLE = {SHOWN: ["a session record that cannot be read"]}  # what the agent saw is unknown
+RECENT = "runtime/recent-exposure.json"  # what every caller was handed lately: what, when, to which session
 
 
 def current(session: str | None) -> str | None:
@@ -64,14 +69,17 @@ def _record(ws: Workspace, session: str) -> Path:
 
 
 def _read(ws: Workspace, session: str) -> dict:
+    """``session``'s record; none yet: empty; one that exists but cannot be read: ``UNREADABLE``."""
     from clawmem.errors import ClawmemError
     from clawmem.workspace import validate_session_id
 
     try:
         record = json.loads(_record(ws, validate_session_id(session)).read_text())
-    except (OSError, ValueError, ClawmemError):
+    except FileNotFoundError:
         return {}
-    return record if isinstance(record, dict) else {}
+    except (OSError, ValueError, ClawmemError):
+        return dict(UNREADABLE)
+    return record if isinstance(record, dict) else dict(UNREADABLE)
 
 
 def _write(ws: Workspace, session: str, record: dict) -> None:
@@ -139,15 +147,18 @@ def recorded(ws: Workspace, session: str) -> Recorded:
 
 
 def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
-    """Record untrusted texts clawmem handed out (``what``: where each came from) in the lineage of
-    ``session`` (``current``), or of session-less callers, with the time (module doc)."""
+    """Record untrusted texts clawmem handed out (``what``: where each came from) with the time,
+    for every caller's writes in the next while, and in the lineage of ``session`` (``current``),
+    if any, until its owner types (module doc)."""
     from clawmem.ledger import now_iso
 
     if not what:
         return
     session = current(session)
+    at = now_iso()
+    rows = _recent(ws)
+    _save(ws.state_dir / RECENT, [*(rows or []), *({"what": w, "at": at, "session": session} for w in what)][-SESSION_MAX_SHOWN:])
     if session is None:
-        _save(ws.state_dir / UNLINKED, [*_unlinked(ws), *({"what": w, "at": now_iso()} for w in what)][-SESSION_MAX_SHOWN:])
         return
     record = _read(ws, session)
     known = _shown_in(record)
@@ -156,17 +167,22 @@ def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
         _write(ws, session, record | {SHOWN: [*known, *added][-SESSION_MAX_SHOWN:]})
 
 
-def _unlinked(ws: Workspace) -> list[dict[str, str]]:
-    """What clawmem handed session-less callers within ``UNLINKED_EXPOSURE_MINUTES``, oldest first."""
+def _recent(ws: Workspace) -> list[dict[str, str | None]] | None:
+    """What clawmem handed any caller within ``RECENT_EXPOSURE_MINUTES``, oldest first; None: the
+    file exists and cannot be read."""
     from clawmem.timeparse import as_local, local_now
 
     try:
-        rows = json.loads((ws.state_dir / UNLINKED).read_text())
-    except (OSError, ValueError):
+        rows = json.loads((ws.state_dir / RECENT).read_text())
+    except FileNotFoundError:
         return []
-    since = local_now() - dt.timedelta(minutes=UNLINKED_EXPOSURE_MINUTES)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(rows, list):
+        return None
+    since = local_now() - dt.timedelta(minutes=RECENT_EXPOSURE_MINUTES)
     kept = []
-    for row in rows if isinstance(rows, list) else []:
+    for row in rows:
         try:
             if isinstance(row.get("what"), str) and as_local(dt.datetime.fromisoformat(row["at"])) >= since:
                 kept.append(row)
@@ -175,10 +191,19 @@ def _unlinked(ws: Workspace) -> list[dict[str, str]]:
     return kept
 
 
-def unlinked_exposure(ws: Workspace) -> str | None:
-    """The exposure every agent write inherits for a while, whatever its session (module doc), or None."""
-    rows = _unlinked(ws)
-    return f"{rows[-1]['what']}, to a caller with no session, at {rows[-1]['at']}" if rows else None
+def recent_exposure(ws: Workspace, session: str | None) -> str | None:
+    """The exposure an agent write inherits from what clawmem handed other callers lately, whatever
+    session it names (module doc), or None. What was handed ``session`` itself is its record's
+    (``Recorded.shown``), closed by its owner's typed prompt."""
+    rows = _recent(ws)
+    if rows is None:
+        return f"{RECENT} cannot be read"
+    others = [row for row in rows if session is None or row.get("session") != session]
+    if not others:
+        return None
+    last = others[-1]
+    to = f"session {last['session']}" if last.get("session") else "a caller with no session"
+    return f"{last['what']}, to {to}, at {last['at']}"
 
 
 def exposure_of(session: str, turns: Sequence[Any]) -> str | None:

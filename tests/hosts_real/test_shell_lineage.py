@@ -5,7 +5,9 @@ get`` of an untrusted note, then ``clawmem note add --origin agent`` of a French
 with no ``--session`` and no shared word. Claude Code and Codex set their session in the
 environment of the commands they run (``clawmem.config.HOST_SESSION_ENV``), so clawmem ties the
 read and the write to the session without the agent's help, and the note is untrusted-derived.
-Control: the same command without the read, in a session of its own, stores the agent's note.
+A second session that writes the paraphrase soon after is no way round it: a session id is a
+claim, so what clawmem showed any caller lately taints every agent note. Control: the same kind
+of command without the read, in a session of its own after that window, stores the agent's note.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import shlex
 
 import pytest
 
+from clawmem.config import RECENT_EXPOSURE_MINUTES
 from clawmem.loopguard import text_hash
 from tests.conftest import CLAWMEM
 from tests.hosts_real.conftest import HOSTS, ClaudeCode, Codex, Sandbox
@@ -59,15 +62,20 @@ def test_a_paraphrase_written_after_get_in_the_hosts_shell_is_untrusted_derived(
         assert planted.returncode == 0, planted.stderr
         anchor = f"{json.loads(planted.stdout)['path']}#L{json.loads(planted.stdout)['line']}"
         read_then_write = f"{shlex.quote(CLAWMEM)} get {shlex.quote(anchor)} -w {shlex.quote(str(sandbox.ws))} && {_note_command(sandbox, PARAPHRASE)}"
-        script.rules = [Rule("read-planted", tool, {field: read_then_write}), Rule("write-own", tool, {field: _note_command(sandbox, OWN)})]
+        switched = f"{PARAPHRASE} (2)"
+        script.rules = [Rule("read-planted", tool, {field: read_then_write}), Rule("write-switched", tool, {field: _note_command(sandbox, switched)}),
+                        Rule("write-own", tool, {field: _note_command(sandbox, OWN)})]
         read = host.run("read-planted: what does the release checklist say?", now=NOW)
-        own = host.run("write-own: note when we tag releases", now=NOW)
+        other = host.run("write-switched: note the release steps", now=NOW + dt.timedelta(minutes=1))
+        own = host.run("write-own: note when we tag releases", now=NOW + dt.timedelta(minutes=RECENT_EXPOSURE_MINUTES + 5))
     outputs = [r.body for r in stub.requests if "ghp_tern42" in r.text]
     assert outputs, "the get output never reached the model: the shell command did not run"
     notes = _ledger_entries(sandbox)
-    paraphrase, control = notes[text_hash(PARAPHRASE)], notes[text_hash(OWN)]
-    assert paraphrase["session"] == read.session and control["session"] == own.session  # the host's session, from its environment
+    paraphrase, elsewhere, control = notes[text_hash(PARAPHRASE)], notes[text_hash(switched)], notes[text_hash(OWN)]
+    assert (paraphrase["session"], elsewhere["session"], control["session"]) == (read.session, other.session, own.session)  # the host's, from its environment
+    assert len({read.session, other.session, own.session}) == 3
     assert paraphrase["origin"] == "untrusted", paraphrase
+    assert elsewhere["origin"] == "untrusted", elsewhere
     assert control["origin"] == "agent", control
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem.config import UNLINKED_EXPOSURE_MINUTES
+from clawmem.config import RECENT_EXPOSURE_MINUTES
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
@@ -103,11 +103,11 @@ def test_the_owner_writing_the_same_text_is_stored_as_owner(ws, clawmem):
 
 def test_an_agent_flush_sends_only_the_echo_to_the_quarantine(ws, clawmem):
     """The wording detector alone, once the lineage window of the session-less search has passed
-    (``config.UNLINKED_EXPOSURE_MINUTES``); within it, the agent's own line goes too (any agent may
+    (``config.RECENT_EXPOSURE_MINUTES``); within it, the agent's own line goes too (any agent may
     have read the search, ``tests/trust/test_shown_lineage.py``)."""
     _plant_and_return(clawmem)
     own = "The staging cluster was resized to six nodes after the load test on Monday"
-    later = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=UNLINKED_EXPOSURE_MINUTES + 5)).isoformat()
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=RECENT_EXPOSURE_MINUTES + 5)).isoformat()
     flush = ("note", "flush", "-", "--origin", "agent", "--json")
     within = clawmem(*flush, input=f"- Vendor says: {PLANTED}\n- {own}\n").json()
     assert (within["written"], within["quarantined"]) == (0, 2)
