@@ -111,6 +111,12 @@ def current(cwd: str | None = None) -> Repository | None:
     return identify(cwd or os.getcwd())
 
 
+def keys(cwd: str | None = None) -> list[str]:
+    """The project keys a new memory made in ``cwd`` carries: only its repository's, none outside one."""
+    repo = current(cwd)
+    return [repo.key] if repo else []
+
+
 # the session's active set ----------------------------------------------------------------
 ACTIVE_DIR = "runtime/active-projects"
 

@@ -54,6 +54,7 @@ def add(
     from clawmem.inputs import text_or_stdin
     from clawmem.notes import add_note
     from clawmem.output import emit_json
+    from clawmem.projects import keys
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
@@ -66,7 +67,7 @@ def add(
         session=session,
         importance=importance,
         triggers=trigger or [],
-        projects=project or ([] if no_project else _current_project()),
+        projects=project or ([] if no_project else keys()),
         key=key,
         at=_when(ws, at),
     )
@@ -80,14 +81,6 @@ def add(
         next_step('clawmem search "WORDS" finds it; clawmem dream (nightly, from cron) promotes what keeps being recalled')
     else:
         print(f"Not stored: {result.reason}")
-
-
-def _current_project() -> list[str]:
-    """Inside a repository, new memories carry only the current repository's key."""
-    from clawmem.projects import current
-
-    repo = current()
-    return [repo.key] if repo else []
 
 
 

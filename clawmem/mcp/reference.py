@@ -44,7 +44,7 @@ def _parameters(schema: dict[str, Any]) -> list[str]:
 
 def tool_reference() -> str:
     """The generated part of ``docs/mcp.md``: every tool and resource the server publishes."""
-    from clawmem.mcp.server import OUTPUT_SCHEMAS, build_server
+    from clawmem.mcp.server import BY_NAME, build_server
 
     server = build_server(None)
     tools = asyncio.run(server.list_tools())
@@ -55,9 +55,10 @@ def tool_reference() -> str:
         flags = " | ".join("yes" if getattr(tool.annotations, attr) else "no" for attr, _ in HINTS)
         out.append(f"| [`{tool.name}`](#{tool.name}) | {tool.title} | {flags} |")
     for tool in tools:
-        name, key = OUTPUT_SCHEMAS[tool.name]
+        row = BY_NAME[tool.name]
+        name, key = row.schema, row.key
         shape = f"[`schemas/{name}.json`](schemas/{name}.json)" + (f" under `{key}`" if key else "")
-        out += ["", f'<a id="{tool.name}"></a>', f"### `{tool.name}`: {tool.title}", "", _md(tool.description), "", *_parameters(tool.input_schema), "",
+        out += ["", f'<a id="{tool.name}"></a>', f"### `{tool.name}`: {tool.title}", "", _md(tool.description or ""), "", *_parameters(tool.input_schema), "",
                 f"Returns {shape} as structured content (and the same JSON as text)."]
     out += ["", "## Resources", "", "| URI | description |", "| --- | --- |"]
     out += [f"| `{r.uri}` | {_cell(r.description or '')} |" for r in resources]
