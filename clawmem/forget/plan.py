@@ -258,3 +258,48 @@ def tombstone_hashes(targets: list[Target], surviving: set[str], *, every_line: 
             if norm not in surviving:
                 found.setdefault(loopguard.text_hash(text), t.rel)
     return found
+
+
+@dataclass
+class Plan:
+    """What a forget will remove, what it only flags for review, and which hashes it tombstones."""
+
+    mode: str
+    target: str
+    targets: list[Target]
+    deleted: list[str]
+    review: list[Review]
+    surviving: set[str]
+    tombs: dict[str, str]
+
+
+def make_plan(ws: Workspace, files: Files, mode: str, target: str, *, copies: bool) -> Plan:
+    """Find the targets, follow them into evidence and curated copies; reads only.
+
+    An anchor without ``copies`` keeps only what it names: the copies found are reviewed.
+    """
+    deleted: list[str] = []
+    if mode == "entry":
+        targets = by_anchor(ws, files, target)
+    elif mode == "text":
+        targets = by_text(files, target)
+    else:
+        targets, deleted = by_session(ws, files, target)
+    review: list[Review] = []
+    more, reviewed = follow_evidence(ws, files, targets)
+    targets += more
+    review += reviewed
+    more, reviewed = follow_curated(ws, files, targets, deleted)
+    targets += more
+    review += reviewed
+    if mode == "entry" and not copies:
+        review += [Review(t.rel, t.line_start, excerpt(t.body), f"{t.why}: kept (`forget --copies` takes it too)") for t in targets if t.why != "target"]
+        targets = [t for t in targets if t.why == "target"]
+    unique: dict[tuple[str, int], Target] = {}
+    for t in targets:
+        unique.setdefault(t.key, t)
+    targets = sorted(unique.values(), key=lambda t: (t.rel, t.line_start))
+    review = [r for r in review if (r.path, r.line) not in unique]
+    surviving = surviving_texts(files, targets)
+    tombs = tombstone_hashes(targets, surviving, every_line=mode != "session")
+    return Plan(mode, target, targets, deleted, review, surviving, tombs)

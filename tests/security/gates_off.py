@@ -192,15 +192,14 @@ def disable_input_gates() -> None:
 
 def disable_issue23_rules() -> None:
     """Rules 15-21: each rule function of issue 23 replaced by what the code did before it (21: lineage, owner means typed)."""
-    import clawmem.forget
     import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
     from clawmem import config, ingest
-    from clawmem.forget import apply
+    from clawmem.forget import apply, run
     from clawmem.transcripts import cuts, markdown, parse, sessions
     from clawmem.trust import workspaces as trusted_workspaces
 
     apply.scrub_index_copies = lambda index, tables, hashes, norms: None
-    clawmem.forget.scrub_file_copies = apply.scrub_file_copies = lambda ws, norms: {}
+    run.scrub_file_copies = apply.scrub_file_copies = lambda ws, norms: {}
     config.PRIVATE_FILE_MODE = 0o666
     _replace_everywhere("create_private", lambda path: False)
     ingest.session_slot = sessions.unbound_slot
