@@ -28,7 +28,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import ledger, loopguard, team
+from clawmem import ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
 from clawmem.timeparse import as_local
@@ -211,6 +211,8 @@ def ident(a: Aspiration) -> str:
 
 def _recorded(ws: Workspace, state: str) -> set[str]:
     """Aspirations recorded in ``state`` by this copy or accepted by its owner: a pulled "done" never silences one."""
+    from clawmem import team  # here: status and recall read aspirations without the ledger (team imports subprocess)
+
     records = team.counting_here(ws, ledger.read(ws).records)
     return {r["id"] for r in records if r.get("t") == "aspiration" and r.get("state") == state and isinstance(r.get("id"), str)}
 
