@@ -35,6 +35,7 @@ from clawmem.timeparse import as_local
 from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+REVIEW_KEY = re.compile(r"review\s*:", re.IGNORECASE)  # what a ``review`` annotation needs (``grammar.KEY_VALUE``; keys in any case)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def _in_note(ws: Workspace, path: str, info: os.stat_result) -> tuple[Aspiration
     with open(path, encoding="utf-8", errors="replace") as note:
         text = note.read()
     held: list[Aspiration] = []
-    if "review" in text:  # cheap skip: most daily notes hold no aspiration
+    if "review" in text and REVIEW_KEY.search(text):  # cheap skip: most daily notes hold no aspiration, many the word
         rel = ws.rel(Path(path))
         for entry in grammar.parse(text).entries:
             raw = entry.first("review")
