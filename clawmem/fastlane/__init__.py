@@ -31,7 +31,7 @@ class Parser(argparse.ArgumentParser):
         """A formatter of fixed width: ``add_argument`` builds one to check each option, and
         argparse's default asks the terminal its size, importing ``shutil`` (and its compression
         modules) on every run for text this parser never prints."""
-        return self.formatter_class(prog=self.prog, width=HELP_WIDTH)
+        return argparse.HelpFormatter(prog=self.prog, width=HELP_WIDTH)
 
     def error(self, message: str) -> NoReturn:
         raise Usage(message)
