@@ -28,13 +28,14 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import ledger, loopguard, team
+from clawmem import ledger, loopguard
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
 from clawmem.timeparse import as_local
 from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+REVIEW_KEY = re.compile(r"review\s*:", re.IGNORECASE)  # what a ``review`` annotation needs (``grammar.KEY_VALUE``; keys in any case)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def _in_note(ws: Workspace, path: str, info: os.stat_result) -> tuple[Aspiration
     with open(path, encoding="utf-8", errors="replace") as note:
         text = note.read()
     held: list[Aspiration] = []
-    if "review" in text:  # cheap skip: most daily notes hold no aspiration
+    if "review" in text and REVIEW_KEY.search(text):  # cheap skip: most daily notes hold no aspiration, many the word
         rel = ws.rel(Path(path))
         for entry in grammar.parse(text).entries:
             raw = entry.first("review")
@@ -211,6 +212,8 @@ def ident(a: Aspiration) -> str:
 
 def _recorded(ws: Workspace, state: str) -> set[str]:
     """Aspirations recorded in ``state`` by this copy or accepted by its owner: a pulled "done" never silences one."""
+    from clawmem import team  # here: status and recall read aspirations without the ledger (team imports subprocess)
+
     records = team.counting_here(ws, ledger.read(ws).records)
     return {r["id"] for r in records if r.get("t") == "aspiration" and r.get("state") == state and isinstance(r.get("id"), str)}
 

@@ -16,8 +16,8 @@ through ``inert``, the one neutraliser, so content cannot spell a marker in the 
 
 from __future__ import annotations
 
+import os
 import re
-import secrets
 
 from clawmem import inputs
 from clawmem.entries import neutralise as _neutraliser
@@ -30,8 +30,9 @@ _LEGACY_CLOSE = re.compile(r"<\s*/\s*clawmem-recall\s*>", re.IGNORECASE)
 
 
 def new_nonce() -> str:
-    """A fresh nonce for one frame (unguessable, so no stored text can carry it)."""
-    return secrets.token_hex(NONCE_BYTES)
+    """A fresh nonce for one frame (unguessable, so no stored text can carry it): ``secrets.token_hex``
+    without importing ``secrets`` (and ``random``) on every search and recall."""
+    return os.urandom(NONCE_BYTES).hex()
 
 
 def inert(text: str) -> str:

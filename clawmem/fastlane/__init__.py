@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
+HELP_WIDTH = 80  # the formatter's width: never printed, Typer prints help and usage errors
+
 
 class Usage(Exception):
     """Arguments the fast lane does not take as they are: Typer will parse (and report) them."""
@@ -24,6 +26,12 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, prog: str) -> None:
         super().__init__(prog=prog, add_help=False, allow_abbrev=False)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """A formatter of fixed width: ``add_argument`` builds one to check each option, and
+        argparse's default asks the terminal its size, importing ``shutil`` (and its compression
+        modules) on every run for text this parser never prints."""
+        return argparse.HelpFormatter(prog=self.prog, width=HELP_WIDTH)
 
     def error(self, message: str) -> NoReturn:
         raise Usage(message)

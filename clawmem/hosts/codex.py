@@ -98,7 +98,6 @@ def trusted_hashes(config: dict) -> dict[str, str]:
 def trust_line(home: Path) -> str | None:
     """One line for ``clawmem status``: are clawmem's Codex hooks trusted? None when none are installed."""
     import json
-    import tomllib
 
     path = hooks_file("user", home, home)
     try:
@@ -107,6 +106,8 @@ def trust_line(home: Path) -> str | None:
         return None
     if not ours:
         return None
+    import tomllib  # only with clawmem's hooks installed: status asks on every run
+
     try:
         trusted = trusted_hashes(tomllib.loads(mcp_file("user", home, home).read_text(encoding="utf-8")))
     except (OSError, ValueError):

@@ -18,18 +18,20 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clawmem import aspirations, hints, projects, recall_intent
+from clawmem import aspirations, hints, projects
 from clawmem.config import HINT_QUERY_CHARS
 from clawmem.errors import ClawmemError
 from clawmem.framing import inert
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import fit
-from clawmem.recall import triggers as triggers_module
 from clawmem.recall.budget import Budget
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:  # imported where a turn matches: status renders the session start (``oversize``) without them
+    from clawmem.recall import triggers as triggers_module
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,8 @@ def hint_query(message: str) -> str:
 
 def _escalation(ws: Workspace, message: str, mode: str, strong_hit: bool) -> Escalation:
     """The lane-2 decision, with the search to run as an MCP call and as a shell line that works anywhere."""
+    from clawmem import recall_intent
+
     intent = recall_intent.detect(message)
     if mode == "off":
         return Escalation(False, mode, "escalation is off", list(intent.reasons), None)
@@ -171,6 +175,8 @@ def recall(
     a host takes, counted as its hook output (``clawmem.recall.fit.hook_chars``); the context
     is filled by value within it.
     """
+    from clawmem.recall import triggers as triggers_module
+
     cfg = ws.config.recall
     budget = Budget(budget_ms if budget_ms is not None else cfg.budget_ms)
     degraded: list[str] = []

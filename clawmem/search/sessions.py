@@ -9,7 +9,6 @@ matching turns of a strongly matching session rise above stray matches elsewhere
 
 from __future__ import annotations
 
-import statistics
 from collections import defaultdict
 
 TOP_TURNS = 3  # turns whose relevance make up a session's: one lucky turn is not a session about it
@@ -17,6 +16,8 @@ TOP_TURNS = 3  # turns whose relevance make up a session's: one lucky turn is no
 
 def scores(rows: dict[int, dict], relevance: dict[int, float]) -> dict[int, float]:
     """Transcript entry id -> its session's score in 0..1 (1 = the best-matching session)."""
+    import statistics  # here: off by default (``search.session_weight``), and its import costs a search more than this
+
     by_path: dict[str, list[float]] = defaultdict(list)
     for entry_id, row in rows.items():
         if row["kind"] == "transcript":

@@ -36,11 +36,14 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clawmem.config import HOST_SESSION_ENV, RECENT_EXPOSURE_MINUTES, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN
-from clawmem.trust import lineage, provenance
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:  # imported where turns are judged: a search records what it showed (``shown``) without it
+    from clawmem.trust import lineage
 
 SESSIONS_DIR = "runtime/sessions"
 INGESTED = "open_after_ingest"  # the exposure open at the end of the session's last ingested transcript
@@ -209,6 +212,8 @@ def recent_exposure(ws: Workspace, session: str | None) -> str | None:
 def exposure_of(session: str, turns: Sequence[Any]) -> str | None:
     """The exposure open at the end of ``session``'s parsed ``turns`` (each with ``role``,
     ``content`` and ``turn_id``), the origins being those of a host's session."""
+    from clawmem.trust import lineage
+
     views = [
         lineage.TurnView(provenance.role_origin(t.role, provenance.HOST_SENDER_ORIGIN), t.content, f"{t.role} turn {t.turn_id or n} of session {session}", typed=t.role == "user")
         for n, t in enumerate(turns, 1)
@@ -218,6 +223,8 @@ def exposure_of(session: str, turns: Sequence[Any]) -> str | None:
 
 def settled(ws: Workspace, session: str, turns: Sequence[lineage.TurnView]) -> None:
     """Keep what ``session``'s ingested ``turns`` leave open, for the agent's later notes (module doc)."""
+    from clawmem.trust import lineage
+
     record = _read(ws, session)
     changed = {k: v for k, v in record.items() if k not in (INGESTED, SHOWN)}  # the transcript now holds what was shown
     if (still := lineage.open_exposure(turns)) is not None:
@@ -236,6 +243,7 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
     """
     from clawmem import ledger
     from clawmem.timeparse import as_local
+    from clawmem.trust import lineage
 
     said = [(turn, as_local(at)) for turn, at in zip(turns, times, strict=True) if at is not None]
     if not said:

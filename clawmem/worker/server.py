@@ -194,8 +194,9 @@ def warm(root: Path) -> None:
     from clawmem.fastlane.status import run_command as status  # noqa: F401
     from clawmem.hosts.command import answer as hook_answer  # noqa: F401
     from clawmem.hosts.hook import run  # noqa: F401
-    from clawmem.recall import oversize, recall  # noqa: F401 -- oversize: what status imports when it runs
+    from clawmem.recall import oversize, recall, triggers  # noqa: F401 -- oversize: what status imports when it runs; triggers: what recall does
     from clawmem.recall.render import context_block  # noqa: F401
+    from clawmem.recall_intent import detect  # noqa: F401 -- what recall imports when it runs
     from clawmem.search import search as run_search  # noqa: F401
     from clawmem.status import workspace_status  # noqa: F401
     from clawmem.trust import workspaces  # noqa: F401 -- the same

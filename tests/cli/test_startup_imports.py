@@ -26,3 +26,25 @@ def test_note_add_imports_nothing_heavy(ws):
 
     mods = loaded(["note", "add", "fast path", "--origin", "agent"], dict(os.environ))
     assert not mods & {"numpy", "tokenizers", "torch", "sentence_transformers", "sqlite_vec", "rich.table", "dateparser"}
+
+
+# What the in-process `status` and `search --lexical` used to import without using it (issue 26):
+# recall's trigger matching, the transcript lineage rules, the ledger's team checks, and standard
+# modules pulled in for a default they do not take (argparse's terminal probe, `secrets` for a nonce).
+UNUSED = ("clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.team", "statistics", "shutil", "secrets", "subprocess", "tomllib")
+
+
+def test_status_and_lexical_search_import_only_what_they_use(ws):
+    import os
+
+    from clawmem.index.db import Index
+    from clawmem.index.sync import sync
+    from clawmem.notes import add_note
+
+    add_note(ws, "the deploy runbook lives in the ops repository; review it before a release", origin="agent")
+    with Index.open(ws) as index:
+        sync(ws, index)
+    env = {**os.environ, "CLAWMEM_WORKSPACE": str(ws.root), "CLAWMEM_WORKER": "off", "HOME": str(ws.root.parent)}  # no Codex hooks installed
+    assert modules_loaded(["status"], UNUSED, env) == set()
+    assert modules_loaded(["search", "deploy runbook", "--lexical"], UNUSED, env) == set()
+    assert "clawmem.index.recalls" in modules_loaded(["search", "deploy runbook", "--lexical"], ("clawmem.index.recalls",), env)  # it found and recorded the note

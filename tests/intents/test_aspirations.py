@@ -48,6 +48,16 @@ def test_overdue_lists_aspirations_whose_review_came(ws):
     assert len(aspirations(ws)) == 3
 
 
+def test_an_annotation_in_any_spelling_counts_and_the_word_alone_does_not(ws):
+    """The cheap skip before parsing a note (``REVIEW_KEY``) lets through every key the grammar reads as ``review``."""
+    ws.daily_note(dt.date(2026, 11, 20)).write_text(
+        "# 2026-11-20\n\n- review the deploy notes with carol\n- Pair more <!-- REVIEW : 2026-11-30 -->\n"
+    )
+    ws.daily_note(dt.date(2026, 11, 21)).write_text("# 2026-11-21\n\n- code review: the retry loop; review it again <!-- importance: 5 -->\n")
+    ws.daily_note(dt.date(2026, 11, 22)).write_text("# 2026-11-22\n\n- a review of the week, nothing due\n")
+    assert aspirations(ws) == [Aspiration("memory/2026-11-20.md", 4, "Pair more", dt.date(2026, 11, 30))]
+
+
 def test_untrusted_and_past_reviews_are_refused(ws):
     with pytest.raises(Forbidden):
         add_aspiration(ws, "x", review=dt.date(2026, 12, 1), origin="untrusted", now=NOW)
