@@ -445,16 +445,9 @@ def _wait(pid: int, timeout: float | None, client: socket.socket | None = None) 
 
 
 def serve(address: str) -> None:
-    import gc
     import select
 
     _warm()
-    # Everything imported so far is moved out of the collector's reach: a child's first garbage
-    # collection would otherwise write to the header of every warm object and so copy most of the
-    # server's heap, page by page (about 60 % of a short command's CPU). Objects a command makes
-    # are collected as in a fresh process.
-    gc.collect()
-    gc.freeze()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind("\0" + address)
     listener.listen(64)
