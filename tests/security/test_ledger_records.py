@@ -76,8 +76,11 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
     max_leaves=8,
 )
-FIELDS = ["path", "hash", "origin", "kind", "session", "lines", "sessions", "hashes", "id", "at", "op"]
-KNOWN = ["init", "entry", "taint", "torn", "repair", "transcript", "tombstone", "lift", "forget", "returned", "promote", "aspiration", "intent"]
+FIELDS = ["path", "hash", "origin", "kind", "session", "lines", "sessions", "hashes", "paths", "keywords", "records", "from", "id", "at", "op"]
+# the lists of strings readers iterate, per record type (index sync, forget and undo, team, accept)
+LISTS_READ = {"torn": ("lines",), "lift": ("hashes", "sessions"), "repair": ("paths",), "intent": ("keywords",),
+              "accept": ("records", "lines", "from")}
+KNOWN = ["init", "entry", "taint", "torn", "repair", "transcript", "tombstone", "lift", "forget", "returned", "promote", "aspiration", "intent", "accept"]
 
 
 @given(kind=st.sampled_from(KNOWN), fields=st.dictionaries(st.sampled_from(FIELDS), json_values), depth=st.integers(0, 3000))
@@ -93,6 +96,6 @@ def test_a_record_read_back_is_one_a_reader_can_use(kind, fields, depth):
     if record is not None:
         for name in ("path", "hash", "origin", "session", "at"):
             assert record.get(name) is None or isinstance(record[name], str)
-        for name in ("lines", "sessions"):
-            if kind in ("torn", "lift") and name in record:
+        for name in LISTS_READ.get(kind, ()):
+            if name in record:
                 assert isinstance(record[name], list) and all(isinstance(v, str) for v in record[name])
