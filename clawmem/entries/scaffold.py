@@ -46,6 +46,9 @@ LABEL = re.compile(r"^(?:\*\*|__)?(?P<who>[^\W\d_][\w.'’ -]{0,38}?)(?:\*\*|__)
 IRC = re.compile(r"^<(?P<who>[^\W\d_][\w.'-]{0,30})>\s+")
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function", "human", "ai", "bot", "me", "you"))
 LABEL_WORDS = 3  # "Mary Ann Lee:" is a name; "The build failed on arm64:" is a sentence
+# words a name may end with a full stop before the next part: titles ("Dr. Lee"); initials
+# ("Mary J. Blige") may too. Any other word and its stop end a sentence ("Hi. Project: rivet")
+NAME_ABBREVIATIONS = frozenset(("dr", "mr", "mrs", "ms", "mx", "st", "jr", "sr", "prof", "rev", "fr", "capt", "col", "gen", "sgt", "lt"))
 
 # dreaming's own attribution of a unit to its speaker (``standalone.attribute``)
 ATTRIBUTION = re.compile(r"^(?P<who>[^:\n]{1,40}) said: ")
@@ -99,7 +102,18 @@ def _label(text: str) -> re.Match[str] | None:
     # a name is capitalised word by word ("Mary Ann"); lower case only for a role ("user")
     if who.casefold() not in ROLES and not all(p[:1].isupper() for p in parts):
         return None
+    if any(_ends_sentence(p) for p in parts[:-1]):
+        return None  # a sentence ends inside it: the colon belongs to the next sentence's content
     return match
+
+
+def _ends_sentence(word: str) -> bool:
+    """Whether a word of a would-be name ends a sentence: a full stop after anything but a title
+    or initials ("Dr.", "J.", "J.R.R.")."""
+    if not word.endswith("."):
+        return False
+    stem = word[:-1]
+    return stem.casefold() not in NAME_ABBREVIATIONS and not all(len(piece) == 1 for piece in stem.split("."))
 
 
 def strip(text: str, *, labels: bool = True) -> Stripped:
