@@ -49,10 +49,7 @@ def open_fresh(ws: Workspace) -> Index:
     """
     index = Index.open(ws)
     try:
-        if needs_sync(ws, index):
-            from clawmem.index.sync import sync
-
-            sync(ws, index)
+        _sync_if_changed(ws, index)
     except BaseException:
         index.close()
         raise
@@ -64,10 +61,15 @@ def fresh(ws: Workspace) -> Iterator[Index]:
     """``open_fresh`` for one request: in the worker its kept connection (``clawmem.index.resident``), elsewhere opened and closed."""
     index = resident.opened(ws)
     try:
-        if needs_sync(ws, index):
-            from clawmem.index.sync import sync
-
-            sync(ws, index)
+        _sync_if_changed(ws, index)
         yield index
     finally:
         resident.done(index)
+
+
+def _sync_if_changed(ws: Workspace, index: Index) -> None:
+    """Sync only when ``needs_sync`` says so: the common case imports no parser and takes no lock."""
+    if needs_sync(ws, index):
+        from clawmem.index.sync import sync
+
+        sync(ws, index)
