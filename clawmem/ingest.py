@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem import framing, incoming, ledger, loopguard, notes
@@ -53,6 +53,7 @@ class IngestResult:
     unknown: dict[str, int] = field(default_factory=dict)  # record/block types the format does not define
     cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut, not refused (``clawmem.transcripts.cuts``)
     lifted: int = 0  # agent turns made after untrusted content that the owner then endorsed (``clawmem.trust.lineage``)
+    unconfirmed: int = 0  # Markdown user turns after tool output, kept as system (``clawmem.trust.typed.owner_turns``)
 
 
 def transcript_record(path: str, origin: str, session_kind: str, *, session: str | None = None, host: str | None = None) -> dict:
@@ -190,21 +191,6 @@ def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str, 
     return notes.blocked_hashes(ws, [h for _, h in checked], exact_only=typed, originals=originals)
 
 
-def _typed_only(turns: list[Turn], prompts: frozenset[str]) -> list[Turn]:
-    """User turns as the owner's only where a prompt hook saw them typed; the rest is host context."""
-    out: list[Turn] = []
-    for turn in turns:
-        if turn.role != "user":
-            out.append(turn)
-            continue
-        prompt, rest = typed_rule.split(turn.content, prompts)
-        if prompt is not None:
-            out.append(replace(turn, content=prompt))
-        if rest.strip():
-            out.append(replace(turn, role="system", content=rest, speaker="host record"))
-    return out
-
-
 def ingest(
     ws: Workspace,
     data: bytes | str,
@@ -223,12 +209,13 @@ def ingest(
     ``host`` is the channel the caller is (``mcp``, ``cli``; a hook's host format by default):
     with ``origin`` it is the session's identity (``clawmem.transcripts.sessions``). ``typed``
     holds the hashes of the prompts the host's prompt hook received: when given, a user turn is
-    the owner's only where it is one of them (``clawmem.trust.typed``).
+    the owner's only where it is one of them; without, a Markdown user turn after tool output is
+    not the owner's (``clawmem.trust.typed.owner_turns``).
     """
     provenance.check_provenance(origin, session_kind)
     text = decode_input(data, limit=read_limit(ws), what="transcript")
     transcript = parse_transcript(text, fmt)
-    turns = _typed_only(transcript.turns, typed) if typed else transcript.turns
+    turns = typed_rule.owner_turns(transcript.turns, transcript.format, typed)
     check_kept_size(ws, turns)
     session = session or fallback_session
     if not session:
@@ -321,4 +308,5 @@ def ingest(
     return IngestResult(
         session, rel, len(turns), len(rendered), dropped_marked, dropped_recalled, replaced, derived,
         transcript.format, transcript.skipped, transcript.unknown, transcript.cut, lifted,
+        sum(t.speaker == typed_rule.UNCONFIRMED for t in turns),
     )

@@ -10,13 +10,30 @@ any other user-role record (a skill body, a reminder, a notification, a compacti
 is ``system``. Sessions with no recorded prompt (no prompt hook, or the hook never ran) keep
 the host's own marks.
 
+A Markdown transcript has no marks at all: a turn is a line of text, and tool output that
+holds the host's own fence closes it and writes ``user:`` lines nothing tells from typed ones.
+So, with no recorded prompt, a Markdown user turn is the owner's only before the first tool
+turn (``owner_turns``); after it the file cannot show that anyone typed it, and it is kept as
+``system`` (searchable, never the owner's evidence, and it does not end the lineage of what the
+tool turn exposed). JSON formats are safe: a record's text is one string that cannot open another.
+
 Only hashes of the normalised prompts (and their line counts) are kept (``mark``): the runtime state
 holds no memory text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from clawmem import loopguard
+
+if TYPE_CHECKING:
+    from clawmem.transcripts.parse import Turn
+
+UNMARKED_FORMATS = ("markdown",)  # formats whose text alone opens a turn: no record can show it was typed
+UNCONFIRMED = "user turn after tool output"  # the speaker of a user turn the file cannot show was typed
 
 
 def mark(prompt: str) -> str:
@@ -38,3 +55,30 @@ def split(content: str, prompts: frozenset[str]) -> tuple[str | None, str]:
             if mark(run) in prompts:
                 return run, "\n".join(parts[:start] + parts[start + size:])
     return None, content
+
+
+def owner_turns(turns: Sequence[Turn], fmt: str, prompts: frozenset[str]) -> list[Turn]:
+    """The turns with every user turn the person cannot be shown to have typed made ``system``.
+
+    With recorded prompts, a user turn keeps only the prompt in it (``split``). Without, a
+    Markdown user turn after the first tool (or any untrusted-role) turn is ``system``.
+    """
+    out: list[Turn] = []
+    after_tool = False
+    for turn in turns:
+        role = turn.role.lower()
+        if role not in ("user", "assistant", "system", "developer"):
+            after_tool = True
+        if role != "user":
+            out.append(turn)
+        elif prompts:
+            prompt, rest = split(turn.content, prompts)
+            if prompt is not None:
+                out.append(replace(turn, content=prompt))
+            if rest.strip():
+                out.append(replace(turn, role="system", content=rest, speaker="host record"))
+        elif after_tool and fmt in UNMARKED_FORMATS:
+            out.append(replace(turn, role="system", speaker=UNCONFIRMED))
+        else:
+            out.append(turn)
+    return out

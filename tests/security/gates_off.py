@@ -53,7 +53,10 @@ Removed here, and nothing else:
 26. team memory (``clawmem.team``): a ledger record another copy wrote counts as this copy's, and a
    line that arrived in a commit without a record is hand-written here (no ``clawmem accept`` needed);
 27. ledger rollback: a ledger lacking records this copy wrote (or with another id than it recorded)
-   is taken as intact once the index that remembered it is deleted.
+   is taken as intact once the index that remembered it is deleted;
+28. lineage and owner-means-typed: no agent turn or note inherits what its session was shown, and
+   every user-role record is the owner's (the host's marks, a prompt hook's record, and a Markdown
+   user turn after tool output are not consulted).
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
@@ -191,7 +194,7 @@ def disable_input_gates() -> None:
 
 
 def disable_issue23_rules() -> None:
-    """Rules 15-21: each rule function of issue 23 replaced by what the code did before it (21: lineage, owner means typed)."""
+    """Rules 15-19 and 25-28: each rule function of issue 23 replaced by what the code did before it."""
     import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
     from clawmem import config, ingest
     from clawmem.forget import apply, run
@@ -217,7 +220,9 @@ def disable_issue23_rules() -> None:
     live.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
     sessions.derived_notes = lambda records, session, turns, times: []  # nor is it judged again when its session is ingested
     claude_code.HOST_TAG = claude_code.HOST_PREAMBLE = re.compile(r"(?!)")  # the harness's blocks in a user record are the owner's words
-    ingest._typed_only = lambda turns, prompts: turns  # a prompt hook's record is not ground truth
+    from clawmem.trust import typed
+
+    typed.owner_turns = lambda turns, fmt, prompts: list(turns)  # a prompt hook's record is not ground truth, nor is Markdown suspect
     claude_code._typed = lambda record, marked: True  # every user text record is the owner's
     codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
     disable_recall_identity()
