@@ -25,15 +25,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from clawmem import loopguard
 
-if TYPE_CHECKING:
-    from clawmem.transcripts.parse import Turn
-
 UNMARKED_FORMATS = ("markdown",)  # formats whose text alone opens a turn: no record can show it was typed
 UNCONFIRMED = "user turn after tool output"  # the speaker of a user turn the file cannot show was typed
+
+
+class _Turn(Protocol):
+    """What the rule reads of a transcript turn (``clawmem.transcripts.parse.Turn``, a layer above)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Turn)
 
 
 def mark(prompt: str) -> str:
@@ -57,13 +69,13 @@ def split(content: str, prompts: frozenset[str]) -> tuple[str | None, str]:
     return None, content
 
 
-def owner_turns(turns: Sequence[Turn], fmt: str, prompts: frozenset[str]) -> list[Turn]:
+def owner_turns(turns: Sequence[T], fmt: str, prompts: frozenset[str]) -> list[T]:
     """The turns with every user turn the person cannot be shown to have typed made ``system``.
 
     With recorded prompts, a user turn keeps only the prompt in it (``split``). Without, a
     Markdown user turn after the first tool (or any untrusted-role) turn is ``system``.
     """
-    out: list[Turn] = []
+    out: list[T] = []
     after_tool = False
     for turn in turns:
         role = turn.role.lower()
