@@ -249,9 +249,9 @@ def test_an_mcp_client_cannot_write_owner_content(ws, tool, arguments):
 
 
 def test_the_origin_gate_holds_in_code_as_well_as_in_the_schema():
-    """A client that skips schema validation (or a future tool that forgets the Literal) meets ``client_origin``."""
+    """A client that skips schema validation (or a future tool that forgets the Literal) meets ``provenance.client_origin``."""
     from clawmem.errors import Forbidden
-    from clawmem.mcp import client_origin
+    from clawmem.trust.provenance import client_origin
 
     assert [client_origin(o) for o in ("agent", "untrusted", "system")] == ["agent", "untrusted", "system"]
     with pytest.raises(Forbidden, match="never the owner"):
@@ -260,11 +260,10 @@ def test_the_origin_gate_holds_in_code_as_well_as_in_the_schema():
 
 @pytest.mark.parametrize(("tool", "arguments"), OWNER_CLAIMS, ids=[t for t, _ in OWNER_CLAIMS])
 def test_the_same_owner_claims_land_with_the_mcp_origin_gate_off(ws, monkeypatch, tool, arguments):
-    """Control: with ``MCP_ORIGINS`` widened to every class (schema and ``client_origin`` alike), the attack succeeds."""
-    from clawmem import mcp as policy
-    from clawmem.trust.provenance import ORIGINS
+    """Control: with ``provenance.MCP_ORIGINS`` widened to every class (schema and ``client_origin`` alike), the attack succeeds."""
+    from clawmem.trust import provenance
 
-    monkeypatch.setattr(policy, "MCP_ORIGINS", ORIGINS)
+    monkeypatch.setattr(provenance, "MCP_ORIGINS", provenance.ORIGINS)
     landed = run(call(ws.root, tool, **arguments))
     assert not landed.is_error, landed.content
     assert "owner" in ledger_origins(ws)

@@ -76,8 +76,8 @@ def test_mcp_schemas_come_from_the_vocabulary(ws):
     require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")
     from mcp import Client
 
-    from clawmem.mcp import MCP_ORIGINS
     from clawmem.mcp.server import build_server
+    from clawmem.trust.provenance import MCP_ORIGINS
 
     async def listed():
         async with Client(build_server(ws.root)) as client:

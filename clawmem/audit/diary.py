@@ -35,7 +35,8 @@ def diary_items(ws: Workspace) -> list[_DiaryItem]:
     return found
 
 
-def _sweeps(body: str, items: list[_DiaryItem]) -> list[SweepRef]:
+def sweeps(body: str, items: list[_DiaryItem]) -> list[SweepRef]:
+    """The diary items (dream sweeps, user-model changes) that name ``body``; public: the review report lists them too."""
     norm = loopguard.normalise(body)
     if not norm:
         return []

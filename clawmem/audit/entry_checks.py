@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clawmem.audit.ledger_view import UNTRUSTED, _Ledger
+from clawmem.audit.ledger_view import UNTRUSTED, Ledger
 from clawmem.audit.results import AuditEntry, Finding
 from clawmem.audit.sources import anchored_units, parse_anchor
 from clawmem.dream import grounding
@@ -15,7 +15,7 @@ from clawmem.workspace import Workspace
 MARKER = re.compile(r"<\s*/?\s*(?:clawmem-recall|untrusted-content)\b", re.IGNORECASE)
 
 
-def _entry_findings(e: AuditEntry, led: _Ledger, rel: str) -> tuple[list[Finding], list[Finding]]:
+def _entry_findings(e: AuditEntry, led: Ledger, rel: str) -> tuple[list[Finding], list[Finding]]:
     violations, warnings = [], []
     where = (rel, e.line_start)
     if e.origin in UNTRUSTED:

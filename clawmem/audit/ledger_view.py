@@ -12,8 +12,8 @@ from clawmem.workspace import Workspace
 UNTRUSTED = ("untrusted", "system")
 
 
-def _when(value: str | None) -> dt.datetime | None:
-    """An ISO time or date as a naive local datetime (aware values converted)."""
+def when(value: str | None) -> dt.datetime | None:
+    """An ISO time or date as a naive local datetime (aware values converted); public: the review report reads stored times with it."""
     if not value:
         return None
     try:
@@ -24,14 +24,16 @@ def _when(value: str | None) -> dt.datetime | None:
 
 
 @dataclass
-class _Ledger:
+class Ledger:
+    """The ledger as the audit reads it; public: the review report shows when each curated entry entered from it."""
+
     intact: bool
     first_at: dict[tuple[str, str], str | None] = field(default_factory=dict)  # (path, hash) -> first record time
     taints: dict[str, list[tuple[str | None, str | None]]] = field(default_factory=dict)  # path -> [(origin, at)]
     tombstoned: set[str] = field(default_factory=set)
 
     @classmethod
-    def read(cls, ws: Workspace) -> _Ledger:
+    def read(cls, ws: Workspace) -> Ledger:
         read = ledger.read(ws)
         found = cls(read.ledger_id is not None)
         for r in read.records:
@@ -46,9 +48,9 @@ class _Ledger:
 
     def tainted_before(self, path: str, moment: str | None) -> str | None:
         """The least trusted untrusted/system taint of ``path`` recorded no later than ``moment`` (any, if None)."""
-        limit = _when(moment)
+        limit = when(moment)
         bad = [
             origin for origin, at in self.taints.get(path, ())
-            if origin in UNTRUSTED and (limit is None or (_when(at) or dt.datetime.min) <= limit)
+            if origin in UNTRUSTED and (limit is None or (when(at) or dt.datetime.min) <= limit)
         ]
         return provenance.least_trusted(*bad) if bad else None

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import ledger, loopguard
-from clawmem.audit.ledger_view import _Ledger
+from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import Finding
 from clawmem.baseline import entry_hashes, load_baseline, save_baseline
 from clawmem.entries import grammar
@@ -70,7 +70,7 @@ class _PreimageOutcome:
     held: list[HeldFile] = field(default_factory=list)
 
 
-def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOutcome:
+def check_preimages(ws: Workspace, led: Ledger, *, accept: bool) -> _PreimageOutcome:
     """The ``preimage`` check; with ``accept`` (``audit --accept``) the owner's edits are then repaired.
 
     Writes nothing without ``accept``; the caller saves ``files`` as the new baseline only then.
@@ -81,7 +81,7 @@ def check_preimages(ws: Workspace, led: _Ledger, *, accept: bool) -> _PreimageOu
     return outcome
 
 
-def inspect_preimages(ws: Workspace, led: _Ledger) -> _PreimageOutcome:
+def inspect_preimages(ws: Workspace, led: Ledger) -> _PreimageOutcome:
     """Compare each curated file with its baseline; writes nothing (the new baseline is returned)."""
     files = load_baseline(ws)
     out = _PreimageOutcome([], [], dict(files), {})

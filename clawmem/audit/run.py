@@ -6,13 +6,13 @@ import datetime as dt
 
 from clawmem import loopguard
 from clawmem.audit import preimages
-from clawmem.audit.diary import _sweeps, diary_items
+from clawmem.audit.diary import diary_items, sweeps
 from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
 from clawmem.audit.index_check import check_index
-from clawmem.audit.ledger_view import UNTRUSTED, _Ledger, _when
+from clawmem.audit.ledger_view import UNTRUSTED, Ledger, when
 from clawmem.audit.preimages import check_preimages
 from clawmem.audit.results import AuditEntry, AuditReport, Finding
-from clawmem.audit.sources import _trace
+from clawmem.audit.sources import trace
 from clawmem.baseline import AUDIT_LOCK, baseline_path, save_baseline
 from clawmem.entries import grammar
 from clawmem.errors import BadInput
@@ -66,7 +66,7 @@ def establish_baseline(ws: Workspace) -> bool:
     if baseline_path(ws).exists():
         return False
     with ws.lock(AUDIT_LOCK):
-        outcome = check_preimages(ws, _Ledger.read(ws), accept=False)
+        outcome = check_preimages(ws, Ledger.read(ws), accept=False)
         save_baseline(ws, outcome.files)
     return True
 
@@ -83,7 +83,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
         unbased = _uncommitted_baseline(ws)
         with Index.open(ws) as index:
             index_findings = check_index(ws, index)
-            led = _Ledger.read(ws)
+            led = Ledger.read(ws)
             outcome = check_preimages(ws, led, accept=accept)
             taints = {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")}
             items = diary_items(ws)
@@ -104,7 +104,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                     row = rows.get(entry.line_start)
                     text_hash = loopguard.text_hash(entry.body)
                     entered = led.first_at.get((rel, text_hash)) or first_seen.get(text_hash)
-                    if since is not None and (_when(entered) or since) < since:
+                    if since is not None and (when(entered) or since) < since:
                         continue
                     audited = AuditEntry(
                         path=rel, line_start=entry.line_start, line_end=entry.line_end, text=entry.body, text_hash=text_hash,
@@ -112,8 +112,8 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                         session_id=row["session_id"] if row else None, hand_written=bool(row["hand_written"]) if row else None,
                         untrusted=bool(row and row["origin"] in UNTRUSTED), entered_at=entered,
                         importance=entry.importance, triggers=entry.triggers, projects=entry.projects, key=entry.key,
-                        status=entry.status, sources=[_trace(ws, index, s, entry.body, taints) for s in entry.sources],
-                        sweeps=_sweeps(entry.body, items), problems=_problems(ws, entry),
+                        status=entry.status, sources=[trace(ws, index, s, entry.body, taints) for s in entry.sources],
+                        sweeps=sweeps(entry.body, items), problems=_problems(ws, entry),
                     )
                     entries.append(audited)
                     bad, notes = _entry_findings(audited, led, rel)

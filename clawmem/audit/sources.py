@@ -36,7 +36,8 @@ def _supports(body: str, row: dict) -> bool:
     return False
 
 
-def _trace(ws: Workspace, index, anchor: str, body: str, taints: dict[str, str]) -> SourceTrace:
+def trace(ws: Workspace, index, anchor: str, body: str, taints: dict[str, str]) -> SourceTrace:
+    """A source anchor traced to the evidence it points at today; public: the review report shows the same trail."""
     parsed = parse_anchor(ws, anchor)
     if parsed is None:
         return SourceTrace(anchor, "invalid")

@@ -4,7 +4,7 @@ Trust rules (``docs/mcp.md`` says the same to users):
 
 * An MCP client is automation, never the owner: ``add_note``, ``flush_context`` and
   ``ingest_transcript`` record ``agent`` unless the call says ``untrusted`` or ``system``;
-  ``owner`` is refused (``client_origin``), in the input schema and again in code.
+  ``owner`` is refused (``clawmem.trust.provenance.client_origin``), in the input schema and again in code.
   ``add_intent`` always records ``agent``, and so does ``propose_directive``, whose directive
   is a daily-note entry for dreaming to weigh (``clawmem.dream.directives``), never ``USER.md``.
 * ``search_memory`` leaves untrusted and system entries out unless ``include_untrusted`` is
@@ -22,11 +22,7 @@ The SDK (the ``mcp`` extra) is imported only inside this package, and this packa
 
 from __future__ import annotations
 
-from clawmem.errors import Forbidden
-from clawmem.vocabulary import ORIGINS
-
 INSTALL_HINT = "install the MCP extra: pip install 'clawmem-cli[mcp]'"
-MCP_ORIGINS = tuple(o for o in ORIGINS if o != "owner")
 
 
 def sdk_available() -> bool:
@@ -37,12 +33,3 @@ def sdk_available() -> bool:
         return False
     return True
 
-
-def client_origin(origin: str) -> str:
-    """The origin an MCP call may record: the client is an agent, so never the owner."""
-    if origin not in MCP_ORIGINS:
-        raise Forbidden(
-            f"origin {origin!r} is not accepted over MCP: a client is never the owner",
-            hint="pass origin agent (your own words), untrusted (copied from a web page, file or tool output) or system",
-        )
-    return origin

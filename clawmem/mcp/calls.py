@@ -20,6 +20,7 @@ from pydantic import GetPydanticSchema
 
 from clawmem import vocabulary
 from clawmem.errors import BadInput
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 ORIGIN_DOC = "Who it comes from: agent (your own words), untrusted (copied from a web page, file or tool output), system."
@@ -30,13 +31,11 @@ STATE_FILTERS = Literal[vocabulary.STATE_FILTERS]  # type: ignore[valid-type]
 
 
 def _client_origins(source: Any, handler: Any) -> Any:
-    from clawmem import mcp as policy
-
-    return handler(Literal[policy.MCP_ORIGINS])
+    return handler(Literal[provenance.MCP_ORIGINS])
 
 
-# The origins a client may claim, read from the policy tuple when a server is built, so the schema
-# and ``client_origin`` agree (and the gates-off control widens both in one place).
+# The origins a client may claim, read from the rule's tuple (``provenance.MCP_ORIGINS``) when a server is built, so the
+# schema and ``provenance.client_origin`` agree (and the gates-off control in tests/test_mcp.py widens both in one place).
 Origin = Annotated[str, GetPydanticSchema(_client_origins)]
 
 

@@ -145,39 +145,11 @@ CURATED = {  # resource URI -> (file, what it holds)
 }
 
 
-def curated_text(ws, rel: str) -> str:
-    """A curated file as recall's bootstrap gives it: its entries when eligible, inside a recall marker.
-
-    The same gate as bootstrap (``clawmem.recall.bootstrap``): a file with a line from
-    untrusted or system content, or a recorded taint, is withheld and the reason given.
-    """
-    from clawmem.errors import IndexUnavailable
-    from clawmem.framing import inert, recall_block
-    from clawmem.index.maintain import open_synced
-    from clawmem.index.recalls import mark_recalled
-    from clawmem.recall import bootstrap
-
-    try:
-        index, _ = open_synced(ws)
-    except IndexUnavailable:
-        index = None
-    try:
-        files = {f.path: f for f in bootstrap.load(ws, index, ws.config.recall, [])}
-        found = files[rel]
-        if index is not None and found.eligible:
-            mark_recalled(index, found.text_hashes)
-    finally:
-        if index is not None:
-            index.close()
-    if not found.eligible:
-        return f"{rel} is withheld: {found.reason} (the owner can see why with `clawmem audit`)"
-    more = f"\n(… {found.omitted} more entries not shown; use search_memory)" if found.omitted else ""
-    return recall_block(f"## {inert(rel)}\n{inert(found.text)}{more}")
-
-
 def _add_curated_resources(server, open_ws: Callable[[], Any]) -> None:
     def reader(rel: str) -> Callable[[], str]:
         def read() -> str:
+            from clawmem.recall.bootstrap import curated_text
+
             return curated_text(open_ws(), rel)
 
         return read

@@ -18,6 +18,8 @@ from pathlib import Path
 from clawmem import ledger, loopguard
 from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.entries import grammar
+from clawmem.errors import IndexUnavailable
+from clawmem.framing import inert, recall_block
 from clawmem.workspace import Workspace
 
 UNTRUSTED = ("untrusted", "system")
@@ -141,3 +143,30 @@ def load(ws: Workspace, index, cfg: RecallConfig, degraded: list[str], *, includ
         if not f.eligible and f.reason != "missing":
             degraded.append(f"{f.path} left out of bootstrap: {f.reason} (`clawmem audit` explains)")
     return files
+
+
+def curated_text(ws: Workspace, rel: str) -> str:
+    """A curated file as bootstrap gives it (the MCP server's curated resources): its entries when eligible, inside a recall marker.
+
+    The same gate as ``load``: a file with a line from untrusted or system content, or a
+    recorded taint, is withheld and the reason given. What is shown is recorded as recalled.
+    """
+    from clawmem.index.maintain import open_synced
+    from clawmem.index.recalls import mark_recalled
+
+    try:
+        index, _ = open_synced(ws)
+    except IndexUnavailable:
+        index = None
+    try:
+        files = {f.path: f for f in load(ws, index, ws.config.recall, [])}
+        found = files[rel]
+        if index is not None and found.eligible:
+            mark_recalled(index, found.text_hashes)
+    finally:
+        if index is not None:
+            index.close()
+    if not found.eligible:
+        return f"{rel} is withheld: {found.reason} (the owner can see why with `clawmem audit`)"
+    more = f"\n(… {found.omitted} more entries not shown; use search_memory)" if found.omitted else ""
+    return recall_block(f"## {inert(rel)}\n{inert(found.text)}{more}")

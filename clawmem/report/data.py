@@ -174,7 +174,7 @@ class Report:
 def gather(ws: Workspace) -> Report:
     """Read the workspace and its (synced) index into one ``Report``."""
     from clawmem.audit.diary import diary_items
-    from clawmem.audit.ledger_view import _Ledger
+    from clawmem.audit.ledger_view import Ledger
     from clawmem.index.maintain import open_synced
     from clawmem.status import workspace_status
     from clawmem.timeparse import local_now
@@ -182,7 +182,7 @@ def gather(ws: Workspace) -> Report:
     index, _ = open_synced(ws)
     with index:
         status = workspace_status(ws, index)
-        trail = _Trail(_recall_counts(index), diary_items(ws), _Ledger.read(ws), {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")})
+        trail = _Trail(_recall_counts(index), diary_items(ws), Ledger.read(ws), {r["path"]: r["origin"] for r in index.query("SELECT path, origin FROM file_taint")})
         curated = {rel: _curated(ws, index, rel, trail) for rel in ("MEMORY.md", "USER.md")}
         listed = [e for capped in curated.values() for e in capped.items]
         budget = _budget(ws)
@@ -291,13 +291,13 @@ class _Trail:
 
     recalls: dict[str, dict[str, Any]]
     diary: list[Any]  # clawmem.audit.diary items
-    ledger: Any  # clawmem.audit.ledger_view._Ledger
+    ledger: Any  # clawmem.audit.ledger_view.Ledger
     taints: dict[str, str]
 
 
 def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
-    from clawmem.audit.diary import _sweeps
-    from clawmem.audit.sources import _trace
+    from clawmem.audit.diary import sweeps
+    from clawmem.audit.sources import trace
 
     path = ws.root / rel
     if not path.is_file():
@@ -311,7 +311,7 @@ def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
         text_hash = loopguard.text_hash(entry.body)
         sources = []
         for m, anchor in enumerate(entry.sources[:MAX_SOURCES]):
-            t = _trace(ws, index, anchor, entry.body, taints)
+            t = trace(ws, index, anchor, entry.body, taints)
             sources.append(
                 Source(
                     anchor, f"src-{rel.split('.')[0].lower()}-{n}-{m}", t.state, t.origin, t.session_kind, t.kind,
@@ -324,7 +324,7 @@ def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
                 path=rel, line=entry.line_start, text=entry.body, origin=row.get("origin"), session_kind=row.get("session_kind"),
                 hand_written=bool(row["hand_written"]) if row else None, entered_at=led.first_at.get((rel, text_hash)),
                 importance=entry.importance, triggers=entry.triggers, projects=entry.projects, key=entry.key, status=entry.status,
-                sources=sources, sweeps=[f"{s.when} — {s.action}" for s in _sweeps(entry.body, items)],
+                sources=sources, sweeps=[f"{s.when} — {s.action}" for s in sweeps(entry.body, items)],
                 lineage=_lineage(index, entry.key, row.get("id")), recalls=counts["times"], echoes=counts["echoes"], injected=counts["injected"],
                 by_source={k: v for k, v in counts["by_source"].items() if k != "echo"}, last_recalled=counts["last"],
                 problems=entry.problems(),
@@ -380,10 +380,10 @@ def _diary_sections(ws: Workspace) -> list[dict[str, Any]]:
 
 def _minute(stamp: str | None) -> str:
     """A stored time as the diary writes its headings (local ``YYYY-MM-DD HH:MM``)."""
-    from clawmem.audit.ledger_view import _when
+    from clawmem.audit.ledger_view import when
 
-    when = _when(stamp)
-    return when.strftime("%Y-%m-%d %H:%M") if when else ""
+    moment = when(stamp)
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
 def _refused(items: list[str]) -> dict[str, str]:

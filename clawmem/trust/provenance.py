@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem.errors import BadInput
+from clawmem.errors import BadInput, Forbidden
 from clawmem.vocabulary import ORIGINS, SESSION_KINDS
 
 __all__ = ["ORIGINS", "SESSION_KINDS", "TRUSTED_ORIGINS", "is_trusted", "shown_untrusted"]
 TRUSTED_ORIGINS = frozenset({"owner", "agent"})
 HOST_SENDER_ORIGIN = "owner"  # the class of a host session's user turns (the person at the host); roles classify the rest
+# What an MCP client may record (``client_origin``; the tools' schemas read it too): a client is automation, never the owner.
+MCP_ORIGINS = tuple(o for o in ORIGINS if o != "owner")
 
 # Higher is more trusted; ``least_trusted`` picks the minimum.
 TRUST_RANK = {"owner": 3, "agent": 2, "system": 1, "untrusted": 0}
@@ -104,6 +106,16 @@ def default_origin(*, from_terminal: bool) -> str:
 def caller_origin(claimed: str | None, *, from_terminal: bool) -> str:
     """The origin a caller writes with: the class it claims (checked), else ``default_origin``."""
     return check_origin(claimed) if claimed is not None else default_origin(from_terminal=from_terminal)
+
+
+def client_origin(origin: str) -> str:
+    """The origin an MCP call may record: the client is an agent, so never the owner."""
+    if origin not in MCP_ORIGINS:
+        raise Forbidden(
+            f"origin {origin!r} is not accepted over MCP: a client is never the owner",
+            hint="pass origin agent (your own words), untrusted (copied from a web page, file or tool output) or system",
+        )
+    return origin
 
 
 def role_origin(role: str, sender_origin: str) -> str:

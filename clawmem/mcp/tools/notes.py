@@ -6,9 +6,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from clawmem.mcp import client_origin
 from clawmem.mcp.calls import ORIGIN_DOC, PROJECT_DIR_DOC, SESSION_DOC, SESSION_KINDS, Origin, in_thread, open_ws, project_keys
 from clawmem.output import to_jsonable
+from clawmem.trust.provenance import client_origin
 
 
 async def add_note(
