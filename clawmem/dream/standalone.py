@@ -129,7 +129,12 @@ NAME = re.compile(r"(?<=[\w,;:'’\"])\s+[A-Z][a-z][\w'’-]*")  # a capitalised
 # "I’m gonna try this the next time I'm in New York", "I have never been.": an object or a place
 # left to the other speaker's words ("this" before no noun; "been" with nowhere after it)
 BARE_THIS = re.compile(
-    r"\bthis\b(?=\s*(?:[.,!?;:]|$)|\s+(?:the|a|an|next|someday|soon|too|again|later|sometime|tomorrow|when|if|as well|out)\b)", re.IGNORECASE
+    r"\bthis\b(?=\s*(?:[.,!?;:]|$)|\s+(?:the|a|an|next|someday|soon|too|again|later|sometime|tomorrow|when|if|as well|out"
+    # "I had this custom made", "I got this because …", "I did get this yesterday": this as the object, a thing shown
+    r"|because|yesterday|today|custom|made|and|since|while)\b)"
+    # "moments like these": the ones the chat was about
+    r"|\blike (?:these|those)\b",
+    re.IGNORECASE,
 )
 # "I took that pic near Fort Wayne", "wanting to play this one for a while": what was shown or
 # named in the chat, not in the line

@@ -114,6 +114,11 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I previously said that I didn't see how it was actually that sad.",
         "I said earlier that my sister hates winter.",
         "A couple days earlier I had gone to the museum with my brother.",
+        # this as the object (a thing shown, not named), and "like these"
+        "I had this custom made by my Japanese artist friend.",
+        "I got this because it symbolizes strength and resilience.",
+        "I haven't tried much new lately, but I did get this yesterday.",
+        "Our bond feels even stronger when moments like these show up.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -127,6 +132,10 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "My brother visited last week. I cooked lasagna for him.",
         "I met Anna at the gym and I helped her with her squats.",
         "I love this song by Adele.",
+        # this that introduces (a spoken indefinite) or says when
+        "I met this awesome Canadian guy on my trip to Toronto last week.",
+        "I went to this wine tasting in Napa this past weekend.",
+        "I got a new puppy this morning and named him Toby.",
         "Kate and I went to her favourite Italian place in Brooklyn.",
         "I could have been a doctor if I had studied harder.",
         "Nah, I moved to Denver with my sister in 2019.",
