@@ -204,6 +204,19 @@ def test_a_client_of_another_version_is_refused_and_the_old_worker_makes_way(roo
     wait_until(lambda: not alive(pid))
 
 
+def test_python_and_python3_of_one_virtualenv_are_one_install(root):
+    """The console script's shebang names one (``python3``), ``python -m clawmem`` often the other."""
+    import sys
+
+    python, python3 = (Path(sys.executable).with_name(name) for name in ("python", "python3"))
+    assert python.exists() and python3.exists()
+    start = subprocess.run([str(python3), "-m", "clawmem", "worker", "start", "--json"], capture_output=True, timeout=120, check=True)
+    assert json.loads(start.stdout)["answers"]
+    served = status()["served"]
+    subprocess.run([str(python), "-m", "clawmem", "recall", "time to cut the release tag"], capture_output=True, timeout=120, check=True)
+    assert status()["served"] == served + 1  # answered by the worker, not done again in the client's process
+
+
 def test_a_client_with_another_environment_does_the_work_itself(root):
     started()
     served = status()["served"]

@@ -58,6 +58,13 @@ def disabled() -> bool:
     return os.environ.get(ENV_SWITCH, "").lower() in ("off", "0", "no", "false")
 
 
+def interpreter() -> str:
+    """The Python install a process runs: its environment and its interpreter binary, links resolved,
+    so ``python`` and ``python3`` of one virtualenv (a console script's shebang names one, ``python -m``
+    often the other) are one install."""
+    return f"{sys.prefix}|{os.path.realpath(sys.executable)}"
+
+
 def identity() -> str:
     """Which install a client runs (version, interpreter, package folder): cheap enough for every turn.
 
@@ -66,7 +73,7 @@ def identity() -> str:
     """
     from clawmem import __version__
 
-    return f"{__version__}|{sys.executable}|{os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}"
+    return f"{__version__}|{interpreter()}|{os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}"
 
 
 def code_hash() -> str:
@@ -75,7 +82,7 @@ def code_hash() -> str:
 
     from clawmem import __version__
 
-    parts = [__version__, sys.executable]
+    parts = [__version__, interpreter()]
     folders = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
     while folders:
         with os.scandir(folders.pop()) as found:
