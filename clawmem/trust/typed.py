@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from clawmem import loopguard
+from clawmem.trust import provenance
 
 UNMARKED_FORMATS = ("markdown",)  # formats whose text alone opens a turn: no record can show it was typed
 UNCONFIRMED = "user turn after tool output"  # the speaker of a user turn the file cannot show was typed
@@ -79,8 +80,7 @@ def owner_turns(turns: Sequence[T], fmt: str, prompts: frozenset[str]) -> list[T
     after_tool = False
     for turn in turns:
         role = turn.role.lower()
-        if role not in ("user", "assistant", "system", "developer"):
-            after_tool = True
+        after_tool = after_tool or provenance.role_origin(role, "owner") == "untrusted"  # tool output, or a role we do not know
         if role != "user":
             out.append(turn)
         elif prompts:
