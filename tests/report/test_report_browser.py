@@ -15,6 +15,7 @@ import struct
 import subprocess
 import zlib
 
+import numpy
 import pytest
 
 from tests.report.conftest import ATTACKS, COMMENT
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.e2e  # a browser (headless Chromium)
 
 SECTION_IDS = {"overview", "curated", "dreaming", "recall", "growth", "untrusted", "sources"}
 WIDTH, HEIGHT = 1200, 1600
+RENDER_NOISE_BYTES = 64  # of the screenshot's image data: see test_screenshot_is_the_same_with_javascript_disabled
 QUIET = (
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
@@ -129,5 +131,10 @@ def test_screenshot_is_the_same_with_javascript_disabled(chromium, report_url, t
         shots[javascript] = tmp_path / f"shot-{javascript}.png"
         chromium(WHOLE_FRAME, f"--screenshot={shots[javascript]}", f"--window-size={WIDTH},{HEIGHT}", report_url, javascript=javascript)
     with_js, without_js = (_pixels(shots[j].read_bytes()) for j in (True, False))
-    assert with_js == without_js
+    assert len(with_js) == len(without_js)
+    # A loaded machine can raster one edge a shade apart (seen in CI: one byte of 7.7 million, 0x04
+    # against 0x02). What scripts could change (a section shown, hidden, sorted or restyled) moves
+    # thousands of bytes, so a handful is rendering noise, not a difference of the page.
+    differing = int(numpy.count_nonzero(numpy.frombuffer(with_js, numpy.uint8) != numpy.frombuffer(without_js, numpy.uint8)))
+    assert differing <= RENDER_NOISE_BYTES, f"{differing} bytes differ"
     assert len(set(with_js)) > 50  # text, tables and colours, not a blank canvas
