@@ -53,7 +53,7 @@ class IngestResult:
     unknown: dict[str, int] = field(default_factory=dict)  # record/block types the format does not define
     cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut, not refused (``clawmem.transcripts.cuts``)
     lifted: int = 0  # agent turns made after untrusted content that the owner then endorsed (``clawmem.trust.lineage``)
-    unconfirmed: int = 0  # Markdown user turns after tool output, kept as system (``clawmem.trust.typed.owner_turns``)
+    unconfirmed: int = 0  # Markdown user turns after tool or system text, kept as system (``clawmem.trust.typed.owner_turns``)
 
 
 def transcript_record(path: str, origin: str, session_kind: str, *, session: str | None = None, host: str | None = None) -> dict:
@@ -209,8 +209,8 @@ def ingest(
     ``host`` is the channel the caller is (``mcp``, ``cli``; a hook's host format by default):
     with ``origin`` it is the session's identity (``clawmem.transcripts.sessions``). ``typed``
     holds the hashes of the prompts the host's prompt hook received: when given, a user turn is
-    the owner's only where it is one of them; without, a Markdown user turn after tool output is
-    not the owner's (``clawmem.trust.typed.owner_turns``).
+    the owner's only where it is one of them; without, a Markdown user turn after tool or system
+    text is not the owner's (``clawmem.trust.typed.owner_turns``).
     """
     provenance.check_provenance(origin, session_kind)
     text = decode_input(data, limit=read_limit(ws), what="transcript")

@@ -47,8 +47,8 @@ def ingest(
     system prompts are scaffolding. The session is --session, else the file's name (never
     a session id inside the records). Re-ingesting a session replaces its transcript, but
     only for a caller of the same origin class. Markdown turns open only with 'role:' at
-    the start of a line (not inside ``` fences), and a Markdown user turn after a tool turn
-    is kept as system, since tool output can close a fence and write it; JSONL is the robust format.
+    the start of a line (not inside ``` fences), and a Markdown user turn after a tool or
+    system turn is kept as system, since that text can write it; JSONL is the robust format.
 
     Host formats are recognised by content: Claude Code session JSONL, Codex rollout
     JSONL, OpenAI chat messages (or Responses items), and clawmem's own {role, content}
@@ -92,8 +92,8 @@ def ingest(
         print(f"clawmem: skipped {sum(result.unknown.values())} {result.format} record(s) or block(s) of unknown type: {describe_counts(result.unknown)}", file=sys.stderr)
     if result.unconfirmed:
         print(
-            f"clawmem: kept {result.unconfirmed} user turn(s) after tool output as system, not yours: a Markdown transcript"
-            " cannot show they were typed (tool output can close its fence); write JSONL for such sessions",
+            f"clawmem: kept {result.unconfirmed} user turn(s) after tool or system text as system, not yours: a Markdown"
+            " transcript cannot show they were typed (that text can write them); write JSONL for such sessions",
             file=sys.stderr,
         )
     if json_output:

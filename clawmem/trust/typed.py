@@ -10,12 +10,14 @@ any other user-role record (a skill body, a reminder, a notification, a compacti
 is ``system``. Sessions with no recorded prompt (no prompt hook, or the hook never ran) keep
 the host's own marks.
 
-A Markdown transcript has no marks at all: a turn is a line of text, and tool output that
-holds the host's own fence closes it and writes ``user:`` lines nothing tells from typed ones.
-So, with no recorded prompt, a Markdown user turn is the owner's only before the first tool
-turn (``owner_turns``); after it the file cannot show that anyone typed it, and it is kept as
-``system`` (searchable, never the owner's evidence, and it does not end the lineage of what the
-tool turn exposed). JSON formats are safe: a record's text is one string that cannot open another.
+A Markdown transcript has no marks at all: a turn is a line of text, and text the person did not
+write (tool output, or system text such as a repository's AGENTS.md) that holds a ``user:`` line,
+or closes the host's fence before one, writes turns nothing tells from typed ones. So, with no
+recorded prompt, a Markdown user turn is the owner's only before the first turn that neither the
+person nor their agent wrote (``owner_turns``); after it the file cannot show that anyone typed
+it, and it is kept as ``system`` (searchable, never the owner's evidence, and it does not end the
+lineage of what that turn exposed). JSON formats are safe: a record's text is one string that
+cannot open another.
 
 Only hashes of the normalised prompts (and their line counts) are kept (``mark``): the runtime state
 holds no memory text.
@@ -31,7 +33,7 @@ from clawmem import loopguard
 from clawmem.trust import provenance
 
 UNMARKED_FORMATS = ("markdown",)  # formats whose text alone opens a turn: no record can show it was typed
-UNCONFIRMED = "user turn after tool output"  # the speaker of a user turn the file cannot show was typed
+UNCONFIRMED = "user turn after tool or system text"  # the speaker of a user turn the file cannot show was typed
 
 
 class _Turn(Protocol):
@@ -74,13 +76,13 @@ def owner_turns(turns: Sequence[T], fmt: str, prompts: frozenset[str]) -> list[T
     """The turns with every user turn the person cannot be shown to have typed made ``system``.
 
     With recorded prompts, a user turn keeps only the prompt in it (``split``). Without, a
-    Markdown user turn after the first tool (or any untrusted-role) turn is ``system``.
+    Markdown user turn after the first tool, system or unknown-role turn is ``system``.
     """
     out: list[T] = []
-    after_tool = False
+    after_other = False  # a turn neither the person nor their agent wrote has come: it could have written the rest
     for turn in turns:
         role = turn.role.lower()
-        after_tool = after_tool or provenance.role_origin(role, "owner") == "untrusted"  # tool output, or a role we do not know
+        after_other = after_other or not provenance.is_trusted(provenance.role_origin(role, "owner"))
         if role != "user":
             out.append(turn)
         elif prompts:
@@ -89,7 +91,7 @@ def owner_turns(turns: Sequence[T], fmt: str, prompts: frozenset[str]) -> list[T
                 out.append(replace(turn, content=prompt))
             if rest.strip():
                 out.append(replace(turn, role="system", content=rest, speaker="host record"))
-        elif after_tool and fmt in UNMARKED_FORMATS:
+        elif after_other and fmt in UNMARKED_FORMATS:
             out.append(replace(turn, role="system", speaker=UNCONFIRMED))
         else:
             out.append(turn)

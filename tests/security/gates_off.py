@@ -56,7 +56,7 @@ Removed here, and nothing else:
    is taken as intact once the index that remembered it is deleted;
 28. lineage and owner-means-typed: no agent turn or note inherits what its session was shown, and
    every user-role record is the owner's (the host's marks, a prompt hook's record, and a Markdown
-   user turn after tool output are not consulted).
+   user turn after tool or system text are not consulted).
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
 """
