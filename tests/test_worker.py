@@ -343,6 +343,24 @@ def test_what_the_cli_writes_between_two_worker_requests_is_seen_by_the_second(r
     assert status()["served"] == served + 3  # the worker answered all three
 
 
+def test_the_bootstrap_and_the_file_listing_a_worker_keeps_follow_the_files(root):
+    """The worker keeps the curated entries and the indexed files' sizes between requests (``Index.derived``):
+    a line added to MEMORY.md with no ``clawmem index`` is synced by the worker's own freshness check and
+    shown at the next session start; a line removed is gone from the one after."""
+    started()
+    served = status()["served"]
+    memory = root / "MEMORY.md"
+    before = memory.read_text(encoding="utf-8")
+    assert b"release helper" in hook("session-start", START, "b-1").stdout
+    assert b"Pin the toolchain" not in hook("session-start", START, "b-2").stdout
+    memory.write_text(before + "- Pin the toolchain in rust-toolchain.toml.\n", encoding="utf-8")
+    assert b"Pin the toolchain" in hook("session-start", START, "b-3").stdout
+    memory.write_text(before.replace("- Run the release helper before tagging. <!-- trigger: release tag -->\n", ""), encoding="utf-8")
+    shown = hook("session-start", START, "b-4").stdout
+    assert b"release helper" not in shown and b"Pin the toolchain" not in shown
+    assert status()["served"] == served + 4  # the worker answered all four
+
+
 def test_an_index_file_replaced_under_the_worker_is_the_one_it_uses_next(root):
     """A new index file (the damaged one deleted, ``clawmem index`` making another) is opened afresh: writes go to it."""
     started()

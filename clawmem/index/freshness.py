@@ -15,6 +15,13 @@ from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files
 from clawmem.workspace import Workspace
 
+FILES_TABLES = frozenset({"files"})  # what ``_recorded`` reads: ``Index.derived`` keeps it while the table stands
+
+
+def _recorded(index: Index) -> dict[str, tuple[int, int]]:
+    """Each indexed file's size and mtime as the last sync saw them (the worker keeps it until the index changes)."""
+    return {r["path"]: (r["size"], r["mtime_ns"]) for r in index.query("SELECT path, size, mtime_ns FROM files")}
+
 
 def pending_changes(ws: Workspace, index: Index, files: list[MemoryFile] | None = None) -> list[str]:
     """Paths whose size or mtime differs from what the index recorded (cheap: stat only).
@@ -22,7 +29,7 @@ def pending_changes(ws: Workspace, index: Index, files: list[MemoryFile] | None 
     ``files``: the listing when the caller already has one (``status`` lists once for this and
     for its warnings).
     """
-    known = {r["path"]: (r["size"], r["mtime_ns"]) for r in index.query("SELECT path, size, mtime_ns FROM files")}
+    known = dict(index.derived("freshness.files", FILES_TABLES, lambda: _recorded(index)))
     changed = []
     for mf in memory_files(ws) if files is None else files:
         if known.pop(mf.rel, None) != (mf.size, mf.mtime_ns):

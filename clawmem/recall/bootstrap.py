@@ -90,20 +90,30 @@ def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list
     only when asked for; without the index, only the ``status`` marker can say so.
     """
     if index is not None:
-        current = "" if include_superseded else " AND superseded_by IS NULL"
-        rows = index.query(
-            "SELECT text, text_hash, importance, observed_at FROM entries WHERE path = ? AND block = 'entry' "
-            f"AND (status IS NULL OR status = 'active'){current} ORDER BY line_start",
-            (ws.rel(path),),
-        )
-        if rows or not path.exists():
-            return [Found(r["text"], r["text_hash"], r["importance"], r["observed_at"]) for r in rows] if path.exists() else None
+        rel = ws.rel(path)
+        found = index.derived(f"recall.bootstrap:{rel}:{include_superseded}", ENTRY_TABLES, lambda: _indexed(index, rel, include_superseded))
+        if found or not path.exists():
+            return list(found) if path.exists() else None
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return None
     entries = [e for e in grammar.parse(text).entries if e.status != "superseded" and e.body.strip()]
     return [Found(e.body, loopguard.text_hash(e.body), e.importance, _date(e.observed)) for e in entries]
+
+
+ENTRY_TABLES = frozenset({"entries"})  # what ``_indexed`` reads: ``Index.derived`` keeps it while the table stands
+
+
+def _indexed(index, rel: str, include_superseded: bool) -> tuple[Found, ...]:
+    """The file's current entries as the index holds them (the worker keeps them until the index changes)."""
+    current = "" if include_superseded else " AND superseded_by IS NULL"
+    rows = index.query(
+        "SELECT text, text_hash, importance, observed_at FROM entries WHERE path = ? AND block = 'entry' "
+        f"AND (status IS NULL OR status = 'active'){current} ORDER BY line_start",
+        (rel,),
+    )
+    return tuple(Found(r["text"], r["text_hash"], r["importance"], r["observed_at"]) for r in rows)
 
 
 def _date(observed: str | None) -> str | None:

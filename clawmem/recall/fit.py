@@ -84,8 +84,9 @@ def _rebuild(result, chosen: set[tuple[str, int]], repeated: set[int]) -> Any:
         if not f.eligible:
             files.append(f)
             continue
-        shown = [i for i in range(len(f.lines)) if (f.path, i) in chosen]
-        text = "\n".join(f.lines[i] for i in shown)
+        lines = f.lines  # split once: the property splits the text at every use
+        shown = [i for i in range(len(lines)) if (f.path, i) in chosen]
+        text = "\n".join(lines[i] for i in shown)
         files.append(replace(f, text=text, omitted=f.entries - len(shown), text_hashes=[f.text_hashes[i] for i in shown]))
     dropped = sum(
         1

@@ -323,17 +323,18 @@ def match(
         vectors = _vector_scores(ws, index, message, {p.casefold() for r in rows for p in r.phrases}, budget, degraded)
     hits = []
     for row, scores in zip(rows, lexical, strict=True):
-        best = None
+        best: tuple[float, str, float, float | None] | None = None  # score, phrase, lexical, vector
         fix = vectors is not None and row.fix
         for phrase, lex in zip(row.phrases, scores, strict=True):
             vec = None if vectors is None else vector_score(phrase, vectors.scores.get(phrase.casefold()), vectors.calibrated, said, cfg, fix=fix)
-            score = max(lex, vec or 0.0)
-            if best is None or score > best.score:
-                best = TriggerHit(
-                    row.path, row.line_start, f"{row.path}#L{row.line_start}", row.text, row.text_hash,
-                    phrase, round(score, 4), round(lex, 4), None if vec is None else round(vec, 4),
-                )
-        if best is not None and best.score >= cfg.trigger_threshold:
-            hits.append(best)
+            score = round(max(lex, vec or 0.0), 4)
+            if best is None or score > best[0]:
+                best = (score, phrase, lex, vec)
+        if best is not None and best[0] >= cfg.trigger_threshold:  # a hit is built only for a row that injects
+            score, phrase, lex, vec = best
+            hits.append(TriggerHit(
+                row.path, row.line_start, f"{row.path}#L{row.line_start}", row.text, row.text_hash,
+                phrase, score, round(lex, 4), None if vec is None else round(vec, 4),
+            ))
     hits.sort(key=lambda h: -h.score)
     return hits[: cfg.max_triggers]
