@@ -3,7 +3,8 @@
 A curated file is eligible while none of its lines traces to untrusted or system content and
 no taint is recorded for it. The index answers that; when the index is unusable, the
 provenance ledger does (slower, but a broken index must not silently drop the user's memory).
-Files are re-read on every call, so the next turn sees a dream's result without a restart.
+Files are read again whenever they changed (a worker keeps their entries only while the index
+stands still, ``Index.derived``), so the next turn sees a dream's result without a restart.
 
 A budget is filled by value, never in file order: the most important entries first, the
 newest first among equals (``rank``), and each entry whole or not at all. What stays out is
@@ -23,6 +24,7 @@ from clawmem.framing import inert, recall_block
 from clawmem.workspace import Workspace
 
 UNTRUSTED = ("untrusted", "system")
+ENTRY_TABLES = frozenset({"entries"})  # what ``_indexed`` reads: ``Index.derived`` keeps it while the table stands
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,6 @@ def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list
         return None
     entries = [e for e in grammar.parse(text).entries if e.status != "superseded" and e.body.strip()]
     return [Found(e.body, loopguard.text_hash(e.body), e.importance, _date(e.observed)) for e in entries]
-
-
-ENTRY_TABLES = frozenset({"entries"})  # what ``_indexed`` reads: ``Index.derived`` keeps it while the table stands
 
 
 def _indexed(index, rel: str, include_superseded: bool) -> tuple[Found, ...]:
