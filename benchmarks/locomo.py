@@ -490,7 +490,7 @@ def self_check(conv: Conversation, embedder: Any, count: int) -> dict[str, tuple
 @contextlib.contextmanager
 def patched(name: str | None) -> Iterator[None]:
     """Prototype treatments measured here before anyone changes clawmem (never written to clawmem/)."""
-    import clawmem.search as search_module
+    import clawmem.search.engine as search_module
     from clawmem.search import ranking
 
     if name is None:

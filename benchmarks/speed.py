@@ -467,7 +467,7 @@ def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
     """Median time of each stage of a hybrid search, run one by one with clawmem's own functions."""
     import numpy as np
 
-    import clawmem.search as S
+    import clawmem.search.engine as S
     from clawmem.embeddings import load_embedder
     from clawmem.index import tokens
     from clawmem.index.db import Index

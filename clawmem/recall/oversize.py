@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from clawmem.config import HOST_CONTEXT_KEYS, INT_MAX
-from clawmem.recall import Escalation, RecallResult, bootstrap, fit, project_block, render
+from clawmem.recall import bootstrap, fit, render
+from clawmem.recall.result import Escalation, RecallResult
+from clawmem.recall.turn import project_block
 from clawmem.workspace import Workspace
 
 NAME = "host-context"  # the warning's name in status and the audit check that reports it
