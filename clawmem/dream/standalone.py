@@ -34,7 +34,7 @@ from clawmem.dream import scaffolding, store, worth
 from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
-from clawmem.transcripts import host_speaker
+from clawmem.transcripts.model import host_speaker
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
 # A sentence opening on one of these leans on what came before it ("They are called Rex and

@@ -50,7 +50,7 @@ from __future__ import annotations
 import json
 import re
 
-from clawmem.transcripts import OWN_OUTPUT, Block, Parsed, own_tool, text_of
+from clawmem.transcripts.model import OWN_OUTPUT, Block, Parsed, own_tool, text_of
 
 CONVERSATION = frozenset({"user", "assistant"})
 SKIPPED_TYPES = frozenset({

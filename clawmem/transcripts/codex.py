@@ -33,7 +33,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from clawmem.transcripts import OWN_OUTPUT, Block, Parsed, own_tool
+from clawmem.transcripts.model import OWN_OUTPUT, Block, Parsed, own_tool
 from clawmem.transcripts.openai_chat import responses_item
 
 WRAPPED = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})

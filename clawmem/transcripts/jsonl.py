@@ -9,7 +9,7 @@ no way to say who produced it.
 from __future__ import annotations
 
 from clawmem.errors import BadInput
-from clawmem.transcripts import Block, Parsed
+from clawmem.transcripts.model import Block, Parsed
 
 TIME_KEYS = ("timestamp", "time", "ts", "created_at", "date")
 ID_KEYS = ("id", "turn_id", "dia_id", "turn")

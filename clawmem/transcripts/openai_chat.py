@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from clawmem.transcripts import Block, Parsed, text_of
 from clawmem.transcripts.jsonl import ID_KEYS, TIME_KEYS, first
+from clawmem.transcripts.model import Block, Parsed, text_of
 
 TEXT = frozenset({"text", "input_text", "output_text"})
 ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system", "tool": "tool", "function": "tool"}

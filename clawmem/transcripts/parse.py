@@ -19,8 +19,9 @@ from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, BadValue
 from clawmem.inputs import clean_text
 from clawmem.timeparse import check_time_range, from_epoch
-from clawmem.transcripts import Block, claude_code, codex, jsonl, markdown, openai_chat
+from clawmem.transcripts import claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
+from clawmem.transcripts.model import Block
 
 ROLES = ("user", "assistant", "system", "tool", "developer", "function")
 _ROLE = "|".join(ROLES)
