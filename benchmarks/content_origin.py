@@ -35,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import ledger, loopguard, workspace_init  # noqa: E402
+from clawmem import ledger, workspace_init  # noqa: E402
+from clawmem.entries import identity
 from clawmem.ingest import ingest  # noqa: E402
 from clawmem.workspace import Workspace  # noqa: E402
 
@@ -66,7 +67,7 @@ def ingest_records(ws: Workspace, records: list[dict], session: str, origin: str
     data = "".join(json.dumps(r) + "\n" for r in records)
     ingest(ws, data, session=session, origin=origin, at=at)
     written = [r for r in ledger.read(ws).records[before:] if r.get("t") == "entry"]
-    kept = [r for r in records if any(loopguard.normalise(line) for line in str(r.get("content", "")).splitlines())]
+    kept = [r for r in records if any(identity.normalise(line) for line in str(r.get("content", "")).splitlines())]
     assert len(kept) == len(written), (session, len(kept), len(written))
     return list(zip(kept, written, strict=True))
 

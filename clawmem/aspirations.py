@@ -28,8 +28,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import ledger, loopguard
-from clawmem.entries import grammar
+from clawmem import ledger
+from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
 from clawmem.timeparse import as_local
 from clawmem.workspace import Workspace
@@ -97,7 +97,7 @@ def add_aspiration(
     path = ws.daily_note(today)
     observed = now.astimezone().replace(tzinfo=None, microsecond=0).isoformat()
     record = ledger.entry_record(
-        ws.rel(path), loopguard.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
+        ws.rel(path), identity.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
     )
     rendered = grammar.render_entry(text, [("review", review.isoformat())])
     line = notes.append_entries(ws, path, [rendered], [record])
@@ -207,7 +207,7 @@ class AspirationReview:
 
 
 def ident(a: Aspiration) -> str:
-    return loopguard.text_hash(f"{a.path}\n{a.text}\n{a.review.isoformat()}")
+    return identity.text_hash(f"{a.path}\n{a.text}\n{a.review.isoformat()}")
 
 
 def _recorded(ws: Workspace, state: str) -> set[str]:

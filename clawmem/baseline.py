@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger, loopguard
-from clawmem.entries import grammar
+from clawmem import ledger
+from clawmem.entries import grammar, identity
 from clawmem.workspace import Workspace, atomic_write, sha256_bytes
 
 BASELINE_VERSION = 1
@@ -65,4 +65,4 @@ def state(data: bytes, first_seen: dict[str, str], now: str) -> dict[str, Any]:
 
 def entry_hashes(text: str) -> dict[str, grammar.Entry]:
     """A curated text's entries by the hash the ledger and the recalled set key them on."""
-    return {loopguard.text_hash(e.body): e for e in grammar.parse(text).entries if e.body.strip()}
+    return {identity.text_hash(e.body): e for e in grammar.parse(text).entries if e.body.strip()}

@@ -25,7 +25,7 @@ from typing import Any
 
 from clawmem import framing, incoming, ledger, loopguard, notes
 from clawmem.config import INGEST_READ_FACTOR
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, ClawmemError, Forbidden
 from clawmem.inputs import decode_input
@@ -138,9 +138,9 @@ def prior_turns(ws: Workspace, session: str) -> Prior:
             if not colon:
                 continue
             said = [first, *entry.body.split("\n")[1:]]
-            here.update((label, loopguard.text_hash(ln)) for ln in said if loopguard.normalise(ln))
+            here.update((label, identity.text_hash(ln)) for ln in said if identity.normalise(ln))
             if entry.observed:
-                observed.setdefault((label, loopguard.text_hash(entry.body)), entry.observed)
+                observed.setdefault((label, identity.text_hash(entry.body)), entry.observed)
         lines |= here
     return Prior(lines, observed)
 
@@ -159,13 +159,13 @@ def _own_turns(ws: Workspace, prior: Prior, cleaned: list[tuple[Turn, list[str]]
     own: set[tuple[int, int]] = set()
     for i, ((_, lines), label) in enumerate(zip(cleaned, labels, strict=True)):
         for j, line in enumerate(lines):
-            key = (label, loopguard.text_hash(line))
+            key = (label, identity.text_hash(line))
             if held[key] > 0:
                 held[key] -= 1
                 own.add((i, j))
     if not timed:
         return own
-    dated = {(i, j): loopguard.text_hash(line) for i, (turn, lines) in enumerate(cleaned) if turn.at is not None
+    dated = {(i, j): identity.text_hash(line) for i, (turn, lines) in enumerate(cleaned) if turn.at is not None
              for j, line in enumerate(lines) if (i, j) not in own}
     first = loopguard.first_handed_out(ws, set(dated.values()))
     for (i, j), text_hash in dated.items():
@@ -177,7 +177,7 @@ def _own_turns(ws: Workspace, prior: Prior, cleaned: list[tuple[Turn, list[str]]
 
 def _observed_before(prior: Prior, label: str, body: str) -> dt.datetime | None:
     """When an undated turn the session's transcript already held was first observed (re-ingest keeps the same rows)."""
-    seen = prior.observed.get((label, loopguard.text_hash(body)))
+    seen = prior.observed.get((label, identity.text_hash(body)))
     return grammar.parse_when(seen) if seen else None
 
 
@@ -185,9 +185,9 @@ def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str, 
     """Forgotten and recalled lines of a transcript, the session's own lines left out: the owner's
     typed turns by the exact rule only (resembling a recalled line never costs the owner a turn),
     everything else by identity too."""
-    checked = [(t, loopguard.text_hash(ln)) for i, (t, lines) in enumerate(cleaned) for j, ln in enumerate(lines) if (i, j) not in own]
+    checked = [(t, identity.text_hash(ln)) for i, (t, lines) in enumerate(cleaned) for j, ln in enumerate(lines) if (i, j) not in own]
     typed = {h for t, h in checked if provenance.role_origin(t.role, origin) == "owner"}
-    originals = [loopguard.text_hash(cleaned[i][1][j]) for i, j in own]
+    originals = [identity.text_hash(cleaned[i][1][j]) for i, j in own]
     return notes.blocked_hashes(ws, [h for _, h in checked], exact_only=typed, originals=originals)
 
 
@@ -231,7 +231,7 @@ def ingest(
     for turn in turns:
         body, marked = incoming.clean(turn.content, typed_by_owner=False)
         dropped_marked += marked
-        lines = [ln for ln in line_model.split(body) if loopguard.normalise(ln) or line_model.fence(ln)]
+        lines = [ln for ln in line_model.split(body) if identity.normalise(ln) or line_model.fence(ln)]
         if marked and not lines and turn.role == "system" and not turn.speaker and not framing.holds_untrusted(turn.content):
             # only clawmem's own context, where a host puts a hook's output (Codex: a developer
             # message): nothing new, no exposure. A tool's output or repository context that is
@@ -257,7 +257,7 @@ def ingest(
     ]
     verdicts = lineage.verdicts(views)
     for number, ((turn, lines), verdict, label) in enumerate(zip(cleaned, verdicts, labels, strict=True), 1):
-        kept = [ln for j, ln in enumerate(lines) if loopguard.text_hash(ln) not in (blocked.forgotten if (number - 1, j) in own else blocked)]
+        kept = [ln for j, ln in enumerate(lines) if identity.text_hash(ln) not in (blocked.forgotten if (number - 1, j) in own else blocked)]
         dropped_recalled += len(lines) - len(kept)
         sender_class = provenance.role_origin(turn.role, origin)
         turn_origin, source = content_origin.classify(sender_class, "\n".join(kept), [*earlier, *recalled], ws.config.taint)
@@ -278,7 +278,7 @@ def ingest(
         rendered.append(grammar.render_entry(body, meta))
         turn_kind = provenance.least_eligible_session(session_kind, "subagent" if turn.subagent else None)
         record = ledger.entry_record(
-            rel, loopguard.text_hash(body), origin=turn_origin,
+            rel, identity.text_hash(body), origin=turn_origin,
             session_kind=turn_kind, session=session, observed=observed.isoformat(),
         )
         if source is not None:

@@ -18,50 +18,15 @@ other case and punctuation added, so a decorated or unmarked echo stays one fact
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from clawmem.config import ECHO_CHANGE_WORDS
-from clawmem.entries.neutralise import fold
 
 if TYPE_CHECKING:
     from clawmem.config import EchoConfig
     from clawmem.workspace import Workspace
-
-COMMENT = re.compile(r"<!--.*?-->", re.S)
-LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
-ROLE_PREFIX = re.compile(r"^\s*\**(user|assistant|system|tool)\**\s*[:·]", re.IGNORECASE)
-
-
-def normalise(text: str) -> str:
-    """The comparison form of a memory line: no markup, case, punctuation or spacing."""
-    text = COMMENT.sub(" ", fold(text))
-    text = LIST_MARKER.sub("", text)
-    text = ROLE_PREFIX.sub("", text)
-    kept = [ch if unicodedata.category(ch)[0] in "LN" else " " for ch in text.casefold()]
-    return " ".join("".join(kept).split())
-
-
-class TextHash(str):
-    """A text hash that keeps the comparison form it was computed from (``form``).
-
-    It is the plain hash string everywhere (sets, SQL, JSON); writers that hand only hashes to
-    the recall check (note, flush, ingest) still let it compare their lines by identity.
-    """
-
-    form: str
-
-
-def text_hash(text: str) -> str:
-    """Stable short hash of the normalised text (the key of the recalled set and the ledger)."""
-    form = normalise(text)
-    hashed = TextHash(hashlib.sha256(form.encode()).hexdigest()[:20])
-    hashed.form = form
-    return hashed
 
 
 def injected_copy(form: str, injected: str, rules: EchoConfig) -> bool:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import incoming, ledger, loopguard
-from clawmem.entries import grammar
+from clawmem import incoming, ledger
+from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
@@ -180,7 +180,7 @@ def add_note(
         origin, derived = "untrusted", exposed
     observed = _observed_at(at)
     path = _target(ws, origin, observed.date())
-    text_hash = loopguard.text_hash(text)
+    text_hash = identity.text_hash(text)
     common: dict[str, Any] = dict(
         path=ws.rel(path), origin=origin, session_kind=session_kind, quarantined=origin == "untrusted", derived_from=derived
     )
@@ -270,7 +270,7 @@ def flush(
     text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
     text, marked = incoming.clean(text, typed_by_owner=False)
     units = flush_units(text)
-    hashes = [loopguard.text_hash(u) for u in units]
+    hashes = [identity.text_hash(u) for u in units]
     blocked = blocked_hashes(ws, hashes, owner=origin == "owner")
     sources = untrusted_sources(ws) if origin == "agent" else []
     observed = _observed_at(at)
@@ -279,7 +279,7 @@ def flush(
     kept = [
         (u, h, content_origin.classify(origin, u, sources, ws.config.taint)[1] or exposed)
         for u, h in zip(units, hashes, strict=True)
-        if h not in blocked and loopguard.normalise(u)
+        if h not in blocked and identity.normalise(u)
     ]
     own = [k for k in kept if k[2] is None]
     derived = [k for k in kept if k[2] is not None]

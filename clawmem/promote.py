@@ -118,10 +118,10 @@ def _proposal(row: dict, importance: int | None) -> Proposal:
 
 def _decision_record(p: Proposal, row: dict, overridden: list[str]) -> dict:
     """The ledger's account of the owner's decision (kept beside the line's own entry record)."""
-    from clawmem import loopguard
+    from clawmem.entries import identity
 
     return {
-        "t": "promote", "path": "MEMORY.md", "hash": loopguard.text_hash(p.text), "source": p.sources[0], "source_hash": row["text_hash"],
+        "t": "promote", "path": "MEMORY.md", "hash": identity.text_hash(p.text), "source": p.sources[0], "source_hash": row["text_hash"],
         "source_origin": row["origin"], "source_kind": row["session_kind"], "overridden": overridden,
         "decided_by": "owner", "at": ledger.now_iso(),
     }
@@ -136,8 +136,8 @@ def promote(
     nothing). ``force`` allows content dreaming would never promote
     (``PromoteResult.overridden`` says why it is ineligible).
     """
-    from clawmem import loopguard
     from clawmem.dream import consolidate, lock, write
+    from clawmem.entries import identity
     from clawmem.index.maintain import open_synced
     from clawmem.index.sync import sync
 
@@ -153,7 +153,7 @@ def promote(
         with index:
             row = _entry_row(ws, index, anchor)
             forgotten = ledger.tombstones(ws).hashes
-            if row["text_hash"] in forgotten or loopguard.text_hash(_text(row)) in forgotten:
+            if row["text_hash"] in forgotten or identity.text_hash(_text(row)) in forgotten:
                 raise Forbidden(f"the text at {anchor} was forgotten", hint="undo that forget first: `clawmem forget --list`, then `clawmem forget --undo ID`")
             overridden = _overridden(index, row)
             if overridden and not force:

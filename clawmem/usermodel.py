@@ -25,8 +25,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import curated, diary, framing, ledger, loopguard
-from clawmem.entries import grammar
+from clawmem import curated, diary, framing, ledger
+from clawmem.entries import grammar, identity
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.inputs import decode_input
@@ -198,7 +198,7 @@ def set_directive(
         snap = curated.snapshot(ws.user_md)
         doc = grammar.parse(snap.text)
         current = _keyed(doc, key)
-        if current and len(current) == 1 and loopguard.normalise(current[0].body) == loopguard.normalise(text):
+        if current and len(current) == 1 and identity.normalise(current[0].body) == identity.normalise(text):
             entry = current[0]
             if not (refresh and (entry.observed or "") < observed):
                 return SetResult("unchanged", key, text, None, entry.line_start, origin, None, 0)
@@ -208,7 +208,7 @@ def set_directive(
             return SetResult("refreshed", key, entry.body.strip(), None, entry.line_start, origin, ws.rel(refreshed), 0)
         if not recorded:  # provenance first, then the file
             record = ledger.entry_record(
-                ws.rel(ws.user_md), loopguard.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
+                ws.rel(ws.user_md), identity.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
             )
             ledger.append(ws, [record])
             recorded = True

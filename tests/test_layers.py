@@ -99,14 +99,11 @@ LAYERS: dict[str, str] = {
 KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
     # storage -> rules: the index applies the trust rules while it indexes
     ("clawmem.index.sync", "clawmem.trust.provenance"),
-    ("clawmem.index.sync", "clawmem.loopguard"),
-    ("clawmem.index.pieces", "clawmem.loopguard"),  # sentence vectors share the embedding cache's loopguard.text_hash keys
     ("clawmem.index.recalls", "clawmem.trust.provenance"),
     ("clawmem.index.recalls", "clawmem.trust.content_origin"),
-    ("clawmem.index.recalls", "clawmem.loopguard"),
+    ("clawmem.index.recalls", "clawmem.loopguard"),  # the recall check asks whether a written line restates an injected one
     ("clawmem.index.supersession", "clawmem.trust.provenance"),
     ("clawmem.index.vectors", "clawmem.trust.provenance"),
-    ("clawmem.baseline", "clawmem.loopguard"),  # the baseline keys entries by loopguard.text_hash
     ("clawmem.team", "clawmem.trust.provenance"),  # a foreign record's origin is capped
     ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
     # storage -> rules, and a cycle (trusted_workspaces writes its list with workspace.atomic_write)

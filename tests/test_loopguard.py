@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import json
 
-from clawmem import framing, ingest, loopguard, notes
+from clawmem import framing, ingest, notes
+from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.index.recalls import Returned, record_returned
 from clawmem.index.sync import sync
 
 
 def test_normalised_hash_ignores_markup_case_and_spacing():
-    a = loopguard.text_hash("- Deploys go to **fly.io**! <!-- importance: 7 -->")
-    b = loopguard.text_hash("deploys   go to fly io")
+    a = identity.text_hash("- Deploys go to **fly.io**! <!-- importance: 7 -->")
+    b = identity.text_hash("deploys   go to fly io")
     assert a == b
-    assert loopguard.text_hash("assistant: deploys go to fly.io") == a
-    assert loopguard.text_hash("deploys go to render") != a
+    assert identity.text_hash("assistant: deploys go to fly.io") == a
+    assert identity.text_hash("deploys go to render") != a
 
 
 def test_marked_blocks_are_stripped_and_an_unclosed_opener_drops_only_its_line():
@@ -63,7 +64,7 @@ def test_fact_recalled_100_times_and_echoed_in_100_transcripts_stays_one_fact(ws
     assert not result.written
     with Index.open(ws) as index:
         sync(ws, index)
-        h = loopguard.text_hash(fact)
+        h = identity.text_hash(fact)
         assert index.scalar("SELECT count(*) FROM entries WHERE text_hash = ?", (h,)) == 1
         assert index.scalar("SELECT times FROM recalled WHERE text_hash = ?", (h,)) == 100
         assert index.scalar("SELECT echoes FROM recalled WHERE text_hash = ?", (h,)) == 201

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import loopguard
+from clawmem.entries import identity
 from clawmem.index.db import Index
 
 OWNER = "We deploy the billing service on Thursdays only, never on Fridays."
@@ -105,8 +105,8 @@ def _searched_and_logged(ws, clawmem, text: str, session: str) -> None:
     hits = _search(clawmem, "billing service Thursdays Fridays", "10:00:00")
     assert any(OWNER in h["text"] and h["path"] == f"transcripts/{session}.md" for h in hits), hits
     with Index.open(ws) as index:
-        assert index.scalar("SELECT count(*) FROM recalled WHERE text_hash = ?", (loopguard.text_hash(text),)) == 1
-        assert index.scalar("SELECT count(*) FROM recall_events WHERE text_hash = ? AND source = 'search'", (loopguard.text_hash(text),)) == 1
+        assert index.scalar("SELECT count(*) FROM recalled WHERE text_hash = ?", (identity.text_hash(text),)) == 1
+        assert index.scalar("SELECT count(*) FROM recall_events WHERE text_hash = ? AND source = 'search'", (identity.text_hash(text),)) == 1
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem import diary, loopguard
+from clawmem import diary
 from clawmem.audit.results import SweepRef
+from clawmem.entries import identity
 from clawmem.workspace import Workspace
 
 
@@ -31,13 +32,13 @@ def diary_items(ws: Workspace) -> list[_DiaryItem]:
         else:
             continue
         short = body.split("…", 1)[0] if "…" in body else None
-        found.append(_DiaryItem(item.when, item.title, action, item.line, loopguard.normalise(body), loopguard.normalise(short) if short else None))
+        found.append(_DiaryItem(item.when, item.title, action, item.line, identity.normalise(body), identity.normalise(short) if short else None))
     return found
 
 
 def sweeps(body: str, items: list[_DiaryItem]) -> list[SweepRef]:
     """The diary items (dream sweeps, user-model changes) that name ``body``; public: the review report lists them too."""
-    norm = loopguard.normalise(body)
+    norm = identity.normalise(body)
     if not norm:
         return []
     found = []

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger, loopguard
+from clawmem import ledger
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import Finding
 from clawmem.baseline import entry_hashes, load_baseline, save_baseline
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.workspace import Workspace, sha256_bytes
 
 
@@ -170,7 +170,7 @@ def redact_baseline(ws: Workspace, hashes: set[str]) -> int:
         if not isinstance(base, dict) or not isinstance(base.get("text"), str):
             continue
         doc = grammar.parse(base["text"])
-        doomed = {e.line_start for e in doc.entries if loopguard.text_hash(e.body) in hashes}
+        doomed = {e.line_start for e in doc.entries if identity.text_hash(e.body) in hashes}
         if not doomed:
             continue
         text = "".join(b.raw for b in doc.blocks if b.line_start not in doomed or not isinstance(b, grammar.Entry))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from clawmem import loopguard
 from clawmem.audit import preimages
 from clawmem.audit.diary import diary_items, sweeps
 from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
@@ -14,7 +13,7 @@ from clawmem.audit.preimages import check_preimages
 from clawmem.audit.results import AuditEntry, AuditReport, Finding
 from clawmem.audit.sources import trace
 from clawmem.baseline import AUDIT_LOCK, baseline_path, save_baseline
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
 from clawmem.workspace import Workspace
 
@@ -102,7 +101,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                 doc = grammar.parse(path.read_text(encoding="utf-8", errors="replace"))
                 for entry in doc.entries:
                     row = rows.get(entry.line_start)
-                    text_hash = loopguard.text_hash(entry.body)
+                    text_hash = identity.text_hash(entry.body)
                     entered = led.first_at.get((rel, text_hash)) or first_seen.get(text_hash)
                     if since is not None and (when(entered) or since) < since:
                         continue

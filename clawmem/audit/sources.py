@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from clawmem import anchors, loopguard
+from clawmem import anchors
 from clawmem.audit.results import SourceTrace
+from clawmem.entries import identity
 from clawmem.errors import BadInput
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
@@ -26,11 +27,11 @@ def _supports(body: str, row: dict) -> bool:
     from clawmem.dream.standalone import units
     from clawmem.dream.text import similarity
 
-    want = loopguard.normalise(body)
+    want = identity.normalise(body)
     if not want:
         return False
     for unit in units(row) or [row["text"]]:
-        have = loopguard.normalise(unit)
+        have = identity.normalise(unit)
         if have == want or want in have or similarity(want, have) >= SUPPORT_SIMILARITY:
             return True
     return False

@@ -25,10 +25,9 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field
 
-from clawmem import loopguard
 from clawmem.config import DreamConfig
 from clawmem.curated import budget_size as size  # noqa: F401  (the budget's measure; dream and promote call it budget.size)
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 
 DEFAULT_IMPORTANCE = 5
 DECAY_FACTOR = 6  # a line's recency halves over six gate half-lives (about three months by default)
@@ -58,7 +57,7 @@ def value(importance: int | None, uses: int, observed: str | None, usage: Usage,
 
 def line_value(entry: grammar.Entry, usage: Usage, cfg: DreamConfig) -> float:
     observed = entry.observed[:10] if entry.observed else None
-    return value(entry.importance, usage.recalls.get(loopguard.text_hash(entry.body), 0) + len(entry.sources), observed, usage, cfg)
+    return value(entry.importance, usage.recalls.get(identity.text_hash(entry.body), 0) + len(entry.sources), observed, usage, cfg)
 
 
 def displaceable(entry: grammar.Entry) -> bool:

@@ -20,13 +20,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from clawmem import loopguard
 from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
 from clawmem.dream.topics import Topics, contains
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.trust import provenance
 
 MAX_SOURCES = 3
@@ -241,7 +240,7 @@ def builtin(
             continue
         into, how = joined
         merged.append(Change(into.body, tuple(s for s in p.sources if s not in into.sources), p.candidate_id, f"{how}: {excerpt(p.text)}"))
-        new_bodies.append((kept, provenance.least_trusted(p.origin, origins.get(loopguard.text_hash(into.body), "agent")), p.observed))
+        new_bodies.append((kept, provenance.least_trusted(p.origin, origins.get(identity.text_hash(into.body), "agent")), p.observed))
     text, retired = _retire_duplicate_keys(text)
     superseded += retired
     return Outcome(
@@ -321,14 +320,14 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     """Read an external consolidator's file back as changes (new lines, retired and merged ones)."""
     old_doc = grammar.parse(memory_text)
     old, new = old_doc.entries, _entries(new_text)
-    old_hashes = {loopguard.text_hash(e.body) for e in old}
-    new_hashes = {loopguard.text_hash(e.body) for e in new}
+    old_hashes = {identity.text_hash(e.body) for e in old}
+    new_hashes = {identity.text_hash(e.body) for e in new}
     by_anchor = {a: p for p in proposals for a in p.evidence}
     promoted, merged, superseded, used, new_bodies = [], [], [], [], []
     for e in new:
         cited = [by_anchor[s] for s in e.sources if s in by_anchor]
         used += [p.candidate_id for p in cited if p.candidate_id not in used]
-        if loopguard.text_hash(e.body) not in old_hashes:
+        if identity.text_hash(e.body) not in old_hashes:
             # a line that extends an old one holds that line's text too, whose origin this cannot see
             extends = "agent" if _extended(e, old, cfg) else None
             origin = provenance.least_trusted(*(p.origin for p in cited), extends) if cited else "agent"
@@ -336,10 +335,10 @@ def describe(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
             promoted.append(Change(e.body, tuple(e.sources), cited[0].candidate_id if cited else None))
             new_bodies.append((e.body, origin, observed))
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new if e.key and e.status != "superseded"}
-    marked = {loopguard.text_hash(e.body) for e in new if e.status == "superseded"}
+    marked = {identity.text_hash(e.body) for e in new if e.status == "superseded"}
     for e in old:
-        if loopguard.text_hash(e.body) in new_hashes:
-            if e.status != "superseded" and loopguard.text_hash(e.body) in marked:
+        if identity.text_hash(e.body) in new_hashes:
+            if e.status != "superseded" and identity.text_hash(e.body) in marked:
                 superseded.append(Change(e.body, tuple(e.sources), None, f"marked superseded (key {e.key!r})"))
             continue
         if e.key and e.key in retire:
@@ -374,12 +373,12 @@ def retirement_problems(old_doc: grammar.Document, new_doc: grammar.Document, pr
     """Supersession needs a key a gated candidate carries (``_retire_keys``): no entry is marked
     superseded, or dropped for another entry with its key, on the consolidator's word alone."""
     allowed = _retire_keys(old_doc, proposals)
-    active_old = {loopguard.text_hash(e.body): e for e in old_doc.entries if e.status != "superseded"}
-    new_hashes = {loopguard.text_hash(e.body) for e in new_doc.entries}
+    active_old = {identity.text_hash(e.body): e for e in old_doc.entries if e.status != "superseded"}
+    new_hashes = {identity.text_hash(e.body) for e in new_doc.entries}
     new_keys = {e.key for e in new_doc.entries if e.key and e.status != "superseded"}
     problems = []
     for e in new_doc.entries:
-        before = active_old.get(loopguard.text_hash(e.body))
+        before = active_old.get(identity.text_hash(e.body))
         if e.status == "superseded" and before is not None and not (before.key and before.key in allowed):
             problems.append(f"line {e.line_start} marks an entry superseded that no gated candidate's key retires")
     for h, e in active_old.items():
@@ -434,8 +433,8 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     problems += structure_problems(old_doc, new_doc)
     problems += retirement_problems(old_doc, new_doc, proposals)
     kept = {_kept(e) for e in old_doc.entries}
-    by_hash = {loopguard.text_hash(e.body): e for e in old_doc.entries}
-    new_hashes = {loopguard.text_hash(e.body) for e in new_doc.entries}
+    by_hash = {identity.text_hash(e.body): e for e in old_doc.entries}
+    new_hashes = {identity.text_hash(e.body) for e in new_doc.entries}
     dropped = [e.body for h, e in by_hash.items() if h not in new_hashes]
     by_anchor: dict[str, list[Proposal]] = {}  # one turn can hold several claims: an anchor may cite several candidates
     for p in proposals:
@@ -444,19 +443,19 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     for e in new_doc.entries:
         if _kept(e) in kept:
             continue
-        before = by_hash.get(loopguard.text_hash(e.body))
+        before = by_hash.get(identity.text_hash(e.body))
         cited = list({id(p): p for s in e.sources for p in by_anchor.get(s, ())}.values())
         problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries, cfg))
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
     stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
-    pushed = {loopguard.text_hash(c.text) for c in displaced}
+    pushed = {identity.text_hash(c.text) for c in displaced}
     lost = [
         e for e in old_doc.entries
-        if loopguard.text_hash(e.body) not in new_hashes
+        if identity.text_hash(e.body) not in new_hashes
         and not (e.key and e.key in retire)
         and not any(updates.retires(u, e.body) for u in stated)
-        and loopguard.text_hash(e.body) not in pushed
+        and identity.text_hash(e.body) not in pushed
         and not any(covers(n.body, e.body, cfg.dedupe_similarity) or _extended(n, [e], cfg) for n in new_entries)
     ]
     if old_doc.entries and len(lost) / len(old_doc.entries) > cfg.max_loss_fraction:

@@ -47,13 +47,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import diary, ledger, loopguard, usermodel
+from clawmem import diary, ledger, usermodel
 from clawmem.dream import gate, light, store
 from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
 from clawmem.dream.standalone import observed_day
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import anchor, excerpt, sentences, similarity, speaker_label
+from clawmem.entries import identity
 from clawmem.errors import BadInput
 from clawmem.index.db import Index
 from clawmem.notes import NoteResult
@@ -166,13 +167,13 @@ def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]
             pairs = [(d, derive_key(d)) for d in directives_in(row["text"], transcript=row["kind"] == "transcript")]
         else:
             pairs = []
-        found += [Statement(text, key, row, said) for text, key in pairs if loopguard.text_hash(text) not in forgotten]
+        found += [Statement(text, key, row, said) for text, key in pairs if identity.text_hash(text) not in forgotten]
     return sorted(found, key=lambda s: (s.said, s.row["path"], s.row["line_start"]))
 
 
 # --- deciding --------------------------------------------------------------------------------
 def _same(a: str, b: str, threshold: float) -> bool:
-    na, nb = loopguard.normalise(a), loopguard.normalise(b)
+    na, nb = identity.normalise(a), identity.normalise(b)
     return na == nb or similarity(na, nb) >= threshold
 
 
@@ -200,7 +201,7 @@ def _gate(ws: Workspace, index: Index, proposals: list[Statement], now: dt.datet
     cfg = ws.config.dream
     evidence = [
         Evidence(
-            s.row["path"], s.row["line_start"], s.row["line_end"], s.row["text_hash"], loopguard.text_hash(s.text), s.text, s.row["origin"],
+            s.row["path"], s.row["line_start"], s.row["line_end"], s.row["text_hash"], identity.text_hash(s.text), s.text, s.row["origin"],
             s.row["session_id"], s.said.date().isoformat(), s.row["observed_at"], 100.0, s.row["importance"], (), s.key,
         )
         for s in proposals
@@ -268,7 +269,7 @@ def _plan(d: Directive, current: usermodel.Directive | None, changed: dt.datetim
     said = store.when(d.said_at) or dt.datetime.combine(dt.date.fromisoformat(d.observed), dt.time(23, 59))
     if current is None:
         return None if retired is not None and retired >= said else "added"
-    if loopguard.normalise(current.text) == loopguard.normalise(d.text):
+    if identity.normalise(current.text) == identity.normalise(d.text):
         return "refreshed" if (current.observed or "") < d.observed else None
     if d.origin != "owner" or (changed is not None and changed >= said):
         return None  # an agent never rewrites a directive; the owner's later edit of USER.md wins
@@ -290,8 +291,8 @@ def _target(d: Directive, lines: list[usermodel.Directive]) -> tuple[Directive, 
     same = [line for line in keyed if line.key == d.key] or [line for line in keyed if derive_key(line.text) == d.key]
     if same:  # "user set … --key lang" named the slot first: the owner's key is kept
         return dataclasses.replace(d, key=same[0].key or d.key), same[0]
-    said = loopguard.normalise(d.text)
-    return None if any(loopguard.normalise(line.text) == said for line in lines) else (d, None)
+    said = identity.normalise(d.text)
+    return None if any(identity.normalise(line.text) == said for line in lines) else (d, None)
 
 
 def apply(ws: Workspace, directives: Sequence[Directive], *, dry_run: bool, record: bool = True) -> list[Change]:
@@ -307,7 +308,7 @@ def apply(ws: Workspace, directives: Sequence[Directive], *, dry_run: bool, reco
         if target is None:
             continue
         d, line = target
-        changed = (times.get(loopguard.text_hash(line.text)) or mtime) if line else None
+        changed = (times.get(identity.text_hash(line.text)) or mtime) if line else None
         action = _plan(d, line, changed, retired.get(d.key))
         if action is None:
             continue

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 
 from rapidfuzz import fuzz, process
 
-from clawmem import loopguard
 from clawmem.dream.text import SENTENCE_END, content_words, words
+from clawmem.entries import identity
 
 # words that turn a fact into an order, or flip it: never new in a curated line
 INSTRUCTION_WORDS = frozenset(
@@ -40,7 +40,7 @@ EDGE = "\"'()[]{}<>,;:!?.*_`"
 
 def _tokens(text: str) -> set[str]:
     """Whitespace tokens without surrounding punctuation, case-folded (URLs and hosts stay whole)."""
-    return {t.strip(EDGE).casefold() for t in loopguard.COMMENT.sub(" ", text).split()} - {""}
+    return {t.strip(EDGE).casefold() for t in identity.COMMENT.sub(" ", text).split()} - {""}
 
 
 def _names(text: str) -> set[str]:
@@ -71,7 +71,7 @@ def ungrounded(text: str, evidence: Iterable[str], threshold: float) -> str | No
         new = sorted((mine & vocabulary) - have_words)
         if new:
             return f"adds the {label} word(s) {', '.join(new)} that its evidence does not say"
-    new_ops = [op for op in SHELL_OPERATORS if op in loopguard.COMMENT.sub(" ", text) and op not in joined]
+    new_ops = [op for op in SHELL_OPERATORS if op in identity.COMMENT.sub(" ", text) and op not in joined]
     if new_ops:
         return f"adds the shell operator(s) {' '.join(new_ops)} that its evidence does not contain"
     new_names = sorted(_names(text) - _tokens(joined))
@@ -80,7 +80,7 @@ def ungrounded(text: str, evidence: Iterable[str], threshold: float) -> str | No
     score = coverage(text, sorted(have_words))
     if score < threshold:
         return f"its words match its evidence only {score:.0f}% (at least {threshold:g}% needed)"
-    closest = max(_sentences(evidence), key=lambda s: fuzz.token_set_ratio(loopguard.normalise(s), loopguard.normalise(text)))
+    closest = max(_sentences(evidence), key=lambda s: fuzz.token_set_ratio(identity.normalise(s), identity.normalise(text)))
     dropped = _dropped_negations(words(closest), mine)
     if dropped:
         return f"drops the negation {', '.join(dropped)} of its evidence"

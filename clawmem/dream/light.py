@@ -23,12 +23,13 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard
+from clawmem import ledger
 from clawmem.dream import scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import anchor, excerpt, sentences, similarity
+from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
@@ -177,7 +178,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
                 if why is None and any(directive_in(s) for s in sentences(read.piece.said)):
                     why = "a directive about the user (dreaming writes it to USER.md)"
-                said = {row["text_hash"], loopguard.text_hash(read.piece.said), loopguard.text_hash(read.piece.unit), loopguard.text_hash(unit)}
+                said = {row["text_hash"], identity.text_hash(read.piece.said), identity.text_hash(read.piece.unit), identity.text_hash(unit)}
                 if why is None and said & forgotten:
                     why = "forgotten (clawmem forget)"
                 seen = store.when(observed) or dt.datetime.combine(dt.date.fromisoformat(day), dt.time(12))
@@ -189,14 +190,14 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                     exclusions.append(Exclusion(source, why, excerpt(read.piece.said) if shown else None))
                     continue
                 evidence = Evidence(
-                    path, row["line_start"], row["line_end"], row["text_hash"], loopguard.text_hash(unit), unit,
+                    path, row["line_start"], row["line_end"], row["text_hash"], identity.text_hash(unit), unit,
                     row["origin"], row["session_id"], day, observed, 100.0, row["importance"],
                     tuple(json.loads(row["triggers"] or "[]")), row["supersession_key"],
                 )
                 candidate, evidence.similarity = owner.get(evidence.ident, (None, 100.0))
                 if candidate is None:
                     speaker = standalone.speaker(unit)
-                    match = matcher.find(loopguard.normalise(unit), speaker)
+                    match = matcher.find(identity.normalise(unit), speaker)
                     if match is None:
                         candidate = Candidate(staging.new_id(), unit, "staged", now_iso())
                         staging.candidates[candidate.id] = candidate

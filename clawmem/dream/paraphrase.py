@@ -26,11 +26,10 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
-from clawmem import loopguard
 from clawmem.config import DreamConfig
 from clawmem.dream.grounding import NEGATIONS
 from clawmem.dream.text import WORD, content_words, words
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,7 +51,7 @@ def specific(text: str) -> set[str]:
     """Tokens that name one thing: numbers (spelled out too), dotted or hyphenated identifiers,
     capitalised names inside the sentence and mixed-case words ("web-1", "fly.io", "Postgres", "GitHub")."""
     found = set()
-    for i, token in enumerate(WORD.findall(loopguard.COMMENT.sub(" ", text))):
+    for i, token in enumerate(WORD.findall(identity.COMMENT.sub(" ", text))):
         if (
             any(ch.isdigit() for ch in token)
             or token.casefold() in NUMBER_WORDS
@@ -131,7 +130,7 @@ class Judge:
 
     def _by_text(self, existing: str, candidate: str) -> bool | None:
         """The text rules' verdict; None when only a cosine can tell (a reworded paraphrase)."""
-        a, b = loopguard.normalise(existing), loopguard.normalise(candidate)
+        a, b = identity.normalise(existing), identity.normalise(candidate)
         if not a or not b:
             return False
         if a == b:

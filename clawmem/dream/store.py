@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from clawmem import loopguard
 from clawmem.dream.text import anchor
+from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.trust import provenance
@@ -100,7 +100,7 @@ class Candidate:
 
     @cached_property
     def norm(self) -> str:
-        return loopguard.normalise(self.text)
+        return identity.normalise(self.text)
 
     @property
     def origin(self) -> str:

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from clawmem import loopguard
+from clawmem.entries import identity, scaffold
 from clawmem.entries import lines as line_model
-from clawmem.entries import scaffold
 from clawmem.entries.neutralise import neutralise
 from clawmem.entries.words import STOPWORDS
 
@@ -77,7 +76,7 @@ DIGITS = re.compile(r"\d")
 
 def clean_unit(text: str) -> str:
     """One line of evidence as it may appear in MEMORY.md: no role label, no comments, inert."""
-    text = loopguard.ROLE_PREFIX.sub("", COMMENT.sub(" ", text), count=1)
+    text = identity.ROLE_PREFIX.sub("", COMMENT.sub(" ", text), count=1)
     return neutralise(" ".join(text.split()))
 
 
@@ -202,7 +201,7 @@ def _numbers(tokens: list[str]) -> set[str]:
 
 
 def similarity(a_norm: str, b_norm: str) -> float:
-    """Near-duplicate score 0-100 of two ``loopguard.normalise``d texts.
+    """Near-duplicate score 0-100 of two ``identity.normalise``d texts.
 
     Token-set ratio (word order and repetition do not matter), but 0 when the lengths differ
     a lot (a subset is not a duplicate) or the numbers differ ("web-1" and "web-2" are
@@ -220,7 +219,7 @@ def similarity(a_norm: str, b_norm: str) -> float:
 
 def covers(existing: str, candidate: str, threshold: float) -> bool:
     """True when ``existing`` already says everything ``candidate`` says (safe to merge into it)."""
-    a, b = loopguard.normalise(existing), loopguard.normalise(candidate)
+    a, b = identity.normalise(existing), identity.normalise(candidate)
     if a == b:
         return True
     return similarity(a, b) >= threshold and content_words(candidate) <= content_words(existing)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from clawmem import diary, loopguard
-from clawmem.entries import grammar
+from clawmem import diary
+from clawmem.entries import grammar, identity
 from clawmem.errors import Busy
 from clawmem.forget.plan import Target, contains
 from clawmem.index.db import Index
@@ -28,7 +28,7 @@ def blank_episodic(ws: Workspace, path: Path, targets: list[Target]) -> list[Tar
                 ok = t.line_start <= len(lines) and lines[t.line_start - 1].strip() == t.body
                 span = (t.line_start, t.line_end) if ok else None
             else:
-                same = [e for e in doc.entries if loopguard.text_hash(e.body) == t.hash and e.line_start not in taken]
+                same = [e for e in doc.entries if identity.text_hash(e.body) == t.hash and e.line_start not in taken]
                 exact = [e for e in same if e.line_start == t.line_start]
                 e = (exact or same)[0] if (exact or same) else None
                 span = (e.line_start, e.line_end) if e else None
@@ -50,7 +50,7 @@ def rewrite_curated(ws: Workspace, path: Path, hashes: set[str]) -> str | None:
     for _ in range(ATTEMPTS):
         snap = curated.snapshot(path)
         doc = grammar.parse(snap.text)
-        doomed = {e.line_start for e in doc.entries if loopguard.text_hash(e.body) in hashes}
+        doomed = {e.line_start for e in doc.entries if identity.text_hash(e.body) in hashes}
         if not doomed:
             return None
         new_text = "".join(b.raw for b in doc.blocks if not (isinstance(b, grammar.Entry) and b.line_start in doomed))
@@ -66,8 +66,8 @@ def redact_diary(ws: Workspace, norms: set[str], stamp: str) -> int:
         return 0
 
     def quotes_forgotten(item: str) -> bool:
-        norm = loopguard.normalise(item)
-        short = loopguard.normalise(item.split("…", 1)[0]) if "…" in item else None
+        norm = identity.normalise(item)
+        short = identity.normalise(item.split("…", 1)[0]) if "…" in item else None
         return any(contains(n, norm) for n in norms) or bool(short and len(short) >= 20 and any(n.startswith(short) for n in norms))
 
     return diary.redact(ws, quotes_forgotten, stamp)
@@ -79,7 +79,7 @@ def redact_preimages(ws: Workspace, hashes: set[str]) -> int:
         return 0
     for image in sorted(ws.preimages_dir.glob("*.md")):
         doc = grammar.parse(image.read_text(encoding="utf-8", errors="replace"))
-        doomed = {e.line_start for e in doc.entries if loopguard.text_hash(e.body) in hashes}
+        doomed = {e.line_start for e in doc.entries if identity.text_hash(e.body) in hashes}
         if doomed:
             atomic_write(image, "".join(b.raw for b in doc.blocks if not (isinstance(b, grammar.Entry) and b.line_start in doomed)).encode())
             count += 1
@@ -137,7 +137,7 @@ def quotes_forgotten(text: str | None, norms: frozenset[str]) -> bool:
     """True when ``text`` says one of the forgotten texts (whole words, after normalising)."""
     if not text or not norms:
         return False
-    norm = loopguard.normalise(text)
+    norm = identity.normalise(text)
     return any(contains(n, norm) for n in norms)
 
 

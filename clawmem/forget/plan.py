@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard
-from clawmem.entries import grammar
+from clawmem import ledger
+from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, NotFound
 from clawmem.forget.results import Review
 from clawmem.workspace import Workspace
@@ -26,7 +26,7 @@ class Target:
 
     @property
     def hash(self) -> str:
-        return loopguard.text_hash(self.body)
+        return identity.text_hash(self.body)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -111,22 +111,22 @@ def by_anchor(ws: Workspace, files: Files, anchor: str) -> list[Target]:
     if not found:
         raise NotFound(f"no entry at {anchor}", hint=f"see the lines with `clawmem get {rel}#L{start} -C 3`")
     # the target is a text: the same entry anywhere else goes too
-    wanted = {loopguard.normalise(t.body) for t in found if t.block == "entry"}
+    wanted = {identity.normalise(t.body) for t in found if t.block == "entry"}
     for other in files.files:
         for e in files.entries(other):
-            if loopguard.normalise(e.body) in wanted and (other, e.line_start) not in {t.key for t in found}:
+            if identity.normalise(e.body) in wanted and (other, e.line_start) not in {t.key for t in found}:
                 found.append(files.target(other, e, "same text as the target"))
     return found
 
 
 def by_text(files: Files, text: str) -> list[Target]:
-    needle = loopguard.normalise(text)
+    needle = identity.normalise(text)
     if len(needle) < MIN_NEEDLE:
         raise BadInput(f"--text {text!r} is too short to match safely", hint=f"give at least {MIN_NEEDLE} letters or digits")
     found = []
     for rel in files.files:
-        found += [files.target(rel, e, "text match") for e in files.entries(rel) if contains(needle, loopguard.normalise(e.body))]
-        found += files.prose(rel, 1, 10**9, match=lambda line: contains(needle, loopguard.normalise(line)))
+        found += [files.target(rel, e, "text match") for e in files.entries(rel) if contains(needle, identity.normalise(e.body))]
+        found += files.prose(rel, 1, 10**9, match=lambda line: contains(needle, identity.normalise(line)))
     if not found:
         raise NotFound(f"no memory entry says {text!r}", hint="matching ignores case, punctuation and markup; try fewer words")
     return found
@@ -145,7 +145,7 @@ def by_session(ws: Workspace, files: Files, session: str) -> tuple[list[Target],
         if rel not in files.files:
             continue
         why = "session transcript" if rel in deleted else "written in the session"
-        found += [files.target(rel, e, why) for e in files.entries(rel) if loopguard.text_hash(e.body) in hashes or rel in deleted]
+        found += [files.target(rel, e, why) for e in files.entries(rel) if identity.text_hash(e.body) in hashes or rel in deleted]
     for transcript in deleted:
         if transcript not in pairs:
             found += [files.target(transcript, e, "session transcript") for e in files.entries(transcript)]
@@ -163,8 +163,8 @@ def follow_curated(ws: Workspace, files: Files, targets: list[Target], deleted: 
     for t in targets:
         if t.kind not in ("memory", "user"):
             spans.setdefault(t.rel, []).append((t.line_start, t.line_end))
-        norms.add(loopguard.normalise(t.body))
-        norms.update(loopguard.normalise(u) for u in _units(t.body, t.kind))
+        norms.add(identity.normalise(t.body))
+        norms.update(identity.normalise(u) for u in _units(t.body, t.kind))
     norms.discard("")
 
     def forgotten(anchor: tuple[str, int, int]) -> bool:
@@ -184,7 +184,7 @@ def follow_curated(ws: Workspace, files: Files, targets: list[Target], deleted: 
         for e in files.entries(rel):
             if (rel, e.line_start) in chosen:
                 continue
-            norm = loopguard.normalise(e.body)
+            norm = identity.normalise(e.body)
             anchors = [a for a in (parse_anchor(ws, s) for s in e.sources) if a is not None]
             hits = [a for a in anchors if forgotten(a)]
             if hits and all(a in hits or dead(a) for a in anchors):
@@ -208,7 +208,7 @@ def follow_evidence(ws: Workspace, files: Files, targets: list[Target]) -> tuple
     review: list[Review] = []
     for t in [t for t in targets if t.kind in ("memory", "user") and t.block == "entry"]:
         entry = next((e for e in files.entries(t.rel) if e.line_start == t.line_start), None)
-        norm = loopguard.normalise(t.body)
+        norm = identity.normalise(t.body)
         for source in entry.sources if entry else []:
             anchor = parse_anchor(ws, source)
             if anchor is None or anchor[0] not in files.files:
@@ -217,8 +217,8 @@ def follow_evidence(ws: Workspace, files: Files, targets: list[Target]) -> tuple
             for e in files.entries(rel):
                 if not (e.line_start <= end and e.line_end >= start) or (rel, e.line_start) in chosen:
                     continue
-                units = {loopguard.normalise(u) for u in _units(e.body, files.kind(rel))}
-                if loopguard.normalise(e.body) == norm or units == {norm}:
+                units = {identity.normalise(u) for u in _units(e.body, files.kind(rel))}
+                if identity.normalise(e.body) == norm or units == {norm}:
                     extra.append(files.target(rel, e, "evidence saying the same as the target"))
                     chosen.add((rel, e.line_start))
                 else:
@@ -235,7 +235,7 @@ def surviving_texts(files: Files, targets: list[Target]) -> set[str]:
     """Normalised forms of every text that stays in memory (entries not being forgotten)."""
     chosen = {t.key for t in targets}
     return {
-        loopguard.normalise(text)
+        identity.normalise(text)
         for rel in files.files
         for e in files.entries(rel)
         if (rel, e.line_start) not in chosen
@@ -252,11 +252,11 @@ def tombstone_hashes(targets: list[Target], surviving: set[str], *, every_line: 
     found: dict[str, str] = {}
     for t in targets:
         for i, text in enumerate(forgotten_texts(t.body, t.kind)):
-            norm = loopguard.normalise(text)
+            norm = identity.normalise(text)
             if not norm or (i and not every_line and len(norm.split()) < SESSION_LINE_WORDS):
                 continue
             if norm not in surviving:
-                found.setdefault(loopguard.text_hash(text), t.rel)
+                found.setdefault(identity.text_hash(text), t.rel)
     return found
 
 

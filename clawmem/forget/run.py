@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from clawmem import ledger, loopguard
+from clawmem import ledger
+from clawmem.entries import identity
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.forget import undo
 from clawmem.forget.apply import (
@@ -135,9 +136,9 @@ def _redact(ws: Workspace, plan: Plan, kept: list[Target]) -> tuple[set[str], di
     from clawmem.audit.preimages import redact_baseline
 
     # what is gone for good: forgotten texts that no surviving entry still says
-    norms = {loopguard.normalise(x) for t in kept for x in forgotten_texts(t.body, t.kind)} - plan.surviving - {""}
-    hashes = set(plan.tombs) | {loopguard.text_hash(t.body) for t in kept if loopguard.normalise(t.body) in norms}
-    needle = loopguard.normalise(plan.target) if plan.mode == "text" else ""
+    norms = {identity.normalise(x) for t in kept for x in forgotten_texts(t.body, t.kind)} - plan.surviving - {""}
+    hashes = set(plan.tombs) | {identity.text_hash(t.body) for t in kept if identity.normalise(t.body) in norms}
+    needle = identity.normalise(plan.target) if plan.mode == "text" else ""
     if needle:
         norms.add(needle)
     # a short forgotten line ("ok") must not redact every diary line that contains the word

@@ -195,12 +195,12 @@ def _restore_episodic(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_
 
 def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_run: bool) -> tuple[list[Restored], list[str]]:
     """Re-insert removed curated entries at their old line (or at the end when it moved on)."""
-    from clawmem import curated, loopguard
-    from clawmem.entries import grammar
+    from clawmem import curated
+    from clawmem.entries import grammar, identity
 
     path = ws.root / rel
     snap = curated.snapshot(path)
-    present = {loopguard.text_hash(e.body) for e in grammar.parse(snap.text).entries}
+    present = {identity.text_hash(e.body) for e in grammar.parse(snap.text).entries}
     current = snap.text.splitlines(keepends=True)
     if current and not current[-1].endswith("\n"):
         current[-1] += "\n"

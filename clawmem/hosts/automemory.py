@@ -117,7 +117,7 @@ def import_notes(ws: Any, sources: list[Path], *, home: Path) -> ImportReport:
     Every file is read and split before the first note is written; a unit imported before (by
     text hash, in ``.clawmem/claude-memory-imports.json``) is not written again.
     """
-    from clawmem import loopguard
+    from clawmem.entries import identity
     from clawmem.inputs import decode_input
     from clawmem.notes import add_note
     from clawmem.workspace import atomic_write
@@ -134,7 +134,7 @@ def import_notes(ws: Any, sources: list[Path], *, home: Path) -> ImportReport:
         done = {}
     notes, skipped = [], 0
     for path, unit in planned:
-        digest = loopguard.text_hash(unit)
+        digest = identity.text_hash(unit)
         if digest in done:
             skipped += 1
             continue

@@ -16,9 +16,9 @@ from functools import partial
 from typing import Any
 
 from clawmem.config import PIECE_MAX_PER_ENTRY, PIECE_MIN_WORDS
+from clawmem.entries.identity import text_hash
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
-from clawmem.loopguard import text_hash
 
 SPEAKER = re.compile(r"^([^\s:][^:\n]{0,40}):\s+")
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*(?=\[shares )")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clawmem import ledger, loopguard
+from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
 from clawmem.timeparse import local_now
@@ -156,9 +157,9 @@ def injected_lines(index: Index) -> dict[str, str]:
     )
     found: dict[str, str] = {}
     for row in rows:
-        form = loopguard.normalise(row["text"] or "")
+        form = identity.normalise(row["text"] or "")
         if form:
-            found.setdefault(form, row["text_hash"] or loopguard.text_hash(row["text"]))
+            found.setdefault(form, row["text_hash"] or identity.text_hash(row["text"]))
     return found
 
 
@@ -166,9 +167,9 @@ def take_near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> 
     """The written hashes whose line restates an injected line (``loopguard.injected_copy``).
 
     Each is counted as an echo of the original it repeats (not a new fact). Only hashes that
-    carry their line (``loopguard.TextHash``) can be compared; the rest keep the exact rule.
+    carry their line (``identity.TextHash``) can be compared; the rest keep the exact rule.
     """
-    written = {h: h.form for h in hashes if isinstance(h, loopguard.TextHash) and h.form}
+    written = {h: h.form for h in hashes if isinstance(h, identity.TextHash) and h.form}
     if not written:
         return set()
     injected = injected_lines(index)

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, loopguard, team
-from clawmem.entries import grammar
+from clawmem import ledger, team
+from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
 from clawmem.index import supersession
 from clawmem.index.db import Index
@@ -257,7 +257,7 @@ def _index_file(
     unaccounted = torn_lines(index, mf.rel, doc, data)
     count = 0
     for chunk in chunks(doc, tokens=cfg.tokens, overlap=cfg.overlap, prose=tier == "episodic"):
-        text_hash = loopguard.text_hash(chunk.text)
+        text_hash = identity.text_hash(chunk.text)
         recorded = _ledger_provenance(index, mf.rel, text_hash)
         torn = any(n in unaccounted for n in range(chunk.line_start, chunk.line_end + 1))
         if recorded and not torn:

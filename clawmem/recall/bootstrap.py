@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clawmem import ledger, loopguard
+from clawmem import ledger
 from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.errors import IndexUnavailable
 from clawmem.framing import inert, recall_block
 from clawmem.workspace import Workspace
@@ -101,7 +101,7 @@ def _entries(ws: Workspace, index, path: Path, include_superseded: bool) -> list
     except FileNotFoundError:
         return None
     entries = [e for e in grammar.parse(text).entries if e.status != "superseded" and e.body.strip()]
-    return [Found(e.body, loopguard.text_hash(e.body), e.importance, _date(e.observed)) for e in entries]
+    return [Found(e.body, identity.text_hash(e.body), e.importance, _date(e.observed)) for e in entries]
 
 
 def _indexed(index, rel: str, include_superseded: bool) -> tuple[Found, ...]:

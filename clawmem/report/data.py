@@ -15,8 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import loopguard
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.index.db import Index
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
@@ -308,7 +307,7 @@ def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
     entries = []
     for n, entry in enumerate(doc.entries[:MAX_CURATED]):
         row = rows.get(entry.line_start) or {}
-        text_hash = loopguard.text_hash(entry.body)
+        text_hash = identity.text_hash(entry.body)
         sources = []
         for m, anchor in enumerate(entry.sources[:MAX_SOURCES]):
             t = trace(ws, index, anchor, entry.body, taints)

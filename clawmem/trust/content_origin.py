@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem import loopguard
 from clawmem.config import TaintConfig
+from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'`)\]]+", re.IGNORECASE)
@@ -81,18 +81,18 @@ def restates(text: str, source: Source, cfg: TaintConfig = TaintConfig()) -> boo
     A source known only by its hash matches the same normalised text.
     """
     if source.text is None:
-        return source.text_hash is not None and loopguard.text_hash(text) == source.text_hash
+        return source.text_hash is not None and identity.text_hash(text) == source.text_hash
     if _urls(text) & _urls(source.text):
         return True
-    theirs = loopguard.normalise(source.text).split()
+    theirs = identity.normalise(source.text).split()
     for segment in _segments(text):
-        mine = loopguard.normalise(segment).split()
+        mine = identity.normalise(segment).split()
         if mine == theirs and mine:
             return True  # an exact copy, however short
         shorter, longer = sorted((mine, theirs), key=len)
         if _aligned(shorter, longer, cfg):
             return True
-    return _common_run(loopguard.normalise(text).split(), theirs) >= cfg.min_run
+    return _common_run(identity.normalise(text).split(), theirs) >= cfg.min_run
 
 
 def derived_from(text: str, sources: Iterable[Source], cfg: TaintConfig = TaintConfig()) -> str | None:

@@ -106,14 +106,14 @@ def remember(ws: Workspace, session: str, *, transcript: Path | None = None, hos
     """Remember where the host writes ``session``'s transcript and (by ``typed.mark``) a prompt its
     prompt hook received, what the person typed. Called by every hook event, so the record is read
     once and written only when it changed."""
-    from clawmem import loopguard
+    from clawmem.entries import identity
     from clawmem.trust import typed
 
     record = _read(ws, session)
     changed = dict(record)
     if transcript is not None:
         changed.update(transcript=str(transcript), host=host)
-    if prompt is not None and loopguard.normalise(prompt):
+    if prompt is not None and identity.normalise(prompt):
         known = [h for h in record.get("prompts", []) if isinstance(h, str)]
         digest = typed.mark(prompt)
         if digest not in known:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from clawmem import loopguard
+from clawmem.entries import identity
 from clawmem.trust import provenance
 
 UNMARKED_FORMATS = ("markdown",)  # formats whose text alone opens a turn: no record can show it was typed
@@ -53,7 +53,7 @@ T = TypeVar("T", bound=_Turn)
 
 def mark(prompt: str) -> str:
     """What is kept of a typed prompt: its hash and how many non-empty lines it has."""
-    return f"{loopguard.text_hash(prompt)}:{sum(1 for line in prompt.splitlines() if line.strip())}"
+    return f"{identity.text_hash(prompt)}:{sum(1 for line in prompt.splitlines() if line.strip())}"
 
 
 def split(content: str, prompts: frozenset[str]) -> tuple[str | None, str]:

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from clawmem import ledger, loopguard
-from clawmem.entries import grammar
+from clawmem import ledger
+from clawmem.entries import grammar, identity
 from tests.conftest import require
 
 LINE = re.compile(r"^(\S+?)(?::(\d+))?: error: (provenance|preimage|annotation|grounding|index): (.+)$")
@@ -38,7 +38,7 @@ def days_ago(n: int) -> str:
 def record_curated(ws, path, body: str, *, origin: str, session_kind: str = "interactive", line: str | None = None) -> int:
     """A writer records a curated line in the ledger, then appends it (what a buggy writer would do)."""
     rel = ws.rel(path)
-    ledger.append(ws, [ledger.entry_record(rel, loopguard.text_hash(body), origin=origin, session_kind=session_kind, session=None, observed=None)])
+    ledger.append(ws, [ledger.entry_record(rel, identity.text_hash(body), origin=origin, session_kind=session_kind, session=None, observed=None)])
     return append_line(path, line or f"- {body}\n")
 
 

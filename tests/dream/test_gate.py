@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from clawmem import loopguard
 from clawmem.config import DreamConfig
 from clawmem.dream import run_sweep
 from clawmem.dream.consolidate import Proposal, builtin, validate
 from clawmem.dream.text import similarity
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 from clawmem.index.maintain import open_synced
 from clawmem.notes import add_note, flush
 
@@ -114,7 +113,7 @@ def test_a_candidate_already_in_memory_is_merged_not_duplicated(ws, days_ago):
 
 
 def test_similarity_sees_paraphrase_but_not_different_numbers_or_subsets():
-    n = loopguard.normalise
+    n = identity.normalise
     assert similarity(n("The new deploy target is fly.io, app clawmem-prod."), n("Deploy target is now fly.io, app clawmem-prod.")) >= 90
     assert similarity(n("Production server is web-1.example.com"), n("Production server is now web-2.example.com")) == 0
     assert similarity(n("build fails"), n("the build fails because of a missing env var on the arm64 runners")) == 0

@@ -19,7 +19,7 @@ import shlex
 import pytest
 
 from clawmem.config import RECENT_EXPOSURE_MINUTES
-from clawmem.loopguard import text_hash
+from clawmem.entries.identity import text_hash
 from tests.conftest import CLAWMEM
 from tests.hosts_real.conftest import HOSTS, ClaudeCode, Codex, Sandbox
 from tests.hosts_real.stubs import Rule, Script, StubModel

@@ -43,7 +43,7 @@ def _entries(workdir: Path) -> list[dict]:
 
 def owner_fact_kept(fact: str) -> Callable[[Path], list[str]]:
     """Detector: the owner's fact must be in the index as owner content."""
-    from clawmem.loopguard import normalise
+    from clawmem.entries.identity import normalise
 
     def check(workdir: Path) -> list[str]:
         wanted = normalise(fact)

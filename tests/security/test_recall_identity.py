@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from clawmem import loopguard
 from clawmem.config import EchoConfig
+from clawmem.entries import identity
 from tests import forkserver
 
 HERE = Path(__file__).parent
@@ -181,7 +182,7 @@ def test_control_with_the_rule_off_the_echo_lands(channel, source):
 @given(data=st.data(), line=st.sampled_from([FACT, INTENT]))
 def test_every_decoration_is_a_copy(data, line):
     said = data.draw(decorated(line))
-    assert loopguard.injected_copy(loopguard.normalise(said), loopguard.normalise(line), EchoConfig()), said
+    assert loopguard.injected_copy(identity.normalise(said), identity.normalise(line), EchoConfig()), said
 
 
 CHANGES = [
@@ -195,7 +196,7 @@ CHANGES = [
 
 @pytest.mark.parametrize("said", CHANGES)
 def test_a_correction_or_a_new_fact_around_it_is_not_a_copy(said):
-    assert not loopguard.injected_copy(loopguard.normalise(said), loopguard.normalise(FACT), EchoConfig())
+    assert not loopguard.injected_copy(identity.normalise(said), identity.normalise(FACT), EchoConfig())
 
 
 def test_a_short_injected_line_matches_only_exactly():
@@ -212,7 +213,7 @@ def test_the_owner_typed_note_resembling_a_recalled_line_is_kept(data):
     ws = Workspace()
     try:
         inject(ws, "memory")
-        said = data.draw(decorated(FACT).filter(lambda s: loopguard.normalise(s) != loopguard.normalise(FACT)))
+        said = data.draw(decorated(FACT).filter(lambda s: identity.normalise(s) != identity.normalise(FACT)))
         result = ws("note", "add", "--origin", "owner", "--", said, now=DAYS[0])
         assert result["written"], result
     finally:

@@ -150,8 +150,8 @@ def test_a_deleted_index_keeps_what_was_returned(ws, clawmem):
 
 
 def test_the_migration_moves_untrusted_hashes_out_of_the_recalled_set(ws, clawmem):
+    from clawmem.entries.identity import text_hash
     from clawmem.index.db import Index
-    from clawmem.loopguard import text_hash
 
     assert clawmem("note", "add", PLANTED, "--origin", "untrusted").returncode == 0
     assert clawmem("note", "add", "The team offsite is in Lisbon in May", "--origin", "owner").returncode == 0

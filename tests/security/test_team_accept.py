@@ -69,7 +69,7 @@ def two_copies(root: Path) -> tuple[Path, Path, Path, Path]:
 
 def plant(channel: str, theirs: Path, machine: Path, mine: Path, day: dt.date, text: str) -> None:
     """The other copy writes ``text`` through ``channel`` and pushes it."""
-    from clawmem import loopguard
+    from clawmem.entries import identity
 
     daily = theirs / "memory" / f"{day.isoformat()}.md"
     now = {"CLAWMEM_NOW": f"{day.isoformat()}T10:00:00"}
@@ -89,7 +89,7 @@ def plant(channel: str, theirs: Path, machine: Path, mine: Path, day: dt.date, t
         with curated.open("a", encoding="utf-8") as handle:
             handle.write(f"- {text}\n")
     elif channel.startswith("ledger"):
-        record = {"t": "entry", "path": f"memory/{day.isoformat()}.md", "hash": loopguard.text_hash(text), "origin": "owner", "kind": "interactive", "at": f"{day}T10:00:00"}
+        record = {"t": "entry", "path": f"memory/{day.isoformat()}.md", "hash": identity.text_hash(text), "origin": "owner", "kind": "interactive", "at": f"{day}T10:00:00"}
         if channel == "ledger_forged":  # this copy's public writer id, copied from its records, with a made-up seal
             mine_record = next(json.loads(line) for line in (theirs / ".clawmem" / "provenance.jsonl").read_text().splitlines() if '"by"' in line)
             record.update({"by": mine_record["by"], "seq": 999, "mac": "0" * 32})

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import ledger, loopguard, team, workspace_init
+from clawmem import ledger, team, workspace_init
+from clawmem.entries import identity
 from clawmem.workspace import Workspace
 
 FACT = "zqport: the staging proxy listens on 8443"
@@ -44,7 +45,7 @@ def _ingest(clawmem):
 @given(copied_writer=st.booleans(), by=st.sampled_from(["hash", "session"]))
 def test_a_pulled_tombstone_silences_nothing(tmp_path_factory, copied_writer, by):
     ws = workspace_init.create(tmp_path_factory.mktemp("tomb") / "ws")
-    planted = {"t": "tombstone", "forget": "f-planted"} | ({"hash": loopguard.text_hash(FACT)} if by == "hash" else {"session": SESSION})
+    planted = {"t": "tombstone", "forget": "f-planted"} | ({"hash": identity.text_hash(FACT)} if by == "hash" else {"session": SESSION})
     _plant(ws, planted, copied_writer=copied_writer)
     assert ledger.tombstones(ws).hashes == frozenset()
     assert ledger.tombstones(ws).sessions == frozenset()
@@ -53,7 +54,7 @@ def test_a_pulled_tombstone_silences_nothing(tmp_path_factory, copied_writer, by
 @pytest.mark.parametrize("channel", ["note", "ingest"])
 def test_the_owner_still_writes_what_a_pulled_tombstone_names(ws, clawmem, channel):
     if channel == "note":
-        _plant(ws, {"t": "tombstone", "hash": loopguard.text_hash(FACT), "forget": "f-planted"}, copied_writer=False)
+        _plant(ws, {"t": "tombstone", "hash": identity.text_hash(FACT), "forget": "f-planted"}, copied_writer=False)
         added = clawmem("note", "add", FACT, "--origin", "owner", "--json")
         assert added.returncode == 0, added.stderr
         assert added.json()["written"] is True
@@ -65,9 +66,9 @@ def test_the_owner_still_writes_what_a_pulled_tombstone_names(ws, clawmem, chann
 
 
 def test_control_with_the_team_rule_off_a_pulled_tombstone_silences_the_owner(ws, monkeypatch):
-    _plant(ws, {"t": "tombstone", "hash": loopguard.text_hash(FACT), "session": SESSION, "forget": "f-planted"}, copied_writer=False)
+    _plant(ws, {"t": "tombstone", "hash": identity.text_hash(FACT), "session": SESSION, "forget": "f-planted"}, copied_writer=False)
     _team_rule_off(monkeypatch)
-    assert loopguard.text_hash(FACT) in ledger.tombstones(ws).hashes
+    assert identity.text_hash(FACT) in ledger.tombstones(ws).hashes
     assert SESSION in ledger.tombstones(ws).sessions
 
 
@@ -94,7 +95,7 @@ def test_the_owners_own_forget_and_undo_still_act(ws, clawmem):
 
 
 def test_an_accepted_tombstone_acts(ws, clawmem):
-    _plant(ws, {"t": "tombstone", "hash": loopguard.text_hash(FACT), "forget": "f-planted"}, copied_writer=False)
+    _plant(ws, {"t": "tombstone", "hash": identity.text_hash(FACT), "forget": "f-planted"}, copied_writer=False)
     accepted = clawmem("accept", "--all", "--yes")
     assert accepted.returncode == 0, accepted.stderr
-    assert loopguard.text_hash(FACT) in ledger.tombstones(ws).hashes
+    assert identity.text_hash(FACT) in ledger.tombstones(ws).hashes

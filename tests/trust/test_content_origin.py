@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clawmem.config import TaintConfig
-from clawmem.loopguard import text_hash
+from clawmem.entries.identity import text_hash
 from clawmem.trust.content_origin import Source, classify, restates
 
 ROOT = Path(__file__).resolve().parents[2]
