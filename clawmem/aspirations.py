@@ -248,7 +248,7 @@ def surface(ws: Workspace, index, today: dt.date, *, channel: str, now: dt.datet
 
 def _expire(ws: Workspace, d: Due) -> bool:
     """Mark an expired aspiration's line superseded, if it still says what it said."""
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     path = ws.root / d.path
     with ws.lock_file(path):

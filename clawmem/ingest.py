@@ -25,6 +25,7 @@ from typing import Any
 
 from clawmem import framing, incoming, ledger, loopguard, notes
 from clawmem.config import INGEST_READ_FACTOR
+from clawmem.durable import atomic_write
 from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, ClawmemError, Forbidden
@@ -35,7 +36,7 @@ from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slo
 from clawmem.trust import content_origin, lineage, provenance
 from clawmem.trust import sessions as session_lineage
 from clawmem.trust import typed as typed_rule
-from clawmem.workspace import Workspace, atomic_write, validate_session_id
+from clawmem.workspace import Workspace, validate_session_id
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem import jsonbound, timeparse, workspace
+from clawmem import durable, jsonbound, timeparse
 from clawmem.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
+from clawmem.durable import append_durably
 from clawmem.entries.lines import line_key
-from clawmem.workspace import Workspace, append_durably
+from clawmem.workspace import Workspace
 
 LEDGER_LOCK = "ledger"
 # The ``path`` values a damaged (unparseable) record still shows: the files it could concern.
@@ -134,7 +135,7 @@ def tail_records(ws: Workspace, path: Path) -> list[dict[str, Any]]:
     The caller holds the file's lock and then terminates the line; recording it first means a
     crash in between can only leave a record of a line that is not yet in the file.
     """
-    torn = workspace.torn_tail(path)
+    torn = durable.torn_tail(path)
     return [torn_record(ws.rel(path), torn)] if torn else []
 
 
@@ -153,7 +154,7 @@ def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
     with ws.lock(LEDGER_LOCK):
         ws.require_member(ws.ledger_path)
         copy = team.this_copy(ws)
-        torn = workspace.torn_tail(ws.ledger_path)
+        torn = durable.torn_tail(ws.ledger_path)
         if torn:
             paths = sorted({m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(torn)})
             records.insert(0, {"t": "repair", "torn_bytes": len(torn), "paths": paths, "at": now_iso()})

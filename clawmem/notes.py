@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import incoming, ledger, loopguard
+from clawmem.durable import append_durably
 from clawmem.entries import grammar
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
 from clawmem.timeparse import local_now
 from clawmem.transcripts import live
 from clawmem.trust import content_origin, provenance, sessions
-from clawmem.workspace import Workspace, append_durably
+from clawmem.workspace import Workspace
 
 
 def _observed_at(at: dt.datetime | None) -> dt.datetime:

@@ -43,6 +43,7 @@ from clawmem.config import (
     WRITER_FIELD,
     WRITER_ID_CHARS,
 )
+from clawmem.durable import append_durably, atomic_write
 from clawmem.entries import lines as line_model
 from clawmem.workspace import Workspace
 
@@ -144,8 +145,6 @@ def load_state(copy: Copy) -> dict[str, Any]:
 
 def save_state(copy: Copy, state: dict[str, Any]) -> None:
     """Write the state whole (atomically, private); a copy without a key keeps none."""
-    from clawmem.workspace import atomic_write
-
     if not copy.key:
         return
     copy.state_path.parent.mkdir(parents=True, exist_ok=True)
@@ -201,12 +200,7 @@ def vouch(copy: Copy, keys: Iterable[str]) -> None:
     data = "".join(key + "\n" for key in keys)
     if not data or not copy.key:
         return
-    copy.lines_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(copy.lines_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data.encode("utf-8", "surrogatepass"))
-    finally:
-        os.close(fd)
+    append_durably(copy.lines_path, data.encode("utf-8", "surrogatepass"))
 
 
 # judging records --------------------------------------------------------------------------------

@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import ledger
+from clawmem.durable import atomic_write
 from clawmem.errors import BadInput, NotFound
 from clawmem.output import plural
 from clawmem.timeparse import local_now
 from clawmem.trust import authority
-from clawmem.workspace import Workspace, atomic_write
+from clawmem.workspace import Workspace
 
 FORGET_LOCK = "forget"  # one forget or undo at a time: both change the files and the ledger
 

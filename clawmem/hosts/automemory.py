@@ -61,7 +61,7 @@ def switch(settings: dict[str, Any], settings_path: Path, *, off: bool) -> tuple
 
 
 def save_state(path: Path, text: str | None) -> None:
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     if text is None:
         path.unlink(missing_ok=True)
@@ -118,9 +118,9 @@ def import_notes(ws: Any, sources: list[Path], *, home: Path) -> ImportReport:
     text hash, in ``.clawmem/claude-memory-imports.json``) is not written again.
     """
     from clawmem import loopguard
+    from clawmem.durable import atomic_write
     from clawmem.inputs import decode_input
     from clawmem.notes import add_note
-    from clawmem.workspace import atomic_write
 
     files = topic_files(sources, home)
     planned = []

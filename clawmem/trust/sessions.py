@@ -92,7 +92,7 @@ def _write(ws: Workspace, session: str, record: dict) -> None:
 
 
 def _save(path: Path, data: dict | list) -> None:
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps(data).encode())
