@@ -79,6 +79,7 @@ LAYERS: dict[str, str] = {
     "entries": "storage",
     "anchors": "storage",
     "ledger": "storage",
+    "ledger_records": "storage",
     "team": "storage",
     "curated": "storage",
     "baseline": "storage",

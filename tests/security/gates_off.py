@@ -77,16 +77,16 @@ def disable_gates() -> None:
 
     neutralise_module.neutralise = lambda text: text
 
-    from clawmem import framing, ledger
+    from clawmem import framing, ledger_records
     from clawmem.trust import provenance
 
-    real_entry = ledger.entry_record
+    real_entry, real_taint = ledger_records.entry_record, ledger_records.taint_record
 
-    def entry_record(path, hash_, *, origin, session_kind, session, observed):
-        return real_entry(path, hash_, origin="owner", session_kind="interactive", session=session, observed=observed)
+    def entry_record(path, hash_, *, origin, session_kind, **fields):
+        return real_entry(path, hash_, origin="owner", session_kind="interactive", **fields)
 
-    ledger.entry_record = entry_record
-    ledger.taint_record = lambda path, origin: {"t": "taint", "path": path, "origin": "owner", "at": ledger.now_iso()}
+    ledger_records.entry_record = entry_record
+    ledger_records.taint_record = lambda path, origin: real_taint(path, "owner")
     provenance.location_floor = lambda kind: None
     from clawmem.trust import eligibility
 
