@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import ledger, team
+from clawmem import ledger, ledger_records, team
 from clawmem.config import FOREIGN_ORIGIN_CAP
 from clawmem.errors import NotFound
+from clawmem.ledger_records import AcceptRecord, EntryRecord, IntentRecord, LedgerRecord, LiftRecord, TombstoneRecord, is_kind
 from clawmem.trust import authority, provenance
 from clawmem.workspace import Workspace
 
@@ -56,14 +57,13 @@ def _entry_rows(index: Any) -> dict[tuple[str, str], dict[str, Any]]:
 ACTIONS = ("intent", "tombstone", "lift", "aspiration")
 
 
-def _action(record: dict[str, Any]) -> str:
+def _action(record: LedgerRecord) -> str:
     """What an action record would do here, in words (it is never shown as stored text)."""
-    kind = record.get("t")
-    if kind == "intent":
+    if is_kind(record, IntentRecord):
         return f"intent {record.get('op')}: {record.get('text') or record.get('id')}"
-    if kind == "tombstone":
+    if is_kind(record, TombstoneRecord):
         return f"forget session {record['session']}" if isinstance(record.get("session"), str) else f"forget text {record.get('hash')}"
-    if kind == "lift":
+    if is_kind(record, LiftRecord):
         return f"undo forget {record.get('forget')}"
     return f"aspiration {record.get('id')} {record.get('state')}"
 
@@ -88,7 +88,7 @@ def held_back(ws: Workspace, index: Any) -> list[Pending]:
                 origin if origin in provenance.TRUST_RANK else "owner", FOREIGN_ORIGIN_CAP, _action(record), digest, "",
             ))
             continue
-        if record.get("t") != "entry" or origin not in provenance.TRUST_RANK:
+        if not is_kind(record, EntryRecord) or origin not in provenance.TRUST_RANK:
             continue
         held_as = team.capped(record)["origin"]
         if held_as == origin:
@@ -124,15 +124,13 @@ def select(pending: list[Pending], *, from_copy: str | None, everything: bool) -
     return chosen
 
 
-def accept_record(chosen: list[Pending]) -> dict[str, Any]:
+def accept_record(chosen: list[Pending]) -> AcceptRecord:
     """The ledger record of the owner's acceptance (sealed by ``ledger.append``)."""
-    return {
-        "t": team.ACCEPT,
-        "records": sorted({p.digest for p in chosen if p.digest}),
-        "lines": sorted({team.line_name(p.path, p.text_hash) for p in chosen if p.kind == "line"}),
-        "from": sorted({p.writer for p in chosen}),
-        "at": ledger.now_iso(),
-    }
+    return ledger_records.accept_record(
+        sorted({p.digest for p in chosen if p.digest}),
+        sorted({team.line_name(p.path, p.text_hash) for p in chosen if p.kind == "line"}),
+        sorted({p.writer for p in chosen}),
+    )
 
 
 def accept(

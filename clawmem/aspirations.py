@@ -28,9 +28,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import ledger
+from clawmem import ledger, ledger_records
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
+from clawmem.ledger_records import AspirationRecord, is_kind
 from clawmem.timeparse import as_local
 from clawmem.workspace import Workspace
 
@@ -96,7 +97,7 @@ def add_aspiration(
         raise BadInput("aspiration text is empty once recalled blocks are removed")
     path = ws.daily_note(today)
     observed = now.astimezone().replace(tzinfo=None, microsecond=0).isoformat()
-    record = ledger.entry_record(
+    record = ledger_records.entry_record(
         ws.rel(path), identity.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
     )
     rendered = grammar.render_entry(text, [("review", review.isoformat())])
@@ -215,7 +216,7 @@ def _recorded(ws: Workspace, state: str) -> set[str]:
     from clawmem import team  # here: status and recall read aspirations without the ledger (team imports subprocess)
 
     records = team.counting_here(ws, ledger.read(ws).records)
-    return {r["id"] for r in records if r.get("t") == "aspiration" and r.get("state") == state and isinstance(r.get("id"), str)}
+    return {r["id"] for r in records if is_kind(r, AspirationRecord) and r.get("state") == state and isinstance(r.get("id"), str)}
 
 
 def due(ws: Workspace, today: dt.date) -> list[Due]:
@@ -248,7 +249,7 @@ def surface(ws: Workspace, index, today: dt.date, *, channel: str, now: dt.datet
 
 def _expire(ws: Workspace, d: Due) -> bool:
     """Mark an expired aspiration's line superseded, if it still says what it said."""
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     path = ws.root / d.path
     with ws.lock_file(path):
@@ -276,7 +277,7 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
     expired = [d for d in expired if _expire(ws, d)]
     stamp = ledger.now_iso()
     ledger.append(ws, [
-        {"t": "aspiration", "state": state, "id": d.id, "path": d.path, "line": d.line, "review": d.review.isoformat(), "at": stamp}
+        ledger_records.aspiration_record(d.id, state, path=d.path, line=d.line, review=d.review.isoformat(), at=stamp)
         for state, group in (("escalated", escalated), ("expired", expired)) for d in group
     ])
     if escalated or expired:

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import ledger
+from clawmem.durable import atomic_write
 from clawmem.entries import grammar, identity
-from clawmem.workspace import Workspace, atomic_write, sha256_bytes
+from clawmem.workspace import Workspace, sha256_bytes
 
 BASELINE_VERSION = 1
 AUDIT_LOCK = "audit"  # the lock the baseline is read and written under

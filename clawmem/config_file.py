@@ -134,7 +134,8 @@ def set_value(root: Path, key: str, text: str) -> SetResult:
     """Write one override (atomically, under the workspace's config lock) to ``write_target``'s file."""
     import tomli_w  # deferred: only `config set` writes TOML
 
-    from clawmem.workspace import Workspace, atomic_write
+    from clawmem.durable import atomic_write
+    from clawmem.workspace import Workspace
 
     section, name = split_key(key)
     value = parse_value(key, text)

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from clawmem import ledger
 from clawmem.baseline import follow_write
+from clawmem.durable import append_durably, atomic_write
 from clawmem.timeparse import local_now
-from clawmem.workspace import Workspace, append_durably, atomic_write, sha256_bytes
+from clawmem.workspace import Workspace, sha256_bytes
 
 METADATA = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
 

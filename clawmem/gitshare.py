@@ -76,7 +76,7 @@ def dream_refusal(ws: Workspace) -> str | None:
 
 def ensure_lines(path: Path, lines: list[str]) -> bool:
     """Append the ``lines`` that ``path`` lacks (the user's own lines stay); True when it changed."""
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     have = {line.strip() for line in text.splitlines()}

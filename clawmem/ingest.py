@@ -23,19 +23,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import framing, incoming, ledger, loopguard, notes
+from clawmem import framing, incoming, ledger, ledger_records, loopguard, notes
 from clawmem.config import INGEST_READ_FACTOR
+from clawmem.durable import atomic_write
 from clawmem.entries import grammar, identity
 from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, ClawmemError, Forbidden
 from clawmem.inputs import decode_input
+from clawmem.ledger_records import LedgerRecord
 from clawmem.timeparse import local_now
 from clawmem.transcripts.parse import HOSTS, ROLES, Turn, parse_transcript
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
 from clawmem.trust import content_origin, lineage, provenance
 from clawmem.trust import sessions as session_lineage
 from clawmem.trust import typed as typed_rule
-from clawmem.workspace import Workspace, atomic_write, validate_session_id
+from clawmem.workspace import Workspace, validate_session_id
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,6 @@ class IngestResult:
     cut: dict[str, int] = field(default_factory=dict)  # oversized tool output cut, not refused (``clawmem.transcripts.cuts``)
     lifted: int = 0  # agent turns made after untrusted content that the owner then endorsed (``clawmem.trust.lineage``)
     unconfirmed: int = 0  # Markdown user turns after tool or system text, kept as system (``clawmem.trust.typed.owner_turns``)
-
-
-def transcript_record(path: str, origin: str, session_kind: str, *, session: str | None = None, host: str | None = None) -> dict:
-    """The ledger record of who sent a whole transcript, and through which host (checked when it is replaced)."""
-    record = {"t": "transcript", "path": path, "origin": origin, "kind": session_kind, "at": ledger.now_iso()}
-    return {**record, "session": session, "host": host} if host else record
 
 
 def read_limit(ws: Workspace) -> int:
@@ -81,7 +77,7 @@ def caller_host(host: str | None, fmt: str) -> str:
     return host or (fmt if fmt in HOSTS else "cli")
 
 
-def check_replaceable(records: list[dict], session: str, rel: str, origin: str, tombstoned: frozenset[str]) -> None:
+def check_replaceable(records: list[LedgerRecord], session: str, rel: str, origin: str, tombstoned: frozenset[str]) -> None:
     """Refuse a forgotten session (one of ``tombstoned``, ``ledger.tombstones``), and replacing a
     transcript another origin class sent.
 
@@ -277,17 +273,10 @@ def ingest(
             meta.append(("turn", incoming.clean_value(turn.turn_id)))
         rendered.append(grammar.render_entry(body, meta))
         turn_kind = provenance.least_eligible_session(session_kind, "subagent" if turn.subagent else None)
-        record = ledger.entry_record(
-            rel, identity.text_hash(body), origin=turn_origin,
-            session_kind=turn_kind, session=session, observed=observed.isoformat(),
-        )
-        if source is not None:
-            record["derived_from"] = source
-        elif by_lineage:
-            record["lineage"] = verdict.derived_from
-        elif verdict.lifted_by is not None:
-            record["lifted_by"] = verdict.lifted_by
-        records.append(record)
+        records.append(ledger_records.entry_record(
+            rel, identity.text_hash(body), origin=turn_origin, session_kind=turn_kind, session=session, observed=observed.isoformat(),
+            derived_from=source, lineage=verdict.derived_from if by_lineage else None, lifted_by=verdict.lifted_by if source is None else None,
+        ))
     import frontmatter  # deferred: yaml is only needed when a transcript is written
 
     header: dict[str, Any] = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
@@ -300,7 +289,7 @@ def ingest(
         # the owner's session also judges the notes its agent wrote during it (trust.sessions)
         notes_derived = session_lineage.derived_notes(existing, session, views, [t.at for t, _ in cleaned]) if origin == "owner" else []
         ledger.append(ws, [
-            transcript_record(rel, origin, session_kind, session=session, host=channel), *ledger.unrepeated(ws, existing, [*records, *notes_derived]),
+            ledger_records.transcript_record(rel, origin, session_kind, session=session, host=channel), *ledger.unrepeated(ws, existing, [*records, *notes_derived]),
         ])
         atomic_write(path, encoded)
     if origin == "owner":

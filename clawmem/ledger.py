@@ -4,60 +4,33 @@ The SQLite index is derived data and may be deleted or corrupted; provenance mus
 that, or a rebuild would forget that a line came from an untrusted source. So every write
 clawmem makes also appends a JSON line here (under a lock, fsynced), and ``index`` replays it.
 The ledger is inside the operator trust boundary; untrusted text never reaches it except as
-JSON-escaped hash input.
+JSON-escaped hash input. What each kind of record holds, how it is built and the shape every
+record read must have are ``clawmem.ledger_records``; this module appends and reads them.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem import jsonbound, timeparse, workspace
+from clawmem import durable, jsonbound
 from clawmem.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
-from clawmem.entries.lines import line_key
-from clawmem.workspace import Workspace, append_durably
+from clawmem.durable import append_durably
+from clawmem.ledger_records import InitRecord, LedgerRecord, LiftRecord, TombstoneRecord, TornRecord, init_record, is_kind, repair_record, shape_problem, torn_record
+from clawmem.ledger_records import entry_record as entry_record  # re-exported: callers and tests name these here
+from clawmem.ledger_records import now_iso as now_iso
+from clawmem.ledger_records import taint_record as taint_record
+from clawmem.workspace import Workspace
 
 LEDGER_LOCK = "ledger"
 # The ``path`` values a damaged (unparseable) record still shows: the files it could concern.
 DAMAGED_PATH = re.compile(rb'"path":\s*"([^"\\]{1,500})"')
 
-# The shape of each record type clawmem writes, as far as readers rely on it: field -> (allowed
-# types, required). ``STRINGS`` is a list of strings. Other fields, and record types not listed
-# (a newer clawmem's), pass when the record is an object with a string ``t`` and shallow enough.
-STRINGS = "list of strings"
-_OPT_STR = ((str, type(None)), False)
-SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "init": {"id": ((str,), True)},
-    "entry": {
-        "path": ((str,), True), "hash": ((str,), True), "origin": ((str,), True), "kind": ((str,), True), "session": _OPT_STR,
-        "observed": _OPT_STR, "derived_from": _OPT_STR, "lineage": _OPT_STR, "lifted_by": _OPT_STR,
-    },
-    "taint": {"path": ((str,), True), "origin": ((str,), True)},
-    "torn": {"path": ((str,), True), "lines": (STRINGS, True)},
-    "repair": {"paths": (STRINGS, False)},
-    "transcript": {"path": ((str,), True), "origin": ((str,), True), "kind": _OPT_STR},
-    "tombstone": {"session": _OPT_STR, "hash": _OPT_STR, "path": _OPT_STR, "forget": _OPT_STR},
-    "lift": {"forget": _OPT_STR, "hashes": (STRINGS, False), "sessions": (STRINGS, False)},
-    "forget": {"id": ((str,), True), "session": _OPT_STR},
-    "returned": {"hash": ((str,), True), "path": _OPT_STR},
-    "promote": {"path": ((str,), True), "hash": ((str,), True)},
-    "aspiration": {"id": ((str,), True), "state": ((str,), True), "path": _OPT_STR},
-    "intent": {"op": ((str,), True), "id": ((int, type(None)), False), "keywords": (STRINGS, False)},
-    "accept": {"records": (STRINGS, False), "lines": (STRINGS, False), "from": (STRINGS, False)},
-}
-# fields every reader takes as text whatever the record type (hashed, compared, stored in SQL)
-COMMON: dict[str, tuple[Any, bool]] = {name: _OPT_STR for name in ("at", "path", "hash", "origin", "session", WRITER_FIELD, SEAL_FIELD)}
-COMMON[SEQ_FIELD] = ((int, type(None)), False)  # the writer's running number (clawmem.team)
 _WARNED: set[tuple[str, int]] = set()  # (ledger, line) already reported by this process
-
-
-def now_iso() -> str:
-    """The one clock as a record timestamp: ``timeparse.now`` (so ``$CLAWMEM_NOW`` pins it too)."""
-    return timeparse.now().isoformat(timespec="seconds")
 
 
 def create(ws: Workspace) -> None:
@@ -68,33 +41,18 @@ def create(ws: Workspace) -> None:
 
     from clawmem import team
 
-    header = {"t": "init", "id": uuid.uuid4().hex, "at": now_iso()}
+    header = init_record(uuid.uuid4().hex)
     with ws.lock(LEDGER_LOCK):
         append_durably(ws.ledger_path, (json.dumps(header) + "\n").encode())
         team.remember_ledger(team.this_copy(ws), header["id"])
 
 
-def entry_record(
-    path: str, hash_: str, *, origin: str, session_kind: str, session: str | None, observed: str | None
-) -> dict[str, Any]:
-    return {
-        "t": "entry",
-        "path": path,
-        "hash": hash_,
-        "origin": origin,
-        "kind": session_kind,
-        "session": session,
-        "observed": observed,
-        "at": now_iso(),
-    }
-
-
-def _said(record: dict[str, Any]) -> dict[str, Any]:
+def _said(record: Mapping[str, Any]) -> dict[str, Any]:
     """What a record says, without when it was written and who sealed it."""
     return {k: v for k, v in record.items() if k not in ("at", WRITER_FIELD, SEQ_FIELD, SEAL_FIELD)}
 
 
-def unrepeated(ws: Workspace, existing: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def unrepeated(ws: Workspace, existing: list[LedgerRecord], records: list[LedgerRecord]) -> list[LedgerRecord]:
     """``records`` without the entry records that only repeat this copy's latest record for the same line.
 
     A host hands over its growing transcript on every turn and each ingest records every line
@@ -108,7 +66,7 @@ def unrepeated(ws: Workspace, existing: list[dict[str, Any]], records: list[dict
     if not keys:
         return list(records)
     copy = team.this_copy(ws)
-    latest: dict[tuple[Any, Any], dict[str, Any]] = {}
+    latest: dict[tuple[object, object], dict[str, Any]] = {}
     for r in existing:
         key = (r.get("path"), r.get("hash"))
         if r.get("t") == "entry" and key in keys and team.written_here(copy, r):
@@ -116,29 +74,17 @@ def unrepeated(ws: Workspace, existing: list[dict[str, Any]], records: list[dict
     return [r for r in records if r.get("t") != "entry" or latest.get((r.get("path"), r.get("hash"))) != _said(r)]
 
 
-def taint_record(path: str, origin: str) -> dict[str, Any]:
-    return {"t": "taint", "path": path, "origin": origin, "at": now_iso()}
-
-
-def torn_record(path: str, torn: bytes) -> dict[str, Any]:
-    """Record that ``path`` ended in an unterminated line: its lines are never trusted again."""
-    from clawmem.entries import grammar  # deferred: only a repair needs the parser
-
-    lines = [line for block in grammar.parse(torn.decode("utf-8", errors="replace")).blocks for line in block.lines]
-    return {"t": "torn", "path": path, "lines": [line_key(line) for line in lines if line.strip()], "bytes": len(torn), "at": now_iso()}
-
-
-def tail_records(ws: Workspace, path: Path) -> list[dict[str, Any]]:
+def tail_records(ws: Workspace, path: Path) -> list[TornRecord]:
     """A torn-line record for ``path`` if its last line is unterminated, to append before writing.
 
     The caller holds the file's lock and then terminates the line; recording it first means a
     crash in between can only leave a record of a line that is not yet in the file.
     """
-    torn = workspace.torn_tail(path)
+    torn = durable.torn_tail(path)
     return [torn_record(ws.rel(path), torn)] if torn else []
 
 
-def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
+def append(ws: Workspace, records: Iterable[LedgerRecord]) -> None:
     """Append records atomically with respect to other clawmem writers.
 
     A torn last record (a crash mid-append) is terminated first and the repair recorded, so the
@@ -153,43 +99,17 @@ def append(ws: Workspace, records: Iterable[dict[str, Any]]) -> None:
     with ws.lock(LEDGER_LOCK):
         ws.require_member(ws.ledger_path)
         copy = team.this_copy(ws)
-        torn = workspace.torn_tail(ws.ledger_path)
+        torn = durable.torn_tail(ws.ledger_path)
         if torn:
             paths = sorted({m.decode("utf-8", "replace") for m in DAMAGED_PATH.findall(torn)})
-            records.insert(0, {"t": "repair", "torn_bytes": len(torn), "paths": paths, "at": now_iso()})
+            records.insert(0, repair_record(len(torn), paths))
         first = team.next_seq(copy, lambda: read(ws).records)
         data = "".join(json.dumps(team.seal(copy, r, first + i), ensure_ascii=False) + "\n" for i, r in enumerate(records)).encode()
         append_durably(ws.ledger_path, b"\n" + data if torn else data)
         team.raise_mark(copy, first + len(records) - 1, lambda: read(ws).ledger_id)
 
 
-def shape_problem(record: object) -> str | None:
-    """Why ``record`` is not a ledger record readers can rely on (type and shape), or None.
-
-    The ledger is union-merged from every clone, so a line may come from anyone: a field a reader
-    hashes, compares or stores must have the type clawmem writes, or the reader would crash.
-    """
-    if not isinstance(record, dict):
-        return f"not a JSON object but {type(record).__name__}"
-    kind = record.get("t")
-    if not isinstance(kind, str) or not kind:
-        return "no record type (t)"
-    for name, (allowed, required) in {**COMMON, **SHAPES.get(kind, {})}.items():
-        if name not in record:
-            if required:
-                return f"a {kind!r} record without {name}"
-            continue
-        value = record[name]
-        if allowed == STRINGS:
-            fits = isinstance(value, list) and all(isinstance(item, str) for item in value)
-        else:
-            fits = isinstance(value, allowed) and not isinstance(value, bool)
-        if not fits:
-            return f"a {kind!r} record whose {name} is {type(value).__name__}"
-    return None
-
-
-def parse_record(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
+def parse_record(line: bytes) -> tuple[LedgerRecord | None, str | None]:
     """One ledger line as a record, or None and why not: not JSON, nested past
     ``LEDGER_RECORD_MAX_DEPTH`` (refused before the parser recurses), or the wrong shape."""
     try:
@@ -221,7 +141,7 @@ def _repaired(data: bytes, start: int) -> bool:
 @dataclass(frozen=True)
 class LedgerRead:
     ledger_id: str | None  # None: the ledger is missing or its header is damaged
-    records: list[dict[str, Any]]
+    records: list[LedgerRecord]
     offset: int  # byte offset just past the last complete record read
     # one entry per damaged (unparseable) record: the paths it names; empty when it names none
     damaged: tuple[frozenset[str], ...] = ()
@@ -235,7 +155,7 @@ def read(ws: Workspace, offset: int = 0) -> LedgerRead:
         return LedgerRead(None, [], 0)
     header_end = data.find(b"\n")
     header = parse_record(data[:header_end])[0] if header_end > 0 else None
-    ledger_id = header.get("id") if header is not None and header.get("t") == "init" else None
+    ledger_id = header["id"] if header is not None and is_kind(header, InitRecord) else None
     records = []
     damaged: list[frozenset[str]] = []
     position = max(offset, header_end + 1 if header_end >= 0 else 0)
@@ -261,13 +181,13 @@ class Tombstones:
     hashes: frozenset[str]
 
 
-def forgetting(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def forgetting(ws: Workspace, records: list[LedgerRecord]) -> list[TombstoneRecord | LiftRecord]:
     """The ``tombstone`` and ``lift`` records that act here, in ledger order: this copy's own and
     those its owner accepted (``team.counting_here``). A pulled tombstone would let a collaborator
     silence the owner's facts, and a pulled lift would bring back what the owner forgot."""
     from clawmem import team
 
-    return [r for r in team.counting_here(ws, records) if r.get("t") in ("tombstone", "lift")]
+    return [r for r in team.counting_here(ws, records) if is_kind(r, TombstoneRecord) or is_kind(r, LiftRecord)]
 
 
 def tombstones(ws: Workspace) -> Tombstones:
@@ -288,7 +208,7 @@ def tombstones(ws: Workspace) -> Tombstones:
         lines = (ln for ln in data.splitlines() if b'"tombstone"' in ln or b'"lift"' in ln or b'"accept"' in ln)
         parsed = [r for r in (parse_record(ln)[0] for ln in lines) if r is not None]  # a malformed one is reported by ``read``
         for record in forgetting(ws, parsed):
-            if record.get("t") == "tombstone":
+            if record["t"] == "tombstone":
                 if isinstance(record.get("session"), str):
                     sessions.add(record["session"])
                 if isinstance(record.get("hash"), str):

@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import incoming, ledger
+from clawmem import incoming, ledger, ledger_records
+from clawmem.durable import append_durably
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.inputs import check_encodable, decode_input
+from clawmem.ledger_records import EntryRecord, LedgerRecord
 from clawmem.timeparse import local_now
 from clawmem.transcripts import live
 from clawmem.trust import content_origin, provenance, sessions
-from clawmem.workspace import Workspace, append_durably
+from clawmem.workspace import Workspace
 
 
 def _observed_at(at: dt.datetime | None) -> dt.datetime:
@@ -34,7 +36,7 @@ def _target(ws: Workspace, origin: str, day: dt.date) -> Path:
     return ws.quarantine_note(day) if origin == "untrusted" else ws.daily_note(day)
 
 
-def append_entries(ws: Workspace, path: Path, rendered: list[str], records: list[dict], taint: str | None = None) -> int:
+def append_entries(ws: Workspace, path: Path, rendered: list[str], records: Sequence[LedgerRecord], taint: str | None = None) -> int:
     """Append rendered entries under the file's lock, ledger first; return the first new line number.
 
     A torn last line (a crash or a full disk mid-append) is recorded as such before the newline
@@ -42,7 +44,7 @@ def append_entries(ws: Workspace, path: Path, rendered: list[str], records: list
     """
     with ws.lock_file(path):
         if taint is not None:
-            records = [ledger.taint_record(ws.rel(path), taint), *records]
+            records = [ledger_records.taint_record(ws.rel(path), taint), *records]
         ledger.append(ws, [*ledger.tail_records(ws, path), *records])
         existing = path.read_bytes() if path.exists() else b""
         prefix = b""
@@ -129,10 +131,6 @@ def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
     return found + [s for s in recalls.ledger_sources(ws) if s.text_hash not in known]
 
 
-def _derived_record(record: dict, derived: str | None) -> dict:
-    return {**record, "derived_from": derived} if derived is not None else record
-
-
 @dataclass(frozen=True)
 class NoteResult:
     path: str
@@ -202,12 +200,10 @@ def add_note(
         meta.append(("observed", observed.isoformat()))
     if source:
         meta.append(("source", incoming.clean_value(source, typed_by_owner=origin == "owner")))
-    record = ledger.entry_record(
-        ws.rel(path), text_hash, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat()
+    record = ledger_records.entry_record(
+        ws.rel(path), text_hash, origin=origin, session_kind=session_kind, session=session, observed=observed.isoformat(),
+        derived_from=derived, source=source or None,
     )
-    record = _derived_record(record, derived)
-    if source:
-        record["source"] = source
     line = append_entries(ws, path, [grammar.render_entry(text, meta)], [record])
     return NoteResult(line=line, written=True, **common)
 
@@ -236,7 +232,7 @@ def flush_units(text: str) -> list[str]:
 
 
 def _append_units(
-    ws: Workspace, path: Path, kept: list[tuple[str, str, str | None]], records: list[dict], taint: str | None
+    ws: Workspace, path: Path, kept: list[tuple[str, str, str | None]], records: list[EntryRecord], taint: str | None
 ) -> list[int]:
     """Append flushed units to one file; return the line number of each."""
     if not kept:
@@ -284,13 +280,10 @@ def flush(
     own = [k for k in kept if k[2] is None]
     derived = [k for k in kept if k[2] is not None]
 
-    def records(units: list[tuple[str, str, str | None]], unit_origin: str, target: Path) -> list[dict]:
+    def records(units: list[tuple[str, str, str | None]], unit_origin: str, target: Path) -> list[EntryRecord]:
         return [
-            _derived_record(
-                ledger.entry_record(
-                    ws.rel(target), h, origin=unit_origin, session_kind=session_kind, session=session, observed=observed.isoformat()
-                ),
-                d,
+            ledger_records.entry_record(
+                ws.rel(target), h, origin=unit_origin, session_kind=session_kind, session=session, observed=observed.isoformat(), derived_from=d
             )
             for _, h, d in units
         ]

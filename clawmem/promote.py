@@ -30,9 +30,10 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import curated, diary, ledger
+from clawmem import curated, diary, ledger, ledger_records
 from clawmem.dream import budget
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.ledger_records import PromoteRecord
 from clawmem.trust import authority, eligibility, provenance
 from clawmem.workspace import Workspace
 
@@ -116,15 +117,14 @@ def _proposal(row: dict, importance: int | None) -> Proposal:
     )
 
 
-def _decision_record(p: Proposal, row: dict, overridden: list[str]) -> dict:
+def _decision_record(p: Proposal, row: dict, overridden: list[str]) -> PromoteRecord:
     """The ledger's account of the owner's decision (kept beside the line's own entry record)."""
     from clawmem.entries import identity
 
-    return {
-        "t": "promote", "path": "MEMORY.md", "hash": identity.text_hash(p.text), "source": p.sources[0], "source_hash": row["text_hash"],
-        "source_origin": row["origin"], "source_kind": row["session_kind"], "overridden": overridden,
-        "decided_by": "owner", "at": ledger.now_iso(),
-    }
+    return ledger_records.promote_record(
+        "MEMORY.md", identity.text_hash(p.text), source=p.sources[0], source_hash=row["text_hash"], source_origin=row["origin"],
+        source_kind=row["session_kind"], overridden=overridden, decided_by="owner",
+    )
 
 
 def promote(

@@ -28,10 +28,10 @@ import hmac
 import json
 import os
 import subprocess
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from clawmem.config import (
     COPY_STATE_DIR,
@@ -43,8 +43,17 @@ from clawmem.config import (
     WRITER_FIELD,
     WRITER_ID_CHARS,
 )
+from clawmem.durable import append_durably, atomic_write
 from clawmem.entries import lines as line_model
 from clawmem.workspace import Workspace
+
+if TYPE_CHECKING:
+    from clawmem.ledger_records import EntryRecord
+
+# A ledger record of any kind (``clawmem.ledger_records``): the team rules read only its seal, its
+# digest and, in an acceptance, what it accepts, so they take every kind alike.
+Record = Mapping[str, Any]
+R = TypeVar("R", bound=Record)
 
 UNSEALED = "unsealed"  # the writer shown for a record without a seal (older clawmem, or planted)
 HAND = "hand"  # the writer shown for a line no record accounts for
@@ -87,16 +96,16 @@ def this_copy(ws: Workspace) -> Copy:
     return Copy(hashlib.sha256(b"clawmem writer\0" + secret).hexdigest()[:WRITER_ID_CHARS], secret)
 
 
-def _canonical(record: dict[str, Any]) -> bytes:
+def _canonical(record: Record) -> bytes:
     body = {k: v for k, v in record.items() if k != SEAL_FIELD}
     return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
 
 
-def _mac(copy: Copy, record: dict[str, Any]) -> str:
+def _mac(copy: Copy, record: Record) -> str:
     return hmac.new(copy.key, _canonical(record), hashlib.sha256).hexdigest()[:SEAL_CHARS]
 
 
-def seal(copy: Copy, record: dict[str, Any], seq: int) -> dict[str, Any]:
+def seal(copy: Copy, record: Record, seq: int) -> Record:
     """``record`` as this copy writes it: with its writer, running number and seal."""
     if not copy.key:
         return record
@@ -107,7 +116,7 @@ def seal(copy: Copy, record: dict[str, Any], seq: int) -> dict[str, Any]:
     return sealed
 
 
-def written_here(copy: Copy, record: dict[str, Any]) -> bool:
+def written_here(copy: Copy, record: Record) -> bool:
     """Whether this copy wrote ``record``: its writer id and a seal only this copy's secret makes."""
     mac = record.get(SEAL_FIELD)
     if not copy.key or record.get(WRITER_FIELD) != copy.writer or not isinstance(mac, str):
@@ -115,13 +124,13 @@ def written_here(copy: Copy, record: dict[str, Any]) -> bool:
     return hmac.compare_digest(mac, _mac(copy, record))
 
 
-def record_digest(record: dict[str, Any]) -> str:
+def record_digest(record: Record) -> str:
     """The name an ``accept`` record gives one record: a hash of all of it, seal included."""
     text = json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:RECORD_DIGEST_CHARS]
 
 
-def writer_of(record: dict[str, Any]) -> str:
+def writer_of(record: Record) -> str:
     """Who a record says wrote it (unproven for anyone but this copy), or ``UNSEALED``."""
     writer = record.get(WRITER_FIELD)
     return writer if isinstance(writer, str) and writer else UNSEALED
@@ -144,15 +153,13 @@ def load_state(copy: Copy) -> dict[str, Any]:
 
 def save_state(copy: Copy, state: dict[str, Any]) -> None:
     """Write the state whole (atomically, private); a copy without a key keeps none."""
-    from clawmem.workspace import atomic_write
-
     if not copy.key:
         return
     copy.state_path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(copy.state_path, json.dumps(state, sort_keys=True).encode())
 
 
-def next_seq(copy: Copy, ledger_records: Callable[[], Iterable[dict[str, Any]]]) -> int:
+def next_seq(copy: Copy, ledger_records: Callable[[], Iterable[Record]]) -> int:
     """The running number for this copy's next record (the caller holds the ledger lock).
 
     From the state's mark; when the state is gone, from this copy's records in the ledger
@@ -201,12 +208,7 @@ def vouch(copy: Copy, keys: Iterable[str]) -> None:
     data = "".join(key + "\n" for key in keys)
     if not data or not copy.key:
         return
-    copy.lines_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(copy.lines_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data.encode("utf-8", "surrogatepass"))
-    finally:
-        os.close(fd)
+    append_durably(copy.lines_path, data.encode("utf-8", "surrogatepass"))
 
 
 # judging records --------------------------------------------------------------------------------
@@ -221,7 +223,7 @@ class Judge:
     legacy: frozenset[str] = frozenset()
     legacy_seen: int = 0
 
-    def counts_here(self, record: dict[str, Any]) -> bool:
+    def counts_here(self, record: Record) -> bool:
         """The replay rule: a record counts as written when this copy wrote it or its owner accepted it."""
         if written_here(self.copy, record):
             return True
@@ -229,12 +231,12 @@ class Judge:
         return digest in self.accepted_records or digest in self.legacy
 
 
-def counts_here(found: Judge, record: dict[str, Any]) -> bool:
+def counts_here(found: Judge, record: Record) -> bool:
     """The one replay rule for whose a record is (``Judge.counts_here``), by name for the gates-off harness."""
     return found.counts_here(record)
 
 
-def counting_here(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def counting_here(ws: Workspace, records: Sequence[R]) -> list[R]:
     """The records this copy wrote or its owner accepted, in order: what a pull brought (an intent,
     a tombstone, a lift, an aspiration's state) acts on this machine only once accepted."""
     copy = this_copy(ws)
@@ -242,7 +244,7 @@ def counting_here(ws: Workspace, records: list[dict[str, Any]]) -> list[dict[str
     return [r for r in records if counts_here(found, r)]
 
 
-def judge(copy: Copy, state: dict[str, Any], records: list[dict[str, Any]]) -> Judge:
+def judge(copy: Copy, state: dict[str, Any], records: Iterable[Record]) -> Judge:
     """Read this copy's seals, acceptances and adopted records out of ``records`` (any order)."""
     legacy = state.get("legacy")
     found = Judge(copy, legacy=frozenset(d for d in legacy if isinstance(d, str)) if isinstance(legacy, list) else frozenset())
@@ -262,24 +264,25 @@ def judge(copy: Copy, state: dict[str, Any], records: list[dict[str, Any]]) -> J
     return found
 
 
-def needs_full_replay(copy: Copy, records: list[dict[str, Any]]) -> bool:
+def needs_full_replay(copy: Copy, records: Iterable[Record]) -> bool:
     """New records only this copy wrote, none an acceptance, can be replayed on their own; anything
     else (a pulled record, an acceptance) changes how earlier records count, so all are replayed."""
     return any(not written_here(copy, r) or r.get("t") == ACCEPT for r in records)
 
 
-def capped(record: dict[str, Any]) -> dict[str, Any]:
-    """A record from another copy as this copy replays it: at most ``FOREIGN_ORIGIN_CAP``, and it
-    lifts nothing (an owner's endorsement written elsewhere is not this owner's)."""
+def capped(record: EntryRecord) -> EntryRecord:
+    """An entry record from another copy as this copy replays it: at most ``FOREIGN_ORIGIN_CAP``, and
+    it lifts nothing (an owner's endorsement written elsewhere is not this owner's)."""
     from clawmem.trust import provenance
 
-    out = {k: v for k, v in record.items() if k != "lifted_by"}
+    out = record.copy()
+    out.pop("lifted_by", None)
     if isinstance(out.get("origin"), str) and out["origin"] in provenance.TRUST_RANK:
         out["origin"] = provenance.least_trusted(out["origin"], FOREIGN_ORIGIN_CAP)
     return out
 
 
-def adopt(copy: Copy, state: dict[str, Any], ledger_id: str | None, indexed_id: str | None, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+def adopt(copy: Copy, state: dict[str, Any], ledger_id: str | None, indexed_id: str | None, records: Iterable[Record]) -> dict[str, Any] | None:
     """The first time this copy runs the rule: take over what it trusted before, once.
 
     When its index already named this same ledger (this copy used it before seals existed), the

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import curated, diary, framing, ledger
+from clawmem import curated, diary, framing, ledger, ledger_records
 from clawmem.entries import grammar, identity
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
@@ -207,7 +207,7 @@ def set_directive(
                 continue
             return SetResult("refreshed", key, entry.body.strip(), None, entry.line_start, origin, ws.rel(refreshed), 0)
         if not recorded:  # provenance first, then the file
-            record = ledger.entry_record(
+            record = ledger_records.entry_record(
                 ws.rel(ws.user_md), identity.text_hash(text), origin=origin, session_kind=session_kind, session=session, observed=observed
             )
             ledger.append(ws, [record])

@@ -12,8 +12,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clawmem.durable import atomic_write
 from clawmem.errors import BadInput, WorkspaceExists
-from clawmem.workspace import DREAMS_HEADER, MEMORY_HEADER, STATE_DIR, USER_HEADER, Workspace, atomic_write, resolve
+from clawmem.workspace import DREAMS_HEADER, MEMORY_HEADER, STATE_DIR, USER_HEADER, Workspace, resolve
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def private_logs(ws: Workspace) -> None:
     """Create the cron job's log before the shell does: ``>>`` keeps the mode it finds, so the
     memory text ``dream --json-lines`` writes there stays private (0600) like the curated files."""
     from clawmem.cron import DREAM_LOG
-    from clawmem.workspace import create_private
+    from clawmem.durable import create_private
 
     create_private(ws.state_dir / DREAM_LOG)
 

@@ -74,10 +74,12 @@ LAYERS: dict[str, str] = {
     "output": "rules",
     # storage: files and the index
     "workspace": "storage",
+    "durable": "storage",
     "lock": "storage",
     "entries": "storage",
     "anchors": "storage",
     "ledger": "storage",
+    "ledger_records": "storage",
     "team": "storage",
     "curated": "storage",
     "baseline": "storage",
@@ -106,7 +108,7 @@ KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
     ("clawmem.index.vectors", "clawmem.trust.provenance"),
     ("clawmem.team", "clawmem.trust.provenance"),  # a foreign record's origin is capped
     ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
-    # storage -> rules, and a cycle (trusted_workspaces writes its list with workspace.atomic_write)
+    # storage -> rules: the workspace found by walking up must be on this user's trust list
     ("clawmem.workspace", "clawmem.trust.workspaces"),
 })
 

@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from clawmem import ledger
+from clawmem.ledger_records import EntryRecord, TaintRecord, TombstoneRecord, is_kind
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
@@ -37,12 +38,11 @@ class Ledger:
         read = ledger.read(ws)
         found = cls(read.ledger_id is not None)
         for r in read.records:
-            kind = r.get("t")
-            if kind == "entry" and isinstance(r.get("path"), str) and isinstance(r.get("hash"), str):
+            if is_kind(r, EntryRecord) and isinstance(r.get("path"), str) and isinstance(r.get("hash"), str):
                 found.first_at.setdefault((r["path"], r["hash"]), r.get("at"))
-            elif kind == "taint" and isinstance(r.get("path"), str):
+            elif is_kind(r, TaintRecord) and isinstance(r.get("path"), str):
                 found.taints.setdefault(r["path"], []).append((r.get("origin"), r.get("at")))
-            elif kind == "tombstone" and isinstance(r.get("hash"), str):
+            elif is_kind(r, TombstoneRecord) and isinstance(r.get("hash"), str):
                 found.tombstoned.add(r["hash"])
         return found
 

@@ -57,6 +57,7 @@ from clawmem.dream.text import anchor, excerpt, sentences, similarity, speaker_l
 from clawmem.entries import identity
 from clawmem.errors import BadInput
 from clawmem.index.db import Index
+from clawmem.ledger_records import EntryRecord, is_kind
 from clawmem.notes import NoteResult
 from clawmem.trust import eligibility
 from clawmem.workspace import Workspace
@@ -248,7 +249,7 @@ def _line_times(ws: Workspace) -> dict[str, dt.datetime]:
     times: dict[str, dt.datetime] = {}
     for r in ledger.read(ws).records:
         at = store.when(r.get("at"))
-        if r.get("t") == "entry" and r.get("path") == rel and at is not None:
+        if is_kind(r, EntryRecord) and r.get("path") == rel and at is not None:
             times[r["hash"]] = max(at, times.get(r["hash"], at))
     return times
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem import curated, ledger
+from clawmem import curated, ledger, ledger_records
 from clawmem.config import DreamConfig
 from clawmem.dream import consolidate, testhook, verbatim
 from clawmem.dream.consolidate import Outcome, Proposal
@@ -37,7 +37,7 @@ def record(ws: Workspace, bodies: Iterable[tuple[str, str, str | None]]) -> None
     ledger.append(
         ws,
         [
-            ledger.entry_record(rel, identity.text_hash(body), origin=origin, session_kind="interactive", session=None, observed=observed)
+            ledger_records.entry_record(rel, identity.text_hash(body), origin=origin, session_kind="interactive", session=None, observed=observed)
             for body, origin, observed in bodies
         ],
     )

@@ -6,11 +6,12 @@ import shutil
 from pathlib import Path
 
 from clawmem import diary
+from clawmem.durable import atomic_write
 from clawmem.entries import grammar, identity
 from clawmem.errors import Busy
 from clawmem.forget.plan import Target, contains
 from clawmem.index.db import Index
-from clawmem.workspace import Workspace, atomic_write
+from clawmem.workspace import Workspace
 
 ATTEMPTS = 5
 

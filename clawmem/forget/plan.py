@@ -8,6 +8,7 @@ from clawmem import ledger
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, NotFound
 from clawmem.forget.results import Review
+from clawmem.ledger_records import EntryRecord, is_kind
 from clawmem.workspace import Workspace
 
 MIN_NEEDLE = 3  # characters of normalised text a --text match needs
@@ -135,7 +136,7 @@ def by_text(files: Files, text: str) -> list[Target]:
 def by_session(ws: Workspace, files: Files, session: str) -> tuple[list[Target], list[str]]:
     pairs: dict[str, set[str]] = {}
     for r in ledger.read(ws).records:
-        if r.get("t") == "entry" and r.get("session") == session and isinstance(r.get("path"), str):
+        if is_kind(r, EntryRecord) and r.get("session") == session and isinstance(r.get("path"), str):
             pairs.setdefault(r["path"], set()).add(str(r.get("hash")))
     from clawmem.transcripts.sessions import session_files
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawmem import ledger
+from clawmem import ledger, ledger_records
 from clawmem.entries import identity
 from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.forget import undo
@@ -18,6 +18,7 @@ from clawmem.forget.plan import Files, Plan, Target, excerpt, forgotten_texts, m
 from clawmem.forget.report import diary_lines, provenance_rows, removed_record
 from clawmem.forget.results import ForgetResult, Review
 from clawmem.forget.undo import FORGET_LOCK
+from clawmem.ledger_records import LedgerRecord
 from clawmem.timeparse import local_now
 from clawmem.workspace import Workspace, validate_session_id
 
@@ -90,12 +91,11 @@ def forget(
 def _tombstone(ws: Workspace, plan: Plan, forget_id: str, stamp: str) -> None:
     """Ledger first: the forget record and its tombstones, before any file changes."""
     session = plan.target if plan.mode == "session" else None
-    records: list[dict] = [{
-        "t": "forget", "id": forget_id, "mode": plan.mode, "entries": len(plan.targets), "hashes": len(plan.tombs),
-        "session": session, "at": stamp,
-    }]
-    records += [{"t": "tombstone", "session": session, "forget": forget_id, "at": stamp}] if session else []
-    records += [{"t": "tombstone", "hash": h, "path": rel, "forget": forget_id, "at": stamp} for h, rel in sorted(plan.tombs.items())]
+    records: list[LedgerRecord] = [
+        ledger_records.forget_record(forget_id, mode=plan.mode, entries=len(plan.targets), hashes=len(plan.tombs), session=session, at=stamp)
+    ]
+    records += [ledger_records.session_tombstone(session, forget_id, stamp)] if session else []
+    records += [ledger_records.hash_tombstone(h, rel, forget_id, stamp) for h, rel in sorted(plan.tombs.items())]
     ledger.append(ws, records)
 
 

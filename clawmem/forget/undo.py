@@ -25,12 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger
+from clawmem import ledger, ledger_records
+from clawmem.durable import atomic_write
 from clawmem.errors import BadInput, NotFound
+from clawmem.ledger_records import LiftRecord, is_kind
 from clawmem.output import plural
 from clawmem.timeparse import local_now
 from clawmem.trust import authority
-from clawmem.workspace import Workspace, atomic_write
+from clawmem.workspace import Workspace
 
 FORGET_LOCK = "forget"  # one forget or undo at a time: both change the files and the ledger
 
@@ -134,12 +136,12 @@ def prune(ws: Workspace, today: dt.date) -> int:
 def list_forgets(ws: Workspace, today: dt.date) -> list[ForgetRecord]:
     """Forgets recorded in the ledger, newest first, with whether each can still be undone."""
     prune(ws, today)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, ledger_records.ForgetRecord] = {}  # the ledger's record (this module's ForgetRecord is the listing)
     undone: set[str] = set()
     for r in ledger.read(ws).records:
-        if r.get("t") == "forget" and isinstance(r.get("id"), str):
+        if is_kind(r, ledger_records.ForgetRecord) and isinstance(r.get("id"), str):
             found[r["id"]] = r
-        elif r.get("t") == "lift" and isinstance(r.get("forget"), str):
+        elif is_kind(r, LiftRecord) and isinstance(r.get("forget"), str):
             undone.add(r["forget"])
     out = []
     for fid, r in found.items():
@@ -257,10 +259,8 @@ def undo(ws: Workspace, forget_id: str, *, caller: authority.Caller, dry_run: bo
         result = UndoResult(record["id"], dry_run, restored, recreated, conflicts, len(record.get("hashes", [])), record.get("session"))
         if dry_run:
             return result
-        lift = {"t": "lift", "forget": record["id"], "hashes": record.get("hashes", []), "at": ledger.now_iso()}
-        if record.get("session"):
-            lift["sessions"] = [record["session"]]
-        ledger.append(ws, [lift])
+        sessions = [record["session"]] if record.get("session") else None
+        ledger.append(ws, [ledger_records.lift_record(record["id"], record.get("hashes", []), sessions)])
         (records_dir(ws) / f"{record['id']}.json").unlink(missing_ok=True)
         diary.append(ws, "forget undone", diary_lines(result))
     _sync(ws)

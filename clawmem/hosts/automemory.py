@@ -61,7 +61,7 @@ def switch(settings: dict[str, Any], settings_path: Path, *, off: bool) -> tuple
 
 
 def save_state(path: Path, text: str | None) -> None:
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     if text is None:
         path.unlink(missing_ok=True)
@@ -117,10 +117,10 @@ def import_notes(ws: Any, sources: list[Path], *, home: Path) -> ImportReport:
     Every file is read and split before the first note is written; a unit imported before (by
     text hash, in ``.clawmem/claude-memory-imports.json``) is not written again.
     """
+    from clawmem.durable import atomic_write
     from clawmem.entries import identity
     from clawmem.inputs import decode_input
     from clawmem.notes import add_note
-    from clawmem.workspace import atomic_write
 
     files = topic_files(sources, home)
     planned = []

@@ -160,7 +160,7 @@ def _write(plan: _Plan) -> str | None:
     One backup per file (``INSTALL_BACKUP_SUFFIX``), holding the file as it was just before this
     change: install and uninstall cycles leave no trail of copies of ``~/.claude.json``.
     """
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     backup = None
     mode = None

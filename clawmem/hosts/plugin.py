@@ -78,8 +78,9 @@ def render(exe: str, workspace: str, timeout_s: int) -> dict[str, str]:
 
 def build(directory: Path, *, workspace: str | os.PathLike[str] | None = None, exe: str | None = None, force: bool = False) -> PluginReport:
     """Write the marketplace and both plugins into ``directory``; refuse to overwrite other files."""
+    from clawmem.durable import atomic_write
     from clawmem.hosts.install import executable
-    from clawmem.workspace import STATE_DIR, Workspace, atomic_write, resolve_root
+    from clawmem.workspace import STATE_DIR, Workspace, resolve_root
 
     root = resolve_root(workspace)
     exe = exe or executable()

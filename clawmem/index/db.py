@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from clawmem.durable import create_private
 from clawmem.errors import Busy, IndexUnavailable
-from clawmem.workspace import Workspace, create_private
+from clawmem.workspace import Workspace
 
 BUSY_TIMEOUT_MS = 5000
 T = TypeVar("T")

@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import ledger, loopguard
+from clawmem import ledger, ledger_records, loopguard
 from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.ledger import now_iso
+from clawmem.ledger_records import ReturnedRecord, is_kind
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
 from clawmem.trust.content_origin import RECALLED, Source
@@ -80,7 +81,7 @@ def _remember(index: Index, rows: list[Returned], ws: Workspace | None, at: str,
     untrusted = [h for h in rows if not joins_recalled_set(h.origin)]
     if untrusted and ws is not None:
         known = _known_untrusted(index, [h.text_hash for h in untrusted])
-        ledger.append(ws, [returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
+        ledger.append(ws, [ledger_records.returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
     with index.transaction():
         for hit in rows:
             if joins_recalled_set(hit.origin):
@@ -99,12 +100,7 @@ def _remember(index: Index, rows: list[Returned], ws: Workspace | None, at: str,
                 )
 
 
-def returned_record(text_hash: str, path: str) -> dict:
-    """The ledger record of an untrusted hit's first return (hash and path only, never its text)."""
-    return {"t": "returned", "hash": text_hash, "path": path, "at": now_iso()}
-
-
-def restore_returned(index: Index, record: dict) -> None:
+def restore_returned(index: Index, record: ReturnedRecord) -> None:
     """Replay a ``returned`` ledger record: a rebuilt or recreated index keeps knowing what was returned."""
     if isinstance(record.get("hash"), str):
         index.execute(
@@ -221,6 +217,6 @@ def ledger_sources(ws: Workspace) -> list[Source]:
     if b'"returned"' in data:
         for line in data.splitlines():
             r = ledger.parse_record(line)[0] if b'"returned"' in line else None  # malformed: skipped (``ledger.read`` reports it)
-            if r is not None and r.get("t") == "returned":
+            if r is not None and is_kind(r, ReturnedRecord):
                 found.append(Source(f"{RECALLED} ({r.get('path') or 'unknown path'})", None, r["hash"]))
     return found

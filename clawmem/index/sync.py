@@ -20,6 +20,7 @@ from clawmem.index import supersession
 from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
+from clawmem.ledger_records import EntryRecord, LedgerRecord, ReturnedRecord, TaintRecord, TornRecord, is_kind
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace, sha256_bytes
 
@@ -105,7 +106,7 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
     intact = was_intact and read.ledger_id is not None and not replaced and all(read.damaged) and problem is None
     held = 0
     for record in read.records:
-        if record.get("t") == "entry" and not team.counts_here(judge, record):
+        if is_kind(record, EntryRecord) and not team.counts_here(judge, record):
             capped = team.capped(record)
             held += capped.get("origin") != record.get("origin")
             record = capped
@@ -134,9 +135,8 @@ def _valid(value: object, allowed: tuple[str, ...]) -> bool:
     return isinstance(value, str) and value in allowed
 
 
-def _apply_record(index: Index, record: dict) -> None:
-    kind = record.get("t")
-    if kind == "entry" and _valid(record.get("origin"), provenance.ORIGINS) and _valid(record.get("kind"), provenance.SESSION_KINDS):
+def _apply_record(index: Index, record: LedgerRecord) -> None:
+    if is_kind(record, EntryRecord) and _valid(record.get("origin"), provenance.ORIGINS) and _valid(record.get("kind"), provenance.SESSION_KINDS):
         if isinstance(record.get("lifted_by"), str):  # the owner endorsed the turn: its lineage rows no longer count
             index.execute("DELETE FROM ledger WHERE path = ? AND text_hash = ? AND lineage IS NOT NULL", (record.get("path"), record.get("hash")))
         lineage = record.get("lineage") if isinstance(record.get("lineage"), str) else None
@@ -144,19 +144,19 @@ def _apply_record(index: Index, record: dict) -> None:
             "INSERT INTO ledger(path, text_hash, origin, session_kind, session_id, observed_at, recorded_at, lineage) VALUES (?,?,?,?,?,?,?,?)",
             (record.get("path"), record.get("hash"), record["origin"], record["kind"], record.get("session"), record.get("observed"), record.get("at"), lineage),
         )
-    elif kind == "torn" and isinstance(record.get("lines"), list):
+    elif is_kind(record, TornRecord) and isinstance(record.get("lines"), list):
         index.executemany(
             "INSERT INTO ledger(path, text_hash, origin, session_kind, recorded_at) VALUES (?, ?, 'untrusted', 'interactive', ?)",
             [(record.get("path"), key, record.get("at")) for key in record["lines"] if isinstance(key, str)],
         )
-    elif kind == "taint" and _valid(record.get("origin"), provenance.ORIGINS):
+    elif is_kind(record, TaintRecord) and _valid(record.get("origin"), provenance.ORIGINS):
         current = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (record.get("path"),))
         origin = provenance.least_trusted(current, record["origin"])
         index.execute(
             "INSERT INTO file_taint(path, origin) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET origin = excluded.origin",
             (record.get("path"), origin),
         )
-    elif kind == "returned":
+    elif is_kind(record, ReturnedRecord):
         from clawmem.index.recalls import restore_returned
 
         restore_returned(index, record)

@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from clawmem import ledger, team
+from clawmem import ledger, ledger_records, team
 from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
 from clawmem.intents.validation import check_fire_limits, clean_phrases, clean_scope, clean_text
+from clawmem.ledger_records import IntentRecord, is_kind
 from clawmem.trust import provenance
 from clawmem.trust.authority import check_creator
 from clawmem.workspace import Workspace, validate_session_id
 
 RESTORED_META = "intents_restored_at"
+# the ``intents`` columns; an ``add`` ledger record mirrors all but the state (``ledger_records.intent_add_record``)
 COLUMNS = (
     "id", "kind", "state", "text", "keywords", "channel", "sender", "origin", "session", "created_at", "armed_at",
     "due_at", "expires_at", "cooldown_s", "budget", "fires", "last_fired_at", "ended_at",
@@ -36,16 +38,6 @@ COLUMNS = (
 
 
 # ledger mirror ---------------------------------------------------------------------------
-def _add_record(row: dict[str, Any]) -> dict[str, Any]:
-    fields = {k: row[k] for k in COLUMNS if k not in ("state", "armed_at", "fires", "last_fired_at", "ended_at")}
-    fields["keywords"] = json.loads(fields["keywords"])
-    return {"t": "intent", "op": "add", **fields, "at": ledger.now_iso()}
-
-
-def _op_record(op: str, intent_id: int, when: str) -> dict[str, Any]:
-    return {"t": "intent", "op": op, "id": intent_id, "when": when, "at": ledger.now_iso()}
-
-
 def ensure_restored(ws: Workspace, index: Index) -> int:
     """Replay the ledger's intent records into an empty ``intents`` table (once per index).
 
@@ -58,7 +50,7 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
         if index.scalar("SELECT EXISTS (SELECT 1 FROM intents)") or index.meta(RESTORED_META):
             return 0
         records = team.counting_here(ws, ledger.read(ws).records)  # a pulled intent is never restored as an owner's
-        restored = replay(index, [r for r in records if r.get("t") == "intent"])
+        restored = replay(index, [r for r in records if is_kind(r, IntentRecord)])
         index.set_meta(RESTORED_META, ledger.now_iso())
     return restored
 
@@ -76,7 +68,7 @@ def restore_again(ws: Workspace, index: Index) -> int:
     return ensure_restored(ws, index)
 
 
-def replay(index: Index, records: Iterable[dict[str, Any]]) -> int:
+def replay(index: Index, records: Iterable[Mapping[str, Any]]) -> int:
     """Apply ledger intent records in order; malformed ones are skipped (they grant nothing)."""
     added = set()
     for record in records:
@@ -165,7 +157,7 @@ def record_fires(ws: Workspace, index: Index, fired: Sequence[tuple[int, str]]) 
     """Ledger first, then the rows (the caller holds the write transaction)."""
     if not fired:
         return
-    ledger.append(ws, [_op_record("fire", intent_id, when) for intent_id, when in fired])
+    ledger.append(ws, [ledger_records.intent_op_record("fire", intent_id, when) for intent_id, when in fired])
     for intent_id, when in fired:
         _apply_fire(index, intent_id, when)
 
@@ -236,7 +228,7 @@ def add_intent(
     ensure_restored(ws, index)
     with index.transaction():
         row["id"] = _insert(index, row)
-        ledger.append(ws, [_add_record(row)])
+        ledger.append(ws, [ledger_records.intent_add_record({**row, "keywords": json.loads(row["keywords"])})])
     added = fetch_row(index, row["id"])
     assert added is not None  # inserted just above
     return from_row(added, created)
@@ -276,7 +268,7 @@ def cancel_intent(ws: Workspace, index: Index, intent_id: int, *, origin: str, n
             raise NotFound(f"no intent #{intent_id}", hint="see them all with `clawmem intent list --state all`")
         if row["state"] in ENDED_STATES:
             raise BadInput(f"intent #{intent_id} is already {row['state']}; nothing to cancel")
-        ledger.append(ws, [_op_record("cancel", intent_id, current)])
+        ledger.append(ws, [ledger_records.intent_op_record("cancel", intent_id, current)])
         index.execute("UPDATE intents SET state = 'cancelled', ended_at = ? WHERE id = ?", (current, intent_id))
     cancelled = fetch_row(index, intent_id)
     assert cancelled is not None  # found above, in the same transaction's database

@@ -21,6 +21,7 @@ from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.entries import grammar, identity
 from clawmem.errors import IndexUnavailable
 from clawmem.framing import inert, recall_block
+from clawmem.ledger_records import TaintRecord, is_kind
 from clawmem.workspace import Workspace
 
 UNTRUSTED = ("untrusted", "system")
@@ -78,7 +79,7 @@ def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str
     for record in ledger.read(ws).records:
         if record.get("path") != rel:
             continue
-        if record.get("t") == "taint" and record.get("origin") in UNTRUSTED:
+        if is_kind(record, TaintRecord) and record.get("origin") in UNTRUSTED:
             return f"file tainted by {record['origin']} content"
         if record.get("t") == "entry" and record.get("hash") in wanted and record.get("origin") in UNTRUSTED:
             return "a line traces to untrusted or system content"

@@ -13,20 +13,21 @@ sender's transcript, and nobody is refused because someone else used the id firs
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from clawmem.config import SESSION_SLOT_SEPARATOR
+from clawmem.ledger_records import LedgerRecord, TranscriptRecord, is_kind
 
 TRANSCRIPTS = "transcripts"
 NAME_PART = re.compile(r"[^a-z0-9-]+")
 
 
-def _claimants(records: Iterable[dict], rel: str) -> set[tuple[str, str | None]]:
+def _claimants(records: Iterable[LedgerRecord], rel: str) -> set[tuple[str, str | None]]:
     """(origin, host) of every sender of the transcript at ``rel`` (host None: recorded before hosts were)."""
     return {
         (str(r.get("origin")), r.get("host") if isinstance(r.get("host"), str) else None)
         for r in records
-        if r.get("t") == "transcript" and r.get("path") == rel
+        if is_kind(r, TranscriptRecord) and r.get("path") == rel
     }
 
 
@@ -41,7 +42,7 @@ def slot_rel(session: str, origin: str, host: str) -> str:
     return f"{TRANSCRIPTS}/{session}{SESSION_SLOT_SEPARATOR}{tag}.md"
 
 
-def session_slot(records: list[dict], session: str, origin: str, host: str) -> str:
+def session_slot(records: Sequence[LedgerRecord], session: str, origin: str, host: str) -> str:
     """The transcript path of ``session`` as sent by ``origin`` through ``host`` (relative to the workspace).
 
     The plain ``transcripts/<session>.md`` when nobody else sent it; else this sender's own slot.
@@ -53,7 +54,7 @@ def session_slot(records: list[dict], session: str, origin: str, host: str) -> s
     return slot_rel(session, origin, host)
 
 
-def unbound_slot(records: list[dict], session: str, origin: str, host: str) -> str:
+def unbound_slot(records: Sequence[LedgerRecord], session: str, origin: str, host: str) -> str:
     """The rule before sessions were bound to their sender: the id alone names the file."""
     return f"{TRANSCRIPTS}/{session}.md"
 

@@ -43,6 +43,7 @@ from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:  # imported where turns are judged: a search records what it showed (``shown``) without it
+    from clawmem.ledger_records import EntryRecord, LedgerRecord
     from clawmem.trust import lineage
 
 SESSIONS_DIR = "runtime/sessions"
@@ -92,7 +93,7 @@ def _write(ws: Workspace, session: str, record: dict) -> None:
 
 
 def _save(path: Path, data: dict | list) -> None:
-    from clawmem.workspace import atomic_write
+    from clawmem.durable import atomic_write
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps(data).encode())
@@ -233,7 +234,9 @@ def settled(ws: Workspace, session: str, turns: Sequence[lineage.TurnView]) -> N
         _write(ws, session, changed)
 
 
-def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage.TurnView], times: Sequence[dt.datetime | None]) -> list[dict]:
+def derived_notes(
+    records: Sequence[LedgerRecord], session: str, turns: Sequence[lineage.TurnView], times: Sequence[dt.datetime | None]
+) -> list[EntryRecord]:
     """Ledger records that make ``session``'s agent notes written during an exposure untrusted-derived.
 
     ``records``: the ledger so far; ``turns`` and ``times``: the ingested transcript's turns and
@@ -241,7 +244,8 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
     owner's next typed turn. Untimed turns place nothing, so nothing is judged again; a note the
     owner lifted (a record with ``lifted_by``) stays lifted.
     """
-    from clawmem import ledger
+    from clawmem import ledger_records
+    from clawmem.ledger_records import EntryRecord, is_kind
     from clawmem.timeparse import as_local
     from clawmem.trust import lineage
 
@@ -252,18 +256,18 @@ def derived_notes(records: Sequence[dict], session: str, turns: Sequence[lineage
     seen = {(r.get("path"), r.get("hash")) for r in records if r.get("t") == "entry" and r.get("lifted_by")}
     for r in records:
         key = (r.get("path"), r.get("hash"))
-        if r.get("t") != "entry" or r.get("session") != session or r.get("origin") != "agent" or key in seen:
+        if not is_kind(r, EntryRecord) or r.get("session") != session or r.get("origin") != "agent" or key in seen:
             continue
-        if not str(r.get("path", "")).startswith("memory/") or not isinstance(r.get("observed"), str):
+        observed = r.get("observed")
+        if not str(r.get("path", "")).startswith("memory/") or not isinstance(observed, str):
             continue
         try:
-            moment = as_local(dt.datetime.fromisoformat(r["observed"]))
+            moment = as_local(dt.datetime.fromisoformat(observed))
         except ValueError:
             continue
         if (exposed := lineage.open_exposure([turn for turn, at in said if at <= moment])) is not None:
             seen.add(key)
-            record = ledger.entry_record(r["path"], r["hash"], origin="untrusted", session_kind=r.get("kind") or "interactive",
-                                         session=session, observed=r["observed"])
-            out.append(record | {"lineage": exposed})
+            out.append(ledger_records.entry_record(r["path"], r["hash"], origin="untrusted", session_kind=r.get("kind") or "interactive",
+                                                   session=session, observed=observed, lineage=exposed))
     return out
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from clawmem.config import WORKSPACE_ID_FILE
+from clawmem.durable import append_durably, atomic_write
 
 FILE_NAME = "trusted-workspaces"
 STATE_DIR = ".clawmem"
@@ -82,8 +83,6 @@ def ensure_id(root: Path) -> bytes:
     found = read_id(root)
     if found is not None:
         return found
-    from clawmem.workspace import atomic_write
-
     atomic_write(id_path(root), secrets.token_hex(16).encode() + b"\n")
     return read_id(root) or b""
 
@@ -161,11 +160,5 @@ def trust(root: Path) -> bool:
     here = current(root)
     if b"\n" in (here.id or b"") or any(matches(parse(line), here) for line in trusted() if line):
         return False
-    path = list_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, entry(here) + b"\n")
-    finally:
-        os.close(fd)
+    append_durably(list_path(), entry(here) + b"\n")
     return True

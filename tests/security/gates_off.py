@@ -77,16 +77,16 @@ def disable_gates() -> None:
 
     neutralise_module.neutralise = lambda text: text
 
-    from clawmem import framing, ledger
+    from clawmem import framing, ledger_records
     from clawmem.trust import provenance
 
-    real_entry = ledger.entry_record
+    real_entry, real_taint = ledger_records.entry_record, ledger_records.taint_record
 
-    def entry_record(path, hash_, *, origin, session_kind, session, observed):
-        return real_entry(path, hash_, origin="owner", session_kind="interactive", session=session, observed=observed)
+    def entry_record(path, hash_, *, origin, session_kind, **fields):
+        return real_entry(path, hash_, origin="owner", session_kind="interactive", **fields)
 
-    ledger.entry_record = entry_record
-    ledger.taint_record = lambda path, origin: {"t": "taint", "path": path, "origin": "owner", "at": ledger.now_iso()}
+    ledger_records.entry_record = entry_record
+    ledger_records.taint_record = lambda path, origin: real_taint(path, "owner")
     provenance.location_floor = lambda kind: None
     from clawmem.trust import eligibility
 
@@ -95,11 +95,11 @@ def disable_gates() -> None:
     framing.strip_marked = lambda text: (text, 0)
     framing.new_nonce = lambda: ""  # frames without a nonce: the first spelled closing tag ends them
 
-    from clawmem import workspace
+    from clawmem import durable, workspace
     from clawmem.index import db
 
-    workspace.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
-    workspace.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
+    durable.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
+    durable.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
     workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
     workspace.linked = lambda info: False  # (the same rule as the index's folder listing asks it)
     workspace._refuse_untrusted = lambda root: None  # rule 14: a cloned repository's workspace is used unasked

@@ -37,10 +37,10 @@ STORAGE = [a for a in attacks.ATTACKS if a.id.startswith("S")]
 # nor recorded, and unaccounted lines are classified by the rule from before the fix.
 HOLE3_OFF = """
 import sys
-from clawmem import workspace
+from clawmem import durable
 from clawmem.trust import provenance
-workspace.cut_back = lambda fd, size: None
-workspace.torn_tail = lambda path: b""
+durable.cut_back = lambda fd, size: None
+durable.torn_tail = lambda path: b""
 def classify_unrecorded(kind, *, ledger_intact, **ignored):
     hand = kind in provenance.CURATED_KINDS or (kind == "daily" and ledger_intact)
     return provenance.Classification("owner" if hand else "untrusted", "interactive", True)
