@@ -164,20 +164,21 @@ def plural(count: int, singular: str, plural: str | None = None) -> str:
     return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
-def report_usage(message: str, *, command: str, as_json: bool) -> None:
-    """A usage error (exit 2): one line on stderr naming the help to read; the error JSON under ``--json``."""
-    hint = f"see `{command} -h`"
-    message = " ".join(message.split()).rstrip(".")  # Typer lists choices one per line: one line here
-    if as_json:
-        emit_json({"error": "usage", "message": message, "hint": hint})
-    sys.stderr.write(f"clawmem: error: {message} ({hint})\n")
-
-
 def report_error(err: ClawmemError, *, as_json: bool) -> None:
-    """``clawmem: error: …`` and ``hint: …`` on stderr; under ``--json`` also a JSON object on stdout."""
+    """``clawmem: error: …`` and ``hint: …`` on stderr; under ``--json`` also a JSON object on stdout.
+
+    A usage error (``BadUsage``, exit 2) is one line naming the help to read, its message on one line
+    (Typer lists choices one per line)."""
+    from clawmem.errors import BadUsage
+
+    usage = isinstance(err, BadUsage)
+    message = " ".join(err.message.split()).rstrip(".") if usage else err.message
     if as_json:
-        emit_json({"error": err.code, "message": err.message, "hint": err.hint or None})
-    sys.stderr.write(f"clawmem: error: {err.message}\n")
+        emit_json({"error": err.code, "message": message, "hint": err.hint or None})
+    if usage:
+        sys.stderr.write(f"clawmem: error: {message} ({err.hint})\n")
+        return
+    sys.stderr.write(f"clawmem: error: {message}\n")
     if err.hint:
         sys.stderr.write(f"hint: {err.hint}\n")
 
