@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs more than a turn's parsing
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 GLOBAL_FLAGS = ("--json", "--debug")
 WORKSPACE_OPTIONS = ("-w", "--workspace")
 
@@ -254,51 +258,76 @@ def _plain_mcp(argv: list[str]) -> str | None:
     return workspace if found and sdk_installed() else None
 
 
-def _dispatch() -> None:
+def _dispatch() -> int:
+    """The command's exit code (Typer and a refused argument end by ``SystemExit`` instead)."""
     from clawmem.worker.client import answered
 
     code = answered(sys.argv[1:])  # recall and the context hooks: the workspace's worker first, before any import
     if code is not None:
-        sys.stdout.flush()
-        sys.exit(code)
+        return code
     workspace = _plain_mcp(sys.argv[1:])
     if workspace is not None:  # what a host runs: the handshake answered before the rest of the launcher is imported
         from clawmem.mcp.stdio import serve
 
-        sys.exit(serve(workspace))
+        return serve(workspace)
     argv = _checked_argv(sys.argv[1:])
     sys.argv[1:] = argv
     if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string
         from clawmem import __version__
 
         sys.stdout.write(f"clawmem {__version__}\n")
-        return
+        return 0
     from clawmem.fastlane.help import recorded
 
     text = recorded(argv)
     if text is not None:
         sys.stdout.write(text)
-        return
+        return 0
     code = _fast(argv)
     if code is not None:
-        sys.stdout.flush()
-        sys.exit(code)
+        return code
     from clawmem.cli import main as typer_main
 
     typer_main()
+    return 0
 
 
 def main() -> None:
+    """Run the command line, then end the process: the one place clawmem does (``_exit``)."""
     try:
         try:
-            _dispatch()
+            code: int | str | None = _dispatch()
         finally:
             sys.stdout.flush()  # output still buffered meets a reader that went away here, not at exit
+    except SystemExit as ended:
+        code = ended.code
     except KeyboardInterrupt:
         sys.stderr.write("clawmem: interrupted\n")
-        sys.exit(130)  # errors.ExitCode.INTERRUPTED, without importing anything on the way out
+        code = 130  # errors.ExitCode.INTERRUPTED, without importing anything on the way out
     except BrokenPipeError:
         from clawmem.output import reader_gone
 
         reader_gone()
-        sys.exit(0)
+        code = 0
+    _exit(code)
+
+
+def _exit(code: int | str | None) -> NoReturn:
+    """End the process; at once, without waiting for them, while a thread a command abandoned still runs.
+
+    Only a command that abandoned one imported ``clawmem.abandoned`` (recall's vector lane cut
+    off by its budget, the MCP front's stdin reader after its SDK server failed).
+    """
+    abandoned = sys.modules.get("clawmem.abandoned")
+    if abandoned is None or not abandoned.running():
+        sys.exit(code)
+    if isinstance(code, str):  # what ``sys.exit`` does with a message: print it, exit 1
+        sys.stderr.write(code + "\n")
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        pass  # the reader went away: nothing left to tell it
+    import os
+
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)

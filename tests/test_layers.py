@@ -90,6 +90,7 @@ LAYERS: dict[str, str] = {
     "errors": "foundation",
     "timeparse": "foundation",
     "jsonbound": "foundation",
+    "abandoned": "foundation",
 }
 
 # Storage that applies a trust rule (the index classifies and frames while it indexes, the team

@@ -43,7 +43,6 @@ def outcome_of(event: str, host: str, workspace: str | os.PathLike[str] | None, 
 
 def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
     """The hook in this process, or for the context events in the workspace's resident worker when one answers."""
-    from clawmem.fastlane.recall import finish
 
     def local() -> int:
         return answer(event=event, host=host, workspace=workspace, budget_ms=budget_ms)
@@ -54,7 +53,6 @@ def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | No
         delegated("hook", {"event": event, "host": host, "workspace": workspace, "budget_ms": budget_ms}, local)
     else:  # the ingest events start a detached job: nothing a worker would make faster
         local()
-    finish()
     return 0
 
 

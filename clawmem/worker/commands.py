@@ -87,8 +87,8 @@ def _same_workspace(option: Any, root: Path) -> bool:
 
 def run(plan: Plan) -> int:
     """The command's own function: the same one the client's process would call."""
+    from clawmem import abandoned
     from clawmem.output import set_color
-    from clawmem.recall.triggers import ABANDONED
 
     set_color(plan.color)
     try:
@@ -102,7 +102,7 @@ def run(plan: Plan) -> int:
 
         return hook_answer(**plan.values)
     finally:
-        ABANDONED.clear()  # a vector lane cut off by its budget finishes in its thread; no exit waits for it
+        abandoned.THREADS.clear()  # a vector lane cut off by its budget finishes in its thread; this process never exits for it
 
 
 def _read(plan: Plan) -> int:
