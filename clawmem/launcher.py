@@ -99,12 +99,9 @@ def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
     return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
 
 
-HOOK_EVENTS = ("session-start", "prompt", "pre-compact", "stop", "session-end")
-HOOK_HOSTS = ("claude-code", "codex")
-
-
 def hook_parser():
     from clawmem.fastlane import Parser
+    from clawmem.hosts.names import HOOK_EVENTS, HOOK_HOSTS
 
     parser = Parser("clawmem hook")
     parser.add_argument("event", choices=HOOK_EVENTS)

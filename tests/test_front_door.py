@@ -1,4 +1,4 @@
-"""The command line's one front door: public Typer names only, and one place that ends the process."""
+"""The command line's one front door: public Typer names only, one place that ends the process, one list of host and event names."""
 
 from __future__ import annotations
 
@@ -71,3 +71,52 @@ def test_a_turn_ends_at_once_when_it_left_a_thread_running(ws, argv, module, fun
     script = LEFT_RUNNING.format(module=module, function=function, argv=[*argv, "-w", str(ws.root)])
     result = subprocess.run([sys.executable, "-c", script], input=b"{}", capture_output=True, timeout=120)
     assert (result.returncode, result.stdout) == (0, b"context\n"), result.stderr
+
+
+def _name_lists(tree: ast.AST, names: set[str]) -> list[int]:
+    """Lines of the tuple, list and set literals that spell two or more of ``names``."""
+    return [
+        node.lineno for node in ast.walk(tree)
+        if isinstance(node, ast.Tuple | ast.List | ast.Set)
+        and len({e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)} & names) >= 2
+    ]
+
+
+def test_host_and_event_names_are_listed_once():
+    """Everything else derives its lists from ``clawmem.hosts.names`` (the worker's client keeps a checked copy)."""
+    from clawmem.hosts import names
+
+    vocabularies = (set(names.INSTALL_HOSTS), set(names.HOOK_EVENTS))
+    found = {
+        name: lines for name, text in _sources().items()
+        if (lines := [line for vocabulary in vocabularies for line in _name_lists(ast.parse(text), vocabulary)])
+    }
+    assert set(found) == {"clawmem/hosts/names.py", "clawmem/worker/client.py"}, found
+
+
+def test_the_worker_clients_copy_of_the_context_events_is_the_registrys():
+    """The client spells them again so a turn imports no more than it must."""
+    from clawmem.hosts.names import CONTEXT_EVENTS
+    from clawmem.worker.client import HOOK_EVENTS
+
+    assert HOOK_EVENTS == CONTEXT_EVENTS
+
+
+def test_each_host_module_is_one_of_the_registrys_hosts_and_has_its_events():
+    from clawmem.hosts import host_module, names
+
+    modules = [host_module(host) for host in names.INSTALL_HOSTS]
+    assert [module.NAME for module in modules] == list(names.INSTALL_HOSTS)
+    hooked = [module for module in modules if hasattr(module, "EVENT_NAMES")]
+    assert [module.NAME for module in hooked] == list(names.HOOK_HOSTS)
+    assert {event for module in hooked for event in module.EVENT_NAMES} == set(names.HOOK_EVENTS)
+    for module in hooked:
+        assert set(names.CONTEXT_EVENTS) <= set(module.INSTALLED_EVENTS) <= set(module.EVENT_NAMES) <= set(names.HOOK_EVENTS)
+
+
+def test_each_hook_host_has_its_context_cap_setting():
+    from clawmem.config import HOST_CONTEXT_KEYS, Config
+    from clawmem.hosts.names import HOOK_HOSTS
+
+    assert list(HOST_CONTEXT_KEYS) == list(HOOK_HOSTS)
+    assert all(isinstance(getattr(Config().hooks, key), int) for key in HOST_CONTEXT_KEYS.values())
