@@ -29,7 +29,11 @@ def recall_parser():
 
 
 def split_globals(argv: list[str]) -> tuple[dict[str, str | bool], list[str]]:
-    """Global options before the subcommand, and the rest (the subcommand first)."""
+    """Global options before the subcommand, and the rest (the subcommand first): the one reading of ``-w`` by hand.
+
+    The fast lane's parsers take them after their subcommand; the Typer app declares them
+    (``cli/options.py``). ``--debug`` and ``--color`` are taken out anywhere first (``output.take_anywhere``).
+    """
     found: dict[str, str | bool] = {}
     position = 0
     while position < len(argv):
@@ -53,7 +57,7 @@ def _merged(args, found: dict[str, str | bool]) -> dict:
     """Parsed subcommand options with the global ones filled in (the subcommand's own win)."""
     values = vars(args)
     values["json_output"] = values.get("json_output") or bool(found.get("json"))
-    values["debug"] = values.get("debug") or bool(found.get("debug"))
+    values["debug"] = bool(found.get("debug"))
     if values.get("workspace") is None and "workspace" in found:
         values["workspace"] = found["workspace"]
     return values
@@ -160,12 +164,14 @@ FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_st
 
 def lane_args(argv: list[str]) -> tuple[str, dict[str, str | bool], list[str]] | None:
     """``--color``'s choice, the global options and the rest (the subcommand first); None when Typer must take them."""
-    from clawmem.output import COLOR_CHOICES, take_color
+    from clawmem.output import COLOR_CHOICES, take_anywhere
 
-    color, argv = take_color(argv)
+    color, debug, argv = take_anywhere(argv)
     if color is not None and color not in COLOR_CHOICES:
         return None  # Typer names the choices in its usage error
     found, rest = split_globals(argv)
+    if debug:
+        found["debug"] = True
     return color or "auto", found, rest
 
 
@@ -225,23 +231,12 @@ def _plain_mcp(argv: list[str]) -> str | None:
     lane, then Typer, which report what is wrong. The subcommand's ``-w`` wins over the global
     one, as there.
     """
-    before = after = None
-    seen = False
-    position = 0
-    while position < len(argv):
-        arg = argv[position]
-        if arg == "mcp" and not seen:
-            seen = True
-        elif arg in WORKSPACE_OPTIONS and position + 1 < len(argv):
-            position += 1
-            before, after = (before, argv[position]) if seen else (argv[position], after)
-        elif arg.startswith("--workspace="):
-            before, after = (before, arg.partition("=")[2]) if seen else (arg.partition("=")[2], after)
-        else:
-            return None
-        position += 1
-    workspace = after if after is not None else before
-    if not seen or not workspace or sys.stdin is None or sys.stdin.isatty():
+    before, rest = split_globals(argv)
+    after, extra = split_globals(rest[1:])
+    workspace = after.get("workspace", before.get("workspace"))
+    if rest[:1] != ["mcp"] or extra or {*before, *after} != {"workspace"} or not isinstance(workspace, str) or not workspace:
+        return None
+    if sys.stdin is None or sys.stdin.isatty():
         return None
     import os
 
@@ -298,14 +293,10 @@ def main() -> None:
             sys.stdout.flush()  # output still buffered meets a reader that went away here, not at exit
     except SystemExit as ended:
         code = ended.code
-    except KeyboardInterrupt:
-        sys.stderr.write("clawmem: interrupted\n")
-        code = 130  # errors.ExitCode.INTERRUPTED, without importing anything on the way out
-    except BrokenPipeError:
-        from clawmem.output import reader_gone
+    except (KeyboardInterrupt, BrokenPipeError) as err:  # from any lane, as the Typer app reports them
+        from clawmem.output import report_failure
 
-        reader_gone()
-        code = 0
+        code = report_failure(err, as_json=False)
     _exit(code)
 
 

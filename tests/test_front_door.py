@@ -120,3 +120,53 @@ def test_each_hook_host_has_its_context_cap_setting():
 
     assert list(HOST_CONTEXT_KEYS) == list(HOOK_HOSTS)
     assert all(isinstance(getattr(Config().hooks, key), int) for key in HOST_CONTEXT_KEYS.values())
+
+
+def _strings(tree: ast.AST) -> list[str]:
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def test_the_words_of_a_failure_are_written_by_one_reporter():
+    """The fast lane, the Typer app and the launcher all report through ``output.report_failure``."""
+    words = ("clawmem: interrupted", "for the traceback", "clawmem: error: unexpected")
+    found = {name for name, text in _sources().items() for s in _strings(ast.parse(text)) if any(w in s for w in words)}
+    assert found == {"clawmem/output.py"}
+
+
+@pytest.mark.parametrize(
+    "args, taken",
+    [
+        (["--debug", "search", "x"], (None, True, ["search", "x"])),
+        (["search", "x", "--color", "never", "--debug"], ("never", True, ["search", "x"])),
+        (["--color=always", "status", "--color", "never"], ("never", False, ["status"])),
+        (["status", "--color"], (None, False, ["status", "--color"])),  # the parser says the value is missing
+        (["--color", "--debug", "status"], ("status", True, [])),  # --debug is never a value: Typer refuses "status"
+        (["search", "--", "--debug", "--color", "never"], (None, False, ["search", "--", "--debug", "--color", "never"])),
+    ],
+)
+def test_both_front_ends_take_debug_and_color_out_the_same_way(args, taken):
+    """One reading (``output.take_anywhere``), which the Typer root group and the fast lane both call."""
+    from clawmem import launcher
+    from clawmem.output import take_anywhere
+
+    assert take_anywhere(args) == taken
+    color, debug, rest = taken
+    if color in (None, "never", "always"):
+        assert launcher.lane_args(args) == (color or "auto", {"debug": True} if debug else {}, rest)
+
+
+def test_the_mcp_front_reads_the_workspace_as_the_fast_lane_does(tmp_path, monkeypatch):
+    """``-w`` is read by hand in one place (``launcher.split_globals``): ``-wDIR`` and the last ``-w`` winning included."""
+    from clawmem import launcher
+
+    (tmp_path / "a" / ".clawmem").mkdir(parents=True)
+    (tmp_path / "b" / ".clawmem").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", open(__file__))  # a pipe, not a terminal  # noqa: SIM115
+    monkeypatch.setattr("clawmem.mcp.stdio.sdk_installed", lambda: True)
+    assert launcher._plain_mcp(["-w", "a", "mcp"]) == "a"
+    assert launcher._plain_mcp(["-wa", "mcp", "--workspace=b"]) == "b"
+    assert launcher._plain_mcp(["mcp", "-w", "b"]) == "b"
+    assert launcher._plain_mcp(["--json", "-w", "a", "mcp"]) is None
+    assert launcher._plain_mcp(["-w", "a", "mcp", "--http"]) is None
+    assert launcher._plain_mcp(["mcp"]) is None

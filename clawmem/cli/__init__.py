@@ -16,8 +16,8 @@ from typer.core import TyperArgument, TyperGroup
 
 from clawmem import __version__
 from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
-from clawmem.errors import BadUsage, ClawmemError, ExitCode
-from clawmem.output import COLOR_CHOICES, reader_gone, report_error, set_color, take_color
+from clawmem.errors import BadUsage, ExitCode
+from clawmem.output import COLOR_CHOICES, expected, report_failure, set_color, take_anywhere
 
 ARGS_KEY = "clawmem_args"
 
@@ -36,19 +36,17 @@ class Group(TyperGroup):
 
 
 class ClawmemGroup(Group):
-    """Root group: global options anywhere on the line, and the one place errors become messages and exit codes."""
+    """Root group: global options anywhere on the line, and the one place the Typer app's errors meet
+    clawmem's one reporter (``output.report_failure``, which the fast lane uses too)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _human_metavars(self)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:  # type: ignore[override]
-        """``--debug`` is accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
-        cut = args.index("--") if "--" in args else len(args)
-        ctx.meta[DEBUG_FLAG] = "--debug" in args[:cut]
-        ctx.meta[ARGS_KEY] = args[:cut]
-        args = [a for a in args[:cut] if a != "--debug"] + args[cut:]
-        color, args = take_color(args)
+        """``--debug`` and ``--color`` are accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
+        ctx.meta[ARGS_KEY] = args[: args.index("--")] if "--" in args else args
+        color, ctx.meta[DEBUG_FLAG], args = take_anywhere(args)
         try:
             if color is not None:  # the root option checks the value (a usage error naming the choices) and sets it
                 args = ["--color", color, *args]
@@ -67,20 +65,10 @@ class ClawmemGroup(Group):
             if err.exit_code != ExitCode.USAGE:
                 raise
             _fail(ctx, _usage(ctx, err))
-        except ClawmemError as err:
-            _fail(ctx, err)
-        except KeyboardInterrupt:
-            sys.stderr.write("clawmem: interrupted\n")
-            raise typer.Exit(ExitCode.INTERRUPTED) from None
-        except BrokenPipeError:
-            reader_gone()
-            raise typer.Exit(0) from None  # the reader went away (`| head`): not an error, as ripgrep says
-        except Exception as err:
-            if type(err).__module__.startswith("typer") or ctx.meta.get(DEBUG_FLAG):
+        except (Exception, KeyboardInterrupt) as err:  # Typer itself would end Ctrl-C and a closed pipe in its own words
+            if type(err).__module__.startswith("typer") or (ctx.meta.get(DEBUG_FLAG) and not expected(err)):
                 raise
-            sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
-            sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
-            raise typer.Exit(ExitCode.ERROR) from None
+            _fail(ctx, err)
 
 
 #: Typer's type labels, in words a reader of ``--help`` and the man pages knows.
@@ -123,12 +111,11 @@ def _usage(ctx: Context, err: typer.TyperException) -> BadUsage:
     return BadUsage(err.format_message(), command=(refused or ctx).command_path)
 
 
-def _fail(ctx: Context, err: ClawmemError) -> NoReturn:
+def _fail(ctx: Context, err: BaseException) -> NoReturn:
     """Report ``err`` and exit with its code. A usage error is JSON under ``--json`` wherever ``--json``
     was given, even when parsing stopped before reaching it."""
     as_json = bool(ctx.meta.get(JSON_FLAG)) or (isinstance(err, BadUsage) and "--json" in ctx.meta.get(ARGS_KEY, ()))
-    report_error(err, as_json=as_json)
-    raise typer.Exit(err.exit_code)
+    raise typer.Exit(report_failure(err, as_json=as_json)) from None
 
 
 app = typer.Typer(
@@ -253,9 +240,5 @@ _register()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    try:
-        app(prog_name="clawmem")
-    except KeyboardInterrupt:
-        sys.stderr.write("clawmem: interrupted\n")
-        sys.exit(ExitCode.INTERRUPTED)
+    """The Typer app, run by the console script (``clawmem.launcher``) for what its fast lane does not take."""
+    app(prog_name="clawmem")

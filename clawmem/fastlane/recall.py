@@ -25,7 +25,6 @@ def recall_parser() -> Parser:
     parser.add_argument("--workspace", "-w")
     parser.add_argument("--why", action="store_true")
     parser.add_argument("--json", dest="json_output", action="store_true")
-    parser.add_argument("--debug", action="store_true")
     return parser
 
 
