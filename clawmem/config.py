@@ -15,6 +15,7 @@ from typing import Any
 
 from clawmem.embeddings.registry import BACKENDS as EMBEDDING_BACKENDS
 from clawmem.errors import ConfigError
+from clawmem.hosts.names import HOOK_HOSTS
 
 CONFIG_FILE = "clawmem.toml"
 # The machine-local config: outside every workspace (so no pull can bring it), one per user.
@@ -482,6 +483,6 @@ CLAUDE_AUTO_MEMORY_KEY = "autoMemoryEnabled"  # Claude Code's settings.json swit
 CLAUDE_AUTO_MEMORY_STATE = "claude-auto-memory.json"  # $XDG_STATE_HOME/clawmem/: the value install replaced, per settings file
 CLAUDE_MEMORY_IMPORTS = "claude-memory-imports.json"  # .clawmem/: topic-file units already imported, by text hash
 # -- issue 24: context that fits the host, hints that work ------------------------------------------
-HOST_CONTEXT_KEYS = {"claude-code": "claude_code_context_chars", "codex": "codex_context_chars"}  # host -> its hooks.* cap
+HOST_CONTEXT_KEYS = {host: f"{host.replace('-', '_')}_context_chars" for host in HOOK_HOSTS}  # host -> its hooks.* cap
 NEUTRAL_IMPORTANCE = 5  # an entry without importance ranks as this when the bootstrap fills by value (as dreaming values it)
 HINT_QUERY_CHARS = 300  # a search hint quotes at most this much of the inbound message (cut at a word)

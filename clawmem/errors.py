@@ -35,6 +35,20 @@ class ClawmemError(Exception):
             self.hint = hint
 
 
+class BadUsage(ClawmemError):
+    """Arguments a command does not take as given: one line naming ``command``'s help, exit 2.
+
+    Typer's own usage errors are converted to this by the root group, so one reporter
+    (``output.report_error``) prints every usage error the same way."""
+
+    code = "usage"
+    exit_code = ExitCode.USAGE
+
+    def __init__(self, message: str, *, command: str) -> None:
+        super().__init__(message, hint=f"see `{command} -h`")
+        self.command = command
+
+
 class WorkspaceNotFound(ClawmemError):
     """The workspace directory does not exist or was never initialised."""
 

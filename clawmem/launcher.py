@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs more than a turn's parsing
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 GLOBAL_FLAGS = ("--json", "--debug")
 WORKSPACE_OPTIONS = ("-w", "--workspace")
 
@@ -25,7 +29,11 @@ def recall_parser():
 
 
 def split_globals(argv: list[str]) -> tuple[dict[str, str | bool], list[str]]:
-    """Global options before the subcommand, and the rest (the subcommand first)."""
+    """Global options before the subcommand, and the rest (the subcommand first): the one reading of ``-w`` by hand.
+
+    The fast lane's parsers take them after their subcommand; the Typer app declares them
+    (``cli/options.py``). ``--debug`` and ``--color`` are taken out anywhere first (``output.take_anywhere``).
+    """
     found: dict[str, str | bool] = {}
     position = 0
     while position < len(argv):
@@ -49,7 +57,7 @@ def _merged(args, found: dict[str, str | bool]) -> dict:
     """Parsed subcommand options with the global ones filled in (the subcommand's own win)."""
     values = vars(args)
     values["json_output"] = values.get("json_output") or bool(found.get("json"))
-    values["debug"] = values.get("debug") or bool(found.get("debug"))
+    values["debug"] = bool(found.get("debug"))
     if values.get("workspace") is None and "workspace" in found:
         values["workspace"] = found["workspace"]
     return values
@@ -95,12 +103,9 @@ def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
     return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
 
 
-HOOK_EVENTS = ("session-start", "prompt", "pre-compact", "stop", "session-end")
-HOOK_HOSTS = ("claude-code", "codex")
-
-
 def hook_parser():
     from clawmem.fastlane import Parser
+    from clawmem.hosts.names import HOOK_EVENTS, HOOK_HOSTS
 
     parser = Parser("clawmem hook")
     parser.add_argument("event", choices=HOOK_EVENTS)
@@ -159,12 +164,14 @@ FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_st
 
 def lane_args(argv: list[str]) -> tuple[str, dict[str, str | bool], list[str]] | None:
     """``--color``'s choice, the global options and the rest (the subcommand first); None when Typer must take them."""
-    from clawmem.output import COLOR_CHOICES, take_color
+    from clawmem.output import COLOR_CHOICES, take_anywhere
 
-    color, argv = take_color(argv)
+    color, debug, argv = take_anywhere(argv)
     if color is not None and color not in COLOR_CHOICES:
         return None  # Typer names the choices in its usage error
     found, rest = split_globals(argv)
+    if debug:
+        found["debug"] = True
     return color or "auto", found, rest
 
 
@@ -224,23 +231,12 @@ def _plain_mcp(argv: list[str]) -> str | None:
     lane, then Typer, which report what is wrong. The subcommand's ``-w`` wins over the global
     one, as there.
     """
-    before = after = None
-    seen = False
-    position = 0
-    while position < len(argv):
-        arg = argv[position]
-        if arg == "mcp" and not seen:
-            seen = True
-        elif arg in WORKSPACE_OPTIONS and position + 1 < len(argv):
-            position += 1
-            before, after = (before, argv[position]) if seen else (argv[position], after)
-        elif arg.startswith("--workspace="):
-            before, after = (before, arg.partition("=")[2]) if seen else (arg.partition("=")[2], after)
-        else:
-            return None
-        position += 1
-    workspace = after if after is not None else before
-    if not seen or not workspace or sys.stdin is None or sys.stdin.isatty():
+    before, rest = split_globals(argv)
+    after, extra = split_globals(rest[1:])
+    workspace = after.get("workspace", before.get("workspace"))
+    if rest[:1] != ["mcp"] or extra or {*before, *after} != {"workspace"} or not isinstance(workspace, str) or not workspace:
+        return None
+    if sys.stdin is None or sys.stdin.isatty():
         return None
     import os
 
@@ -254,51 +250,72 @@ def _plain_mcp(argv: list[str]) -> str | None:
     return workspace if found and sdk_installed() else None
 
 
-def _dispatch() -> None:
+def _dispatch() -> int:
+    """The command's exit code (Typer and a refused argument end by ``SystemExit`` instead)."""
     from clawmem.worker.client import answered
 
     code = answered(sys.argv[1:])  # recall and the context hooks: the workspace's worker first, before any import
     if code is not None:
-        sys.stdout.flush()
-        sys.exit(code)
+        return code
     workspace = _plain_mcp(sys.argv[1:])
     if workspace is not None:  # what a host runs: the handshake answered before the rest of the launcher is imported
         from clawmem.mcp.stdio import serve
 
-        sys.exit(serve(workspace))
+        return serve(workspace)
     argv = _checked_argv(sys.argv[1:])
     sys.argv[1:] = argv
     if argv == ["--version"]:  # scripts probe this; it needs nothing but the version string
         from clawmem import __version__
 
         sys.stdout.write(f"clawmem {__version__}\n")
-        return
+        return 0
     from clawmem.fastlane.help import recorded
 
     text = recorded(argv)
     if text is not None:
         sys.stdout.write(text)
-        return
+        return 0
     code = _fast(argv)
     if code is not None:
-        sys.stdout.flush()
-        sys.exit(code)
+        return code
     from clawmem.cli import main as typer_main
 
     typer_main()
+    return 0
 
 
 def main() -> None:
+    """Run the command line, then end the process: the one place clawmem does (``_exit``)."""
     try:
         try:
-            _dispatch()
+            code: int | str | None = _dispatch()
         finally:
             sys.stdout.flush()  # output still buffered meets a reader that went away here, not at exit
-    except KeyboardInterrupt:
-        sys.stderr.write("clawmem: interrupted\n")
-        sys.exit(130)  # errors.ExitCode.INTERRUPTED, without importing anything on the way out
-    except BrokenPipeError:
-        from clawmem.output import reader_gone
+    except SystemExit as ended:
+        code = ended.code
+    except (KeyboardInterrupt, BrokenPipeError) as err:  # from any lane, as the Typer app reports them
+        from clawmem.output import report_failure
 
-        reader_gone()
-        sys.exit(0)
+        code = report_failure(err, as_json=False)
+    _exit(code)
+
+
+def _exit(code: int | str | None) -> NoReturn:
+    """End the process; at once, without waiting for them, while a thread a command abandoned still runs.
+
+    Only a command that abandoned one imported ``clawmem.abandoned`` (recall's vector lane cut
+    off by its budget, the MCP front's stdin reader after its SDK server failed).
+    """
+    abandoned = sys.modules.get("clawmem.abandoned")
+    if abandoned is None or not abandoned.running():
+        sys.exit(code)
+    if isinstance(code, str):  # what ``sys.exit`` does with a message: print it, exit 1
+        sys.stderr.write(code + "\n")
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        pass  # the reader went away: nothing left to tell it
+    import os
+
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)

@@ -49,21 +49,23 @@ COLOR_CHOICES = ("auto", "always", "never")
 _color = {"choice": "auto"}  # set once per run by ``--color`` (the launcher or the root group)
 
 
-def take_color(args: list[str]) -> tuple[str | None, list[str]]:
-    """``--color WHEN`` / ``--color=WHEN`` anywhere before ``--``, and the arguments without it.
+def take_anywhere(args: list[str]) -> tuple[str | None, bool, list[str]]:
+    """``--debug`` and ``--color WHEN`` / ``--color=WHEN`` anywhere before ``--``: the colour as given (the
+    last one wins; None for none), whether ``--debug`` was given, and the arguments without them.
 
-    Like ``--debug`` it means the same on either side of the command, so both front ends (the
-    launcher's fast lane and the Typer root group) take it out here before parsing the rest.
-    The value is returned as given (the last one wins); the caller refuses one not in ``COLOR_CHOICES``.
+    Both mean the same on either side of the command, so both front ends (the launcher's fast
+    lane and the Typer root group) take them out here before parsing the rest. The caller refuses
+    a colour not in ``COLOR_CHOICES``; ``--color`` without a value is left for the parser to refuse.
     """
     cut = args.index("--") if "--" in args else len(args)
+    before = [arg for arg in args[:cut] if arg != "--debug"]
     choice: str | None = None
     kept: list[str] = []
     position = 0
-    while position < cut:
-        arg = args[position]
-        if arg == "--color" and position + 1 < cut:
-            choice = args[position + 1]
+    while position < len(before):
+        arg = before[position]
+        if arg == "--color" and position + 1 < len(before):
+            choice = before[position + 1]
             position += 2
             continue
         if arg.startswith("--color="):
@@ -71,7 +73,7 @@ def take_color(args: list[str]) -> tuple[str | None, list[str]]:
         else:
             kept.append(arg)
         position += 1
-    return choice, kept + args[cut:]
+    return choice, len(before) < cut, kept + args[cut:]
 
 
 def set_color(choice: str) -> None:
@@ -164,22 +166,54 @@ def plural(count: int, singular: str, plural: str | None = None) -> str:
     return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
-def report_usage(message: str, *, command: str, as_json: bool) -> None:
-    """A usage error (exit 2): one line on stderr naming the help to read; the error JSON under ``--json``."""
-    hint = f"see `{command} -h`"
-    message = " ".join(message.split()).rstrip(".")  # Typer lists choices one per line: one line here
-    if as_json:
-        emit_json({"error": "usage", "message": message, "hint": hint})
-    sys.stderr.write(f"clawmem: error: {message} ({hint})\n")
-
-
 def report_error(err: ClawmemError, *, as_json: bool) -> None:
-    """``clawmem: error: …`` and ``hint: …`` on stderr; under ``--json`` also a JSON object on stdout."""
+    """``clawmem: error: …`` and ``hint: …`` on stderr; under ``--json`` also a JSON object on stdout.
+
+    A usage error (``BadUsage``, exit 2) is one line naming the help to read, its message on one line
+    (Typer lists choices one per line)."""
+    from clawmem.errors import BadUsage
+
+    usage = isinstance(err, BadUsage)
+    message = " ".join(err.message.split()).rstrip(".") if usage else err.message
     if as_json:
-        emit_json({"error": err.code, "message": err.message, "hint": err.hint or None})
-    sys.stderr.write(f"clawmem: error: {err.message}\n")
+        emit_json({"error": err.code, "message": message, "hint": err.hint or None})
+    if usage:
+        sys.stderr.write(f"clawmem: error: {message} ({err.hint})\n")
+        return
+    sys.stderr.write(f"clawmem: error: {message}\n")
     if err.hint:
         sys.stderr.write(f"hint: {err.hint}\n")
+
+
+def expected(err: BaseException) -> bool:
+    """What ``report_failure`` reports even under ``--debug`` (which shows the traceback of anything else)."""
+    from clawmem.errors import ClawmemError
+
+    return isinstance(err, ClawmemError | KeyboardInterrupt | BrokenPipeError)
+
+
+def report_failure(err: BaseException, *, as_json: bool) -> int:
+    """What stopped a command, reported as every front end reports it (the fast lane, the Typer app, the
+    launcher), and the exit code to end with.
+
+    A clawmem error: its message and hint (``report_error``). Ctrl-C: one line, 130. A reader that
+    went away (``| head``): nothing, 0, as ripgrep does. Anything else is unexpected: one line and
+    how to see its traceback.
+    """
+    from clawmem.errors import ClawmemError, ExitCode
+
+    if isinstance(err, ClawmemError):
+        report_error(err, as_json=as_json)
+        return err.exit_code
+    if isinstance(err, KeyboardInterrupt):
+        sys.stderr.write("clawmem: interrupted\n")
+        return ExitCode.INTERRUPTED
+    if isinstance(err, BrokenPipeError):
+        reader_gone()
+        return ExitCode.OK
+    sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
+    sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
+    return ExitCode.ERROR
 
 
 def emit_json_line(value: Any) -> None:

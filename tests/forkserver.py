@@ -37,7 +37,9 @@ CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem
 STARTUP_ENV = ("LANG", "LC_ALL", "LC_CTYPE")
 # imported by the server before it forks anything: what clawmem commands import, lazily included
 # (numpy.random too: numpy loads it on first use, and every command child reseeds it; ~9 extension
-# modules, most of a short command's CPU when each child imported them itself)
+# modules, most of a short command's CPU when each child imported them itself; typer._click.decorators,
+# private, because Typer imports it lazily when a command first builds its --help option and no
+# public module imports it)
 WARM = (
     "typer", "click", "rich", "rich.console", "rich.table", "rich.progress", "apsw", "sqlite_vec", "numpy", "numpy.random", "tokenizers",
     "frontmatter", "yaml", "dateparser", "rapidfuzz", "tomlkit", "tomli_w", "tomllib", "typer._click.decorators", "filelock", "json",

@@ -81,6 +81,8 @@ GOOD = [
     ["search", "deploy", "--lexical", "--color=always"],
     ["status", "--color", "always"],
     ["recall", "where do we deploy?", "--color", "never", "--no-bootstrap"],
+    ["status", "--debug"],
+    ["search", "deploy", "--debug", "--lexical", "--color", "never"],
 ]
 BAD = [
     ["search", "deploy", "--frobnicate"],

@@ -34,6 +34,7 @@ LAYERS: dict[str, str] = {
     "hosts.configfiles": "core",
     "hosts.wiring": "core",
     "hosts.jobs": "core",  # the background ingest's job files, which status reads
+    "hosts.names": "foundation",  # the hosts' and hook events' names, which config's per-host settings read
     "worker": "entry",
     "fastlane": "entry",
     # commands' core: one module or package per command family
@@ -92,6 +93,7 @@ LAYERS: dict[str, str] = {
     "errors": "foundation",
     "timeparse": "foundation",
     "jsonbound": "foundation",
+    "abandoned": "foundation",
 }
 
 # Storage that applies a trust rule (the index classifies and frames while it indexes, the team

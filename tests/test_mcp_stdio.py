@@ -266,3 +266,32 @@ def test_a_terminal_or_http_goes_to_the_typer_command(ws):
 def test_a_missing_workspace_fails_before_the_handshake(tmp_path):
     result = subprocess.run([CLAWMEM, "mcp", "-w", str(tmp_path / "nowhere")], input="", capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and "no clawmem workspace" in result.stderr and result.stdout == ""
+
+
+FAILING_SDK = """
+import sys
+from clawmem.mcp import server
+def fail(workspace):
+    import threading
+    threading.Thread(target=sys.stdin.buffer.read).start()  # as the SDK's transport may leave one: no daemon, reading the front's pipe
+    raise RuntimeError("the SDK server could not start")
+server.serve = fail
+sys.argv = ["clawmem", *{before!r}, "mcp", "-w", {ws!r}]
+from clawmem.launcher import main
+main()
+"""
+
+
+@pytest.mark.parametrize("before", [(), ("--color", "never"), ("--debug",)], ids=["front", "fast lane", "typer"])
+def test_a_failed_sdk_server_ends_the_process_with_1_while_the_client_keeps_stdin_open(ws, before):
+    """The front cannot serve tool calls without the SDK server: it says why and the process ends, though the
+    thread reading stdin still waits for the client (the launcher does not wait for it). Each way in: the
+    launcher's plain ``mcp -w DIR``, the fast lane (``--color``) and the Typer command (``--debug``)."""
+    server = Server([sys.executable, "-c", FAILING_SDK.format(before=before, ws=str(ws.root))])
+    server.send(initialize())
+    assert server.receive()["result"]["serverInfo"]["name"] == "clawmem"  # the front answered before the SDK failed
+    assert server.proc.wait(timeout=120) == 1  # stdin is still open
+    assert server.proc.stderr is not None and server.proc.stdin is not None
+    stderr = server.proc.stderr.read().decode()
+    assert "Traceback" in stderr and "RuntimeError: the SDK server could not start" in stderr
+    server.proc.stdin.close()

@@ -11,65 +11,64 @@ from enum import Enum
 from typing import Annotated, Any, NoReturn
 
 import typer
-from typer._click.core import Context
-from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer import Context  # the context's public name; Typer's classes annotate its private base, hence ``ignore[override]``
 from typer.core import TyperArgument, TyperGroup
 
 from clawmem import __version__
 from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
-from clawmem.errors import ClawmemError, ExitCode
-from clawmem.output import COLOR_CHOICES, reader_gone, report_error, report_usage, set_color, take_color
+from clawmem.errors import BadUsage, ExitCode
+from clawmem.output import COLOR_CHOICES, expected, report_failure, set_color, take_anywhere
 
 ARGS_KEY = "clawmem_args"
 
 
-class ClawmemGroup(TyperGroup):
-    """Root group: global options anywhere on the line, and the one place errors become messages and exit codes."""
+class Group(TyperGroup):
+    """Every command group: with no arguments, its help on stderr and exit 2, as Click does.
+
+    Printed here rather than left to Typer, whose exception for it is private: every other
+    Typer exception that exits 2 is then a usage error (``ClawmemGroup``)."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            sys.stderr.write(ctx.get_help() + "\n")
+            raise typer.Exit(ExitCode.USAGE)
+        return super().parse_args(ctx, args)
+
+
+class ClawmemGroup(Group):
+    """Root group: global options anywhere on the line, and the one place the Typer app's errors meet
+    clawmem's one reporter (``output.report_failure``, which the fast lane uses too)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _human_metavars(self)
 
-    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
-        """``--debug`` is accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
-        cut = args.index("--") if "--" in args else len(args)
-        ctx.meta[DEBUG_FLAG] = "--debug" in args[:cut]
-        ctx.meta[ARGS_KEY] = args[:cut]
-        args = [a for a in args[:cut] if a != "--debug"] + args[cut:]
-        color, args = take_color(args)
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        """``--debug`` and ``--color`` are accepted anywhere before ``--`` (like ``-w`` and ``--json``, with one meaning)."""
+        ctx.meta[ARGS_KEY] = args[: args.index("--")] if "--" in args else args
+        color, ctx.meta[DEBUG_FLAG], args = take_anywhere(args)
         try:
             if color is not None:  # the root option checks the value (a usage error naming the choices) and sets it
                 args = ["--color", color, *args]
             elif "--color" in args:  # given without a value: the root option says so
                 args = ["--color"]
             return super().parse_args(ctx, args)
-        except NoArgsIsHelpError:
-            raise
-        except UsageError as err:
-            _usage_error(ctx, err)
+        except typer.TyperException as err:
+            if err.exit_code != ExitCode.USAGE:
+                raise
+            _fail(ctx, _usage(ctx, err))
 
-    def invoke(self, ctx: Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:  # type: ignore[override]
         try:
             return super().invoke(ctx)
-        except NoArgsIsHelpError:
-            raise
-        except UsageError as err:
-            _usage_error(ctx, err)
-        except ClawmemError as err:
-            report_error(err, as_json=bool(ctx.meta.get(JSON_FLAG)))
-            raise typer.Exit(err.exit_code) from None
-        except KeyboardInterrupt:
-            sys.stderr.write("clawmem: interrupted\n")
-            raise typer.Exit(ExitCode.INTERRUPTED) from None
-        except BrokenPipeError:
-            reader_gone()
-            raise typer.Exit(0) from None  # the reader went away (`| head`): not an error, as ripgrep says
-        except Exception as err:
-            if type(err).__module__.startswith("typer") or ctx.meta.get(DEBUG_FLAG):
+        except typer.TyperException as err:
+            if err.exit_code != ExitCode.USAGE:
                 raise
-            sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
-            sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
-            raise typer.Exit(ExitCode.ERROR) from None
+            _fail(ctx, _usage(ctx, err))
+        except (Exception, KeyboardInterrupt) as err:  # Typer itself would end Ctrl-C and a closed pipe in its own words
+            if type(err).__module__.startswith("typer") or (ctx.meta.get(DEBUG_FLAG) and not expected(err)):
+                raise
+            _fail(ctx, err)
 
 
 #: Typer's type labels, in words a reader of ``--help`` and the man pages knows.
@@ -79,11 +78,11 @@ METAVARS = {"int": "N", "int range": "N", "float": "NUMBER", "float range": "NUM
 class _Argument(TyperArgument):
     """An argument named as git and POSIX usage name it: ``TEXT``, ``[PATH]``, not ``{text}`` / ``text <str>``."""
 
-    def get_usage_pieces(self, ctx: Context) -> list[str]:
+    def get_usage_pieces(self, ctx: Context) -> list[str]:  # type: ignore[override]
         name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
         return [name + ("..." if self.nargs != 1 else "")]
 
-    def get_help_record(self, ctx: Context) -> tuple[str, str] | None:
+    def get_help_record(self, ctx: Context) -> tuple[str, str] | None:  # type: ignore[override]
         record = super().get_help_record(ctx)
         return None if record is None else (self.display_name_raw, record[1])
 
@@ -106,12 +105,17 @@ def _human_metavars(group: Any) -> None:
                     param.metavar = METAVARS[label]
 
 
-def _usage_error(ctx: Context, err: UsageError) -> NoReturn:
-    """One line on stderr (and the error JSON under ``--json``, wherever it was given), exit 2."""
-    command = err.ctx.command_path if err.ctx is not None else ctx.command_path
-    as_json = bool(ctx.meta.get(JSON_FLAG)) or "--json" in ctx.meta.get(ARGS_KEY, ())
-    report_usage(err.format_message(), command=command, as_json=as_json)
-    raise typer.Exit(ExitCode.USAGE)
+def _usage(ctx: Context, err: typer.TyperException) -> BadUsage:
+    """One of Typer's usage errors (the Typer exceptions that exit 2) as clawmem's, naming the command it refused."""
+    refused = getattr(err, "ctx", None)
+    return BadUsage(err.format_message(), command=(refused or ctx).command_path)
+
+
+def _fail(ctx: Context, err: BaseException) -> NoReturn:
+    """Report ``err`` and exit with its code. A usage error is JSON under ``--json`` wherever ``--json``
+    was given, even when parsing stopped before reaching it."""
+    as_json = bool(ctx.meta.get(JSON_FLAG)) or (isinstance(err, BadUsage) and "--json" in ctx.meta.get(ARGS_KEY, ()))
+    raise typer.Exit(report_failure(err, as_json=as_json)) from None
 
 
 app = typer.Typer(
@@ -167,6 +171,7 @@ def root(
 
 
 def _register() -> None:
+    """Every command and group (each group a ``Group``, for its no-arguments help)."""
     from clawmem.cli import (
         demo,
         dream,
@@ -184,22 +189,22 @@ def _register() -> None:
     )
 
     app.command("init")(init.init)
-    app.add_typer(note.app, name="note")
+    app.add_typer(note.app, name="note", cls=Group)
     app.command("ingest")(ingest.ingest)
     app.command("index")(index.index)
     app.command("status")(status.status)
     app.command("search")(search.search)
     app.command("get")(get.get)
     app.command("recall")(recall.recall)
-    app.add_typer(project.app, name="project")
-    app.add_typer(intent.app, name="intent")
-    app.add_typer(user.app, name="user")
+    app.add_typer(project.app, name="project", cls=Group)
+    app.add_typer(intent.app, name="intent", cls=Group)
+    app.add_typer(user.app, name="user", cls=Group)
     app.command("dream")(dream.dream)
     app.command("demo")(demo.demo)
     from clawmem.cli import config as config_cmd
     from clawmem.cli import mcp
 
-    app.add_typer(config_cmd.app, name="config")
+    app.add_typer(config_cmd.app, name="config", cls=Group)
     app.command("mcp")(mcp.mcp)
     from clawmem.cli import audit, forget
 
@@ -211,8 +216,8 @@ def _register() -> None:
     app.command("install")(install.install)
     from clawmem.cli import imports, plugin
 
-    app.add_typer(plugin.app, name="plugin")
-    app.add_typer(imports.app, name="import")
+    app.add_typer(plugin.app, name="plugin", cls=Group)
+    app.add_typer(imports.app, name="import", cls=Group)
     app.command("promote")(promote.promote)
     app.command("demote")(demote.demote)
     app.command("accept")(accept.accept)
@@ -224,7 +229,7 @@ def _register() -> None:
     app.command("cron")(cron.cron)
     from clawmem.cli import worker
 
-    app.add_typer(worker.app, name="worker")
+    app.add_typer(worker.app, name="worker", cls=Group)
     from clawmem.cli import man
 
     app.command("man")(man.man)
@@ -235,9 +240,5 @@ _register()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    try:
-        app(prog_name="clawmem")
-    except KeyboardInterrupt:
-        sys.stderr.write("clawmem: interrupted\n")
-        sys.exit(ExitCode.INTERRUPTED)
+    """The Typer app, run by the console script (``clawmem.launcher``) for what its fast lane does not take."""
+    app(prog_name="clawmem")

@@ -11,6 +11,7 @@ from clawmem.cli.promote import YesOpt
 
 
 def forget(
+    ctx: typer.Context,
     anchor: Annotated[str | None, typer.Argument(help="The entry to forget: PATH#L12 or PATH:12, as search, audit and note add cite it.", show_default=False)] = None,
     text: Annotated[str | None, typer.Option("--text", help="Forget every entry that says this (ignores case, punctuation and markup).")] = None,
     session: Annotated[str | None, session_option("Forget everything one session wrote, and never ingest it again.")] = None,
@@ -64,13 +65,13 @@ def forget(
 
     targets = sum(v is not None for v in (anchor, text, session))
     if (undo is not None or list_forgets) and (targets or no_undo or copies):
-        usage_error("--undo and --list take no entry, --text, --session, --no-undo or --copies")
+        usage_error(ctx, "--undo and --list take no entry, --text, --session, --no-undo or --copies")
     if copies and anchor is None:
-        usage_error("--copies goes with an entry anchor (--text and --session always take every copy)")
+        usage_error(ctx, "--copies goes with an entry anchor (--text and --session always take every copy)")
     if undo is not None and list_forgets:
-        usage_error("give --undo ID or --list, not both")
+        usage_error(ctx, "give --undo ID or --list, not both")
     if undo is None and not list_forgets and targets != 1:
-        usage_error("say what to forget: an entry anchor, --text TEXT or --session ID (exactly one)")
+        usage_error(ctx, "say what to forget: an entry anchor, --text TEXT or --session ID (exactly one)")
     ws = Workspace.open(workspace)
     if list_forgets:
         found = undo_core.list_forgets(ws, local_now().date())

@@ -12,19 +12,11 @@ from typing import Annotated
 import typer
 
 from clawmem.cli.options import WorkspaceOpt
+from clawmem.hosts.names import HOOK_EVENTS, HOOK_HOSTS
 
-
-class Event(str, enum.Enum):
-    session_start = "session-start"
-    prompt = "prompt"
-    pre_compact = "pre-compact"
-    stop = "stop"
-    session_end = "session-end"
-
-
-class HookHost(str, enum.Enum):
-    claude_code = "claude-code"
-    codex = "codex"
+# Typer's choices, named in clawmem.hosts.names (the fast lane's parser reads the same tuples)
+Event = enum.Enum("Event", {name: name for name in HOOK_EVENTS}, type=str)  # type: ignore[misc]
+HookHost = enum.Enum("HookHost", {name: name for name in HOOK_HOSTS}, type=str)  # type: ignore[misc]
 
 
 def hook(

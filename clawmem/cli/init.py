@@ -11,6 +11,7 @@ from clawmem.cli.options import JsonOpt, WorkspaceOpt, usage_error
 
 
 def init(
+    ctx: typer.Context,
     directory: Annotated[
         Optional[Path],
         typer.Argument(
@@ -55,7 +56,7 @@ def init(
     from clawmem.workspace_init import initialise
 
     if directory is not None and workspace is not None and directory.absolute() != workspace.absolute():
-        usage_error(f"two workspaces given: {directory} and -w {workspace}; pass one")
+        usage_error(ctx, f"two workspaces given: {directory} and -w {workspace}; pass one")
     result = initialise(directory or workspace, git=git, here=True)
     if json_output:
         emit_json(result)

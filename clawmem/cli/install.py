@@ -9,13 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.hosts.names import INSTALL_HOSTS
 
-
-class InstallHost(str, enum.Enum):
-    claude_code = "claude-code"
-    codex = "codex"
-    cursor = "cursor"
-    claude_desktop = "claude-desktop"
+InstallHost = enum.Enum("InstallHost", {name: name for name in INSTALL_HOSTS}, type=str)  # type: ignore[misc]  # clawmem.hosts.names
 
 
 class Scope(str, enum.Enum):
@@ -60,7 +56,7 @@ def install(
     """
     from clawmem.hosts.install import install as run_install
 
-    if auto_memory is None and host is InstallHost.claude_code and not (uninstall or dry_run or json_output) and sys.stdin.isatty() and sys.stdout.isatty():
+    if auto_memory is None and host.value == "claude-code" and not (uninstall or dry_run or json_output) and sys.stdin.isatty() and sys.stdout.isatty():
         off = typer.confirm("Claude Code keeps its own auto memory too, so both would be injected into every session. Switch it off (uninstall restores it)?", default=False)
         auto_memory = AutoMemory.off if off else AutoMemory.keep
     report = run_install(

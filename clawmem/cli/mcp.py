@@ -52,4 +52,6 @@ def mcp(
     Workspace.open(workspace)  # fail before the handshake, with clawmem's message, when there is no workspace
     if sys.stdin.isatty():
         sys.stderr.write("clawmem: mcp speaks JSON-RPC on stdin/stdout; start it from your agent host (Ctrl-C stops it)\n")
-    serve(workspace)
+    code = serve(workspace)
+    if code:  # the SDK server failed (its traceback is on stderr)
+        raise typer.Exit(code)

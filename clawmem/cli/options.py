@@ -62,12 +62,11 @@ SessionOpt = Annotated[str | None, session_option()]
 AtOpt = Annotated[str | None, typer.Option("--at", help="When it was observed: ISO time or a phrase like 'yesterday 3pm'.")]
 
 
-def usage_error(message: str) -> NoReturn:
+def usage_error(ctx: typer.Context, message: str) -> NoReturn:
     """Refuse a combination of arguments as a usage error (exit 2, one line naming the command's help)."""
-    from typer._click.exceptions import UsageError
-    from typer._click.globals import get_current_context
+    from clawmem.errors import BadUsage
 
-    raise UsageError(message, ctx=get_current_context())
+    raise BadUsage(message, command=ctx.command_path)
 
 
 def resolve_origin(origin: Origin | None) -> str:

@@ -10,7 +10,6 @@ the same text and exit 2, and ``tests/test_launcher_parity.py`` runs both to pro
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -48,20 +47,14 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
 
 
 def guarded(run: Callable[[], int], *, as_json: bool, debug: bool) -> int:
-    """Errors as the Typer app's root group reports them: a message and an exit code, no traceback."""
-    from clawmem.errors import ClawmemError, ExitCode
-    from clawmem.output import report_error
-
+    """Errors reported by the reporter of the Typer app's root group (``output.report_failure``): a message and an exit code."""
     try:
         return run()
-    except ClawmemError as err:
-        report_error(err, as_json=as_json)
-        return err.exit_code
     except (KeyboardInterrupt, BrokenPipeError):
         raise  # the launcher reports both, for every lane
     except Exception as err:
-        if debug:
+        from clawmem.output import expected, report_failure
+
+        if debug and not expected(err):
             raise
-        sys.stderr.write(f"clawmem: error: unexpected {type(err).__name__}: {err}\n")
-        sys.stderr.write("hint: rerun with `clawmem --debug ...` for the traceback\n")
-        return ExitCode.ERROR
+        return report_failure(err, as_json=as_json)

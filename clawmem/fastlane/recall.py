@@ -5,7 +5,6 @@ Never fails the turn: every problem becomes a line on stderr and less context, e
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -26,7 +25,6 @@ def recall_parser() -> Parser:
     parser.add_argument("--workspace", "-w")
     parser.add_argument("--why", action="store_true")
     parser.add_argument("--json", dest="json_output", action="store_true")
-    parser.add_argument("--debug", action="store_true")
     return parser
 
 
@@ -34,9 +32,7 @@ def run_command(**values: object) -> int:
     """Recall in this process, or in the workspace's resident worker when one answers (same bytes either way)."""
     from clawmem.worker.client import delegated
 
-    code = delegated("recall", values, lambda: answer(**values))  # type: ignore[arg-type]
-    finish()
-    return code
+    return delegated("recall", values, lambda: answer(**values))  # type: ignore[arg-type]
 
 
 def answer(
@@ -88,12 +84,3 @@ def answer(
 
             sys.stderr.write(f"clawmem: recall injected nothing: {why_nothing(result)}\n")
     return 0
-
-
-def finish() -> None:
-    """Flush, and exit at once when a vector lane cut off by the budget may still be loading a model."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    triggers = sys.modules.get("clawmem.recall.triggers")  # not imported (the worker answered): nothing cut off
-    if triggers is not None and triggers.ABANDONED:
-        os._exit(0)

@@ -34,7 +34,6 @@ def search_parser() -> Parser:
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--workspace", "-w")
     parser.add_argument("--json", dest="json_output", action="store_true")
-    parser.add_argument("--debug", action="store_true")
     return parser
 
 

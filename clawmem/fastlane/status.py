@@ -16,7 +16,6 @@ def status_parser() -> Parser:
     parser = Parser("clawmem status")
     parser.add_argument("--workspace", "-w")
     parser.add_argument("--json", dest="json_output", action="store_true")
-    parser.add_argument("--debug", action="store_true")
     return parser
 
 

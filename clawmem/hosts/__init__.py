@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-HOOK_HOSTS = ("claude-code", "codex")
-INSTALL_HOSTS = ("claude-code", "codex", "cursor", "claude-desktop")
-EVENTS = ("session-start", "prompt", "pre-compact", "stop", "session-end")
-
 
 def host_module(host: str) -> ModuleType:
-    """The module describing a host that runs clawmem's hooks (one of ``HOOK_HOSTS``)."""
-    from clawmem.hosts import claude_code, codex
+    """The module describing ``host`` (one of ``names.INSTALL_HOSTS``), found by the name it gives itself."""
+    from clawmem.hosts import claude_code, claude_desktop, codex, cursor
 
-    return {"claude-code": claude_code, "codex": codex}[host]
+    return {module.NAME: module for module in (claude_code, codex, cursor, claude_desktop)}[host]

@@ -33,9 +33,8 @@ EVENT_NAMES = {
     "stop": "Stop",
     "session-end": "SessionEnd",
 }
-CONTEXT_EVENTS = ("session-start", "prompt")
 # SessionEnd ingests once per session; Stop (after every reply) would re-ingest on each turn
-INSTALLED_EVENTS = ("session-start", "prompt", "pre-compact", "session-end")
+INSTALLED_EVENTS = tuple(event for event in EVENT_NAMES if event != "stop")
 ALWAYS_LOAD = True  # the server's tools are in the first request (the schema in Claude Code 2.1: "alwaysLoad")
 
 

@@ -31,8 +31,7 @@ EVENT_NAMES = {
     "pre-compact": "PreCompact",
     "stop": "Stop",
 }
-CONTEXT_EVENTS = ("session-start", "prompt")
-INSTALLED_EVENTS = ("session-start", "prompt", "pre-compact", "stop")
+INSTALLED_EVENTS = tuple(EVENT_NAMES)  # every event it has (Codex has no SessionEnd: stop takes its place)
 
 
 def home_dir(home: Path) -> Path:

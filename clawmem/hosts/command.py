@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 import sys
 
-WORKER_EVENTS = ("session-start", "prompt")  # the events that recall (a host names its own in CONTEXT_EVENTS): the worker's work
-
 
 def one_line(text: str) -> str:
     """A reason as one printable line: reasons may quote the input (a session id, a path)."""
@@ -43,18 +41,18 @@ def outcome_of(event: str, host: str, workspace: str | os.PathLike[str] | None, 
 
 def run_command(*, event: str, host: str, workspace: str | os.PathLike[str] | None = None, budget_ms: int | None = None) -> int:
     """The hook in this process, or for the context events in the workspace's resident worker when one answers."""
-    from clawmem.fastlane.recall import finish
 
     def local() -> int:
         return answer(event=event, host=host, workspace=workspace, budget_ms=budget_ms)
 
-    if event in WORKER_EVENTS:
+    from clawmem.hosts.names import CONTEXT_EVENTS
+
+    if event in CONTEXT_EVENTS:  # recall: the worker's work
         from clawmem.worker.client import delegated
 
         delegated("hook", {"event": event, "host": host, "workspace": workspace, "budget_ms": budget_ms}, local)
     else:  # the ingest events start a detached job: nothing a worker would make faster
         local()
-    finish()
     return 0
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from clawmem.hosts.names import CONTEXT_EVENTS
+
 
 @dataclass(frozen=True)
 class HookInput:
@@ -64,7 +66,7 @@ def parse_input(raw: bytes) -> HookInput:
 
 def context_output(host: ModuleType, event: str, context: str) -> str:
     """What the host reads from stdout to add hidden context (nothing when there is none)."""
-    if not context or event not in host.CONTEXT_EVENTS:
+    if not context or event not in CONTEXT_EVENTS:
         return ""
     payload = {"hookSpecificOutput": {"hookEventName": host.EVENT_NAMES[event], "additionalContext": context}}
     return json.dumps(payload, ensure_ascii=False) + "\n"
@@ -153,7 +155,7 @@ def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: 
 
         ws = Workspace.open(workspace)
         _register(ws, module, data)
-        if event in module.CONTEXT_EVENTS:
+        if event in CONTEXT_EVENTS:
             out = _recall(ws, module, event, data, budget_ms, degraded)
             return HookOutcome(out, degraded, "bootstrap" if event == "session-start" else "recall")
         _ingest(ws, module, data, degraded)

@@ -18,7 +18,7 @@ from types import ModuleType
 
 from clawmem.config import INSTALL_BACKUP_SUFFIX
 from clawmem.errors import BadInput
-from clawmem.hosts import configfiles
+from clawmem.hosts import configfiles, host_module
 from clawmem.hosts.wiring import hook_handlers, server_entry
 
 
@@ -63,12 +63,6 @@ class _Plan:
         if self.after is None:
             return "remove"
         return "create" if self.before is None else "update"
-
-
-def host_module(host: str) -> ModuleType:
-    from clawmem.hosts import claude_code, claude_desktop, codex, cursor
-
-    return {"claude-code": claude_code, "codex": codex, "cursor": cursor, "claude-desktop": claude_desktop}[host]
 
 
 def executable() -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import sys
 import threading
 from collections.abc import Mapping
@@ -129,8 +130,8 @@ class Front:
                 sys.stderr.flush()
 
 
-def _run_sdk(workspace: str | Path | None) -> None:
-    """The SDK server on the process's standard streams (now the front's pipes); a failure ends the process."""
+def _run_sdk(workspace: str | Path | None, ended: queue.SimpleQueue[int]) -> None:
+    """The SDK server on the process's standard streams (now the front's pipes); a failure ends the connection (1 on ``ended``)."""
     try:
         from clawmem.mcp.server import serve
 
@@ -140,11 +141,28 @@ def _run_sdk(workspace: str | Path | None) -> None:
 
         traceback.print_exc()
         sys.stderr.flush()
-        os._exit(1)
+        ended.put(1)
+
+
+def _read(wire_in: IO[bytes], front: Front, to_sdk: IO[bytes], started: tuple[threading.Thread, ...], ended: queue.SimpleQueue[int]) -> None:
+    """Answer or forward every line the client sends until it closes stdin (then 0 on ``ended``); the first starts the SDK."""
+    for line in iter(wire_in.readline, b""):
+        forward = front.handle(line)
+        if started[-1].ident is None:  # the first message is answered (or passed on): warm the SDK up now
+            for thread in started:
+                thread.start()
+        if forward is not None:
+            to_sdk.write(forward if forward.endswith(b"\n") else forward + b"\n")
+            to_sdk.flush()
+    ended.put(0)
 
 
 def serve(workspace: str | Path | None) -> int:
-    """Serve one connection on stdin/stdout until the client closes stdin."""
+    """Serve one connection on stdin/stdout: 0 once the client closed stdin, 1 when the SDK server failed (its traceback on stderr).
+
+    Stdin is read on a thread of its own, so a failed SDK server ends the connection at once; that
+    thread is then left blocked on a client that may never write again (``clawmem.abandoned``).
+    """
     wire_in = os.fdopen(os.dup(0), "rb")
     wire_out = os.fdopen(os.dup(1), "wb")
     to_sdk_read, to_sdk_write = os.pipe()
@@ -154,19 +172,22 @@ def serve(workspace: str | Path | None) -> int:
     os.close(to_sdk_read)
     front = Front(wire_out, os.environ)
     to_sdk = os.fdopen(to_sdk_write, "wb")
+    ended: queue.SimpleQueue[int] = queue.SimpleQueue()
     relay = threading.Thread(target=front.relay, args=(os.fdopen(from_sdk_read, "rb"),), name="clawmem-mcp-relay", daemon=True)
-    sdk = threading.Thread(target=_run_sdk, args=(workspace,), name="clawmem-mcp-sdk", daemon=True)
-    for line in iter(wire_in.readline, b""):
-        forward = front.handle(line)
-        if sdk.ident is None:  # the first message is answered (or passed on): warm the SDK up now
-            relay.start()
-            sdk.start()
-        if forward is not None:
-            to_sdk.write(forward if forward.endswith(b"\n") else forward + b"\n")
-            to_sdk.flush()
-    to_sdk.close()  # end of input for the SDK server: it finishes what it has, then returns
-    if sdk.ident is not None:
-        sdk.join()
-        os.write(from_sdk_write, END)
-        relay.join()
-    return 0
+    sdk = threading.Thread(target=_run_sdk, args=(workspace, ended), name="clawmem-mcp-sdk", daemon=True)
+    reader = threading.Thread(target=_read, args=(wire_in, front, to_sdk, (relay, sdk), ended), name="clawmem-mcp-reader", daemon=True)
+    reader.start()
+    try:
+        code = ended.get()
+        if code == 0:
+            to_sdk.close()  # end of input for the SDK server: it finishes what it has, then returns
+        if sdk.ident is not None:
+            sdk.join()
+            os.write(from_sdk_write, END)
+            relay.join()
+        return 1 if code or not ended.empty() else 0  # the SDK server may also fail while it finishes
+    finally:
+        if reader.is_alive():
+            from clawmem.abandoned import abandon
+
+            abandon(reader)

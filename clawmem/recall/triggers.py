@@ -172,8 +172,8 @@ class VectorLane:
         self.cosine_floor = 0.0
         self.baseline: float | None = None
         self.error: str | None = None
-        self._thread = threading.Thread(target=self._run, args=(ws, message), daemon=True)
-        self._thread.start()
+        self.thread = threading.Thread(target=self._run, args=(ws, message), daemon=True)
+        self.thread.start()
 
     def _run(self, ws: Workspace, message: str) -> None:
         # One short text: extra BLAS threads only add hand-off latency (and stall badly when
@@ -195,11 +195,10 @@ class VectorLane:
             self.error = f"{type(err).__name__}: {err}"
 
     def wait(self, seconds: float) -> bool:
-        self._thread.join(seconds)
-        return not self._thread.is_alive()
+        self.thread.join(seconds)
+        return not self.thread.is_alive()
 
 
-ABANDONED: list[VectorLane] = []  # lanes cut off by the budget and still running; the CLI exits without waiting for them
 # What the turn still does once the lane answers or is cut off (scoring, the project block, the
 # recall bookkeeping, a write when something fired): 10-30 ms on a loaded machine, so the lane
 # leaves that much of the budget (at most a tenth of it).
@@ -229,7 +228,9 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
         return None
     lane = VectorLane(ws, message)
     if not lane.wait(max(0.0, budget.remaining_s() - min(AFTER_LANE_S, budget.total_ms / 10_000))):
-        ABANDONED[:] = [*(cut for cut in ABANDONED if not cut.wait(0)), lane]  # a long-lived server keeps only the running ones
+        from clawmem.abandoned import abandon
+
+        abandon(lane.thread)  # the process exits without waiting for the model it may still be loading
         degraded.append("vector trigger matching cut off by the time budget; lexical only this turn")
         return None
     if lane.vector is None:

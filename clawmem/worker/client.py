@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 COMMANDS = ("recall", "hook", "status", "search")
-HOOK_EVENTS = ("prompt", "session-start")  # hosts.command.WORKER_EVENTS, not imported: that costs a module per turn
+HOOK_EVENTS = ("session-start", "prompt")  # hosts.names.CONTEXT_EVENTS, not imported: that costs a module per turn
 VALUE_OPTIONS = ("-w", "--workspace", "--color")
 _asked: dict[str, str | None] = {"refusal": None}  # what the worker said when it refused this process's request ("version", "environment", ...)
 

@@ -35,7 +35,7 @@ class Plan:
 def planned(request: dict[str, Any], root: Path) -> Plan | str:
     """The plan for a ``run`` request, or why the client must run it itself; called in the client's directory."""
     from clawmem import launcher
-    from clawmem.hosts.command import WORKER_EVENTS
+    from clawmem.hosts.names import CONTEXT_EVENTS
 
     parts = launcher.lane_args(list(request["argv"]))
     if parts is None:
@@ -46,7 +46,7 @@ def planned(request: dict[str, Any], root: Path) -> Plan | str:
             values = launcher.recall_values(rest[1:], found)
         elif rest[:1] == ["hook"]:
             values = launcher.hook_values(rest[1:], found)
-            if values["event"] not in WORKER_EVENTS:
+            if values["event"] not in CONTEXT_EVENTS:
                 return "command"
         elif rest[:1] == ["status"]:
             values = launcher.status_values(rest[1:], found)
@@ -87,8 +87,8 @@ def _same_workspace(option: Any, root: Path) -> bool:
 
 def run(plan: Plan) -> int:
     """The command's own function: the same one the client's process would call."""
+    from clawmem import abandoned
     from clawmem.output import set_color
-    from clawmem.recall.triggers import ABANDONED
 
     set_color(plan.color)
     try:
@@ -102,7 +102,7 @@ def run(plan: Plan) -> int:
 
         return hook_answer(**plan.values)
     finally:
-        ABANDONED.clear()  # a vector lane cut off by its budget finishes in its thread; no exit waits for it
+        abandoned.THREADS.clear()  # a vector lane cut off by its budget finishes in its thread; this process never exits for it
 
 
 def _read(plan: Plan) -> int:

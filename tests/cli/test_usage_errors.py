@@ -83,3 +83,17 @@ def test_forget_argument_combinations_are_usage_errors_and_change_nothing(ws, cl
     before = {p: p.read_bytes() for p in ws.root.rglob("*") if p.is_file()}
     assert_usage_error(clawmem("forget", *args), ("forget",), "")
     assert {p: p.read_bytes() for p in ws.root.rglob("*") if p.is_file()} == before
+
+
+GROUPS = [pytest.param((), id="clawmem")] + [
+    pytest.param((name,), id=name) for name, command in typer.main.get_command(app).commands.items() if getattr(command, "no_args_is_help", False)
+]
+
+
+@pytest.mark.parametrize("path", GROUPS)
+def test_a_group_without_arguments_prints_its_help_on_stderr_and_exits_2(clawmem, path):
+    """What Click does (clawmem prints it itself: Typer's exception for it is private)."""
+    result = clawmem(*path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == clawmem(*path, "--help").stdout
+    assert result.stderr.startswith(f"Usage: clawmem {' '.join(path)}".rstrip() + " [OPTIONS] COMMAND")

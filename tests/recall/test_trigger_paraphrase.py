@@ -18,6 +18,7 @@ import json
 
 import pytest
 
+from clawmem import abandoned
 from clawmem.config import RecallConfig
 from clawmem.index.maintain import open_synced
 from clawmem.recall import triggers
@@ -130,24 +131,26 @@ def test_a_spent_budget_skips_the_vector_lane_and_says_so(memory):
 
 @pytest.mark.model
 def test_lanes_cut_off_by_the_budget_are_not_kept_once_they_finish(memory):
-    """A long-lived process (the MCP server) cuts lanes off turn after turn: the list the CLI
-    checks before it exits holds only the ones still running, so it never grows without bound."""
+    """A long-lived process (the MCP server) cuts lanes off turn after turn: the list the launcher
+    checks before it exits (``clawmem.abandoned``) holds only the ones still running, so it never grows without bound."""
     index, _ = open_synced(memory)
-    triggers.ABANDONED.clear()
+    abandoned.THREADS.clear()
     with index:
         for _ in range(3):
             nearly = Budget(250)
             nearly.started -= 0.245  # 5 ms left: the lane starts and is cut off at once
             triggers.match(memory, index, PARAPHRASES[0], [], nearly, [])
-        assert 1 <= len(triggers.ABANDONED) <= 3
-        assert all(cut.wait(120) for cut in list(triggers.ABANDONED))
+        assert 1 <= len(abandoned.THREADS) <= 3
+        for thread in list(abandoned.THREADS):
+            thread.join(120)
+        assert not abandoned.running()
         nearly = Budget(250)
         nearly.started -= 0.245
         degraded: list[str] = []
         triggers.match(memory, index, PARAPHRASES[1], [], nearly, degraded)
     assert degraded == ["vector trigger matching cut off by the time budget; lexical only this turn"]
-    assert len(triggers.ABANDONED) == 1  # the finished three are gone, the new one is running
-    triggers.ABANDONED.clear()
+    assert len(abandoned.THREADS) == 1  # the finished three are gone, the new one is running
+    abandoned.THREADS.clear()
 
 
 @pytest.mark.model
