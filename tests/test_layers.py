@@ -49,7 +49,6 @@ LAYERS: dict[str, str] = {
     "intents": "core",
     "aspirations": "core",
     "usermodel": "core",
-    "promote": "core",
     "demote": "core",
     "accept": "core",
     "forget": "core",

@@ -18,7 +18,6 @@ LOGIC_KEPT = {
     "cli": "the root Typer group and its one error handler",
     "fastlane": "the argparse front ends' shared parser and error reporter (issue 28: one front door)",
     "hosts": "the host registry (issue 28: one front door)",
-    "mcp": "the SDK check the CLI asks before importing the server (issue 28: one front door)",
 }
 ALLOWED = (ast.Expr, ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)
 

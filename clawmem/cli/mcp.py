@@ -32,9 +32,10 @@ def mcp(
         clawmem mcp --http --port 8765 -w ~/agents/ada/memory
     """
     from clawmem.errors import ClawmemError
-    from clawmem.mcp import INSTALL_HINT, sdk_available
+    from clawmem.mcp import INSTALL_HINT
+    from clawmem.mcp.stdio import sdk_installed
 
-    if not sdk_available():
+    if not sdk_installed():
         raise ClawmemError("the MCP server needs the official MCP SDK, which is not installed", hint=INSTALL_HINT)
     if http:
         from clawmem.mcp.http import loopback_host, serve_http

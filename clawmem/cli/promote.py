@@ -45,9 +45,9 @@ def promote(
     """
     import sys
 
+    from clawmem.dream.promote import promote as promote_core
     from clawmem.errors import warn
     from clawmem.output import emit_json
-    from clawmem.promote import promote as promote_core
     from clawmem.trust.authority import Caller
     from clawmem.workspace import Workspace
 

@@ -24,12 +24,3 @@ from __future__ import annotations
 
 INSTALL_HINT = "install the MCP extra: pip install 'clawmem-cli[mcp]'"
 
-
-def sdk_available() -> bool:
-    """True when an MCP SDK with ``MCPServer`` (mcp 2.x) can be imported."""
-    try:
-        import mcp.server.mcpserver  # noqa: F401  (deferred: the SDK costs ~1 s and only `clawmem mcp` needs it)
-    except ImportError:
-        return False
-    return True
-
