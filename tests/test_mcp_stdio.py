@@ -268,6 +268,18 @@ def test_a_missing_workspace_fails_before_the_handshake(tmp_path):
     assert result.returncode == 1 and "no clawmem workspace" in result.stderr and result.stdout == ""
 
 
+@pytest.mark.parametrize("args", [("mcp",), ("mcp", "--http"), ("--debug", "mcp")], ids=["fast lane", "http", "typer"])
+def test_without_the_sdk_every_path_says_what_to_install(ws, tmp_path, args):
+    """An ``mcp`` package without the SDK's server (an old or foreign one first on the path) is no SDK:
+    the one check (``stdio.sdk_installed``) refuses before the handshake, with the extra to install."""
+    (tmp_path / "mcp").mkdir()
+    (tmp_path / "mcp" / "__init__.py").write_text("", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "CLAWMEM_WORKER": "off"}
+    result = subprocess.run([CLAWMEM, *args, "-w", str(ws.root)], input="", capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 1 and result.stdout == ""
+    assert "needs the official MCP SDK" in result.stderr and "clawmem-cli[mcp]" in result.stderr
+
+
 FAILING_SDK = """
 import sys
 from clawmem.mcp import server
