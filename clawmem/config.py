@@ -57,7 +57,7 @@ HOOK_TRANSCRIPT_MAX_BYTES = 128 * 1024 * 1024
 LEDGER_RECORD_MAX_DEPTH = 8  # one provenance ledger record (clawmem writes at most 2 levels)
 # The resident worker (clawmem.worker; its client's timeouts are in clawmem/worker/__init__.py,
 # which the client imports instead of this module: importing this one costs as much as the reply).
-WORKER_REQUEST_MAX_BYTES = 24 * 1024 * 1024  # one request line: a hook's largest stdin, base64-encoded, and room
+WORKER_REQUEST_MAX_BYTES = 24 * 1024 * 1024  # one request message (``worker.wire``): a hook's largest stdin, and room
 WORKER_SOCKET_PATH_MAX = 103  # bytes a Unix socket path may have everywhere (sun_path: 108 on Linux, 104 on macOS, with the NUL)
 WORKER_LOCK_WAIT_S = 0.5  # a new worker retries the lock this long: a probe holds it for an instant, a worker for good
 WORKER_START_WAIT_S = 30.0  # `clawmem worker start` waits this long for the new worker to answer

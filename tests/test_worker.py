@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from clawmem.worker import wire
 from tests.conftest import CLAWMEM
 
 pytestmark = pytest.mark.e2e  # the resident worker: real processes, sockets and signals
@@ -198,10 +199,33 @@ def test_a_client_of_another_version_is_refused_and_the_old_worker_makes_way(roo
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.settimeout(30)
         conn.connect(str(root / ".clawmem" / "run" / "worker.sock"))
-        conn.sendall(json.dumps(request).encode() + b"\n")
-        reply = json.loads(conn.makefile("rb").readline())
+        conn.sendall(wire.pack(request))
+        reply = wire.unpack(conn.makefile("rb").read, 1 << 20)
     assert reply == {"ok": False, "error": "version"}
     wait_until(lambda: not alive(pid))
+
+
+def test_a_turn_the_worker_answers_imports_almost_nothing(root):
+    """The hook client on every turn: the launcher, the worker's client and its wire, no ``json`` (``worker.wire``)."""
+    import sys
+
+    started()
+    served = status()["served"]
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", CLAWMEM, "hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"],
+        input=json.dumps({**PROMPT, "session_id": "i-1"}).encode(), capture_output=True, timeout=120, check=True,
+    )
+    assert b"release helper" in proc.stdout and status()["served"] == served + 1
+    floor = subprocess.run([sys.executable, "-X", "importtime", "-c", "pass"], capture_output=True, timeout=120, check=True)
+    imported = modules_imported(proc.stderr) - modules_imported(floor.stderr)  # what the interpreter's start-up imports is not the client's
+    ours = {name for name in imported if name.split(".")[0] == "clawmem"}
+    assert ours == {"clawmem", "clawmem.launcher", "clawmem.worker", "clawmem.worker.client", "clawmem.worker.connection", "clawmem.worker.wire"}
+    assert not imported & {"json", "binascii", "socket", "typing"}
+
+
+def modules_imported(importtime: bytes) -> set[str]:
+    """The modules ``python -X importtime`` reports on stderr."""
+    return {line.rsplit("|", 1)[1].strip() for line in importtime.decode().splitlines() if line.startswith("import time:")}
 
 
 def test_python_and_python3_of_one_virtualenv_are_one_install(root):
@@ -225,9 +249,18 @@ def test_a_client_with_another_environment_does_the_work_itself(root):
     assert status()["served"] == served
 
 
-@pytest.mark.parametrize("reply", [b"not json\n", b'{"ok": false, "error": "version"}\n', b'{"ok": true}\n', b""])
+@pytest.mark.parametrize("reply", [
+    b"not the protocol\n",
+    b'{"ok": false, "error": "version"}\n',  # a worker of protocol 2 (JSON lines), still running after an upgrade
+    wire.pack({"ok": False, "error": "version"}),
+    wire.pack({"ok": True}),
+    wire.START + (1 << 30).to_bytes(wire.HEADER, "big"),  # a length past any limit
+    wire.START + (100).to_bytes(wire.HEADER, "big") + b"cut",  # a message cut off
+    b"",
+], ids=["garbage", "protocol 2", "refusal", "no code", "too long", "cut off", "hang-up"])
 def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
-    """A listener that is not a worker of this install (garbage, a refusal, a reply without a code, a hang-up)."""
+    """A listener that is not a worker of this install (garbage, an older protocol, a refusal, a reply
+    without a code, a length past the limit, a message cut off, a hang-up)."""
     expected = NONCE.sub("id=N", hook("prompt", PROMPT, "x1", env={"CLAWMEM_WORKER": "off"}).stdout.decode())
     folder = root / ".clawmem" / "run"
     folder.mkdir(mode=0o700)
@@ -243,7 +276,7 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
         proc.stdin.close()
         conn, _ = listener.accept()
         with conn:
-            conn.makefile("rb").readline()  # the request (its stdin is asked for only once the worker accepts it)
+            conn.makefile("rb").readline()  # the request's first line, as a JSON-lines worker reads it (its stdin is asked for only once accepted)
             conn.sendall(reply)
         out = proc.stdout.read()
         assert proc.wait(timeout=120) == 0

@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: the client imports this m
 if TYPE_CHECKING:
     from pathlib import Path
 
-PROTOCOL = 2
+PROTOCOL = 3  # 3: ``wire`` (length and marshal) where 2 sent JSON lines
 RUN_DIR = "run"  # .clawmem/run/: the worker's socket, lock and process record, owner-only
 SOCKET_NAME = "worker.sock"
 LOCK_NAME = "worker.lock"
@@ -32,6 +32,7 @@ REPLY_TIMEOUT_S = 10.0  # for the answer (a recall's own budget bounds the work;
 # A hook's stdin is read up to this much: more than config.HOOK_STDIN_MAX_BYTES, so the worker
 # still sees an oversized one as oversized (tests/test_worker.py checks the order).
 STDIN_READ_MAX = 9 * 1024 * 1024
+MESSAGE_MAX_BYTES = 256 * 1024 * 1024  # a reply the client accepts (a search's --json of every hit is far less)
 ENV_SWITCH = "CLAWMEM_WORKER"  # "off": never ask a worker nor start one (this process and its children)
 # What the worker's answers depend on besides its arguments: a client whose values differ is
 # served in its own process (the worker keeps the environment it was started with).

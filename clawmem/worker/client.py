@@ -1,7 +1,7 @@
 """The client side: hand the command line to the workspace's worker, or leave it to this process.
 
 The launcher calls ``answered`` first, before it parses or imports anything: a turn the worker
-answers costs this process ``os``, ``sys``, ``_socket`` and ``json`` and nothing of clawmem
+answers costs this process ``os``, ``sys`` and ``_socket`` and nothing of clawmem
 but this package. The command line is read here only to find the socket (which command,
 which workspace); the worker parses it with the launcher's own parsers and refuses anything it
 would not serve exactly as this process would, so a wrong guess costs a round trip, never a
@@ -104,6 +104,7 @@ def answered(argv: list[str]) -> int | None:
     if not os.path.exists(os.path.join(root, ".clawmem", worker.RUN_DIR, worker.SOCKET_NAME)):
         return None
     from clawmem.worker.connection import greeting, opened
+    from clawmem.worker.wire import NOT_THE_PROTOCOL
 
     conversation = opened(root)
     if conversation is None:
@@ -120,11 +121,9 @@ def answered(argv: list[str]) -> int | None:
         reply = conversation.receive()
         if reply is not None and reply.get("ok") and isinstance(reply.get("stdin"), int):
             data = _read(reply["stdin"])
-            import binascii
-
-            conversation.send({"stdin": binascii.b2a_base64(data, newline=False).decode("ascii")})
+            conversation.send({"stdin": data})
             reply = conversation.receive()
-    except (OSError, ValueError, TypeError):  # cut off, timed out, or not the protocol
+    except (OSError, *NOT_THE_PROTOCOL):  # cut off, timed out, or not the protocol
         reply = None
     finally:
         conversation.close()

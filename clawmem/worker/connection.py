@@ -3,7 +3,7 @@
 Apart from the client (which falls back in process) and the lifecycle (which probes a running
 worker), so neither imports the other for it. The client runs this on every turn, so it uses
 the standard library at its lowest: ``_socket`` rather than ``socket`` (the wrapper module and
-what it imports cost more than the whole exchange), ``json`` only once a socket is there.
+what it imports cost more than the whole exchange), and ``marshal`` on the wire (``wire``).
 """
 
 from __future__ import annotations
@@ -12,23 +12,20 @@ import os
 import stat
 
 from clawmem import worker
+from clawmem.worker import wire
 
 TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: the client imports this module on every turn
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-CHUNK = 1 << 16
-
-
 class Conversation:
-    """JSON objects, one per line each way, on a connected socket (``OSError`` when cut off, timed out or refused)."""
+    """Messages (``wire``) each way on a connected socket (``OSError`` when cut off, timed out or refused)."""
 
     def __init__(self, path: str) -> None:
         import _socket
 
         self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-        self.pending = b""
         try:
             self.sock.settimeout(worker.CONNECT_TIMEOUT_S)
             self.sock.connect(path)
@@ -38,23 +35,11 @@ class Conversation:
             raise
 
     def send(self, message: dict[str, Any]) -> None:
-        import json
-
-        self.sock.sendall(json.dumps(message).encode() + b"\n")
+        self.sock.sendall(wire.pack(message))
 
     def receive(self) -> dict[str, Any] | None:
-        """The next object, or None when the other end hung up or sent something else."""
-        import json
-
-        chunks = [self.pending]
-        while b"\n" not in chunks[-1]:
-            chunk = self.sock.recv(CHUNK)
-            if not chunk:
-                return None
-            chunks.append(chunk)
-        line, _, self.pending = b"".join(chunks).partition(b"\n")
-        reply = json.loads(line)
-        return reply if isinstance(reply, dict) else None
+        """The next message, or None when the other end hung up (``ValueError``: not the protocol)."""
+        return wire.unpack(self.sock.recv, worker.MESSAGE_MAX_BYTES)
 
     def close(self) -> None:
         self.sock.close()
@@ -77,14 +62,14 @@ def greeting() -> dict[str, Any]:
 
 
 def ask(root: Path, request: dict[str, Any]) -> dict[str, Any] | None:
-    """One request and its reply, or None when the worker cannot be reached or answers no JSON object."""
+    """One request and its reply, or None when the worker cannot be reached or does not speak the protocol."""
     conversation = opened(root)
     if conversation is None:
         return None
     try:
         conversation.send({**greeting(), **request})
         return conversation.receive()
-    except (OSError, ValueError, TypeError):  # cut off, or not the protocol
+    except (OSError, *wire.NOT_THE_PROTOCOL):  # cut off, or not the protocol
         return None
     finally:
         conversation.close()

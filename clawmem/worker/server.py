@@ -18,7 +18,6 @@ left by a worker killed with ``kill -9`` (its lock released by the kernel) is re
 
 from __future__ import annotations
 
-import binascii
 import fcntl
 import json
 import os
@@ -37,6 +36,7 @@ from typing import Any
 from clawmem import worker
 from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
 from clawmem.index import resident
+from clawmem.worker import wire
 from clawmem.worker.commands import Plan, planned, run
 from clawmem.worker.streams import Output, stdin_of
 
@@ -151,19 +151,21 @@ class Handler(socketserver.StreamRequestHandler):
         self.send(reply)
 
     def receive(self) -> dict[str, Any]:
-        line = self.rfile.readline(WORKER_REQUEST_MAX_BYTES + 1)
-        message = json.loads(line)
-        if not isinstance(message, dict) or len(line) > WORKER_REQUEST_MAX_BYTES:
-            raise ValueError("not one message")
+        message = wire.unpack(self.rfile.read, WORKER_REQUEST_MAX_BYTES)
+        if message is None:
+            raise ValueError("no message")
         return message
 
     def send(self, message: dict[str, Any]) -> None:
-        self.wfile.write(json.dumps(message).encode() + b"\n")
+        self.wfile.write(wire.pack(message))
 
     def stdin(self, limit: int) -> bytes:
         """The client's stdin bytes (``limit`` as ``commands.Plan.stdin``), asked for once the request is accepted."""
         self.send({"ok": True, "stdin": limit})
-        return binascii.a2b_base64(self.receive()["stdin"])
+        data = self.receive().get("stdin")
+        if not isinstance(data, bytes):
+            raise ValueError("no stdin bytes")
+        return data
 
 
 def peer_uid(conn: socket.socket) -> int:
