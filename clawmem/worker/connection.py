@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+
 class Conversation:
     """Messages (``wire``) each way on a connected socket (``OSError`` when cut off, timed out or refused)."""
 
