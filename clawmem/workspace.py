@@ -1,6 +1,6 @@
 """The workspace: where it is, what it contains, and the locks its writers hold.
 
-Every write to a workspace file holds a per-file lock (``clawmem.lock``, so two processes never
+Every write to a workspace file holds a per-file lock (``clawmem.named_locks``, so two processes never
 interleave) and goes through ``clawmem.durable`` (a rewrite is write-temp-then-rename, an append
 is fsynced or cut back), so a crash never leaves half a file.
 """
@@ -295,7 +295,7 @@ class Workspace:
     @contextmanager
     def lock(self, name: str, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the named inter-process lock (``name`` may be a workspace-relative path)."""
-        from clawmem.lock import hold  # deferred: only writers need it
+        from clawmem.named_locks import hold  # deferred: only writers need it
 
         digest = hashlib.sha1(name.encode()).hexdigest()[:16]
         with hold(self.locks_dir / f"{digest}.lock", timeout=timeout):

@@ -75,7 +75,7 @@ LAYERS: dict[str, str] = {
     # storage: files and the index
     "workspace": "storage",
     "durable": "storage",
-    "lock": "storage",
+    "named_locks": "storage",
     "entries": "storage",
     "anchors": "storage",
     "ledger": "storage",

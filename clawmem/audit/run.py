@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 from clawmem.audit import preimages
-from clawmem.audit.diary import diary_items, sweeps
 from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
 from clawmem.audit.index_check import check_index
 from clawmem.audit.ledger_view import UNTRUSTED, Ledger, when
+from clawmem.audit.mentions import diary_items, sweeps
 from clawmem.audit.preimages import check_preimages
 from clawmem.audit.results import AuditEntry, AuditReport, Finding
 from clawmem.audit.sources import trace

@@ -6,7 +6,7 @@ Phases, in order (``run_sweep(phases=...)`` runs any subset):
   sweep, near-duplicates grouped into candidates;
 - REM (``rem.py``): themes, reinforcement and reflections with citations;
 - deep: the gate (``gate.py``), consolidation (``consolidate.py``, or ``external.py``), then
-  the write path (``write.py``) and a summary in ``DREAMS.md`` (``diary.py``).
+  the write path (``write.py``) and a summary in ``DREAMS.md`` (``sweep_record.py``).
 
 One sweep at a time (``lock.py``); another sweep arriving meanwhile returns at once with
 ``ran=False``. The index is synced first, so notes and hand edits made since are seen.

@@ -18,13 +18,13 @@ from clawmem.config import DreamConfig
 from clawmem.dream import (
     budget,
     consolidate,
-    diary,
     directives,
     external,
     gate,
     light,
     rem,
     store,
+    sweep_record,
     testhook,
     write,
 )
@@ -306,8 +306,8 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         assert sweep_id is not None  # started above: not a dry run
         store.save(index, staging, verdicts)
         touched_themes = [t for t in staging.themes if lit and set(t.candidates) & lit.touched]
-        diary.append(ws, report, touched_themes, today=now.date())
-        store.finish_sweep(index, sweep_id, diary.summary(report))
+        sweep_record.append(ws, report, touched_themes, today=now.date())
+        store.finish_sweep(index, sweep_id, sweep_record.summary(report))
         if report.memory_changed:
             sync(ws, index)  # the next search sees the new curated lines (and their ledger provenance) at once
             _embed_triggers(ws, index)

@@ -172,8 +172,8 @@ class Report:
 
 def gather(ws: Workspace) -> Report:
     """Read the workspace and its (synced) index into one ``Report``."""
-    from clawmem.audit.diary import diary_items
     from clawmem.audit.ledger_view import Ledger
+    from clawmem.audit.mentions import diary_items
     from clawmem.index.maintain import open_synced
     from clawmem.status import workspace_status
     from clawmem.timeparse import local_now
@@ -289,13 +289,13 @@ class _Trail:
     """What every curated entry's trail is read from, loaded once: recall counts, diary, ledger, taints."""
 
     recalls: dict[str, dict[str, Any]]
-    diary: list[Any]  # clawmem.audit.diary items
+    diary: list[Any]  # clawmem.audit.mentions items
     ledger: Any  # clawmem.audit.ledger_view.Ledger
     taints: dict[str, str]
 
 
 def _curated(ws: Workspace, index: Index, rel: str, trail: _Trail) -> Capped:
-    from clawmem.audit.diary import sweeps
+    from clawmem.audit.mentions import sweeps
     from clawmem.audit.sources import trace
 
     path = ws.root / rel
@@ -386,7 +386,7 @@ def _minute(stamp: str | None) -> str:
 
 
 def _refused(items: list[str]) -> dict[str, str]:
-    """The newest sweep's rejections as DREAMS.md lists them (``dream.diary.lines``): excerpt -> reason."""
+    """The newest sweep's rejections as DREAMS.md lists them (``dream.sweep_record.lines``): excerpt -> reason."""
     found = {}
     for item in items:
         what, sep, why = item.partition(" — ")
