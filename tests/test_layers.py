@@ -65,7 +65,10 @@ LAYERS: dict[str, str] = {
     "manuals": "core",
     # rules: the closed vocabularies, the trust rules, input validation, output conventions
     "trust": "rules",
-    "vocabulary": "rules",
+    # the origin classes and the closed vocabularies: definitions every layer records and asks,
+    # importing only the foundation, so they sit in it (the index classifies while it indexes)
+    "trust.provenance": "foundation",
+    "vocabulary": "foundation",
     "loopguard": "rules",
     "framing": "rules",
     "hints": "rules",
@@ -95,19 +98,14 @@ LAYERS: dict[str, str] = {
     "abandoned": "foundation",
 }
 
-# Storage that applies a trust rule (the index classifies and frames while it indexes, the team
-# ledger caps a foreign origin, the workspace checks this user's trust list): the rules sit in
-# clawmem/trust/ above storage, so these go once the pure rules move below storage. Each entry is
-# (importing module, imported module); a test fails when one is no longer needed.
+# Storage that applies a trust rule which itself reads storage (the recall check's content origin
+# and echo identity, the copy's secret id, the workspace's trust list): the rules sit in
+# clawmem/trust/ above storage. Each entry is (importing module, imported module); a test fails
+# when one is no longer needed.
 KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
-    # storage -> rules: the index applies the trust rules while it indexes
-    ("clawmem.index.sync", "clawmem.trust.provenance"),
-    ("clawmem.index.recalls", "clawmem.trust.provenance"),
+    # storage -> rules: the recall check asks the content-origin and echo rules
     ("clawmem.index.recalls", "clawmem.trust.content_origin"),
     ("clawmem.index.recalls", "clawmem.loopguard"),  # the recall check asks whether a written line restates an injected one
-    ("clawmem.index.supersession", "clawmem.trust.provenance"),
-    ("clawmem.index.vectors", "clawmem.trust.provenance"),
-    ("clawmem.team", "clawmem.trust.provenance"),  # a foreign record's origin is capped
     ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
     # storage -> rules: the workspace found by walking up must be on this user's trust list
     ("clawmem.workspace", "clawmem.trust.workspaces"),
