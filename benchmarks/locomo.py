@@ -605,7 +605,7 @@ def code_fingerprint() -> str:
     import hashlib
 
     parts = []
-    for rel in ("clawmem/search/__init__.py", "clawmem/search/ranking.py", "clawmem/index/tokens.py", "clawmem/recall_intent.py"):
+    for rel in ("clawmem/search/engine.py", "clawmem/search/ranking.py", "clawmem/index/tokens.py", "clawmem/recall_intent.py"):
         path = ROOT / rel
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8] if path.is_file() else "missing"
         parts.append(f"{Path(rel).name}={digest}")
