@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import ledger, workspace_init  # noqa: E402
+from clawmem import ledger, ledger_records, workspace_init  # noqa: E402
 from clawmem.dream import run_sweep  # noqa: E402
 from clawmem.entries import (
     grammar,  # noqa: E402
@@ -54,7 +54,7 @@ def write_notes(ws: Workspace, days: list[dt.date], per_day: int) -> int:
         observed = dt.datetime.combine(day, dt.time(12)).isoformat()
         path = ws.daily_note(day)
         records = [
-            ledger.entry_record(ws.rel(path), identity.text_hash(t), origin="agent", session_kind="interactive", session=f"bench-{day}", observed=observed)
+            ledger_records.entry_record(ws.rel(path), identity.text_hash(t), origin="agent", session_kind="interactive", session=f"bench-{day}", observed=observed)
             for t in lines
         ]
         ledger.append(ws, records)

@@ -113,7 +113,7 @@ def generate(root: Path, entries: int, seed: int = 0, transcripts: float = 0.0) 
     """A fresh workspace with ``entries`` entries: MEMORY.md, daily notes ending today and, for a
     ``transcripts`` share, session transcripts in the ingest format (ledger records included, so
     their turns are trusted as ``clawmem ingest`` would make them); returns (ws, days)."""
-    from clawmem import ledger
+    from clawmem import ledger, ledger_records
     from clawmem.entries import identity
 
     rng = random.Random(seed)
@@ -145,7 +145,7 @@ def generate(root: Path, entries: int, seed: int = 0, transcripts: float = 0.0) 
         for n in range(size):
             text = f"{('user', 'assistant')[n % 2]}: {sentence(rng, vocab)}"
             body.append(f"- {text} <!-- observed: {at} --> <!-- turn: {n + 1} -->\n")
-            records.append(ledger.entry_record(ws.rel(path), identity.text_hash(text), origin="owner" if n % 2 == 0 else "agent",
+            records.append(ledger_records.entry_record(ws.rel(path), identity.text_hash(text), origin="owner" if n % 2 == 0 else "agent",
                                                session_kind="interactive", session=name, observed=at))
         head = f"---\nsession: {name}\nsession_kind: interactive\nturns: {size}\n---\n\n# Transcript {name}\n\n"
         path.write_text(head + "".join(body), encoding="utf-8")

@@ -275,7 +275,7 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
     if dry_run:
         return AspirationReview(len(found), tuple(escalated), tuple(expired))
     expired = [d for d in expired if _expire(ws, d)]
-    stamp = ledger.now_iso()
+    stamp = ledger_records.now_iso()
     ledger.append(ws, [
         ledger_records.aspiration_record(d.id, state, path=d.path, line=d.line, review=d.review.isoformat(), at=stamp)
         for state, group in (("escalated", escalated), ("expired", expired)) for d in group

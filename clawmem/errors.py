@@ -46,7 +46,6 @@ class BadUsage(ClawmemError):
 
     def __init__(self, message: str, *, command: str) -> None:
         super().__init__(message, hint=f"see `{command} -h`")
-        self.command = command
 
 
 class WorkspaceNotFound(ClawmemError):

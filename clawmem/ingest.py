@@ -279,7 +279,7 @@ def ingest(
         ))
     import frontmatter  # deferred: yaml is only needed when a transcript is written
 
-    header: dict[str, Any] = {"session": session, "session_kind": session_kind, "ingested_at": ledger.now_iso(), "turns": len(rendered)}
+    header: dict[str, Any] = {"session": session, "session_kind": session_kind, "ingested_at": ledger_records.now_iso(), "turns": len(rendered)}
     document = frontmatter.dumps(frontmatter.Post(f"# Transcript {session}\n\n" + "".join(rendered), **header)) + "\n"
     encoded = document.encode()  # before the ledger: nothing is recorded for a file that cannot be written
     with ws.lock_file(path):

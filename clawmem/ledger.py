@@ -21,9 +21,6 @@ from clawmem import durable, jsonbound
 from clawmem.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
 from clawmem.durable import append_durably
 from clawmem.ledger_records import InitRecord, LedgerRecord, LiftRecord, TombstoneRecord, TornRecord, init_record, is_kind, repair_record, shape_problem, torn_record
-from clawmem.ledger_records import entry_record as entry_record  # re-exported: callers and tests name these here
-from clawmem.ledger_records import now_iso as now_iso
-from clawmem.ledger_records import taint_record as taint_record
 from clawmem.workspace import Workspace
 
 LEDGER_LOCK = "ledger"

@@ -60,7 +60,7 @@ def now() -> dt.datetime:
     ``CLAWMEM_NOW`` is a testing and scripting aid (e.g. "what would fire on Friday?", or a
     simulated week of notes, searches and dreams); a naive value is read as system local time.
     It is read here and nowhere else, and this is the only reader of the real clock: record
-    stamps (``ledger.now_iso``), recall-event days, diaries and pre-images all come from here.
+    stamps (``ledger_records.now_iso``), recall-event days, diaries and pre-images all come from here.
     """
     import os
 

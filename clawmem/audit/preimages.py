@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger
+from clawmem import ledger_records
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import Finding
 from clawmem.baseline import entry_hashes, load_baseline, save_baseline
@@ -85,7 +85,7 @@ def inspect_preimages(ws: Workspace, led: Ledger) -> _PreimageOutcome:
     """Compare each curated file with its baseline; writes nothing (the new baseline is returned)."""
     files = load_baseline(ws)
     out = _PreimageOutcome([], [], dict(files), {})
-    now = ledger.now_iso()
+    now = ledger_records.now_iso()
     for path in (ws.memory_md, ws.user_md):
         rel = ws.rel(path)
         data = path.read_bytes() if path.exists() else b""
@@ -141,7 +141,7 @@ def accept_edits(ws: Workspace, outcome: _PreimageOutcome) -> None:
     """
     from clawmem import curated, diary
 
-    now = ledger.now_iso()
+    now = ledger_records.now_iso()
     for held in outcome.held:
         old = held.base["text"].encode()
         image = curated.store_preimage(ws, curated.Snapshot(held.path, old, sha256_bytes(old)), reason="audit-accept")

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import diary, ledger, usermodel
+from clawmem import diary, ledger, ledger_records, usermodel
 from clawmem.dream import gate, light, store
 from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
@@ -207,7 +207,7 @@ def _gate(ws: Workspace, index: Index, proposals: list[Statement], now: dt.datet
         )
         for s in proposals
     ]
-    candidate = Candidate(1, proposals[-1].text, "staged", ledger.now_iso(), evidence)
+    candidate = Candidate(1, proposals[-1].text, "staged", ledger_records.now_iso(), evidence)
     since = (now - dt.timedelta(days=cfg.max_age_days)).date().isoformat()
     verdict = gate.evaluate(Staging({1: candidate}, {}, []), store.recalls(index, since), store.taints(index), cfg, now)[1]
     failed = list(verdict.failed)

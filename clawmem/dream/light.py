@@ -32,7 +32,7 @@ from clawmem.dream.text import anchor, excerpt, sentences, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
-from clawmem.ledger import now_iso
+from clawmem.ledger_records import now_iso
 from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace
 

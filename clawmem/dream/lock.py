@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem.ledger import now_iso
+from clawmem.ledger_records import now_iso
 from clawmem.workspace import Workspace
 
 LOCK_NAME = "dream.lock"

@@ -108,7 +108,7 @@ def _proposal(row: dict, importance: int | None) -> Proposal:
 
     anchor = f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
     triggers = tuple(json.loads(row["triggers"]))[:MAX_TRIGGERS] if row["triggers"] else ()
-    observed = (row["observed_at"] or ledger.now_iso())[:10]
+    observed = (row["observed_at"] or ledger_records.now_iso())[:10]
     text = _text(row)
     return Proposal(
         candidate_id=0, text=text, sources=(anchor,), evidence=(anchor,),

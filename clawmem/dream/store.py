@@ -19,7 +19,7 @@ from typing import Any
 from clawmem.dream.text import anchor
 from clawmem.entries import identity
 from clawmem.index.db import Index
-from clawmem.ledger import now_iso
+from clawmem.ledger_records import now_iso
 from clawmem.trust import provenance
 
 

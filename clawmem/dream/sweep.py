@@ -38,7 +38,7 @@ from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
-from clawmem.ledger import now_iso
+from clawmem.ledger_records import now_iso
 from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace
 

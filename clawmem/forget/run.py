@@ -57,7 +57,7 @@ def forget(
         )
         if dry_run:
             return result
-        stamp = ledger.now_iso()
+        stamp = ledger_records.now_iso()
         forget_id = undo.new_id(stamp, f"{mode}:{target}")
         captured = undo.capture(files, plan.targets, plan.deleted) if keep_undo else {}
         _tombstone(ws, plan, forget_id, stamp)

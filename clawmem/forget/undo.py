@@ -109,7 +109,7 @@ def save(ws: Workspace, forget_id: str, *, mode: str, captured: dict[str, Any], 
     for rel, item in captured.items():
         item["lines"] = [x for x in item["lines"] if (rel, x["line_start"]) in kept]
     until = (local_now().date() + dt.timedelta(days=days)).isoformat()
-    record = {"id": forget_id, "at": ledger.now_iso(), "mode": mode, "until": until, "files": captured, "hashes": tombs, "session": session}
+    record = {"id": forget_id, "at": ledger_records.now_iso(), "mode": mode, "until": until, "files": captured, "hashes": tombs, "session": session}
     folder = records_dir(ws)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / f"{forget_id}.json"

@@ -39,7 +39,7 @@ def _tail(log: Path) -> str:
 
 def record(ws: Workspace, host: str, session: str, transcript: str, code: int, log: Path) -> None:
     from clawmem.durable import atomic_write
-    from clawmem.ledger import now_iso
+    from clawmem.ledger_records import now_iso
 
     outcome = {"session": session, "host": host, "transcript": transcript, "exit": code, "stderr": _tail(log) if code else "", "at": now_iso()}
     atomic_write(job_dir(ws) / f"{session}.json", json.dumps(outcome).encode())

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from clawmem import ledger, ledger_records, loopguard
 from clawmem.entries import identity
 from clawmem.index.db import Index
-from clawmem.ledger import now_iso
-from clawmem.ledger_records import ReturnedRecord, is_kind
+from clawmem.ledger_records import ReturnedRecord, is_kind, now_iso
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
 from clawmem.trust.content_origin import RECALLED, Source

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, team
+from clawmem import ledger, ledger_records, team
 from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
 from clawmem.index import supersession
@@ -345,7 +345,7 @@ def sync(
                 _remove_file(index, mf.rel)
             index.execute(
                 "INSERT INTO files(path, kind, tier, content_hash, size, mtime_ns, file_date, indexed_at) VALUES (?,?,?,?,?,?,?,?)",
-                (mf.rel, mf.kind, provenance.tier_of(mf.kind), digest, st.st_size, st.st_mtime_ns, mf.file_date, ledger.now_iso()),
+                (mf.rel, mf.kind, provenance.tier_of(mf.kind), digest, st.st_size, st.st_mtime_ns, mf.file_date, ledger_records.now_iso()),
             )
             entries += _index_file(index, ws, mf, data, replay.intact, mf.rel in replay.damaged_paths, hands)
             pulled.pop(mf.rel, None)
@@ -357,7 +357,7 @@ def sync(
         index.set_meta("pulled_lines", json.dumps({**pulled, **hands.pulled}, ensure_ascii=False, sort_keys=True))
         if changed or known:
             supersession.resolve(index)
-        index.set_meta("last_sync", ledger.now_iso())
+        index.set_meta("last_sync", ledger_records.now_iso())
     return SyncReport(
         files_seen=len(files),
         files_changed=len(changed),

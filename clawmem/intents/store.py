@@ -51,7 +51,7 @@ def ensure_restored(ws: Workspace, index: Index) -> int:
             return 0
         records = team.counting_here(ws, ledger.read(ws).records)  # a pulled intent is never restored as an owner's
         restored = replay(index, [r for r in records if is_kind(r, IntentRecord)])
-        index.set_meta(RESTORED_META, ledger.now_iso())
+        index.set_meta(RESTORED_META, ledger_records.now_iso())
     return restored
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from clawmem import ledger
+from clawmem import ledger, ledger_records
 from clawmem.entries import grammar, identity
 from tests.conftest import require
 
@@ -38,7 +38,7 @@ def days_ago(n: int) -> str:
 def record_curated(ws, path, body: str, *, origin: str, session_kind: str = "interactive", line: str | None = None) -> int:
     """A writer records a curated line in the ledger, then appends it (what a buggy writer would do)."""
     rel = ws.rel(path)
-    ledger.append(ws, [ledger.entry_record(rel, identity.text_hash(body), origin=origin, session_kind=session_kind, session=None, observed=None)])
+    ledger.append(ws, [ledger_records.entry_record(rel, identity.text_hash(body), origin=origin, session_kind=session_kind, session=None, observed=None)])
     return append_line(path, line or f"- {body}\n")
 
 
@@ -171,7 +171,7 @@ def test_ci_flags_a_source_anchor_into_a_non_interactive_line(ws, clawmem):
 
 
 def test_ci_flags_a_tainted_curated_file(ws, clawmem):
-    ledger.append(ws, [ledger.taint_record("MEMORY.md", "untrusted")])
+    ledger.append(ws, [ledger_records.taint_record("MEMORY.md", "untrusted")])
     result = ci(clawmem)
     assert result.returncode == 3
     assert ("provenance", "MEMORY.md", 0, "the file is tainted by untrusted content (a flush or writer recorded it)") in violations(result)
@@ -386,7 +386,7 @@ def test_ci_flags_a_vector_marked_trusted_for_untrusted_content(ws, clawmem, ind
 
 
 def test_json_under_ci_keeps_stdout_a_single_document(ws, clawmem):
-    ledger.append(ws, [ledger.taint_record("USER.md", "system")])
+    ledger.append(ws, [ledger_records.taint_record("USER.md", "system")])
     result = clawmem("audit", "--ci", "--json")
     assert result.returncode == 3
     data = json.loads(result.stdout)
