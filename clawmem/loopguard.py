@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING
 from clawmem.config import ECHO_CHANGE_WORDS
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from clawmem.config import EchoConfig
+    from clawmem.index.db import Index
     from clawmem.workspace import Workspace
 
 
@@ -54,6 +57,37 @@ def injected_copy(form: str, injected: str, rules: EchoConfig) -> bool:
     from rapidfuzz import fuzz  # deferred: only a near miss needs it
 
     return fuzz.partial_ratio(injected, form) >= rules.partial_ratio
+
+
+def near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> set[str]:
+    """The written hashes whose line restates an injected line (``injected_copy``).
+
+    Each is counted as an echo of the original it repeats (not a new fact). Only hashes that
+    carry their line (``identity.TextHash``) can be compared; the rest keep the exact rule.
+    """
+    from clawmem.entries import identity
+    from clawmem.index import recalls
+
+    written = {h: h.form for h in hashes if isinstance(h, identity.TextHash) and h.form}
+    if not written:
+        return set()
+    injected = recalls.injected_lines(index)
+    by_word: dict[str, list[str]] = {}
+    for form in injected:
+        for word in set(form.split()):
+            by_word.setdefault(word, []).append(form)
+    found: dict[str, str] = {}
+    for text_hash, form in written.items():
+        shared = Counter(f for w in set(form.split()) for f in by_word.get(w, ()) if len(f) <= len(form))
+        # a copy holds all the original's words but a typo or two: the rest need not be compared
+        near = [f for f, n in shared.items() if n >= len(set(f.split())) - 2]
+        for candidate in sorted(near, key=len, reverse=True):  # the fullest original it repeats
+            if injected_copy(form, candidate, rules):
+                found[text_hash] = injected[candidate]
+                break
+    if found:
+        recalls.count_echoes(index, found.values())
+    return set(found)
 
 
 def first_handed_out(ws: Workspace, hashes: Collection[str]) -> dict[str, dt.datetime]:

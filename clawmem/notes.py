@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import incoming, ledger, ledger_records
+from clawmem import incoming, ledger, ledger_records, loopguard
 from clawmem.durable import append_durably
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, IndexUnavailable
@@ -73,7 +73,7 @@ def blocked_hashes(
 ) -> Blocked:
     """Check ``hashes`` against the tombstones and the recalled set (each echo is counted).
 
-    Lines are matched by identity too (``recalls.take_near_echoes``): a decorated or unmarked
+    Lines are matched by identity too (``loopguard.near_echoes``): a decorated or unmarked
     copy of injected text is an echo. Not for the ``owner``'s typed text (all of ``hashes``, or
     those in ``exact_only``), which keeps the exact rule only: resembling a recalled line never
     silently costs the owner a note.
@@ -88,7 +88,7 @@ def blocked_hashes(
 
     from clawmem.errors import Busy
     from clawmem.index.db import Index
-    from clawmem.index.recalls import take_echoes, take_near_echoes
+    from clawmem.index.recalls import take_echoes
 
     try:
         with Index.open(ws) as index:
@@ -96,7 +96,7 @@ def blocked_hashes(
             recalled = take_echoes(index, wanted)
             if not owner:
                 near = [h for h in wanted if h not in recalled and h not in exact_only]
-                recalled |= take_near_echoes(index, near, ws.config.echo)
+                recalled |= loopguard.near_echoes(index, near, ws.config.echo)
             return Blocked(recalled, forgotten)
     except IndexUnavailable:
         return Blocked(set(), forgotten)
@@ -116,19 +116,20 @@ def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
     from clawmem.errors import Busy
     from clawmem.index import recalls
 
-    found: list[content_origin.Source] = []
+    found: list[recalls.Handed] = []
     if ws.index_path.exists():
         from clawmem.index.db import Index
 
         try:
             with Index.open(ws) as index:
-                found = recalls.untrusted_sources(index)
+                found = recalls.returned_untrusted(index)
         except IndexUnavailable:
             pass
         except (BusyError, Busy) as err:
             raise Busy("the index stayed locked while checking for untrusted sources; nothing was written") from err
-    known = {s.text_hash for s in found}
-    return found + [s for s in recalls.ledger_sources(ws) if s.text_hash not in known]
+    known = {h.text_hash for h in found}
+    handed = found + [h for h in recalls.ledger_returned(ws) if h.text_hash not in known]
+    return [content_origin.recalled(h.path, h.text, h.text_hash) for h in handed]
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,9 @@ LAYERS: dict[str, str] = {
     # the origin classes and the closed vocabularies: definitions every layer records and asks,
     # importing only the foundation, so they sit in it (the index classifies while it indexes)
     "trust.provenance": "foundation",
+    # the trust list and a copy's secret id: files this user keeps, read by the workspace as it
+    # opens and by the team ledger as it seals, importing only storage and the foundation
+    "trust.workspaces": "storage",
     "vocabulary": "foundation",
     "loopguard": "rules",
     "framing": "rules",
@@ -97,20 +100,6 @@ LAYERS: dict[str, str] = {
     "jsonbound": "foundation",
     "abandoned": "foundation",
 }
-
-# Storage that applies a trust rule which itself reads storage (the recall check's content origin
-# and echo identity, the copy's secret id, the workspace's trust list): the rules sit in
-# clawmem/trust/ above storage. Each entry is (importing module, imported module); a test fails
-# when one is no longer needed.
-KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({
-    # storage -> rules: the recall check asks the content-origin and echo rules
-    ("clawmem.index.recalls", "clawmem.trust.content_origin"),
-    ("clawmem.index.recalls", "clawmem.loopguard"),  # the recall check asks whether a written line restates an injected one
-    ("clawmem.team", "clawmem.trust.workspaces"),  # the copy's secret id
-    # storage -> rules: the workspace found by walking up must be on this user's trust list
-    ("clawmem.workspace", "clawmem.trust.workspaces"),
-})
-
 
 def modules(package: Path = PACKAGE) -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its own name)."""
@@ -228,11 +217,6 @@ def upward(graph: dict[str, set[str]]) -> list[str]:
     )
 
 
-def contract_graph(*, type_only: bool = True) -> dict[str, set[str]]:
-    """The import graph without the known exceptions."""
-    return {source: {t for t in targets if (source, t) not in KNOWN_EXCEPTIONS} for source, targets in imports(type_only=type_only).items()}
-
-
 def test_every_top_level_module_has_a_layer() -> None:
     tops = {name.split(".")[1] if "." in name else name for name in modules()}
     assert sorted(tops - set(LAYERS)) == []
@@ -241,19 +225,13 @@ def test_every_top_level_module_has_a_layer() -> None:
 
 
 def test_no_import_cycles() -> None:
-    found = cycles(contract_graph(type_only=False))  # an annotation-only import runs nowhere: no cycle
+    found = cycles(imports(type_only=False))  # an annotation-only import runs nowhere: no cycle
     assert found == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_no_upward_imports() -> None:
-    found = upward(contract_graph())
+    found = upward(imports())
     assert found == [], "upward imports:\n" + "\n".join(found)
-
-
-def test_every_exception_is_still_needed() -> None:
-    graph = imports()
-    stale = sorted(f"{s} -> {t}" for s, t in KNOWN_EXCEPTIONS if t not in graph.get(s, set()))
-    assert stale == []
 
 
 def test_the_checker_sees_function_level_and_relative_imports_and_skips_annotations(tmp_path: Path) -> None:

@@ -9,22 +9,16 @@ derived from untrusted text.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from clawmem import ledger, ledger_records, loopguard
+from clawmem import ledger, ledger_records
 from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.ledger_records import ReturnedRecord, is_kind, now_iso
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
-from clawmem.trust.content_origin import RECALLED, Source
 from clawmem.workspace import Workspace
-
-if TYPE_CHECKING:
-    from clawmem.config import EchoConfig
 
 
 def query_hash(query: str) -> str:
@@ -39,6 +33,15 @@ class Returned:
     path: str
     score: float
     origin: str
+
+
+@dataclass(frozen=True)
+class Handed:
+    """An untrusted text clawmem handed out: where it sat, its text (None when only its hash is known), its hash."""
+
+    path: str | None
+    text: str | None
+    text_hash: str
 
 
 def joins_recalled_set(origin: str) -> bool:
@@ -113,14 +116,14 @@ def _known_untrusted(index: Index, hashes: list[str]) -> set[str]:
     return {r["text_hash"] for r in index.query(f"SELECT text_hash FROM returned_untrusted WHERE text_hash IN ({marks})", hashes)}
 
 
-def untrusted_sources(index: Index) -> list[Source]:
-    """Every untrusted text clawmem returned, as content-origin sources (text from the index when lost)."""
+def returned_untrusted(index: Index) -> list[Handed]:
+    """Every untrusted text clawmem returned, oldest first (its text from the entries when the record lost it)."""
     rows = index.query(
         """SELECT r.text_hash, r.path,
                   COALESCE(r.text, (SELECT e.text FROM entries e WHERE e.text_hash = r.text_hash LIMIT 1)) AS text
            FROM returned_untrusted r ORDER BY r.first_at"""
     )
-    return [Source(f"{RECALLED} ({r['path'] or 'unknown path'})", r["text"], r["text_hash"]) for r in rows]
+    return [Handed(r["path"], r["text"], r["text_hash"]) for r in rows]
 
 
 def take_echoes(index: Index, hashes: Iterable[str]) -> set[str]:
@@ -158,34 +161,11 @@ def injected_lines(index: Index) -> dict[str, str]:
     return found
 
 
-def take_near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> set[str]:
-    """The written hashes whose line restates an injected line (``loopguard.injected_copy``).
-
-    Each is counted as an echo of the original it repeats (not a new fact). Only hashes that
-    carry their line (``identity.TextHash``) can be compared; the rest keep the exact rule.
-    """
-    written = {h: h.form for h in hashes if isinstance(h, identity.TextHash) and h.form}
-    if not written:
-        return set()
-    injected = injected_lines(index)
-    by_word: dict[str, list[str]] = {}
-    for form in injected:
-        for word in set(form.split()):
-            by_word.setdefault(word, []).append(form)
-    found: dict[str, str] = {}
-    for text_hash, form in written.items():
-        shared = Counter(f for w in set(form.split()) for f in by_word.get(w, ()) if len(f) <= len(form))
-        # a copy holds all the original's words but a typo or two: the rest need not be compared
-        near = [f for f, n in shared.items() if n >= len(set(f.split())) - 2]
-        for candidate in sorted(near, key=len, reverse=True):  # the fullest original it repeats
-            if loopguard.injected_copy(form, candidate, rules):
-                found[text_hash] = injected[candidate]
-                break
-    if found:
-        with index.transaction():
-            for original in found.values():
-                index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (original,))
-    return set(found)
+def count_echoes(index: Index, originals: Iterable[str]) -> None:
+    """One more echo for each recalled hash a writer's line repeated (``loopguard.near_echoes`` found them)."""
+    with index.transaction():
+        for original in originals:
+            index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (original,))
 
 
 def mark_recalled(index: Index, hashes: Iterable[str]) -> None:
@@ -203,7 +183,7 @@ def mark_recalled(index: Index, hashes: Iterable[str]) -> None:
             index.executemany("INSERT OR IGNORE INTO recalled(text_hash, first_at, last_at, times) VALUES (?, ?, ?, 0)", rows)
 
 
-def ledger_sources(ws: Workspace) -> list[Source]:
+def ledger_returned(ws: Workspace) -> list[Handed]:
     """The untrusted hits the ledger says were returned, by hash only (for an index that lost them).
 
     Cheap when nothing untrusted was ever returned (one substring search over the ledger's bytes).
@@ -212,10 +192,10 @@ def ledger_sources(ws: Workspace) -> list[Source]:
         data = ws.ledger_path.read_bytes()
     except FileNotFoundError:
         return []
-    found: list[Source] = []
+    found: list[Handed] = []
     if b'"returned"' in data:
         for line in data.splitlines():
             r = ledger.parse_record(line)[0] if b'"returned"' in line else None  # malformed: skipped (``ledger.read`` reports it)
             if r is not None and is_kind(r, ReturnedRecord):
-                found.append(Source(f"{RECALLED} ({r.get('path') or 'unknown path'})", None, r["hash"]))
+                found.append(Handed(r.get("path"), None, r["hash"]))
     return found

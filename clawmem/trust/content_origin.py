@@ -36,6 +36,11 @@ class Source:
     text_hash: str | None = None
 
 
+def recalled(path: str | None, text: str | None, text_hash: str) -> Source:
+    """An untrusted hit clawmem handed out, as a source (``text`` None when only its hash is known)."""
+    return Source(f"{RECALLED} ({path or 'unknown path'})", text, text_hash)
+
+
 def _urls(text: str) -> set[str]:
     return {u.rstrip(".,;:!?").casefold().removeprefix("https://").removeprefix("http://") for u in URL.findall(text)}
 

@@ -201,7 +201,7 @@ class Codex(Host):
         codex_home.mkdir(parents=True, exist_ok=True)
         (codex_home / "config.toml").write_text(
             'model_provider = "stub"\nmodel = "gpt-stub"\n\n'
-            f'[model_providers.stub]\nname = "stub"\nbase_url = "{self.stub.url}/v1"\nwire_api = "responses"\nenv_key = "CLAWMEM_TEST_STUB_KEY"\n\n'
+            f'[model_providers.stub]\nname = "stub"\nbase_url = "{self.stub.url}/v1"\nwire_api = "responses"\nenv_key = "STUB_MODEL_API_KEY"\n\n'
             "[features]\nplugins = false  # else Codex syncs plugins from the network at start\n\n"
             "[analytics]\nenabled = false  # else Codex posts events to ab.chatgpt.com, custom provider or not\n",
             encoding="utf-8",
@@ -210,7 +210,7 @@ class Codex(Host):
         trust_codex_hooks(self.sandbox, host_binary("codex"))
 
     def host_env(self) -> dict[str, str]:
-        return {"CLAWMEM_TEST_STUB_KEY": "stub-not-a-key"}
+        return {"STUB_MODEL_API_KEY": "stub-not-a-key"}
 
     def argv(self, prompt: str, resume: str | None) -> list[str]:
         codex = host_binary("codex")
@@ -238,7 +238,7 @@ class _AppServer:
 
     def __init__(self, codex: str, sandbox: Sandbox) -> None:
         self.proc = subprocess.Popen([codex, "app-server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, env={**sandbox.env, "CLAWMEM_TEST_STUB_KEY": "stub-not-a-key"}, cwd=sandbox.repo)
+                                     text=True, env={**sandbox.env, "STUB_MODEL_API_KEY": "stub-not-a-key"}, cwd=sandbox.repo)
         self.ids = iter(range(1, 1000))
         self.call("initialize", {"clientInfo": {"name": "clawmem-tests", "version": "0"}})
         self._send({"method": "initialized"})
