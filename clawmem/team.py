@@ -45,6 +45,7 @@ from clawmem.config import (
 )
 from clawmem.durable import append_durably, atomic_write
 from clawmem.entries import lines as line_model
+from clawmem.ledger_records import KIND_NAMES, AcceptRecord
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ R = TypeVar("R", bound=Record)
 
 UNSEALED = "unsealed"  # the writer shown for a record without a seal (older clawmem, or planted)
 HAND = "hand"  # the writer shown for a line no record accounts for
-ACCEPT = "accept"  # the record type the owner's acceptance is written as
+ACCEPT = KIND_NAMES[AcceptRecord]  # the record type the owner's acceptance is written as
 
 
 @dataclass(frozen=True)

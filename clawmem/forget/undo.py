@@ -41,8 +41,8 @@ ID_PREFIX = "f-"
 
 
 @dataclass(frozen=True)
-class ForgetRecord:
-    """One forget as ``forget --list`` shows it."""
+class ListedForget:
+    """One forget as ``forget --list`` shows it (the ledger's own record is ``ledger_records.ForgetRecord``)."""
 
     id: str
     at: str
@@ -133,10 +133,10 @@ def prune(ws: Workspace, today: dt.date) -> int:
     return count
 
 
-def list_forgets(ws: Workspace, today: dt.date) -> list[ForgetRecord]:
+def list_forgets(ws: Workspace, today: dt.date) -> list[ListedForget]:
     """Forgets recorded in the ledger, newest first, with whether each can still be undone."""
     prune(ws, today)
-    found: dict[str, ledger_records.ForgetRecord] = {}  # the ledger's record (this module's ForgetRecord is the listing)
+    found: dict[str, ledger_records.ForgetRecord] = {}
     undone: set[str] = set()
     for r in ledger.read(ws).records:
         if is_kind(r, ledger_records.ForgetRecord) and isinstance(r.get("id"), str):
@@ -153,7 +153,7 @@ def list_forgets(ws: Workspace, today: dt.date) -> list[ForgetRecord]:
             except (OSError, ValueError):
                 until = None
         out.append(
-            ForgetRecord(fid, str(r.get("at")), str(r.get("mode")), int(r.get("entries", 0)), int(r.get("hashes", 0)), r.get("session"),
+            ListedForget(fid, str(r.get("at")), str(r.get("mode")), int(r.get("entries", 0)), int(r.get("hashes", 0)), r.get("session"),
                          until is not None and fid not in undone, until, fid in undone)
         )
     out.sort(key=lambda f: f.at, reverse=True)
