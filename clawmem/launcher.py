@@ -4,11 +4,10 @@
 Importing Typer and validating options through it costs more than the work itself, so plain
 invocations of these are parsed here with argparse (``clawmem.fastlane``, whose parsers are
 built from the Typer commands' own declarations, recorded in ``fastlane/options.json``) and
-never import Typer. Global options come before the subcommand,
-git-style (``clawmem -w DIR --json search ...``), and mean the same as after it (``--color``
-anywhere before ``--``, as in the Typer app). Help,
-anything the fast parser does not accept (Typer then prints the one usage error)
-and every other command go through the Typer app.
+never import Typer. Global options come before the subcommand, git-style
+(``clawmem -w DIR --json search ...``), and mean the same as after it (``--color`` anywhere
+before ``--``, as in the Typer app). Help, anything the fast parser does not accept (Typer
+then prints the one usage error) and every other command go through the Typer app.
 """
 
 from __future__ import annotations

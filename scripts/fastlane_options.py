@@ -85,9 +85,14 @@ def describe(param: Any) -> dict[str, Any]:
 
 
 def options(root: Any) -> dict[str, list[dict[str, Any]]]:
-    """Every fast-laned command's parameters, from ``root`` (``gen_docs.command_tree()``)."""
+    """Every fast-laned command's parameters, from ``root`` (``gen_docs.command_tree()``), without what ``PARAM_DEFAULTS`` says."""
+    from clawmem.fastlane import PARAM_DEFAULTS
+
     commands = {name: root.command.get_command(root.ctx, name) for name in fast_lane_commands()}
-    return {name: [describe(param) for param in command.params] for name, command in commands.items()}
+    return {
+        name: [{key: value for key, value in describe(param).items() if key not in PARAM_DEFAULTS or value != PARAM_DEFAULTS[key]} for param in command.params]
+        for name, command in commands.items()
+    }
 
 
 def options_json(root: Any) -> str:

@@ -102,7 +102,7 @@ def test_the_fast_lanes_options_are_generated_from_the_typer_commands(tree):
         for param in tree.command.get_command(tree.ctx, name).params:
             switches = [*param.opts, *param.secondary_opts] if param.param_type_name == "option" else []
             entry = recorded.get(param.name)
-            assert entry is not None and entry["flags"] + entry["off_flags"] == switches, (
+            assert entry is not None and entry.get("flags", []) + entry.get("off_flags", []) == switches, (
                 f"`clawmem {name}` {param.name} {switches} is not in clawmem/fastlane/options.json as declared: {REGENERATE}"
             )
     assert OPTIONS_FILE.read_text(encoding="utf-8") == gen_docs.fastlane_options.options_json(tree), f"clawmem/fastlane/options.json is stale: {REGENERATE}"

@@ -21,6 +21,10 @@ from typing import Any, NoReturn
 HELP_WIDTH = 80  # the formatter's width: never printed, Typer prints help and usage errors
 OPTIONS_FILE = Path(__file__).with_name("options.json")
 TYPES: dict[str, Callable[[str], Any]] = {"str": str, "int": int, "float": float}
+# what a parameter in options.json is unless it says otherwise (the generator leaves these out: less to read per run)
+PARAM_DEFAULTS: dict[str, Any] = {
+    "flags": [], "off_flags": [], "type": "str", "choices": None, "min": None, "max": None, "multiple": False, "required": False, "default": None,
+}
 
 
 class Usage(Exception):
@@ -46,8 +50,9 @@ class Parser(argparse.ArgumentParser):
 @functools.cache
 def declared(command: str) -> list[dict[str, Any]]:
     """``command``'s parameters as its Typer definition declares them, in its order (``json`` is loaded already, by ``clawmem.output``)."""
-    commands: dict[str, list[dict[str, Any]]] = json.loads(OPTIONS_FILE.read_text(encoding="utf-8"))
-    return commands[command]
+    with open(OPTIONS_FILE, "rb") as file:
+        commands: dict[str, list[dict[str, Any]]] = json.loads(file.read())
+    return [{**PARAM_DEFAULTS, **param} for param in commands[command]]
 
 
 def parser(command: str) -> Parser:
