@@ -21,6 +21,7 @@ GLOBAL_CALLBACKS = ("_remember_workspace", "_remember_json")
 TYPES = {str: "str", int: "int", float: "float", bool: "bool", Path: "str"}  # a path reaches the command as its text
 PATH_CHECKS = ("exists", "resolve_path", "writable", "allow_dash")
 
+
 def fast_lane_commands() -> tuple[str, ...]:
     """The commands the launcher may run without Typer (``launcher.FAST_LANES``)."""
     from clawmem.launcher import FAST_LANES
