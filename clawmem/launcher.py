@@ -2,12 +2,12 @@
 
 ``recall`` runs on every agent turn and ``search`` is a shell command agents call in loops.
 Importing Typer and validating options through it costs more than the work itself, so plain
-invocations of these are parsed here with argparse (``clawmem.fastlane``: the same options as
-the Typer commands) and never import Typer. Global options come before the subcommand,
-git-style (``clawmem -w DIR --json search ...``), and mean the same as after it (``--color``
-anywhere before ``--``, as in the Typer app). Help,
-anything the fast parser does not accept (Typer then prints the one usage error)
-and every other command go through the Typer app.
+invocations of these are parsed here with argparse (``clawmem.fastlane``, whose parsers are
+built from the Typer commands' own declarations, recorded in ``fastlane/options.json``) and
+never import Typer. Global options come before the subcommand, git-style
+(``clawmem -w DIR --json search ...``), and mean the same as after it (``--color`` anywhere
+before ``--``, as in the Typer app). Help, anything the fast parser does not accept (Typer
+then prints the one usage error) and every other command go through the Typer app.
 """
 
 from __future__ import annotations
@@ -20,12 +20,6 @@ if TYPE_CHECKING:
 
 GLOBAL_FLAGS = ("--json", "--debug")
 WORKSPACE_OPTIONS = ("-w", "--workspace")
-
-
-def recall_parser():
-    from clawmem.fastlane.recall import recall_parser as parser
-
-    return parser()
 
 
 def split_globals(argv: list[str]) -> tuple[dict[str, str | bool], list[str]]:
@@ -67,12 +61,7 @@ def recall_values(argv: list[str], found: dict[str, str | bool]) -> dict:
     """``recall``'s arguments as ``fastlane.recall.answer`` takes them (the worker parses with this too), or ``Usage``."""
     from clawmem.fastlane import parse
 
-    args = parse(recall_parser(), argv)
-    if args.budget_ms is not None and args.budget_ms < 1:
-        from clawmem.fastlane import Usage
-
-        raise Usage("--budget-ms")
-    values = _merged(args, found)
+    values = _merged(parse("recall", argv), found)
     values.pop("debug")
     return values
 
@@ -85,13 +74,9 @@ def _fast_recall(argv: list[str], found: dict[str, str | bool]) -> int:
 
 def search_values(argv: list[str], found: dict[str, str | bool]) -> dict:
     """``search``'s arguments as ``fastlane.search.run_command`` takes them, ``debug`` included (the worker parses with this too), or ``Usage``."""
-    from clawmem.fastlane import Usage, parse
-    from clawmem.fastlane.search import in_range, search_parser
+    from clawmem.fastlane import parse
 
-    args = parse(search_parser(), argv)
-    if not in_range(args):
-        raise Usage("value out of range")
-    return _merged(args, found)
+    return _merged(parse("search", argv), found)
 
 
 def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
@@ -103,28 +88,13 @@ def _fast_search(argv: list[str], found: dict[str, str | bool]) -> int:
     return guarded(lambda: run_command(**values), as_json=values["json_output"], debug=debug)
 
 
-def hook_parser():
-    from clawmem.fastlane import Parser
-    from clawmem.hosts.names import HOOK_EVENTS, HOOK_HOSTS
-
-    parser = Parser("clawmem hook")
-    parser.add_argument("event", choices=HOOK_EVENTS)
-    parser.add_argument("--host", required=True, choices=HOOK_HOSTS)
-    parser.add_argument("--budget-ms", dest="budget_ms", type=int)
-    parser.add_argument("--workspace", "-w")
-    return parser
-
-
 def hook_values(argv: list[str], found: dict[str, str | bool]) -> dict:
     """``hook``'s arguments as ``hosts.command.answer`` takes them (the worker parses with this too), or ``Usage``."""
     from clawmem.fastlane import Usage, parse
 
     if set(found) - {"workspace"}:
         raise Usage("hook takes no --json or --debug")
-    args = parse(hook_parser(), argv)
-    if args.budget_ms is not None and args.budget_ms < 1:
-        raise Usage("--budget-ms")
-    values = vars(args)
+    values = vars(parse("hook", argv))
     if values["workspace"] is None:
         values["workspace"] = found.get("workspace")
     return values
@@ -139,9 +109,8 @@ def _fast_hook(argv: list[str], found: dict[str, str | bool]) -> int:
 def status_values(argv: list[str], found: dict[str, str | bool]) -> dict:
     """``status``'s arguments as ``fastlane.status.run_command`` takes them, ``debug`` included (the worker parses with this too), or ``Usage``."""
     from clawmem.fastlane import parse
-    from clawmem.fastlane.status import status_parser
 
-    return _merged(parse(status_parser(), argv), found)
+    return _merged(parse("status", argv), found)
 
 
 def _fast_status(argv: list[str], found: dict[str, str | bool]) -> int:

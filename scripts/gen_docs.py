@@ -17,6 +17,8 @@ walks its tree, plus ``clawmem.config.reference()`` and ``docs/schemas/*.json``.
 * ``man/clawmem.1`` and one page per command and subcommand (``man/clawmem-note-add.1``);
 * ``clawmem/fastlane/help.json``: what ``clawmem [COMMAND...] --help`` prints, per command path,
   which the launcher prints without importing Typer (``clawmem/fastlane/help.py``);
+* ``clawmem/fastlane/options.json``: the arguments and options of the commands the launcher parses
+  without Typer, from which ``clawmem/fastlane`` builds its parsers (``scripts/fastlane_options.py``);
 * ``completions/clawmem.bash``, ``clawmem.zsh``, ``clawmem.fish``: static tables of every command
   path's subcommands, options and fixed values (``scripts/completion_scripts.py``), so a Tab
   runs no Python.
@@ -46,6 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import completion_scripts  # noqa: E402  (a sibling script, found whether this file runs or is imported by path)
+import fastlane_options  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PROG = "clawmem"
@@ -499,6 +502,7 @@ def generate(source: Path = ROOT) -> dict[str, str]:
     for node in root.walk():
         files[f"man/{node.page}.1"] = man_page(node, root)
     files["clawmem/fastlane/help.json"] = recorded_help(root)
+    files["clawmem/fastlane/options.json"] = fastlane_options.options_json(root)
     for shell, script in completion_scripts.scripts(root).items():
         files[f"completions/{PROG}.{shell}"] = script
     readme = source / "README.md"

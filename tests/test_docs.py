@@ -89,6 +89,25 @@ def test_every_subcommand_is_listed_on_its_parents_page(tree):
             assert f"\\fB{gen_docs.roff_escape(child.page)}\\fR(1)" in page, f"{child.name} missing from man/{node.page}.1"
 
 
+def test_the_fast_lanes_options_are_generated_from_the_typer_commands(tree):
+    """The launcher parses its fast-laned commands with parsers built from ``clawmem/fastlane/options.json``:
+    every argument and switch of their Typer definitions is in it, and nothing else changed since it was generated."""
+    import json
+
+    from clawmem.fastlane import OPTIONS_FILE
+
+    committed = json.loads(OPTIONS_FILE.read_text(encoding="utf-8"))
+    for name in gen_docs.fastlane_options.fast_lane_commands():
+        recorded = {param["dest"]: param for param in committed.get(name, [])}
+        for param in tree.command.get_command(tree.ctx, name).params:
+            switches = [*param.opts, *param.secondary_opts] if param.param_type_name == "option" else []
+            entry = recorded.get(param.name)
+            assert entry is not None and entry.get("flags", []) + entry.get("off_flags", []) == switches, (
+                f"`clawmem {name}` {param.name} {switches} is not in clawmem/fastlane/options.json as declared: {REGENERATE}"
+            )
+    assert OPTIONS_FILE.read_text(encoding="utf-8") == gen_docs.fastlane_options.options_json(tree), f"clawmem/fastlane/options.json is stale: {REGENERATE}"
+
+
 def test_every_config_setting_is_documented():
     from clawmem.config import reference
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from clawmem.launcher import FAST_LANES
+
 PACKAGE = Path(__file__).resolve().parent.parent / "clawmem"
 
 
@@ -120,6 +122,34 @@ def test_each_hook_host_has_its_context_cap_setting():
 
     assert list(HOST_CONTEXT_KEYS) == list(HOOK_HOSTS)
     assert all(isinstance(getattr(Config().hooks, key), int) for key in HOST_CONTEXT_KEYS.values())
+
+
+@pytest.mark.parametrize("name", list(FAST_LANES))
+def test_each_fast_lane_parser_takes_what_its_typer_command_declares(name):
+    """One declaration: the argparse parser is built from the Typer command's parameters (``fastlane/options.json``)."""
+    import typer
+
+    from clawmem import fastlane
+    from clawmem.cli import app
+
+    command = typer.main.get_command(app).get_command(None, name)
+    parser = fastlane.parser(name)
+    typer_switches = {switch for param in command.params if param.param_type_name == "option" for switch in [*param.opts, *param.secondary_opts]}
+    assert {switch for action in parser._actions for switch in action.option_strings} == typer_switches
+    assert {action.dest for action in parser._actions} == {param.name for param in command.params}
+    choices = {param.name: [str(getattr(c, "value", c)) for c in param.type_descriptor.choices] for param in command.params if param.type_descriptor.choices}
+    assert {action.dest: list(action.choices) for action in parser._actions if action.choices} == choices
+
+
+def test_the_fast_lane_checks_bounds_as_typer_does():
+    """``min <= value <= max``, so NaN is out of any range (Typer refuses it too) and the bounds themselves are in."""
+    from clawmem.fastlane import Usage, parse
+
+    assert parse("search", ["q", "-n", "1", "--min-score", "0"]).limit == 1
+    assert parse("search", ["q", "-n", "200"]).limit == 200
+    for bad in (["-n", "0"], ["-n", "201"], ["--min-score", "nan"], ["--min-score", "-1e-9"]):
+        with pytest.raises(Usage):
+            parse("search", ["q", *bad])
 
 
 def _strings(tree: ast.AST) -> list[str]:

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "clawmem"
 LOGIC_KEPT = {
     "worker": "the hook client imports only this module on every turn: one more module is one more file read per turn",
     "cli": "the root Typer group and its one error handler",
-    "fastlane": "the parser every fast-lane command builds on, its usage signal and the guard that reports failures",
+    "fastlane": "the parser every fast-lane command builds on (from options.json), its usage signal and the guard that reports failures",
     "hosts": "host_module, the module of a host by its name, asked by the hooks and by install alike",
 }
 ALLOWED = (ast.Expr, ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)

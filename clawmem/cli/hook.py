@@ -1,7 +1,7 @@
 """``clawmem hook EVENT --host HOST``: the memory step of one agent-host hook. Always exits 0.
 
-``clawmem.launcher`` parses these same options without Typer (hooks run on every prompt);
-``tests/test_hooks.py`` keeps the two option sets equal.
+``clawmem.launcher`` parses these options without Typer (hooks run on every prompt), with a
+parser built from this declaration (``clawmem/fastlane/options.json``, written by ``scripts/gen_docs.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import typer
 from clawmem.cli.options import WorkspaceOpt
 from clawmem.hosts.names import HOOK_EVENTS, HOOK_HOSTS
 
-# Typer's choices, named in clawmem.hosts.names (the fast lane's parser reads the same tuples)
+# Typer's choices, named in clawmem.hosts.names (the fast lane's parser is built from these)
 Event = enum.Enum("Event", {name: name for name in HOOK_EVENTS}, type=str)  # type: ignore[misc]
 HookHost = enum.Enum("HookHost", {name: name for name in HOOK_HOSTS}, type=str)  # type: ignore[misc]
 

@@ -1,8 +1,9 @@
 """``clawmem recall``: the per-turn entry point. Always exits 0, within its time budget.
 
-Agents call this on every message, so ``clawmem.launcher`` parses these same options with
-argparse and skips Typer entirely (Typer's import and per-option validation cost more than
-the recall itself). ``tests/cli/test_recall_fast_lane.py`` keeps the two option sets equal.
+Agents call this on every message, so ``clawmem.launcher`` parses these options with argparse
+and skips Typer entirely (Typer's import and per-option validation cost more than the recall
+itself); its parser is built from this declaration (``clawmem/fastlane/options.json``, written
+by ``scripts/gen_docs.py``).
 """
 
 from __future__ import annotations

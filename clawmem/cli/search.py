@@ -1,7 +1,8 @@
 """``clawmem search``: ranked, explained, cited memory search.
 
 The launcher runs plain invocations without Typer (``clawmem.fastlane.search``, which does the
-work for both paths); this module declares the same options for help, completion and usage errors.
+work for both paths); this module declares the options, for help, completion and usage errors
+and for the fast lane's parser (``clawmem/fastlane/options.json``, written by ``scripts/gen_docs.py``).
 """
 
 from __future__ import annotations

@@ -9,20 +9,15 @@ from __future__ import annotations
 
 import sys
 
-from clawmem.fastlane import Parser, Usage, parse
-
-
-def mcp_parser() -> Parser:
-    """The stdio options of ``clawmem/cli/mcp.py`` (``--http`` and its options are Typer's)."""
-    parser = Parser("clawmem mcp")
-    parser.add_argument("--workspace", "-w")
-    return parser
+from clawmem.fastlane import Usage, parse
 
 
 def run(argv: list[str], found: dict[str, str | bool]) -> int:
     if set(found) - {"workspace"}:
         raise Usage("mcp takes no --json or --debug")
-    args = parse(mcp_parser(), argv)
+    args = parse("mcp", argv)
+    if args.http:
+        raise Usage("the HTTP server is Typer's")
     given = args.workspace if args.workspace is not None else found.get("workspace")
     workspace = given if isinstance(given, str) else None
     if sys.stdin.isatty():

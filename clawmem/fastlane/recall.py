@@ -1,4 +1,4 @@
-"""``clawmem recall`` without Typer: its argparse parser and what it does once parsed (shared by Typer).
+"""``clawmem recall`` without Typer: what it does once parsed (shared by Typer; ``clawmem.fastlane`` parses).
 
 Never fails the turn: every problem becomes a line on stderr and less context, exit code 0.
 """
@@ -7,25 +7,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-
-from clawmem.fastlane import Parser
-
-
-def recall_parser() -> Parser:
-    """The options of ``clawmem/cli/recall.py`` (``tests/test_launcher_parity.py`` runs both)."""
-    parser = Parser("clawmem recall")
-    parser.add_argument("message")
-    parser.add_argument("--session")
-    parser.add_argument("--channel")
-    parser.add_argument("--sender")
-    parser.add_argument("--bootstrap", dest="bootstrap", action="store_true", default=True)
-    parser.add_argument("--no-bootstrap", dest="bootstrap", action="store_false")
-    parser.add_argument("--budget-ms", dest="budget_ms", type=int)
-    parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
-    parser.add_argument("--workspace", "-w")
-    parser.add_argument("--why", action="store_true")
-    parser.add_argument("--json", dest="json_output", action="store_true")
-    return parser
 
 
 def run_command(**values: object) -> int:

@@ -1,4 +1,4 @@
-"""``clawmem search`` without Typer: its argparse parser, the run, and the output both paths print.
+"""``clawmem search`` without Typer: the run and the output both paths print (``clawmem.fastlane`` parses).
 
 In a terminal the list is styled with rich, each hit as written (a person reads it; no frames
 or escapes); in a pipe it is the same list as plain, stable text (every explanation kept), hit
@@ -12,36 +12,6 @@ from __future__ import annotations
 
 import sys
 from typing import Any
-
-from clawmem.fastlane import Parser
-
-TIERS = ("curated", "episodic", "all")
-LIMIT_RANGE = (1, 200)
-
-
-def search_parser() -> Parser:
-    """The options of ``clawmem/cli/search.py`` (``tests/test_launcher_parity.py`` runs both)."""
-    parser = Parser("clawmem search")
-    parser.add_argument("query")
-    parser.add_argument("--limit", "-n", type=int)
-    parser.add_argument("--min-score", dest="min_score", type=float)
-    parser.add_argument("--project", action="append")
-    parser.add_argument("--session")
-    parser.add_argument("--tier", choices=TIERS, default="all")
-    parser.add_argument("--include-untrusted", dest="include_untrusted", action="store_true")
-    parser.add_argument("--include-superseded", dest="include_superseded", action="store_true")
-    parser.add_argument("--lexical", action="store_true")
-    parser.add_argument("--explain", action="store_true")
-    parser.add_argument("--workspace", "-w")
-    parser.add_argument("--json", dest="json_output", action="store_true")
-    return parser
-
-
-def in_range(args: Any) -> bool:
-    """The value checks Typer makes (its message is the one printed when they fail)."""
-    low, high = LIMIT_RANGE
-    limit_ok = args.limit is None or low <= args.limit <= high
-    return limit_ok and (args.min_score is None or args.min_score >= 0.0)
 
 
 def run_command(

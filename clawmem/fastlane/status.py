@@ -1,22 +1,12 @@
-"""``clawmem status`` without Typer: its argparse parser, the run, and the output both paths print.
+"""``clawmem status`` without Typer: the run and the output both paths print (``clawmem.fastlane`` parses).
 
 ``status`` is what a person or a host checks first; Typer's import alone cost more than the
-report, so the launcher runs plain invocations here and ``clawmem/cli/status.py`` declares the
-same options for help and usage errors (``tests/test_launcher_parity.py`` runs both). A
+report, so the launcher runs plain invocations here; ``clawmem/cli/status.py`` declares the
+options, for help and usage errors and for the fast lane's parser (``fastlane/options.json``). A
 running worker answers piped invocations with this same function (``clawmem.worker.commands``).
 """
 
 from __future__ import annotations
-
-from clawmem.fastlane import Parser
-
-
-def status_parser() -> Parser:
-    """The options of ``clawmem/cli/status.py``."""
-    parser = Parser("clawmem status")
-    parser.add_argument("--workspace", "-w")
-    parser.add_argument("--json", dest="json_output", action="store_true")
-    return parser
 
 
 def run_command(*, workspace: str | None = None, json_output: bool = False) -> int:
