@@ -8,7 +8,7 @@ transcript ingest in clawmem JSONL and Claude Code JSONL), on three days, follow
 An unclosed recall marker inside web text removes only its own line, never the lines after it.
 The owner's own typed note that resembles a recalled line is kept, as before.
 
-Every attack also runs with the rule off (``gates_off.disable_recall_identity``, rule 25) and
+Every attack also runs with the rule off (``gates_off.recall_identity_rows``, rule 25) and
 lands there: that is what shows the rule, not luck, stops it.
 """
 
@@ -33,7 +33,7 @@ from tests import forkserver
 HERE = Path(__file__).parent
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 RULE_OFF = [sys.executable, "-c", (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); import gates_off; gates_off.disable_recall_identity()\n"
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); import gates_off; gates_off.swap(gates_off.recall_identity_rows())\n"
     "from clawmem.launcher import main; sys.argv[0] = 'clawmem'; main()"
 ), str(HERE)]
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 import attacks_storage  # noqa: E402
+import cli_modes  # noqa: E402
 from generated import sample  # noqa: E402
 from test_storage_attacks import hole3_off  # noqa: E402
 
@@ -62,7 +63,7 @@ def tears(draw: st.DrawFn, number: int = 0) -> attacks.Attack:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(attack=tears())
 def test_a_crash_anywhere_never_upgrades_what_was_torn(tmp_path_factory, attack):
-    outcome = attacks.run_attack(attack, tmp_path_factory.mktemp("tw"), attacks.gates_on())
+    outcome = attacks.run_attack(attack, tmp_path_factory.mktemp("tw"), cli_modes.IN_PROCESS["on"])
     assert not outcome.succeeded, attacks.describe(outcome)
 
 
