@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 if str(Path(__file__).resolve().parents[2]) not in sys.path:  # benchmarks/poisoning.py puts only this folder on sys.path
@@ -20,13 +21,24 @@ CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem
 MODES = {"on": [CLAWMEM], "off": [sys.executable, str(HERE / "gates_off.py")]}
 
 
-def call(mode: str, args: list[str], *, input: bytes | str | None = None, env: dict[str, str] | None = None, cwd: Path | None = None,
-         timeout: float | None = None, text: bool = False) -> subprocess.CompletedProcess:
-    """``clawmem ARGS`` in this process (``tests/inproc.py``: bytes, or ``text``); gates ``off``: only while it runs."""
-    if mode == "off":
-        with gates_off.removed():
-            return inproc.run(args, input=input, env=env, cwd=cwd, timeout=timeout, text=text)
-    return inproc.run(args, input=input, env=env, cwd=cwd, timeout=timeout, text=text)
+def call(mode: str | Callable[[], list[gates_off.Row]], args: list[str], *, input: bytes | str | None = None, env: dict[str, str] | None = None,
+         cwd: Path | None = None, timeout: float | None = None, text: bool = False) -> subprocess.CompletedProcess:
+    """``clawmem ARGS`` in this process (``tests/inproc.py``: bytes, or ``text``), gates ``on``, ``off``
+    (``gates_off.table``) or without those a ``gates_off`` rows function builds; removed only while it runs."""
+    if mode == "on":
+        return inproc.run(args, input=input, env=env, cwd=cwd, timeout=timeout, text=text)
+    with gates_off.removed(gates_off.table if mode == "off" else mode):
+        return inproc.run(args, input=input, env=env, cwd=cwd, timeout=timeout, text=text)
+
+
+def without(rows: Callable[[], list[gates_off.Row]]) -> Callable[..., subprocess.CompletedProcess]:
+    """A command for ``attacks.run_attack``: ``call`` without only the gates ``rows`` builds."""
+    return functools.partial(call, rows)
+
+
+def process_without(rows: Callable[[], list[gates_off.Row]]) -> list[str]:
+    """The same as a process of its own (``gates_off.py --rows``), for what only a process shows."""
+    return [*MODES["off"], "--rows", rows.__name__]
 
 
 IN_PROCESS = {mode: functools.partial(call, mode) for mode in ("on", "off")}  # what ``attacks.run_attack`` takes as its command

@@ -81,7 +81,7 @@ _UNSET = object()
 
 def table() -> list[Row]:
     """Every rule above as the rows that remove it, in one list (building it imports what it names)."""
-    return [*core_rows(), *input_gate_rows(), *input_validation_rows(), *issue23_rows(), *bad_input_rows(), *late_rows()]
+    return [*core_rows(), *input_gate_rows(), *input_validation_rows(), *issue23_rows(), *bad_input_rows(), *late_rows(), *laundering_rows()]
 
 
 def _holders(owner: object, name: str, value: object, modules: list[object]) -> list[object]:
@@ -125,7 +125,7 @@ def removed(rows: Callable[[], list[Row]] = table) -> Iterator[None]:
 
 def core_rows() -> list[Row]:
     """Rules 1-5, 10 and 11: provenance, eligibility, neutralisation, recall loops, frames, storage integrity."""
-    from clawmem import durable, framing, ledger_records, notes, workspace
+    from clawmem import framing, ledger_records, notes, workspace
     from clawmem.entries import neutralise as neutralise_module
     from clawmem.index import db
     from clawmem.trust import eligibility, provenance
@@ -144,8 +144,7 @@ def core_rows() -> list[Row]:
         (provenance, "classify_unrecorded", lambda kind, **kw: provenance.Classification("owner", "interactive", True)),
         (framing, "strip_marked", lambda text: (text, 0)),
         (framing, "new_nonce", lambda: ""),  # frames without a nonce: the first spelled closing tag ends them
-        (durable, "cut_back", lambda fd, size: None),  # hole 3: a failed append (disk full) leaves its half line
-        (durable, "torn_tail", lambda path: b""),  # hole 3: no tail repair, so the next append glues onto a torn one
+        *torn_write_rows(),
         (workspace, "inside_workspace", lambda root, path: True),  # hole 8: links are followed, in and out of the workspace
         (workspace, "linked", lambda info: False),  # (the same rule as the index's folder listing asks it)
         (workspace, "_refuse_untrusted", lambda root: None),  # rule 14: a cloned repository's workspace is used unasked
@@ -162,7 +161,7 @@ def late_rows() -> list[Row]:
     from clawmem.dream import text as dream_text
     from clawmem.entries import scaffold
     from clawmem.recall import triggers
-    from clawmem.trust import content_origin, provenance
+    from clawmem.trust import provenance
 
     def any_tier_candidates(index, active_keys):
         rows = index.query("SELECT id, path, line_start, text, text_hash, triggers, projects FROM entries WHERE triggers IS NOT NULL")
@@ -173,7 +172,6 @@ def late_rows() -> list[Row]:
     never = re.compile(r"(?!)")
     return [
         (provenance, "is_trusted", lambda origin: True),  # and every rule asking it: its SQL form, the display rule, eligibility, taint
-        (content_origin, "restates", lambda text, source, cfg=None: False),  # hole 6: no text is untrusted-derived
         (triggers, "candidates", any_tier_candidates),
         (scaffold, "record", lambda text: None),  # tool calls, JSON, code and program output read as speech
         (dream_text, "RECORD_LABELS", {}),  # a tool turn is speech like any other
@@ -234,8 +232,7 @@ def issue23_rows() -> list[Row]:
     """Rules 15-19 and 25-28: each rule function of issue 23 replaced by what the code did before it."""
     from clawmem import config, durable, ingest
     from clawmem.forget import apply, run
-    from clawmem.transcripts import claude_code, codex, cuts, live, markdown, parse, sessions
-    from clawmem.trust import lineage, typed
+    from clawmem.transcripts import claude_code, codex, markdown, sessions
     from clawmem.trust import sessions as trust_sessions
     from clawmem.trust import workspaces as trusted_workspaces
 
@@ -247,21 +244,79 @@ def issue23_rows() -> list[Row]:
         (config, "PRIVATE_FILE_MODE", 0o666),
         (durable, "create_private", lambda path: False),
         (ingest, "session_slot", sessions.unbound_slot),
-        (parse, "cut_oversized", cuts.uncut),
-        (parse, "cut_records", lambda chunks: (chunks, 0)),
+        *tool_cut_rows(),
         (markdown, "closes_fence", markdown.commonmark_closes),
         (trusted_workspaces, "matches", trusted_workspaces.path_matches),
-        (lineage, "verdicts", lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]),  # no agent turn inherits an exposure
-        (live, "exposure", lambda ws, session: None),  # an agent's note never inherits its session's exposure
         (trust_sessions, "derived_notes", lambda records, session, turns, times: []),  # nor is it judged again when its session is ingested
         (claude_code, "HOST_TAG", never),  # the harness's blocks in a user record are the owner's words
         (claude_code, "HOST_PREAMBLE", never),
-        (typed, "owner_turns", lambda turns, fmt, prompts: list(turns)),  # a prompt hook's record is not ground truth, nor is Markdown suspect
+        *markdown_user_rows(),
         (claude_code, "_typed", lambda record, marked: True),  # every user text record is the owner's
         (codex, "typed_only", lambda block, typed: [block]),  # every user message is the owner's
         *recall_identity_rows(),
         *team_rows(),
     ]
+
+
+def torn_write_rows() -> list[Row]:
+    """Hole 3 (rule 11): a failed append is not cut back, and a torn tail is neither repaired nor recorded."""
+    from clawmem import durable
+
+    return [
+        (durable, "cut_back", lambda fd, size: None),  # a failed append (disk full) leaves its half line
+        (durable, "torn_tail", lambda path: b""),  # no tail repair, so the next append glues onto a torn one
+    ]
+
+
+def storage_fix_rows() -> list[Row]:
+    """Only the storage fix of hole 3 removed (not in ``table``): torn writes, and unaccounted lines
+    classified by the rule from before the fix (a curated file's, or a daily note's while the ledger
+    is intact, are the owner's), so an upgrade is seen to come from the tear itself."""
+    from clawmem.trust import provenance
+
+    def classify_unrecorded(kind, *, ledger_intact, **ignored):
+        hand = kind in provenance.CURATED_KINDS or (kind == "daily" and ledger_intact)
+        return provenance.Classification("owner" if hand else "untrusted", "interactive", True)
+
+    return [*torn_write_rows(), (provenance, "classify_unrecorded", classify_unrecorded)]
+
+
+def tool_cut_rows() -> list[Row]:
+    """Rule 17: tool output is not cut, so one oversized tool result makes the whole transcript too large."""
+    from clawmem.transcripts import cuts, parse
+
+    return [
+        (parse, "cut_oversized", cuts.uncut),
+        (parse, "cut_records", lambda chunks: (chunks, 0)),
+    ]
+
+
+def markdown_user_rows() -> list[Row]:
+    """Rule 28, in part: every user turn is the owner's (a prompt hook's record is not ground truth, nor is Markdown suspect)."""
+    from clawmem.trust import typed
+
+    return [(typed, "owner_turns", lambda turns, fmt, prompts: list(turns))]
+
+
+def laundering_rows() -> list[Row]:
+    """Rules 13 and 28, hole 6: agent text restating untrusted text keeps the agent class, and no agent
+    turn or note inherits what its session was shown."""
+    from clawmem.transcripts import live
+    from clawmem.trust import content_origin, lineage
+
+    return [
+        (content_origin, "restates", lambda text, source, cfg=None: False),  # no text is untrusted-derived
+        (lineage, "verdicts", lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]),  # no agent turn inherits an exposure
+        (live, "exposure", lambda ws, session: None),  # an agent's note never inherits its session's exposure
+    ]
+
+
+def recall_veto_rows() -> list[Row]:
+    """Hole 6 (not in ``table``, where ``is_trusted`` removes it with the rest): an untrusted hit joins the
+    recalled set, so what a search returned from the web can veto the owner's writes."""
+    from clawmem.index import recalls
+
+    return [(recalls, "joins_recalled_set", lambda origin: True)]
 
 
 def team_rows() -> list[Row]:
@@ -335,7 +390,12 @@ def input_validation_rows() -> list[Row]:
 
 
 def main() -> None:
-    swap(table())
+    """``gates_off.py [--rows NAME] ARGS``: ``clawmem ARGS`` without the gates ``NAME`` builds (default: ``table``)."""
+    rows = table
+    if sys.argv[1:2] == ["--rows"]:
+        rows = globals()[sys.argv[2]]
+        del sys.argv[1:3]
+    swap(rows())
     from clawmem.launcher import main as clawmem_main
 
     sys.argv[0] = "clawmem"

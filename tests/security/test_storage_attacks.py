@@ -35,29 +35,15 @@ import attacks_storage  # noqa: E402
 import cli_modes  # noqa: E402
 
 from tests import forkserver
+from tests.security import gates_off
 
 STORAGE = [a for a in attacks.ATTACKS if a.id.startswith("S")]
-# Only the storage fix removed: a failed append is not cut back, a torn tail is neither repaired
-# nor recorded, and unaccounted lines are classified by the rule from before the fix.
-HOLE3_OFF = """
-import sys
-from clawmem import durable
-from clawmem.trust import provenance
-durable.cut_back = lambda fd, size: None
-durable.torn_tail = lambda path: b""
-def classify_unrecorded(kind, *, ledger_intact, **ignored):
-    hand = kind in provenance.CURATED_KINDS or (kind == "daily" and ledger_intact)
-    return provenance.Classification("owner" if hand else "untrusted", "interactive", True)
-provenance.classify_unrecorded = classify_unrecorded
-from clawmem.launcher import main
-sys.argv[0] = "clawmem"
-main()
-"""
 MARK = "zqtornx"
 
 
 def hole3_off() -> list[str]:
-    return [sys.executable, "-c", HOLE3_OFF]
+    """Only the storage fix removed (``gates_off.storage_fix_rows``), as a process of its own."""
+    return cli_modes.process_without(gates_off.storage_fix_rows)
 
 
 def test_the_storage_catalogue_covers_three_hole_classes():
