@@ -10,8 +10,9 @@ its own, and puts this process back afterwards:
   ``sys.std*`` made over them as interpreter start-up makes them (``forkserver._stdio``), so a
   command that reads or writes the descriptors, or starts a program that inherits them, is
   captured as a forked one is; output comes back as bytes, the exit code as the process's;
-- the state clawmem keeps in its modules, reset to what a fresh import holds (``reset``);
-  the default embedder, once loaded, stays loaded, as the fork server keeps it (read-only weights);
+- the state clawmem keeps in its modules, reset to what a fresh import holds (``reset``) before
+  the command and again after it; the default embedder, once loaded, stays loaded, as the fork
+  server keeps it (read-only weights);
 - its end: ``SystemExit`` is the exit code, and the launcher's ``os._exit`` (a thread left
   running, ``clawmem.abandoned``) too; threads the command started are waited for, because
   here no process exit ends them.
@@ -19,8 +20,8 @@ its own, and puts this process back afterwards:
 The resident worker stays off (``CLAWMEM_WORKER=off`` unless the environment says otherwise).
 What a process of its own must show (start-up imports, signals, terminals, ``kill -9``,
 processes racing, memory peaks, a host's pipe) stays a process: those tests carry the ``e2e``
-mark. ``timeout`` is kept with ``SIGALRM`` (on the main thread), which ends a command stuck in
-Python code but not one blocked in C.
+mark. ``timeout`` is kept with ``SIGALRM`` (on the main thread), which ends a command waiting in a
+system call or running Python code, not one computing in C.
 """
 
 from __future__ import annotations
@@ -53,31 +54,39 @@ class _Exited(BaseException):
         self.code = code
 
 
+def _close_kept(resident) -> None:
+    for _, index in resident._kept.values():
+        index.close()
+    resident._kept.clear()
+
+
+# What clawmem keeps in its modules between calls, and how a fresh import holds it: a command here starts from that.
+RESETS = {
+    "clawmem.abandoned.THREADS": lambda m: m.THREADS.clear(),
+    "clawmem.aspirations._READ": lambda m: m._READ.clear(),
+    "clawmem.ledger._WARNED": lambda m: m._WARNED.clear(),
+    "clawmem.output._color": lambda m: m.set_color("auto"),
+    "clawmem.projects.identify": lambda m: m.identify.cache_clear(),
+    "clawmem.mcp.schemas.load": lambda m: m.load.cache_clear(),
+    "clawmem.worker.client._asked": lambda m: m._asked.update(refusal=None),
+    "clawmem.index.resident._kept": _close_kept,
+    "clawmem.index.resident._on": lambda m: setattr(m, "_on", False),
+}
+# ... and what a command may find as an earlier one left it
+KEPT = {
+    "clawmem.embeddings.loader._cache": "the loaded embedder: read-only weights, kept as the fork server and the worker keep them",
+    "clawmem.index.migrations.MIGRATIONS": "the migrations, registered once at import by their decorator",
+}
+
+
 def reset() -> None:
-    """What clawmem keeps in its modules between commands, back to what a fresh import holds (loaded modules only)."""
-    modules = sys.modules
-    if "clawmem.abandoned" in modules:
-        modules["clawmem.abandoned"].THREADS.clear()
-    if "clawmem.aspirations" in modules:
-        modules["clawmem.aspirations"]._READ.clear()
-    if "clawmem.ledger" in modules:
-        modules["clawmem.ledger"]._WARNED.clear()
-    if "clawmem.output" in modules:
-        modules["clawmem.output"].set_color("auto")
-    if "clawmem.projects" in modules:
-        modules["clawmem.projects"].identify.cache_clear()
-    if "clawmem.mcp.schemas" in modules:
-        modules["clawmem.mcp.schemas"].load.cache_clear()
-    if "clawmem.worker.client" in modules:
-        modules["clawmem.worker.client"]._asked["refusal"] = None
-    if "clawmem.index.resident" in modules:
-        resident = modules["clawmem.index.resident"]
-        for _, index in resident._kept.values():
-            index.close()
-        resident._kept.clear()
-        resident._on = False
-    if "tzlocal.unix" in modules:  # dateparser's local zone: found again from this command's TZ
-        modules["tzlocal.unix"]._cache_tz = modules["tzlocal.unix"]._cache_tz_name = None
+    """What clawmem keeps in its modules (``RESETS``, loaded modules only), dateparser's local zone and the temp folder, as a fresh process finds them."""
+    for name, clear in RESETS.items():
+        module = sys.modules.get(name.rpartition(".")[0])
+        if module is not None:
+            clear(module)
+    if "tzlocal.unix" in sys.modules:  # found again from this command's TZ
+        sys.modules["tzlocal.unix"]._cache_tz = sys.modules["tzlocal.unix"]._cache_tz_name = None
     tempfile.tempdir = None
 
 
@@ -136,6 +145,7 @@ def run(args: Sequence[str], *, input: bytes | str | None = None, env: dict[str,
             os.environ.clear()
             os.environ.update(saved_env)
             time.tzset()
+            reset()  # the test's own calls into clawmem find it as before the command
         out.seek(0)
         err.seek(0)
         done = subprocess.CompletedProcess([CLAWMEM, *args], code, out.read(), err.read())

@@ -109,3 +109,40 @@ def test_a_command_past_its_timeout_raises_as_subprocess_does(workdir, monkeypat
     with pytest.raises(subprocess.TimeoutExpired):
         inproc.run(["status"], cwd=workdir, timeout=0.5)
     assert os.getcwd() == cwd
+
+
+MUTATING = {"add", "append", "clear", "update", "pop", "setdefault", "extend", "insert", "remove", "discard", "popitem"}
+
+
+def _module_state() -> set[str]:
+    """Every name of a clawmem module that its functions change (``global``, an item set, a mutating call) or cache (``functools.cache``)."""
+    import ast
+    from pathlib import Path
+
+    import clawmem
+
+    root = Path(clawmem.__file__).parent
+    found = set()
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(("clawmem", *path.relative_to(root).with_suffix("").parts)).removesuffix(".__init__")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                 for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and any("cache" in ast.unparse(d) and "cached_property" not in ast.unparse(d) for d in node.decorator_list):
+                found.add(f"{module}.{node.name}")
+        for function in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            for node in ast.walk(function):
+                if isinstance(node, ast.Global):
+                    found.update(f"{module}.{name}" for name in node.names)
+                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target] if isinstance(node, ast.AugAssign) else []
+                found.update(f"{module}.{t.value.id}" for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in names)
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                        and node.func.value.id in names and node.func.attr in MUTATING):
+                    found.add(f"{module}.{node.func.value.id}")
+    return found
+
+
+def test_every_state_a_clawmem_module_keeps_is_reset_or_said_why():
+    """A new cache or module-level record must be added to ``inproc.RESETS`` (or ``KEPT``, with why), or in-process commands would share it."""
+    assert _module_state() == set(inproc.RESETS) | set(inproc.KEPT)
