@@ -124,7 +124,7 @@ def run(args: Sequence[str], *, input: bytes | str | None = None, env: dict[str,
             forkserver._stdio()
             forkserver._threads()
             sys.argv = [CLAWMEM, *args]
-            with _alarm(timeout):
+            with _alarm(timeout), _typer_built_once():
                 try:
                     code = _main()
                 finally:
@@ -154,6 +154,31 @@ def run(args: Sequence[str], *, input: bytes | str | None = None, env: dict[str,
     if timed_out:
         raise subprocess.TimeoutExpired(done.args, timeout or 0, done.stdout, done.stderr)
     return done
+
+
+_BUILT: dict[str, object] = {}
+
+
+@contextlib.contextmanager
+def _typer_built_once() -> Iterator[None]:
+    """The click command of clawmem's Typer app, built once per test process (``forkserver._prebuild``).
+
+    Typer builds it on every call, with a pydantic coercion per parameter (~40 ms, most of a
+    short command here): a pure function of the app, which the fork server builds once too.
+    """
+    import typer.main
+
+    from clawmem.cli import app
+
+    if "command" not in _BUILT:
+        _BUILT["command"] = typer.main.get_command(app)
+        forkserver._coercions(_BUILT["command"])
+    build = typer.main.get_command
+    typer.main.get_command = lambda typer_instance: _BUILT["command"] if typer_instance is app else build(typer_instance)
+    try:
+        yield
+    finally:
+        typer.main.get_command = build
 
 
 def _main() -> int:
