@@ -31,12 +31,14 @@ TAINT = [a for a in attacks.ATTACKS if a.hole == 6]
 RULE_OFF = {"laundering": gates_off.laundering_rows, "recall-veto": gates_off.recall_veto_rows}  # each category's rule alone
 
 
-@pytest.fixture(scope="module")
-def controls(tmp_path_factory):
-    """Every hole-6 attack with only its rule off, in process (test_attacks.py runs the all-gates-off control)."""
-    base = tmp_path_factory.mktemp("taint-controls")
-    return {(a.id, "rule"): (attacks.run_attack(a, base / f"{a.id}-rule", cli_modes.without(RULE_OFF[a.category])), base / f"{a.id}-rule")
-            for a in TAINT}
+@pytest.fixture
+def controls(tmp_path):
+    """Attack ``id`` with only its hole-6 rule off, in process (test_attacks.py runs the all-gates-off control)."""
+    def run(attack_id: str):
+        attack, workdir = attacks.by_id(attack_id), tmp_path / f"{attack_id}-rule"
+        return attacks.run_attack(attack, workdir, cli_modes.without(RULE_OFF[attack.category])), workdir
+
+    return run
 
 
 def test_the_hole_6_catalogue():
@@ -49,7 +51,7 @@ def test_the_hole_6_catalogue():
 @pytest.mark.parametrize("attack_id", [a.id for a in TAINT])
 def test_lands_with_only_the_hole_6_rule_off(attack_id, controls):
     """The attack's own detector sees the veto or the laundered copy: the rule is what stops it."""
-    outcome, workdir = controls[(attack_id, "rule")]
+    outcome, workdir = controls(attack_id)
     assert outcome.succeeded, attacks.describe(outcome)
     assert attacks.by_id(attack_id).check(workdir), attacks.describe(outcome)
 
