@@ -86,7 +86,7 @@ def table() -> list[Row]:
 
 def _holders(owner: object, name: str, value: object, modules: list[object]) -> list[object]:
     """``owner`` and every module of ``modules`` that binds ``value`` under ``name`` (writers bind helpers by name)."""
-    return [owner, *(module for module in modules if module is not owner and getattr(module, name, _UNSET) is value)]
+    return [owner, *(module for module in modules if module is not owner and vars(module).get(name, _UNSET) is value)]
 
 
 def _clawmem_modules() -> list[object]:
