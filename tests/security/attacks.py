@@ -33,6 +33,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -402,8 +403,16 @@ def environment(workdir: Path) -> dict[str, str]:
     }
 
 
-def _call(command: list[str], args: Sequence[str], stdin: bytes | None, env: dict, cwd: Path, timeout: float) -> StepResult:
-    proc = forkserver.run([*command, *args], input=stdin, env=env, cwd=cwd, timeout=timeout)
+# a command line run as a process (``gates_on()``, ``gates_off()``), or a function that runs the
+# arguments in this process (``cli_modes.call``'s modes: the test suite's)
+Command = Sequence[str] | Callable[..., subprocess.CompletedProcess]
+
+
+def _call(command: Command, args: Sequence[str], stdin: bytes | None, env: dict, cwd: Path, timeout: float) -> StepResult:
+    if callable(command):
+        proc = command(list(args), input=stdin, env=env, cwd=cwd, timeout=timeout)
+    else:
+        proc = forkserver.run([*command, *args], input=stdin, env=env, cwd=cwd, timeout=timeout)
     return StepResult(" ".join(args)[:120], proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
 
 
@@ -454,7 +463,7 @@ def _index_evidence(ws: Path, token: str, allowed: tuple[str, ...]) -> list[str]
     return found
 
 
-def run_attack(a: Attack, workdir: Path, command: list[str], *, timeout: float = 180) -> Outcome:
+def run_attack(a: Attack, workdir: Path, command: Command, *, timeout: float = 180) -> Outcome:
     """Run one attack in ``workdir`` (must be empty) with ``command`` (gates on or off)."""
     from clawmem import workspace_init
 

@@ -1,8 +1,12 @@
 """Run the real ``clawmem`` CLI with its provenance gates removed: the attack suite's control group.
 
 TEST AND BENCHMARK ONLY. Production code has no switch for this: the gates are removed by
-monkeypatching clawmem's own building blocks in this process before the CLI runs, so every
-other line of code (parsing, files, ledger, index, search, dreaming, recall) is the real one.
+monkeypatching clawmem's own building blocks (one table, ``table``: each rule's function,
+pattern or setting and what replaces it) before the CLI runs, so every other line of code
+(parsing, files, ledger, index, search, dreaming, recall) is the real one. A replacement goes
+wherever a loaded clawmem module bound the original by name, so the same table removes the
+same gates in a fresh process (this script) and in the test process (``removed``, undone at
+the end of its block).
 ``benchmarks/poisoning.py`` runs each attack through ``clawmem`` and through this wrapper to
 show that the gates, not luck, are what stop the attacks.
 
@@ -58,7 +62,7 @@ Removed here, and nothing else:
    every user-role record is the owner's (the host's marks, a prompt hook's record, and a Markdown
    user turn after tool or system text are not consulted).
 
-Usage: ``python tests/security/gates_off.py <clawmem arguments>``.
+Usage: ``python tests/security/gates_off.py <clawmem arguments>``; in process, ``with gates_off.removed():``.
 """
 
 from __future__ import annotations
@@ -68,61 +72,96 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+Row = tuple[object, str, object]  # (module or class, attribute, what replaces it)
+_UNSET = object()
 
-def disable_gates() -> None:
-    # neutralise first: writers bind it by name when they are imported (framing looks it up per call)
+
+def table() -> list[Row]:
+    """Every rule above as the rows that remove it, in one list (building it imports what it names)."""
+    return [*core_rows(), *input_gate_rows(), *input_validation_rows(), *issue23_rows(), *bad_input_rows(), *late_rows(), *laundering_rows()]
+
+
+def _holders(owner: object, name: str, value: object, modules: list[object]) -> list[object]:
+    """``owner`` and every module of ``modules`` that binds ``value`` under ``name`` (writers bind helpers by name)."""
+    return [owner, *(module for module in modules if module is not owner and vars(module).get(name, _UNSET) is value)]
+
+
+def _clawmem_modules() -> list[object]:
+    return [module for name, module in list(sys.modules.items()) if name.startswith("clawmem")]
+
+
+def swap(rows: Iterable[Row]) -> list[tuple[object, str, object, object]]:
+    """Put each row's replacement wherever a loaded clawmem module binds the original; what ``restore`` needs to undo it."""
+    done = []
+    modules = _clawmem_modules()
+    for owner, name, replacement in rows:
+        original = getattr(owner, name)
+        for holder in _holders(owner, name, original, modules):
+            setattr(holder, name, replacement)
+        done.append((owner, name, original, replacement))
+    return done
+
+
+def restore(done: list[tuple[object, str, object, object]]) -> None:
+    """Undo ``swap``, in reverse, wherever a replacement is bound (in a module imported since too)."""
+    modules = _clawmem_modules()
+    for owner, name, original, replacement in reversed(done):
+        for holder in _holders(owner, name, replacement, modules):
+            setattr(holder, name, original)
+
+
+@contextlib.contextmanager
+def removed(rows: Callable[[], list[Row]] = table) -> Iterator[None]:
+    """The gates ``rows`` builds removed in this process until the block ends (the in-process control group)."""
+    done = swap(rows())
+    try:
+        yield
+    finally:
+        restore(done)
+
+
+def core_rows() -> list[Row]:
+    """Rules 1-5, 10 and 11: provenance, eligibility, neutralisation, recall loops, frames, storage integrity."""
+    from clawmem import framing, ledger_records, notes, workspace
     from clawmem.entries import neutralise as neutralise_module
-
-    neutralise_module.neutralise = lambda text: text
-
-    from clawmem import framing, ledger_records
-    from clawmem.trust import provenance
+    from clawmem.index import db
+    from clawmem.trust import eligibility, provenance
 
     real_entry, real_taint = ledger_records.entry_record, ledger_records.taint_record
 
     def entry_record(path, hash_, *, origin, session_kind, **fields):
         return real_entry(path, hash_, origin="owner", session_kind="interactive", **fields)
 
-    ledger_records.entry_record = entry_record
-    ledger_records.taint_record = lambda path, origin: real_taint(path, "owner")
-    provenance.location_floor = lambda kind: None
-    from clawmem.trust import eligibility
+    return [
+        (neutralise_module, "neutralise", lambda text: text),  # framing looks it up per call
+        (ledger_records, "entry_record", entry_record),
+        (ledger_records, "taint_record", lambda path, origin: real_taint(path, "owner")),
+        (provenance, "location_floor", lambda kind: None),
+        (eligibility, "promotion_eligibility", lambda **kw: eligibility.Eligibility(True, ())),
+        (provenance, "classify_unrecorded", lambda kind, **kw: provenance.Classification("owner", "interactive", True)),
+        (framing, "strip_marked", lambda text: (text, 0)),
+        (framing, "new_nonce", lambda: ""),  # frames without a nonce: the first spelled closing tag ends them
+        *torn_write_rows(),
+        (workspace, "inside_workspace", lambda root, path: True),  # hole 8: links are followed, in and out of the workspace
+        (workspace, "linked", lambda info: False),  # (the same rule as the index's folder listing asks it)
+        (workspace, "_refuse_untrusted", lambda root: None),  # rule 14: a cloned repository's workspace is used unasked
+        (db, "bounded_wait", lambda deadline: None),  # hole 9: each index statement may wait the whole 5 s busy timeout
+        (provenance, "caller_origin", lambda claimed, **kw: "owner"),
+        (provenance, "role_origin", lambda role, sender_origin: "owner"),
+        (notes, "blocked_hashes", lambda ws, hashes, **kw: notes.Blocked(set(), set())),
+    ]
 
-    eligibility.promotion_eligibility = lambda **kw: eligibility.Eligibility(True, ())
-    provenance.classify_unrecorded = lambda kind, **kw: provenance.Classification("owner", "interactive", True)
-    framing.strip_marked = lambda text: (text, 0)
-    framing.new_nonce = lambda: ""  # frames without a nonce: the first spelled closing tag ends them
 
-    from clawmem import durable, workspace
-    from clawmem.index import db
-
-    durable.cut_back = lambda fd, size: None  # hole 3: a failed append (disk full) leaves its half line
-    durable.torn_tail = lambda path: b""  # hole 3: no tail repair, so the next append glues onto a torn one
-    workspace.inside_workspace = lambda root, path: True  # hole 8: links are followed, in and out of the workspace
-    workspace.linked = lambda info: False  # (the same rule as the index's folder listing asks it)
-    workspace._refuse_untrusted = lambda root: None  # rule 14: a cloned repository's workspace is used unasked
-    db.bounded_wait = lambda deadline: None  # hole 9: each index statement may wait the whole 5 s busy timeout
-
-    provenance.caller_origin = lambda claimed, **kw: "owner"
-    provenance.role_origin = lambda role, sender_origin: "owner"
-
-    from clawmem import notes
-
-    notes.blocked_hashes = lambda ws, hashes, **kw: notes.Blocked(set(), set())
-
-    disable_input_gates()
-    disable_input_validation()
-    disable_issue23_rules()
-    disable_bad_input_rules()
-    provenance.is_trusted = lambda origin: True  # and every rule asking it: its SQL form, the display rule, eligibility, taint
-
-    from clawmem.trust import content_origin
-
-    content_origin.restates = lambda text, source, cfg=None: False  # hole 6: no text is untrusted-derived
-
+def late_rows() -> list[Row]:
+    """Rules 10, 13, 5, 6 (records read as speech) and 12."""
+    from clawmem.dream import consolidate, external, grounding, standalone
+    from clawmem.dream import text as dream_text
+    from clawmem.entries import scaffold
     from clawmem.recall import triggers
+    from clawmem.trust import provenance
 
     def any_tier_candidates(index, active_keys):
         rows = index.query("SELECT id, path, line_start, text, text_hash, triggers, projects FROM entries WHERE triggers IS NOT NULL")
@@ -130,42 +169,33 @@ def disable_gates() -> None:
             row["phrases"] = json.loads(row["triggers"])
         return rows
 
-    triggers.candidates = any_tier_candidates
-
-    from clawmem.dream import text as dream_text
-    from clawmem.entries import scaffold
-
-    scaffold.record = lambda text: None  # tool calls, JSON, code and program output read as speech
-    dream_text.RECORD_LABELS.clear()  # a tool turn is speech like any other
-    from clawmem.dream import standalone
-
-    standalone.DEPENDENT = standalone.OBJECT_PRONOUN = re.compile(r"(?!)")  # every sentence stands on its own
-
-    from clawmem.dream import consolidate, external, grounding
-
-    grounding.ungrounded = lambda text, evidence, threshold: None  # a line need not say what its evidence says
-    consolidate.structure_problems = lambda old_doc, new_doc: []  # headings, prose, nested items may be added
-    consolidate.retirement_problems = lambda old_doc, new_doc, proposals: []  # supersede without a gated key
-    consolidate.metadata_problems = lambda e, before, cited, anchors: []  # invented triggers, keys, anchors
-    external.isolated = lambda data: contextlib.nullcontext((Path(os.environ["CLAWMEM_WORKSPACE"]), dict(os.environ)))  # runs in the workspace
+    never = re.compile(r"(?!)")
+    return [
+        (provenance, "is_trusted", lambda origin: True),  # and every rule asking it: its SQL form, the display rule, eligibility, taint
+        (triggers, "candidates", any_tier_candidates),
+        (scaffold, "record", lambda text: None),  # tool calls, JSON, code and program output read as speech
+        (dream_text, "RECORD_LABELS", {}),  # a tool turn is speech like any other
+        (standalone, "DEPENDENT", never),  # every sentence stands on its own
+        (standalone, "OBJECT_PRONOUN", never),
+        (grounding, "ungrounded", lambda text, evidence, threshold: None),  # a line need not say what its evidence says
+        (consolidate, "structure_problems", lambda old_doc, new_doc: []),  # headings, prose, nested items may be added
+        (consolidate, "retirement_problems", lambda old_doc, new_doc, proposals: []),  # supersede without a gated key
+        (consolidate, "metadata_problems", lambda e, before, cited, anchors: []),  # invented triggers, keys, anchors
+        (external, "isolated", lambda data: contextlib.nullcontext((Path(os.environ["CLAWMEM_WORKSPACE"]), dict(os.environ)))),  # runs in the workspace
+    ]
 
 
 LOOSE_TURN = r"^\s*(?:#{1,6}\s*)?\**\s*(?P<plain>user|assistant|system|tool|developer|function)\s*\**\s*:?\**\s*(?P<text>.*)$(?P<bold>(?!))?(?P<boldcolon>(?!))?"
 
 
-def disable_input_gates() -> None:
+def input_gate_rows() -> list[Row]:
+    """Rules 6-8: the line model, the turn grammar, the session chosen by the caller, values validated before writing."""
     import datetime as dt
-    import re
     import types
 
-    from clawmem import ingest, inputs, launcher, notes, projects, timeparse, workspace
+    from clawmem import ingest, inputs, launcher, projects, timeparse, workspace
     from clawmem.entries import lines
     from clawmem.transcripts import parse
-
-    lines.split = lambda text, keepends=False: text.splitlines(keepends=keepends)  # every Unicode boundary
-    lines.flatten_breaks = lambda text: text
-    parse.MD_TURN = re.compile(LOOSE_TURN, re.IGNORECASE)
-    parse.FENCE = re.compile(r"(?!)")  # fences suspend nothing
 
     real_ingest = ingest.ingest
 
@@ -180,115 +210,167 @@ def disable_input_gates() -> None:
                 session = session or named
         return real_ingest(ws, data, session=session, fallback_session=fallback_session, **kw)
 
-    ingest.ingest = content_picks_session
-    ingest.check_replaceable = lambda records, session, rel, origin, tombstoned: None
+    return [
+        (lines, "split", lambda text, keepends=False: text.splitlines(keepends=keepends)),  # every Unicode boundary
+        (lines, "flatten_breaks", lambda text: text),
+        (parse, "MD_TURN", re.compile(LOOSE_TURN, re.IGNORECASE)),
+        (parse, "FENCE", re.compile(r"(?!)")),  # fences suspend nothing
+        (ingest, "ingest", content_picks_session),
+        (ingest, "check_replaceable", lambda records, session, rel, origin, tombstoned: None),
+        (launcher, "_checked_argv", lambda argv: argv),
+        (inputs, "check_encodable", lambda value, what: value),
+        (parse, "clean_text", lambda value, what: value),
+        (parse, "_check_depth", lambda line, number: None),
+        (timeparse, "check_time_range", lambda when, what: when),
+        (parse, "from_epoch", lambda seconds, what: dt.datetime.fromtimestamp(seconds)),
+        (workspace, "SESSION_ID", types.SimpleNamespace(fullmatch=re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$").match)),  # "$" admits a final newline
+        (projects, "redact_remote", lambda url: url.strip()),
+    ]
 
-    launcher._checked_argv = lambda argv: argv
-    inputs.check_encodable = notes.check_encodable = lambda value, what: value
-    parse.clean_text = lambda value, what: value
-    parse._check_depth = lambda line, number: None
-    timeparse.check_time_range = parse.check_time_range = lambda when, what: when
-    parse.from_epoch = lambda seconds, what: dt.datetime.fromtimestamp(seconds)
-    workspace.SESSION_ID = types.SimpleNamespace(fullmatch=re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$").match)  # "$" admits a final newline
-    projects.redact_remote = lambda url: url.strip()
 
-
-def disable_issue23_rules() -> None:
+def issue23_rows() -> list[Row]:
     """Rules 15-19 and 25-28: each rule function of issue 23 replaced by what the code did before it."""
-    import clawmem.index.db  # noqa: F401  (loaded so its by-name binding of create_private is replaced too)
-    from clawmem import config, ingest
+    from clawmem import config, durable, ingest
     from clawmem.forget import apply, run
-    from clawmem.transcripts import cuts, markdown, parse, sessions
+    from clawmem.transcripts import claude_code, codex, markdown, sessions
+    from clawmem.trust import sessions as trust_sessions
     from clawmem.trust import workspaces as trusted_workspaces
 
-    apply.scrub_index_copies = lambda index, tables, hashes, norms: None
-    run.scrub_file_copies = apply.scrub_file_copies = lambda ws, norms: {}
-    config.PRIVATE_FILE_MODE = 0o666
-    _replace_everywhere("create_private", lambda path: False)
-    ingest.session_slot = sessions.unbound_slot
-    parse.cut_oversized = cuts.uncut
-    parse.cut_records = lambda chunks: (chunks, 0)
-    markdown.closes_fence = markdown.commonmark_closes
-    trusted_workspaces.matches = trusted_workspaces.path_matches
-    from clawmem.transcripts import claude_code, codex
-    from clawmem.trust import lineage
+    never = re.compile(r"(?!)")
+    return [
+        (apply, "scrub_index_copies", lambda index, tables, hashes, norms: None),
+        (run, "scrub_file_copies", lambda ws, norms: {}),
+        (apply, "scrub_file_copies", lambda ws, norms: {}),
+        (config, "PRIVATE_FILE_MODE", 0o666),
+        (durable, "create_private", lambda path: False),
+        (ingest, "session_slot", sessions.unbound_slot),
+        *tool_cut_rows(),
+        (markdown, "closes_fence", markdown.commonmark_closes),
+        (trusted_workspaces, "matches", trusted_workspaces.path_matches),
+        (trust_sessions, "derived_notes", lambda records, session, turns, times: []),  # nor is it judged again when its session is ingested
+        (claude_code, "HOST_TAG", never),  # the harness's blocks in a user record are the owner's words
+        (claude_code, "HOST_PREAMBLE", never),
+        *markdown_user_rows(),
+        (claude_code, "_typed", lambda record, marked: True),  # every user text record is the owner's
+        (codex, "typed_only", lambda block, typed: [block]),  # every user message is the owner's
+        *recall_identity_rows(),
+        *team_rows(),
+    ]
 
-    lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]  # no agent turn inherits an exposure
-    from clawmem.transcripts import live
-    from clawmem.trust import sessions
 
-    live.exposure = lambda ws, session: None  # an agent's note never inherits its session's exposure
-    sessions.derived_notes = lambda records, session, turns, times: []  # nor is it judged again when its session is ingested
-    claude_code.HOST_TAG = claude_code.HOST_PREAMBLE = re.compile(r"(?!)")  # the harness's blocks in a user record are the owner's words
+def torn_write_rows() -> list[Row]:
+    """Hole 3 (rule 11): a failed append is not cut back, and a torn tail is neither repaired nor recorded."""
+    from clawmem import durable
+
+    return [
+        (durable, "cut_back", lambda fd, size: None),  # a failed append (disk full) leaves its half line
+        (durable, "torn_tail", lambda path: b""),  # no tail repair, so the next append glues onto a torn one
+    ]
+
+
+def storage_fix_rows() -> list[Row]:
+    """Only the storage fix of hole 3 removed (not in ``table``): torn writes, and unaccounted lines
+    classified by the rule from before the fix (a curated file's, or a daily note's while the ledger
+    is intact, are the owner's), so an upgrade is seen to come from the tear itself."""
+    from clawmem.trust import provenance
+
+    def classify_unrecorded(kind, *, ledger_intact, **ignored):
+        hand = kind in provenance.CURATED_KINDS or (kind == "daily" and ledger_intact)
+        return provenance.Classification("owner" if hand else "untrusted", "interactive", True)
+
+    return [*torn_write_rows(), (provenance, "classify_unrecorded", classify_unrecorded)]
+
+
+def tool_cut_rows() -> list[Row]:
+    """Rule 17: tool output is not cut, so one oversized tool result makes the whole transcript too large."""
+    from clawmem.transcripts import cuts, parse
+
+    return [
+        (parse, "cut_oversized", cuts.uncut),
+        (parse, "cut_records", lambda chunks: (chunks, 0)),
+    ]
+
+
+def markdown_user_rows() -> list[Row]:
+    """Rule 28, in part: every user turn is the owner's (a prompt hook's record is not ground truth, nor is Markdown suspect)."""
     from clawmem.trust import typed
 
-    typed.owner_turns = lambda turns, fmt, prompts: list(turns)  # a prompt hook's record is not ground truth, nor is Markdown suspect
-    claude_code._typed = lambda record, marked: True  # every user text record is the owner's
-    codex.typed_only = lambda block, typed: [block]  # every user message is the owner's
-    disable_recall_identity()
-    disable_team_rules()
+    return [(typed, "owner_turns", lambda turns, fmt, prompts: list(turns))]
 
 
-def disable_team_rules() -> None:
+def laundering_rows() -> list[Row]:
+    """Rules 13 and 28, hole 6: agent text restating untrusted text keeps the agent class, and no agent
+    turn or note inherits what its session was shown."""
+    from clawmem.transcripts import live
+    from clawmem.trust import content_origin, lineage
+
+    return [
+        (content_origin, "restates", lambda text, source, cfg=None: False),  # no text is untrusted-derived
+        (lineage, "verdicts", lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]),  # no agent turn inherits an exposure
+        (live, "exposure", lambda ws, session: None),  # an agent's note never inherits its session's exposure
+    ]
+
+
+def recall_veto_rows() -> list[Row]:
+    """Hole 6 (not in ``table``, where ``is_trusted`` removes it with the rest): an untrusted hit joins the
+    recalled set, so what a search returned from the web can veto the owner's writes."""
+    from clawmem.index import recalls
+
+    return [(recalls, "joins_recalled_set", lambda origin: True)]
+
+
+def team_rows() -> list[Row]:
     """Rules 26-27: whatever a pull brings is this copy's, and only the index remembers the ledger."""
     from clawmem import team
 
-    team.counts_here = lambda found, record: True  # a record another copy wrote (or planted) counts as written
-    team.unrecorded_origin = lambda hands, rel, lines, text_hash, origin, line_start: origin  # a committed line is hand-written here
-    team.rollback = lambda state, ledger_id, found: None  # a rolled-back or swapped ledger looks intact to a new index
+    return [
+        (team, "counts_here", lambda found, record: True),  # a record another copy wrote (or planted) counts as written
+        (team, "unrecorded_origin", lambda hands, rel, lines, text_hash, origin, line_start: origin),  # a committed line is hand-written here
+        (team, "rollback", lambda state, ledger_id, found: None),  # a rolled-back or swapped ledger looks intact to a new index
+    ]
 
 
-def disable_recall_identity() -> None:
+def recall_identity_rows() -> list[Row]:
     """Rule 25: echoes are caught by exact hash only, and an unclosed recall marker swallows the rest."""
     from clawmem import framing, loopguard
 
-    loopguard.injected_copy = lambda form, injected, rules: False
-    framing.unclosed_end = lambda text, opening: len(text)
+    return [
+        (loopguard, "injected_copy", lambda form, injected, rules: False),
+        (framing, "unclosed_end", lambda text, opening: len(text)),
+    ]
 
 
-def disable_bad_input_rules() -> None:
+def bad_input_rows() -> list[Row]:
     """Rules 20-24: each bad-input and team-config rule of issue 23 replaced by what the code did before it."""
     import tomllib
 
-    import clawmem.intents.store  # noqa: F401  (loaded so its by-name binding of check_fire_limits is replaced too)
     from clawmem import config, cron, inputs, jsonbound, ledger
-    from clawmem.hosts import command, hook
-    from clawmem.intents import schedule
+    from clawmem.hosts import background, command, hook
+    from clawmem.intents import schedule, validation
 
-    jsonbound.loads = lambda data, *, max_depth: json.loads(data)
-    command.outcome_of = lambda event, host, workspace, budget_ms: hook.run(event, host, sys.stdin.buffer.read(), workspace=workspace, budget_ms=budget_ms)
-    from clawmem.hosts import background
-
-    background.read_transcript = lambda path, limit, degraded: path.read_bytes()
-    background.refuse = lambda path, most: None
-    config.check_number = lambda key, value, low, high, default: None
-    config.read_toml = lambda path: tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    _replace_everywhere("check_fire_limits", lambda budget, cooldown_s: None)
-    schedule.checked_duration = lambda seconds, text: round(seconds)
-    inputs.printable = lambda text: text
-    inputs.neutral_c1 = lambda text: text
-    inputs.json_printable = lambda document: document
-    config.refuse_shared_executables = lambda data, path, root: None
-    cron.check_schedule = lambda schedule: schedule.strip()
-    ledger.shape_problem = lambda record: None if isinstance(record, dict) else "not an object"
-
-
-def _replace_everywhere(name: str, replacement) -> None:
-    """Replace ``name`` in every loaded clawmem module (writers bind these helpers by name)."""
-    for module_name, module in list(sys.modules.items()):
-        if module_name.startswith("clawmem") and hasattr(module, name):
-            setattr(module, name, replacement)
+    return [
+        (jsonbound, "loads", lambda data, *, max_depth: json.loads(data)),
+        (command, "outcome_of", lambda event, host, workspace, budget_ms: hook.run(event, host, sys.stdin.buffer.read(), workspace=workspace, budget_ms=budget_ms)),
+        (background, "read_transcript", lambda path, limit, degraded: path.read_bytes()),
+        (background, "refuse", lambda path, most: None),
+        (config, "check_number", lambda key, value, low, high, default: None),
+        (config, "read_toml", lambda path: tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}),
+        (validation, "check_fire_limits", lambda budget, cooldown_s: None),
+        (schedule, "checked_duration", lambda seconds, text: round(seconds)),
+        (inputs, "printable", lambda text: text),
+        (inputs, "neutral_c1", lambda text: text),
+        (inputs, "json_printable", lambda document: document),
+        (config, "refuse_shared_executables", lambda data, path, root: None),
+        (cron, "check_schedule", lambda schedule: schedule.strip()),
+        (ledger, "shape_problem", lambda record: None if isinstance(record, dict) else "not an object"),
+    ]
 
 
-def disable_input_validation() -> None:
+def input_validation_rows() -> list[Row]:
+    """Rule 9: raw input decoded leniently, session ids and dates unchecked, any path taken."""
     import datetime as dt
-    from pathlib import Path
 
-    import clawmem.aspirations  # noqa: F401  (loaded so their by-name bindings are replaced too)
-    import clawmem.forget  # noqa: F401
-    import clawmem.intents.store  # noqa: F401
-    import clawmem.projects  # noqa: F401
-    from clawmem import workspace
+    from clawmem import anchors, ingest, inputs, workspace
 
     def lenient_decode(data, *, limit, what="input"):
         return data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
@@ -296,21 +378,24 @@ def disable_input_validation() -> None:
     def unlimited_read(source, *, limit, what):
         return sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
 
-    _replace_everywhere("decode_input", lenient_decode)
-    _replace_everywhere("read_source", unlimited_read)
-    _replace_everywhere("validate_session_id", lambda session: session)
-    from clawmem import ingest
-
-    ingest.check_kept_size = lambda ws, turns: None  # a transcript over the limit once its tool output is cut is kept whole
-    _replace_everywhere("validate_date", lambda value: dt.date.fromisoformat(value))
-    workspace.Workspace.resolve_member = lambda self, relpath: self.root / relpath
-    from clawmem import anchors
-
-    anchors._relative = lambda ws, given: given  # an absolute path is taken as given, inside or not
+    return [
+        (inputs, "decode_input", lenient_decode),
+        (inputs, "read_source", unlimited_read),
+        (workspace, "validate_session_id", lambda session: session),
+        (ingest, "check_kept_size", lambda ws, turns: None),  # a transcript over the limit once its tool output is cut is kept whole
+        (workspace, "validate_date", lambda value: dt.date.fromisoformat(value)),
+        (workspace.Workspace, "resolve_member", lambda self, relpath: self.root / relpath),
+        (anchors, "_relative", lambda ws, given: given),  # an absolute path is taken as given, inside or not
+    ]
 
 
 def main() -> None:
-    disable_gates()
+    """``gates_off.py [--rows NAME] ARGS``: ``clawmem ARGS`` without the gates ``NAME`` builds (default: ``table``)."""
+    rows = table
+    if sys.argv[1:2] == ["--rows"]:
+        rows = globals()[sys.argv[2]]
+        del sys.argv[1:3]
+    swap(rows())
     from clawmem.launcher import main as clawmem_main
 
     sys.argv[0] = "clawmem"

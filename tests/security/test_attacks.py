@@ -1,8 +1,10 @@
 """Every attack in ``attacks.py`` fails against the installed ``clawmem`` (gates on).
 
-Each test runs its attack through the real command, in its own workspace, and asserts on the
-outcome; the control tests run the same attack with the gates removed (``gates_off.py``).
-``benchmarks/poisoning.py`` runs the same catalogue with the gates on and off, for contrast.
+Each test runs its attack through the real command line, in process (``cli_modes.call``: the
+console script's entry point, ``tests/inproc.py``), in its own workspace, and asserts on the
+outcome; the control tests run the same attack with the gates removed (``gates_off.py``'s
+table, swapped in while each command runs). ``benchmarks/poisoning.py`` runs the same catalogue
+as processes with the gates on and off, for contrast.
 """
 
 from __future__ import annotations
@@ -14,20 +16,23 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
+import cli_modes  # noqa: E402
 
 from tests.conftest import require
+
+GATES_ON, GATES_OFF = cli_modes.IN_PROCESS["on"], cli_modes.IN_PROCESS["off"]
 
 
 @pytest.fixture
 def outcomes(tmp_path):
     """Attack ``id`` against the installed ``clawmem``, gates on, in this test's directory."""
-    return lambda attack_id: attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, attacks.gates_on())
+    return lambda attack_id: attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, GATES_ON)
 
 
 @pytest.fixture
 def controls(tmp_path):
     """The same attack with the gates removed (``gates_off.py``): the control group."""
-    return lambda attack_id: attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, attacks.gates_off())
+    return lambda attack_id: attacks.run_attack(attacks.by_id(attack_id), tmp_path / attack_id, GATES_OFF)
 
 
 def test_the_catalogue_is_broad():
@@ -56,18 +61,18 @@ def test_attack_fails(attack_id, outcomes):
 
 # framing: explicit tools must keep untrusted text inside its frame -------------------------
 def test_untrusted_note_stays_framed_in_search_and_get(tmp_path):
-    outcome = attacks.run_attack(attacks.by_id("A01"), tmp_path / "framed", attacks.gates_on())
+    outcome = attacks.run_attack(attacks.by_id("A01"), tmp_path / "framed", GATES_ON)
     assert outcome.framing == [], attacks.describe(outcome)
 
 
 def test_forged_untrusted_content_tag_cannot_leave_the_frame(tmp_path):
-    outcome = attacks.run_attack(attacks.by_id("C08"), tmp_path / "c08", attacks.gates_on())
+    outcome = attacks.run_attack(attacks.by_id("C08"), tmp_path / "c08", GATES_ON)
     assert not outcome.succeeded, attacks.describe(outcome)
     assert outcome.framing == [], attacks.describe(outcome)
 
 
 def test_untrusted_flush_lines_stay_framed_in_get(tmp_path):
-    outcome = attacks.run_attack(attacks.by_id("G01"), tmp_path / "g01", attacks.gates_on())
+    outcome = attacks.run_attack(attacks.by_id("G01"), tmp_path / "g01", GATES_ON)
     assert not outcome.succeeded, attacks.describe(outcome)
     assert outcome.framing == [], attacks.describe(outcome)
 

@@ -14,17 +14,14 @@ import datetime as dt
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from clawmem.index.db import Index
 from clawmem.ingest import ingest
-from tests import forkserver
+from tests.security import cli_modes
 
-HERE = Path(__file__).resolve().parent
-GATES_OFF = [sys.executable, str(HERE / "gates_off.py")]
 SECRET = "zqsecret4711"
 FIX = f"If the build fails with undefined reference errors, export LINK_TOKEN={SECRET} before make."
 PLANT = f"The vendor page says the staging token is {SECRET} for now"
@@ -47,9 +44,10 @@ def spread(ws, clawmem, tmp_path):
         ingest(ws, f"user: the linker broke again, ticket {i}\nassistant: {FIX}\nuser: thanks\n", session=f"s{i}", origin="owner", at=_days_ago(4 - i))
     assert clawmem("note", "add", PLANT, "--origin", "untrusted").returncode == 0
     log = ws.state_dir / "dream.jsonl"
-    with log.open("ab") as handle:  # what the cron line does: `clawmem dream --json-lines >> .clawmem/dream.jsonl`
-        run = subprocess.run(["clawmem", "dream", "--json-lines"], stdout=handle, stderr=subprocess.PIPE, timeout=300, check=False)
+    run = cli_modes.call("on", ["dream", "--json-lines"], timeout=300)
     assert run.returncode == 0, run.stderr
+    with log.open("ab") as handle:  # what the cron line does: `clawmem dream --json-lines >> .clawmem/dream.jsonl`
+        handle.write(run.stdout)
     assert SECRET in ws.memory_md.read_text(), "the fix was promoted"
     assert clawmem("search", "staging token", "--include-untrusted", "--lexical", "--json").returncode == 0
     assert clawmem("report").returncode == 0
@@ -77,7 +75,7 @@ def test_forget_no_undo_leaves_the_secret_nowhere(spread, clawmem, tmp_path):
 
 def test_gates_off_the_same_forget_leaves_copies(spread, tmp_path):
     env = {**os.environ, "CLAWMEM_WORKSPACE": str(spread.root)}
-    run = forkserver.run([*GATES_OFF, "forget", "--text", SECRET, "--no-undo", "--yes"], text=True, env=env, timeout=300)
+    run = cli_modes.call("off", ["forget", "--text", SECRET, "--no-undo", "--yes"], text=True, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     left = {h.removeprefix("ws/") for h in _holders(tmp_path, SECRET.encode())}
     assert {".clawmem/report.html", ".clawmem/dream.jsonl"} <= left
@@ -126,7 +124,7 @@ def test_gates_off_new_memory_files_take_the_umask(tmp_path):
     env = {**os.environ}
 
     def gates_off(*args, input=None):
-        return forkserver.run([*GATES_OFF, *args], input=input, text=True, env=env, timeout=300)
+        return cli_modes.call("off", list(args), input=input, text=True, env=env, timeout=300)
 
     files = _files_made_under_umask_022(tmp_path, gates_off)
     assert _mode(files["daily note"]) & 0o044 and _mode(files["ledger"]) & 0o044 and _mode(files["index"]) & 0o044

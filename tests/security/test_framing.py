@@ -3,7 +3,8 @@
 ``test_attacks.py`` already runs every catalogue attack with the gates on (each must fail);
 here each marker-forgery attack runs again with the gates removed and must land, so the
 detectors are shown able to see it. The MCP tools and ``get --json`` cannot be driven by the
-catalogue's one-shot steps, so their attacks are here, through real subprocesses as well.
+catalogue's one-shot steps, so their attacks are here: the CLI in process (``cli_modes.call``),
+the MCP server as the stdio process a host starts (``e2e``).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 import attacks_framing  # noqa: E402
+import cli_modes  # noqa: E402
 
-from tests import forkserver
 from tests.conftest import require_module
 
 FORGERIES = [a for a in attacks.ATTACKS if a.category == "marker-forgery"]
@@ -33,7 +34,7 @@ def test_the_marker_forgery_catalogue_is_broad():
 
 # the get -> flush loop through get --json: the agent stores the text field it was given -----
 def _cli(mode: str, workdir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return forkserver.run([*MODES[mode](), *args], input=stdin.encode() if stdin else None, env=attacks.environment(workdir), cwd=workdir, timeout=180)
+    return cli_modes.call(mode, list(args), input=stdin.encode() if stdin else None, env=attacks.environment(workdir), cwd=workdir, timeout=180)
 
 
 def _workspace(tmp_path: Path, mode: str) -> Path:
@@ -97,6 +98,7 @@ def _mcp_outputs(mode: str, workdir: Path, token: str) -> list[str]:
     return texts
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("mode", ["on", "off"])
 def test_mcp_tools_keep_forged_markers_inside_their_frames(tmp_path, mode):
     workdir = _workspace(tmp_path, mode)

@@ -93,6 +93,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
+@pytest.mark.e2e  # the peak of memory is a process's own (ru_maxrss of a child)
 def test_a_400_mb_transcript_is_refused_before_it_is_read(workdir):
     big = workdir / "big.jsonl"
     with open(big, "wb") as handle:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
+import cli_modes  # noqa: E402
 from generated import sample  # noqa: E402
 from test_write_path_properties import CHANNELS, _channel_steps  # noqa: E402
 
@@ -71,11 +72,11 @@ def resets(draw: st.DrawFn, number: int = 0) -> attacks.Attack:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(attack=resets())
 def test_no_reset_sequence_upgrades_untrusted_text(tmp_path_factory, attack):
-    outcome = attacks.run_attack(attack, tmp_path_factory.mktemp("ir"), attacks.gates_on())
+    outcome = attacks.run_attack(attack, tmp_path_factory.mktemp("ir"), cli_modes.IN_PROCESS["on"])
     assert not outcome.succeeded, attacks.describe(outcome)
 
 
 @pytest.mark.parametrize("attack", sample(resets(number=1), 3), ids=lambda a: a.title.split(",")[0])
 def test_control_with_the_gates_off_the_reset_sample_lands(tmp_path, attack):
-    outcome = attacks.run_attack(attack, tmp_path / "off", attacks.gates_off())
+    outcome = attacks.run_attack(attack, tmp_path / "off", cli_modes.IN_PROCESS["off"])
     assert outcome.succeeded, attacks.describe(outcome)

@@ -31,10 +31,8 @@ from clawmem.errors import ClawmemError
 from clawmem.workspace import STATE_DIR, Workspace
 
 sys.path.insert(0, str(Path(__file__).parent))
-import attacks  # noqa: E402
+import cli_modes  # noqa: E402
 from generated import sample  # noqa: E402
-
-from tests import forkserver
 
 SECRET = "zqsecret-outside-the-workspace"
 PARTS = [
@@ -140,10 +138,10 @@ def test_control_with_the_session_rule_off_a_session_escapes(planted, monkeypatc
 # the channel: the real CLI, so the front end adds no path of its own -------------------------------
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(template=PATHS.filter(lambda t: "\x00" not in t), command=st.sampled_from([("get",), ("forget", "--dry-run"), ("promote", "--dry-run")]))
-def test_no_command_prints_or_touches_what_lies_outside(planted, run_cli, template, command):
+def test_no_command_prints_or_touches_what_lies_outside(planted, template, command):
     ws, outside = planted
     before = (outside / "secret.md").read_bytes()
-    result = run_cli(*command, _spell(template, ws, outside), "-w", str(ws.root))
+    result = cli_modes.call("on", [*command, _spell(template, ws, outside), "-w", str(ws.root)], cwd=ws.root.parent)
     assert SECRET not in (result.stdout + result.stderr).decode("utf-8", "replace")
     assert (outside / "secret.md").read_bytes() == before
     assert b"Traceback" not in result.stderr and (result.returncode == 0 or result.stderr.startswith(b"clawmem: error:")), result.stderr
@@ -152,5 +150,5 @@ def test_no_command_prints_or_touches_what_lies_outside(planted, run_cli, templa
 @pytest.mark.parametrize("anchor", ["linked.md", "linked-dir/secret.md", "memory/linked-dir/secret.md#L1", "hard.md"])
 def test_control_with_the_gates_off_the_cli_prints_what_lies_outside(planted, anchor):
     ws, _ = planted
-    result = forkserver.run([*attacks.gates_off(), "get", anchor, "-w", str(ws.root)], timeout=120)
+    result = cli_modes.call("off", ["get", anchor, "-w", str(ws.root)], timeout=120)
     assert SECRET in result.stdout.decode("utf-8", "replace"), result.stderr

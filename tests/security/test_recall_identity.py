@@ -8,7 +8,7 @@ transcript ingest in clawmem JSONL and Claude Code JSONL), on three days, follow
 An unclosed recall marker inside web text removes only its own line, never the lines after it.
 The owner's own typed note that resembles a recalled line is kept, as before.
 
-Every attack also runs with the rule off (``gates_off.disable_recall_identity``, rule 25) and
+Every attack also runs with the rule off (``gates_off.recall_identity_rows``, rule 25) and
 lands there: that is what shows the rule, not luck, stops it.
 """
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -28,14 +27,7 @@ from hypothesis import strategies as st
 from clawmem import loopguard
 from clawmem.config import EchoConfig
 from clawmem.entries import identity
-from tests import forkserver
-
-HERE = Path(__file__).parent
-CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
-RULE_OFF = [sys.executable, "-c", (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); import gates_off; gates_off.disable_recall_identity()\n"
-    "from clawmem.launcher import main; sys.argv[0] = 'clawmem'; main()"
-), str(HERE)]
+from tests.security import cli_modes, gates_off
 
 FACT = "Release builds are signed with the hardware key kept in the office safe."
 INTENT = "Before cutting a release, ask whether the changelog has a migration section."
@@ -75,7 +67,7 @@ class Workspace:
         home = self.dir / "home"
         home.mkdir()
         self.root = self.dir / "ws"
-        self.command = [CLAWMEM] if rule == "on" else RULE_OFF
+        self.mode = "on" if rule == "on" else gates_off.recall_identity_rows
         self.env = {
             **os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "XDG_STATE_HOME": str(home / "state"),
             "XDG_CONFIG_HOME": str(home / "config"), "XDG_RUNTIME_DIR": str(self.dir / "run"), "CLAWMEM_WORKSPACE": str(self.root),
@@ -84,7 +76,7 @@ class Workspace:
 
     def __call__(self, *args: str, now: str, input: str | None = None) -> dict:
         cut = args.index("--") if "--" in args else len(args)  # text after "--" may start with "-"
-        proc = forkserver.run([*self.command, *args[:cut], "--json", *args[cut:]], input=input, text=True,
+        proc = cli_modes.call(self.mode, [*args[:cut], "--json", *args[cut:]], input=input, text=True,
                               env={**self.env, "CLAWMEM_NOW": now}, cwd=self.dir, timeout=300)
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)

@@ -1,14 +1,14 @@
 """Hole class 6: untrusted recall never vetoes an owner write; agent echoes never launder untrusted text.
 
 The attacks themselves live in ``attacks_taint.py`` (``test_attacks.py`` runs them gates on).
-Here each one also runs twice more through the real CLI, as the control group:
+Here each one also runs twice more through the real CLI (in process), as the control group:
 
 - with the general gates-off harness (``gates_off.py``), where it must land unless the
   attack says why that harness cannot observe it (the recall vetoes);
 - with only the hole-6 rule switched off, where every one of them must land: the
   laundering attacks with ``content_origin.restates`` answering no and lineage off (no agent
-  turn or note inherits an exposure), the veto attacks with
-  untrusted hits joining the recalled set again (``recalls.joins_recalled_set``).
+  turn or note inherits an exposure; ``gates_off.laundering_rows``), the veto attacks with
+  untrusted hits joining the recalled set again (``recalls.joins_recalled_set``; ``gates_off.recall_veto_rows``).
 """
 
 from __future__ import annotations
@@ -16,41 +16,29 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from clawmem.config import RECENT_EXPOSURE_MINUTES
+from tests.security import gates_off
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
+import cli_modes  # noqa: E402
 
 TAINT = [a for a in attacks.ATTACKS if a.hole == 6]
-RULE_OFF = {
-    "laundering": (
-        "from clawmem.trust import content_origin; content_origin.restates = lambda text, source, cfg=None: False\n"
-        "from clawmem.trust import lineage; lineage.verdicts = lambda turns, exposed_by=None: [lineage.Verdict() for _ in turns]\n"
-        "from clawmem.transcripts import live; live.exposure = lambda ws, session: None"
-    ),
-    "recall-veto": "from clawmem.index import recalls; recalls.joins_recalled_set = lambda origin: True",
-}
-LAUNCH = "\nimport sys\nfrom clawmem.launcher import main\nsys.argv[0] = 'clawmem'\nmain()\n"
+RULE_OFF = {"laundering": gates_off.laundering_rows, "recall-veto": gates_off.recall_veto_rows}  # each category's rule alone
 
 
-def rule_off(category: str) -> list[str]:
-    """The real CLI with only the hole-6 rule for ``category`` removed."""
-    return [sys.executable, "-c", RULE_OFF[category] + LAUNCH]
+@pytest.fixture
+def controls(tmp_path):
+    """Attack ``id`` with only its hole-6 rule off, in process (test_attacks.py runs the all-gates-off control)."""
+    def run(attack_id: str):
+        attack, workdir = attacks.by_id(attack_id), tmp_path / f"{attack_id}-rule"
+        return attacks.run_attack(attack, workdir, cli_modes.without(RULE_OFF[attack.category])), workdir
 
-
-@pytest.fixture(scope="module")
-def controls(tmp_path_factory):
-    """Every hole-6 attack with only its rule off (test_attacks.py runs the all-gates-off control)."""
-    base = tmp_path_factory.mktemp("taint-controls")
-    jobs = [(a, "rule", rule_off(a.category)) for a in TAINT]
-    with ThreadPoolExecutor(2) as pool:
-        futures = {(a.id, mode): pool.submit(attacks.run_attack, a, base / f"{a.id}-{mode}", command) for a, mode, command in jobs}
-        return {key: (future.result(), base / f"{key[0]}-{key[1]}") for key, future in futures.items()}
+    return run
 
 
 def test_the_hole_6_catalogue():
@@ -63,7 +51,7 @@ def test_the_hole_6_catalogue():
 @pytest.mark.parametrize("attack_id", [a.id for a in TAINT])
 def test_lands_with_only_the_hole_6_rule_off(attack_id, controls):
     """The attack's own detector sees the veto or the laundered copy: the rule is what stops it."""
-    outcome, workdir = controls[(attack_id, "rule")]
+    outcome, workdir = controls(attack_id)
     assert outcome.succeeded, attacks.describe(outcome)
     assert attacks.by_id(attack_id).check(workdir), attacks.describe(outcome)
 

@@ -6,24 +6,25 @@ untrusted or system flush), the character after its marker where the crash falls
 next (an owner, cron agent or system note that could be glued on, or an index rebuilt from
 scratch) and the day. The planted text must never be indexed as owner or as
 an interactive agent's, and never reach ``MEMORY.md`` or ``USER.md``. The control replays a
-sample of the same generator with only the storage fix removed (``test_storage_attacks``'s
-``hole3_off``) and sees the tear upgrade it.
+sample of the same generator with only the storage fix removed (``gates_off.storage_fix_rows``)
+and sees the tear upgrade it.
 """
 
 from __future__ import annotations
 
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.security import gates_off
+
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
 import attacks_storage  # noqa: E402
+import cli_modes  # noqa: E402
 from generated import sample  # noqa: E402
-from test_storage_attacks import hole3_off  # noqa: E402
 
 # writes whose lines go to the daily note, where a later line can be glued onto a torn one
 TORN_WRITES = ["system note", "cron agent note", "untrusted flush", "system flush"]
@@ -62,7 +63,7 @@ def tears(draw: st.DrawFn, number: int = 0) -> attacks.Attack:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(attack=tears())
 def test_a_crash_anywhere_never_upgrades_what_was_torn(tmp_path_factory, attack):
-    outcome = attacks.run_attack(attack, tmp_path_factory.mktemp("tw"), attacks.gates_on())
+    outcome = attacks.run_attack(attack, tmp_path_factory.mktemp("tw"), cli_modes.IN_PROCESS["on"])
     assert not outcome.succeeded, attacks.describe(outcome)
 
 
@@ -73,7 +74,6 @@ CONTROLS = sample(tears(number=1), 8)
 def test_control_without_the_storage_fix_the_sample_upgrades(tmp_path):
     """Not every tear upgrades without the fix (a rebuild alone, or a cron agent's line glued on,
     gives the planted text no owner), so the control asks it of the sample as a whole."""
-    with ThreadPoolExecutor(2) as pool:
-        outcomes = list(pool.map(lambda n: attacks.run_attack(CONTROLS[n], tmp_path / f"off-{n}", hole3_off()), range(len(CONTROLS))))
+    outcomes = [attacks.run_attack(attack, tmp_path / f"off-{n}", cli_modes.without(gates_off.storage_fix_rows)) for n, attack in enumerate(CONTROLS)]
     landed = [o.title for o, a in zip(outcomes, CONTROLS, strict=True) if o.succeeded]
     assert len(landed) >= 6, f"{len(landed)} of {len(CONTROLS)} tears upgraded with the storage fix removed"

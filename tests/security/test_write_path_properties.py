@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import attacks  # noqa: E402
+import cli_modes  # noqa: E402
 from attacks_formats import cc, claude_code_session, codex_session  # noqa: E402
 from generated import sample  # noqa: E402
 
@@ -112,7 +113,7 @@ def generated(draw: st.DrawFn, number: int = 0) -> attacks.Attack:
 @given(attack=generated())
 def test_no_disguise_in_any_channel_on_any_days_reaches_trusted_memory(tmp_path_factory, attack):
     workdir = tmp_path_factory.mktemp("wp")
-    outcome = attacks.run_attack(attack, workdir, attacks.gates_on())
+    outcome = attacks.run_attack(attack, workdir, cli_modes.IN_PROCESS["on"])
     assert not outcome.succeeded, attacks.describe(outcome)
     assert not outcome.framing, outcome.framing
     kept = [p for p in (workdir / "ws").rglob("*.md") if attack.marker in p.read_text(encoding="utf-8", errors="replace").casefold()]
@@ -129,5 +130,5 @@ def test_the_control_sample_spans_the_channels():
 
 @pytest.mark.parametrize("attack", CONTROLS, ids=lambda a: a.title.split(" on days")[0])
 def test_control_with_the_gates_off_the_disguise_lands(tmp_path, attack):
-    outcome = attacks.run_attack(attack, tmp_path / "off", attacks.gates_off())
+    outcome = attacks.run_attack(attack, tmp_path / "off", cli_modes.IN_PROCESS["off"])
     assert outcome.succeeded, attacks.describe(outcome)
