@@ -76,6 +76,7 @@ RESETS = {
 KEPT = {
     "clawmem.embeddings.loader._cache": "the loaded embedder: read-only weights, kept as the fork server and the worker keep them",
     "clawmem.index.migrations.MIGRATIONS": "the migrations, registered once at import by their decorator",
+    "clawmem.fastlane.declared": "the hot commands' options, read from the package's own options.json (never written at run time)",
 }
 
 
