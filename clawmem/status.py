@@ -33,7 +33,7 @@ class Status:
     embeddings: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     notices: list[Any] = field(default_factory=list)  # clawmem.losses.Notice, one line each with the fix
-    aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: due or escalated, oldest first
+    aspirations: list[Any] = field(default_factory=list)  # clawmem.intents.aspirations.Due: due or escalated, oldest first
     host_hooks: list[str] = field(default_factory=list)  # whether each host runs the hooks clawmem installed (Codex: trusted by hash)
     background_failure: dict[str, Any] | None = None  # the last failed background ingest (``clawmem.hosts.jobs``)
 
@@ -107,8 +107,9 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
             f"{embeddings['unembedded']} of {plural(entries, 'entry', 'entries')} not embedded yet (an interrupted or --no-embed index):"
             " search finds them by their words only; run `clawmem index`"
         )
-    from clawmem import aspirations, losses
+    from clawmem import losses
     from clawmem.hosts.jobs import last_failure
+    from clawmem.intents import aspirations
     from clawmem.timeparse import local_now
 
     failure = last_failure(ws)

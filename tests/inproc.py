@@ -63,7 +63,7 @@ def _close_kept(resident) -> None:
 # What clawmem keeps in its modules between calls, and how a fresh import holds it: a command here starts from that.
 RESETS = {
     "clawmem.abandoned.THREADS": lambda m: m.THREADS.clear(),
-    "clawmem.aspirations._READ": lambda m: m._READ.clear(),
+    "clawmem.intents.aspirations._READ": lambda m: m._READ.clear(),
     "clawmem.ledger._WARNED": lambda m: m._WARNED.clear(),
     "clawmem.output._color": lambda m: m.set_color("auto"),
     "clawmem.projects.identify": lambda m: m.identify.cache_clear(),

@@ -47,7 +47,6 @@ LAYERS: dict[str, str] = {
     "excerpt": "core",
     "dream": "core",
     "intents": "core",
-    "aspirations": "core",
     "usermodel": "core",
     "demote": "core",
     "accept": "core",

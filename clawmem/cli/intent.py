@@ -73,7 +73,7 @@ def add(
     authority.check_creator(who, "create an intent")
     now = store.current_time()
     if review is not None:
-        from clawmem.aspirations import add_for_review
+        from clawmem.intents.aspirations import add_for_review
 
         result = add_for_review(
             ws, text, review, origin=who, session=session, now=now,
@@ -85,7 +85,7 @@ def add(
             say(f"Aspiration noted in {result.path}:{result.line}, review on {result.review.isoformat()}")
         return
     from clawmem.index.db import Index
-    from clawmem.intents import add_intent
+    from clawmem.intents.store import add_intent
 
     at_time = schedule.resolve_time(ws, at, now=now) if at is not None else None
     expiry = schedule.resolve_expiry(ws, expires, now=now) if expires is not None else None
@@ -129,7 +129,8 @@ def list_(
         clawmem intent list --state done --state expired
     """
     from clawmem.index.db import Index
-    from clawmem.intents import list_intents, schedule
+    from clawmem.intents import schedule
+    from clawmem.intents.store import list_intents
     from clawmem.output import emit_json
     from clawmem.vocabulary import states_for
     from clawmem.workspace import Workspace
@@ -171,7 +172,7 @@ def cancel(
         clawmem intent cancel 3 --origin owner
     """
     from clawmem.index.db import Index
-    from clawmem.intents import cancel_intent
+    from clawmem.intents.store import cancel_intent
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
@@ -205,7 +206,7 @@ def match(
         echo "$MESSAGE" | clawmem intent match - --channel telegram --sender alice --json
     """
     from clawmem.index.db import Index
-    from clawmem.intents import match_for_recall
+    from clawmem.intents.matching import match_for_recall
     from clawmem.output import emit_json
     from clawmem.workspace import Workspace
 
@@ -237,9 +238,10 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         clawmem intent due
         clawmem intent due --json | my-agent deliver
     """
-    from clawmem.aspirations import surface
     from clawmem.index.db import Index
-    from clawmem.intents import fire_due, schedule
+    from clawmem.intents import schedule
+    from clawmem.intents.aspirations import surface
+    from clawmem.intents.schedule import fire_due
     from clawmem.output import emit_json
     from clawmem.timeparse import local_now
     from clawmem.workspace import Workspace
@@ -271,7 +273,7 @@ def cron(workspace: WorkspaceOpt = None) -> None:
     """
     import sys
 
-    from clawmem.intents import cron_line
+    from clawmem.intents.schedule import cron_line
     from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)

@@ -70,4 +70,4 @@ class DreamReport:
     explain: tuple[Explained, ...] = ()
     seconds: float = 0.0
     notices: tuple[Any, ...] = ()  # clawmem.losses.Notice: what keeps trusted memory out of MEMORY.md, with the fix
-    aspirations: Any = None  # clawmem.aspirations.AspirationReview: due, newly escalated and expired aspirations
+    aspirations: Any = None  # clawmem.intents.aspirations.AspirationReview: due, newly escalated and expired aspirations

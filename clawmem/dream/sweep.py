@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from clawmem import aspirations, curated, losses
+from clawmem import curated, losses
 from clawmem.config import DreamConfig
 from clawmem.dream import (
     budget,
@@ -38,6 +38,7 @@ from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
+from clawmem.intents import aspirations
 from clawmem.ledger_records import now_iso
 from clawmem.trust import eligibility, provenance
 from clawmem.workspace import Workspace

@@ -11,9 +11,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from clawmem import aspirations, diary
+from clawmem import diary
 from clawmem.dream.store import Theme
 from clawmem.dream.text import excerpt
+from clawmem.intents import aspirations
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:

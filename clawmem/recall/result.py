@@ -38,6 +38,6 @@ class RecallResult:
     escalation: Escalation
     degraded: list[str] = field(default_factory=list)
     elapsed_ms: float = 0.0
-    aspirations: list[Any] = field(default_factory=list)  # clawmem.aspirations.Due: past their review date
+    aspirations: list[Any] = field(default_factory=list)  # clawmem.intents.aspirations.Due: past their review date
     left_out: int = 0  # eligible entries not shown (budgets, the host's cap); the context says how to reach them
     workspace: str = ""  # the absolute workspace the hints name with -w

@@ -20,10 +20,11 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from clawmem import aspirations, hints, projects
+from clawmem import hints, projects
 from clawmem.config import HINT_QUERY_CHARS
 from clawmem.errors import ClawmemError
 from clawmem.framing import inert
+from clawmem.intents import aspirations
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import fit
 from clawmem.recall.budget import Budget
@@ -193,7 +194,7 @@ def _mark_superseded(index, hits: list[triggers_module.TriggerHit]) -> list[trig
 
 
 def _intents(ws, index, message, channel, sender, now, degraded) -> list[Any]:
-    from clawmem.intents import match_for_recall
+    from clawmem.intents.matching import match_for_recall
 
     try:
         return match_for_recall(ws, index, message, channel=channel, sender=sender, now=now)

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from clawmem.aspirations import Aspiration, add_aspiration, aspirations, overdue
 from clawmem.errors import BadInput, Forbidden
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
+from clawmem.intents.aspirations import Aspiration, add_aspiration, aspirations, overdue
 
 NOW = dt.datetime(2026, 11, 25, 10, 0)
 

@@ -11,10 +11,9 @@ import datetime as dt
 import pytest
 
 from clawmem.index.db import Index
-from clawmem.intents import add_intent
 from clawmem.intents.matching import eligible
 from clawmem.intents.model import stamp
-from clawmem.intents.store import fetch_row
+from clawmem.intents.store import add_intent, fetch_row
 
 NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 

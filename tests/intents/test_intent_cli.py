@@ -157,7 +157,7 @@ def test_two_overlapping_due_runs_fire_each_reminder_once(ws):
     import datetime as dt
 
     from clawmem.index.db import Index
-    from clawmem.intents import add_intent
+    from clawmem.intents.store import add_intent
 
     created = dt.datetime(2026, 11, 25, 10, tzinfo=dt.UTC)
     exe = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))

@@ -10,18 +10,10 @@ import pytest
 from clawmem import workspace_init
 from clawmem.errors import BadInput, ConfigError, Forbidden, NotFound
 from clawmem.index.db import Index, remove_index_files
-from clawmem.intents import (
-    STATES,
-    add_intent,
-    cancel_intent,
-    cron_line,
-    fire_due,
-    list_intents,
-    match_for_recall,
-    parse_duration,
-    resolve_expiry,
-    resolve_time,
-)
+from clawmem.intents.matching import match_for_recall
+from clawmem.intents.model import STATES
+from clawmem.intents.schedule import cron_line, fire_due, parse_duration, resolve_expiry, resolve_time
+from clawmem.intents.store import add_intent, cancel_intent, list_intents
 from clawmem.workspace import Workspace
 
 T0 = dt.datetime(2026, 11, 25, 10, tzinfo=dt.UTC)  # a Wednesday
