@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from clawmem.config import HOST_SESSION_ENV
-from tests import forkserver
+from tests import forkserver, inproc
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
 # CI (.ci/run) sets this: a test whose model, shell or tool is missing fails instead of skipping,
@@ -182,18 +182,20 @@ def background_done(root, timeout: float = 120) -> None:
 
 @pytest.fixture
 def run_cli(tmp_path, request):
-    """Run the installed ``clawmem`` command in its own process against the test workspace.
+    """Run the installed ``clawmem`` command against the test workspace, in this process.
 
-    The process is forked from a warm interpreter (``tests/forkserver.py``); tests marked
-    ``e2e`` get a freshly started one (``subprocess.run``), start-up and all.
+    ``tests/inproc.py`` calls the console script's entry point with the command's own argv,
+    environment, folder, descriptors and a fresh module state, so the bytes and the exit code are
+    a process's. Tests marked ``e2e`` get a freshly started process (``subprocess.run``), start-up and all.
     """
     spawn = request.node.get_closest_marker("e2e") is not None
 
     def run(*args: str, input: str | bytes | None = None, timeout: float = 120, env: dict | None = None) -> subprocess.CompletedProcess:
         full_env = {**os.environ, **(env or {})}
-        return forkserver.run(
-            [CLAWMEM, *args], input=input.encode() if isinstance(input, str) else input, timeout=timeout, env=full_env, cwd=tmp_path, spawn=spawn,
-        )
+        data = input.encode() if isinstance(input, str) else input
+        if not spawn:
+            return inproc.run(list(args), input=data, timeout=timeout, env=full_env, cwd=tmp_path)
+        return forkserver.run([CLAWMEM, *args], input=data, timeout=timeout, env=full_env, cwd=tmp_path, spawn=True)
 
     return run
 

@@ -14,6 +14,8 @@ import json
 import os
 import time
 
+import pytest
+
 from clawmem.hosts import jobs
 from tests.conftest import background_done
 
@@ -58,6 +60,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.e2e  # the hook process must exit while its detached child runs on
 def test_the_hook_returns_before_the_ingest_and_the_worker_lands_it(ws, clawmem, tmp_path):
     transcript = tmp_path / "session.jsonl"
     _claude(transcript, [("user", TYPED), ("assistant", "Noted.")])

