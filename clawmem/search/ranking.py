@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from clawmem.config import SearchConfig
-from clawmem.entries.grammar import parse_when
+from clawmem.timeparse import parse_when
 
 
 @dataclass(frozen=True)
