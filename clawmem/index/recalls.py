@@ -20,11 +20,11 @@ from clawmem.index.db import Index
 from clawmem.ledger_records import ReturnedRecord, is_kind, now_iso
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
-from clawmem.trust.content_origin import RECALLED, Source
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
     from clawmem.config import EchoConfig
+    from clawmem.trust.content_origin import Source
 
 
 def query_hash(query: str) -> str:
@@ -117,6 +117,8 @@ def _known_untrusted(index: Index, hashes: list[str]) -> set[str]:
 
 def untrusted_sources(index: Index) -> list[Source]:
     """Every untrusted text clawmem returned, as content-origin sources (text from the index when lost)."""
+    from clawmem.trust.content_origin import RECALLED, Source  # deferred: only classifying a note reads them, not a search
+
     rows = index.query(
         """SELECT r.text_hash, r.path,
                   COALESCE(r.text, (SELECT e.text FROM entries e WHERE e.text_hash = r.text_hash LIMIT 1)) AS text
@@ -214,6 +216,8 @@ def ledger_sources(ws: Workspace) -> list[Source]:
         data = ws.ledger_path.read_bytes()
     except FileNotFoundError:
         return []
+    from clawmem.trust.content_origin import RECALLED, Source
+
     found: list[Source] = []
     if b'"returned"' in data:
         from clawmem import ledger
