@@ -50,10 +50,14 @@ def test_status_and_lexical_search_import_only_what_they_use(ws):
     assert "clawmem.index.recalls" in modules_loaded(["search", "deploy runbook", "--lexical"], ("clawmem.index.recalls",), env)  # it found and recorded the note
 
 
-# What a search imported only for a branch it rarely takes (issue 26): the ledger, written when an
-# untrusted hit is returned, and shutil and tempfile (with zlib, bz2 and lzma), which only a rebuild of
-# the vector matrix uses.
-SEARCH_UNUSED = ("clawmem.ledger", "shutil", "tempfile", "bz2", "lzma")
+# What a search imported only for a branch it rarely takes (issue 26): the ledger and the session
+# lineage, written when an untrusted hit is returned; the content-origin rules, read when a note is
+# classified; the Markdown grammar, for a date parser that now lives in timeparse; and shutil and
+# tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses.
+SEARCH_UNUSED = (
+    "clawmem.ledger", "clawmem.trust.sessions", "clawmem.trust.content_origin", "clawmem.entries.grammar",
+    "shutil", "tempfile", "bz2", "lzma",
+)
 
 
 def _indexed(ws, *, embed: bool) -> dict[str, str]:
