@@ -222,7 +222,7 @@ def fill_vectors(ws: Workspace, embedder: Any, sigma: float = 0.02, seed: int = 
 
     from clawmem.index import vectors
     from clawmem.index.db import Index
-    from clawmem.ledger import now_iso
+    from clawmem.ledger_records import now_iso
 
     rng = np.random.default_rng(seed)
     with Index.open(ws) as index:

@@ -31,7 +31,7 @@ from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, ClawmemError, Forbidden
 from clawmem.inputs import decode_input
 from clawmem.ledger_records import LedgerRecord
-from clawmem.timeparse import local_now
+from clawmem.timeparse import local_now, parse_when
 from clawmem.transcripts.parse import HOSTS, ROLES, Turn, parse_transcript
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
 from clawmem.trust import content_origin, lineage, provenance
@@ -174,7 +174,7 @@ def _own_turns(ws: Workspace, prior: Prior, cleaned: list[tuple[Turn, list[str]]
 def _observed_before(prior: Prior, label: str, body: str) -> dt.datetime | None:
     """When an undated turn the session's transcript already held was first observed (re-ingest keeps the same rows)."""
     seen = prior.observed.get((label, identity.text_hash(body)))
-    return grammar.parse_when(seen) if seen else None
+    return parse_when(seen) if seen else None
 
 
 def _blocked(ws: Workspace, cleaned: list[tuple[Turn, list[str]]], origin: str, own: set[tuple[int, int]]) -> notes.Blocked:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from clawmem.errors import BadInput, BadValue
 
@@ -11,6 +12,17 @@ from clawmem.errors import BadInput, BadValue
 EARLIEST = dt.datetime(1900, 1, 1)
 LATEST = dt.datetime(2999, 12, 31, 23, 59, 59)
 TIME_RANGE_HINT = f"use a time between {EARLIEST.year} and {LATEST.year}"
+DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")  # an annotation without a time (``parse_when``: noon that day); ranking parses one per candidate
+
+
+def parse_when(value: str) -> dt.datetime | None:
+    """Parse an ISO date or date-time annotation (``observed``, ``review``); ``None`` when it is neither."""
+    try:
+        if DATE_ONLY.fullmatch(value.strip()):
+            return dt.datetime.combine(dt.date.fromisoformat(value.strip()), dt.time(12))
+        return dt.datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
 
 
 def check_time_range(when: dt.datetime, what: str) -> dt.datetime:

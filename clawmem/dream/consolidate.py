@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from clawmem import timeparse
 from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
@@ -102,7 +103,7 @@ def _append(text: str, line: str) -> str:
 
 
 def _observed(entry: grammar.Entry) -> str | None:
-    when = grammar.parse_when(entry.observed) if entry.observed else None
+    when = timeparse.parse_when(entry.observed) if entry.observed else None
     return when.date().isoformat() if when else None
 
 

@@ -8,11 +8,11 @@ file back byte for byte; only blocks a caller replaces are re-rendered.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from clawmem import timeparse
 from clawmem.entries import lines as line_model
 
 KNOWN_KEYS = ("trigger", "importance", "project", "source", "key", "observed", "status", "review")
@@ -116,7 +116,7 @@ class Entry(Block):
                 found.append(f"status {value!r} is not active or superseded")
             elif key == "project" and UNESCAPED_SEMICOLON.search(value):
                 found.append(f"project {value!r} has an unescaped ';' (write \\; inside a key)")
-            elif key in ("observed", "review") and parse_when(value) is None:
+            elif key in ("observed", "review") and timeparse.parse_when(value) is None:
                 found.append(f"{key} {value!r} is not an ISO date or time")
             elif key == "trigger" and not any(p.strip() for p in re.split(r"[,;]", value)):
                 found.append("trigger annotation has no phrase")
@@ -135,16 +135,6 @@ class Document:
 
     def render(self) -> str:
         return "".join(block.raw for block in self.blocks)
-
-
-def parse_when(value: str) -> dt.datetime | None:
-    """Parse an ISO date or date-time annotation; ``None`` when it is neither."""
-    try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            return dt.datetime.combine(dt.date.fromisoformat(value.strip()), dt.time(12))
-        return dt.datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
 
 
 def _split_comments(content: str) -> tuple[str, list[str]]:

@@ -10,6 +10,7 @@ what it read must not store it again (tests/security M01, M09, M10 succeed witho
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -30,6 +31,11 @@ def run_command(
     json_output: bool = False,
 ) -> int:
     """Search and print; clawmem errors propagate to the caller's handler."""
+    if not lexical:
+        # Before numpy loads: OpenBLAS starts a thread per core as it loads (about as long as
+        # the rest of the import on two busy cores), and a search's products are one query's,
+        # each row summed by one thread either way. recall's vector lane does the same.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from clawmem.index.freshness import fresh
     from clawmem.search import SearchOptions, active_projects, query_text
     from clawmem.search import search as run_search

@@ -15,8 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -86,6 +84,9 @@ def _load(folder: Path) -> Matrix:
 
 
 def _write(root: Path, name: str, m: Matrix) -> Path:
+    import shutil  # deferred with tempfile (which imports it): their compression modules load only for a rebuild
+    import tempfile
+
     import numpy as np
 
     root.mkdir(parents=True, exist_ok=True)
@@ -103,6 +104,8 @@ def _write(root: Path, name: str, m: Matrix) -> Path:
 
 def _build(index: Index, root: Path, prefix: str, state: tuple[int, int], dimension: int) -> Matrix:
     """The matrix for ``state``: the newest older one extended when no row was deleted, else from scratch."""
+    import shutil
+
     import numpy as np
 
     base: Matrix | None = None
@@ -150,6 +153,8 @@ def current(index: Index, dimension: int) -> Matrix:
                 return m
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is rebuilt, like a stale one
+        import shutil
+
         shutil.rmtree(folder, ignore_errors=True)
     return _build(index, root, prefix, state, dimension)
 

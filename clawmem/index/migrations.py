@@ -341,7 +341,7 @@ def m007_superseded_by(index: Index) -> None:
 
 
 def _m007_when(value: str | None) -> dt.datetime:
-    """Frozen for m007 (``grammar.parse_when`` then ``supersession._naive``): a naive local time, undated oldest."""
+    """Frozen for m007 (``timeparse.parse_when`` then ``supersession._naive``): a naive local time, undated oldest."""
     when = None
     if value:
         try:

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem import ledger, ledger_records
+from clawmem import ledger_records
 from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.ledger_records import ReturnedRecord, is_kind, now_iso
@@ -82,6 +82,8 @@ def mark_shown(index: Index, hits: Iterable[Returned], *, ws: Workspace | None =
 def _remember(index: Index, rows: list[Returned], ws: Workspace | None, at: str, *, times: int) -> None:
     untrusted = [h for h in rows if not joins_recalled_set(h.origin)]
     if untrusted and ws is not None:
+        from clawmem import ledger  # deferred: a search that returns nothing untrusted never writes the ledger
+
         known = _known_untrusted(index, [h.text_hash for h in untrusted])
         ledger.append(ws, [ledger_records.returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
     with index.transaction():
@@ -194,6 +196,8 @@ def ledger_returned(ws: Workspace) -> list[Handed]:
         return []
     found: list[Handed] = []
     if b'"returned"' in data:
+        from clawmem import ledger
+
         for line in data.splitlines():
             r = ledger.parse_record(line)[0] if b'"returned"' in line else None  # malformed: skipped (``ledger.read`` reports it)
             if r is not None and is_kind(r, ReturnedRecord):

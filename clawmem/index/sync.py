@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, ledger_records, team
+from clawmem import ledger, ledger_records, team, timeparse
 from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
 from clawmem.index import supersession
@@ -221,7 +221,7 @@ def _ledger_provenance(index: Index, rel: str, text_hash: str) -> dict | None:
 
 
 def _observed(entry: grammar.Entry | None, recorded: str | None, file_date: str | None) -> str | None:
-    when = grammar.parse_when(entry.observed) if entry is not None and entry.observed else None
+    when = timeparse.parse_when(entry.observed) if entry is not None and entry.observed else None
     if when is not None:
         return when.isoformat()
     if recorded:

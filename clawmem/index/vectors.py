@@ -242,14 +242,12 @@ def cached_vectors(index: Index, embedder_id: str, ids: list[int]) -> dict[int, 
     for start in range(0, len(ids), 500):
         part = ids[start : start + 500]
         marks = ",".join("?" * len(part))
-        hashes = {r["id"]: r["text_hash"] for r in index.query(f"SELECT id, text_hash FROM entries WHERE id IN ({marks})", part)}
+        # pairs, not ``index.query``'s dict rows: a hybrid search reads about a thousand here
+        hashes = dict(index.conn.execute(f"SELECT id, text_hash FROM entries WHERE id IN ({marks})", part))
         if not hashes:
             continue
         marks = ",".join("?" * len(hashes))
-        blobs = {
-            r["text_hash"]: r["vector"]
-            for r in index.query(f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder_id, *hashes.values()])
-        }
+        blobs = dict(index.conn.execute(f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder_id, *hashes.values()]))
         found.update({i: np.frombuffer(blobs[h], dtype=np.float32) for i, h in hashes.items() if h in blobs})
     return found
 

@@ -32,7 +32,7 @@ from clawmem import ledger, ledger_records
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
 from clawmem.ledger_records import AspirationRecord, is_kind
-from clawmem.timeparse import as_local
+from clawmem.timeparse import as_local, parse_when
 from clawmem.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -171,7 +171,7 @@ def _in_note(ws: Workspace, path: str, info: os.stat_result) -> tuple[Aspiration
         rel = ws.rel(Path(path))
         for entry in grammar.parse(text).entries:
             raw = entry.first("review")
-            when = grammar.parse_when(raw) if raw else None
+            when = parse_when(raw) if raw else None
             if when is None or entry.first("status") == "superseded" or not entry.body.strip():
                 continue
             held.append(Aspiration(rel, entry.line_start, " ".join(entry.body.split()), when.date()))

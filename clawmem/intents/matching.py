@@ -24,7 +24,7 @@ from typing import Any
 
 from clawmem import framing
 from clawmem.index.db import Index
-from clawmem.index.tokens import CJK_RUN, WORD, fts_text
+from clawmem.index.tokens import WORD, cjk_runs, fts_text
 from clawmem.intents import store
 from clawmem.intents.model import LIVE_STATES, aware, stamp, unstamp
 from clawmem.intents.terms import phrase_terms, stem
@@ -60,7 +60,7 @@ class MessageWords:
 def message_words(message: str) -> MessageWords:
     """Tokenise like ``query_terms`` (CJK runs as bigrams), in linear time for long messages."""
     words = {w.casefold() for w in WORD.findall(fts_text(message))}
-    chars = frozenset(ch for run in CJK_RUN.findall(message) for ch in run)
+    chars = frozenset(ch for run in cjk_runs(message) for ch in run)
     return MessageWords(frozenset(stem(w) for w in words), chars)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clawmem import ledger
+from clawmem import ledger, timeparse
 from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.entries import grammar, identity
 from clawmem.errors import IndexUnavailable
@@ -118,7 +118,7 @@ def _indexed(index, rel: str, include_superseded: bool) -> tuple[Found, ...]:
 
 def _date(observed: str | None) -> str | None:
     """An ``observed`` comment as a sortable ISO time (None when it is unreadable)."""
-    when = grammar.parse_when(observed) if observed else None
+    when = timeparse.parse_when(observed) if observed else None
     return when.isoformat() if when is not None else None
 
 

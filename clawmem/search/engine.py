@@ -181,12 +181,14 @@ def search(
         warnings.extend(_why_empty(index, query, opts))
     if opts.log_recall and hits:
         from clawmem.index.recalls import Returned, joins_recalled_set, record_returned
-        from clawmem.trust.sessions import shown
 
         returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
         record_returned(index, returned, query=query, source="search", ws=ws)
-        # the agent that asked has read them: its later notes inherit that (trust.sessions)
-        shown(ws, opts.session, [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)])
+        untrusted = [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)]
+        if untrusted:  # the agent that asked has read them: its later notes inherit that (trust.sessions)
+            from clawmem.trust.sessions import shown
+
+            shown(ws, opts.session, untrusted)
     return SearchResult(query, "hybrid" if vectors_on else "lexical", getattr(vector.embedder, "id", None), hits, warnings, decay)
 
 

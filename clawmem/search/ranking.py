@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from clawmem.config import SearchConfig
-from clawmem.entries.grammar import parse_when
+from clawmem.timeparse import parse_when
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,13 @@ def conversation_factors(query: str, rows: dict[int, dict], cfg: SearchConfig) -
     entry or lift one past the trust and supersession filters; untrusted turns (shown only with
     ``--include-untrusted``) are never boosted, so they rank exactly as before.
     """
-    from clawmem.search import dates, speakers, temporal
     from clawmem.trust import provenance
 
     trusted = {i: r for i, r in rows.items() if r["kind"] == "transcript" and provenance.is_trusted(r["origin"])}
+    if not trusted:  # each boost is for transcript turns: none here, so none applies (and their patterns stay uncompiled)
+        return {}
+    from clawmem.search import dates, speakers, temporal
+
     turns = {i: r["text"] for i, r in trusted.items()}
     found: dict[int, dict[str, float]] = {}
     parts = {

@@ -14,11 +14,10 @@ import re
 from dataclasses import dataclass, field
 
 from clawmem import incoming
-from clawmem.entries import grammar
 from clawmem.entries import lines as line_model
 from clawmem.errors import BadInput, BadValue
 from clawmem.inputs import clean_text
-from clawmem.timeparse import check_time_range, from_epoch
+from clawmem.timeparse import check_time_range, from_epoch, parse_when
 from clawmem.transcripts import claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.model import Block
@@ -65,7 +64,7 @@ def _when(value: object, number: int) -> dt.datetime | None:
     """A record's time: epoch seconds or ISO text, within the range clawmem accepts."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return from_epoch(value, f"transcript record {number}: timestamp")
-    when = grammar.parse_when(value.replace("Z", "+00:00")) if isinstance(value, str) else None
+    when = parse_when(value.replace("Z", "+00:00")) if isinstance(value, str) else None
     return check_time_range(when, f"transcript record {number}: time") if when is not None else None
 
 

@@ -48,3 +48,37 @@ def test_status_and_lexical_search_import_only_what_they_use(ws):
     assert modules_loaded(["status"], UNUSED, env) == set()
     assert modules_loaded(["search", "deploy runbook", "--lexical"], UNUSED, env) == set()
     assert "clawmem.index.recalls" in modules_loaded(["search", "deploy runbook", "--lexical"], ("clawmem.index.recalls",), env)  # it found and recorded the note
+
+
+# What a search imported only for a branch it rarely takes (issue 26): the ledger and the session
+# lineage, written when an untrusted hit is returned; the content-origin rules, read when a note is
+# classified; the Markdown grammar, for a date parser that now lives in timeparse; and shutil and
+# tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses.
+SEARCH_UNUSED = (
+    "clawmem.ledger", "clawmem.trust.sessions", "clawmem.trust.content_origin", "clawmem.entries.grammar",
+    "shutil", "tempfile", "bz2", "lzma",
+)
+
+
+def _indexed(ws, *, embed: bool) -> dict[str, str]:
+    """``ws`` with one note indexed, and the environment that runs clawmem on it in its own process."""
+    import os
+
+    from clawmem.index.maintain import run_index
+    from clawmem.notes import add_note
+
+    add_note(ws, "the deploy runbook lives in the ops repository; review it before a release", origin="agent")
+    run_index(ws, embed=embed)
+    return {**os.environ, "CLAWMEM_WORKSPACE": str(ws.root), "CLAWMEM_WORKER": "off", "HOME": str(ws.root.parent)}
+
+
+def test_a_lexical_search_imports_neither_the_ledger_nor_the_matrix_rebuild(ws):
+    env = _indexed(ws, embed=False)
+    assert modules_loaded(["search", "deploy runbook", "--lexical"], SEARCH_UNUSED, env) == set()
+
+
+@pytest.mark.model
+def test_a_hybrid_search_on_a_current_matrix_imports_neither(ws):
+    env = _indexed(ws, embed=True)
+    assert "numpy" in modules_loaded(["search", "deploy runbook"], ("numpy",), env)  # the vector lane ran, and built the matrix
+    assert modules_loaded(["search", "deploy runbook"], SEARCH_UNUSED, env) == set()
