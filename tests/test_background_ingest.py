@@ -69,7 +69,9 @@ def test_the_hook_returns_before_the_ingest_and_the_worker_lands_it(ws, clawmem,
         running = jobs.in_flight(ws)
         assert len(running) == 1 and running[0].name.startswith(SESSION)
         assert not (ws.transcripts_dir / f"{SESSION}.md").exists()
-        workers = [int(p) for p in os.listdir("/proc") if p.isdigit() and b"clawmem.hosts.background" in _cmdline(p)]
+        workers = [  # this workspace's: tests running beside this one have their own
+            int(p) for p in os.listdir("/proc") if p.isdigit() and b"clawmem.hosts.background" in (line := _cmdline(p)) and str(ws.root).encode() in line
+        ]
         assert len(workers) == 1 and _alive(workers[0])
         assert os.getsid(workers[0]) == workers[0] != os.getsid(0)  # its own session: the host's kill of the hook's group misses it
         time.sleep(0.3)
