@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from clawmem.embeddings import Embedder
 
 VEC_TABLE = "entry_vectors"
+IN_STEP_TABLES = frozenset({"entries", VEC_TABLE, f"{VEC_TABLE}_rowids"})  # what ``_in_step`` reads: ``Index.derived`` keeps it while they stand
 T = TypeVar("T")
 BATCH = 64  # one model call; also one commit and one progress step, so Ctrl-C waits for at most one batch
 Progress = Callable[[int, int, str], None]  # (done, total, phase), as clawmem.index.sync.Progress
@@ -78,11 +79,16 @@ def _in_step(index: Index) -> bool:
     """Every entry has a vector and no vector outlives its entry (the per-search fast path).
 
     Entry ids are never reused (AUTOINCREMENT), so equal counts and equal largest ids mean the
-    same set: an added entry raises the largest id, a deleted one lowers the count. Reads the
-    vec0 rowid table's b-tree, not the vectors, so it costs well under a millisecond at 100k.
+    same set: an added entry raises the largest id, a deleted one lowers the count. The counts
+    walk both tables (about 7 ms at 100k entries), so a connection that serves many searches
+    (the worker, the MCP server) keeps the answer until the index changes (``Index.derived``).
     """
     if not _has_table(index):
         return False
+    return index.derived("vectors.in_step", IN_STEP_TABLES, lambda: _counts_match(index))
+
+
+def _counts_match(index: Index) -> bool:
     entries = index.conn.execute("SELECT count(*), max(id) FROM entries").fetchone()
     vectors = index.conn.execute(f"SELECT count(*), max(rowid) FROM {VEC_TABLE}_rowids").fetchone()
     return tuple(entries) == tuple(vectors)

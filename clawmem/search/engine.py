@@ -183,7 +183,8 @@ def search(
         from clawmem.index.recalls import Returned, joins_recalled_set, record_returned
 
         returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
-        record_returned(index, returned, query=query, source="search", ws=ws)
+        with index.writes_apart():  # search's own records: what is derived from the entries stays (``Index.derived``)
+            record_returned(index, returned, query=query, source="search", ws=ws)
         untrusted = [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)]
         if untrusted:  # the agent that asked has read them: its later notes inherit that (trust.sessions)
             from clawmem.trust.sessions import shown
