@@ -66,7 +66,7 @@ def near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> set[s
     carry their line (``identity.TextHash``) can be compared; the rest keep the exact rule.
     """
     from clawmem.entries import identity
-    from clawmem.index import recalls
+    from clawmem.index import recalls  # deferred with the index (apsw): this module's other rules need neither
 
     written = {h: h.form for h in hashes if isinstance(h, identity.TextHash) and h.form}
     if not written:
