@@ -23,8 +23,9 @@ daily-note format, then indexed with clawmem's own ``run_index``. Reported per s
   one Tab of the bash completion), each run paired with ``python -c pass`` (p50/p95, wall and CPU,
   ratio to the floor run next to it), see ``_timing.paired``.
 - index size: bytes of ``index.db`` plus its WAL, before and after a checkpoint.
-- when hybrid p50 >= 50 ms: a per-stage breakdown of one search and alternatives measured on the
-  same index (vec0 KNN with int8 / bit quantisation, the per-search vector refresh check).
+- when hybrid p50 >= 50 ms (``--profile``): where a hybrid search spends its time, by cProfile
+  (cumulative ms per search over the real code; the hand-built stage breakdown of earlier rounds,
+  which re-implemented the search and fell out of step with it, is gone).
 
 Run: ``python benchmarks/speed.py [--sizes 1000,10000,100000] [--no-embed] [--out DIR]``.
 """
@@ -464,289 +465,6 @@ def import_profile(ws: Workspace, query: str) -> dict[str, Any]:
 
 
 # profiling ------------------------------------------------------------------------------
-def stage_breakdown(ws: Workspace, qs: list[str]) -> dict[str, Any]:
-    """Median time of each stage of a hybrid search, run one by one with clawmem's own functions."""
-    import numpy as np
-
-    import clawmem.search.engine as S
-    from clawmem.embeddings import load_embedder
-    from clawmem.index import tokens
-    from clawmem.index.db import Index
-    from clawmem.search import SearchOptions, lanes, vectors
-
-    cfg = ws.config.search
-    opts = SearchOptions()
-    limit = cfg.limit
-    k = min(cfg.candidates_max, cfg.candidates_factor * limit)
-    embedder = load_embedder(ws.config.embeddings.backend)
-    stages: dict[str, list[float]] = {}
-
-    def timed(name: str, fn: Callable[[], Any]) -> Any:
-        t = time.perf_counter()
-        value = fn()
-        stages.setdefault(name, []).append(time.perf_counter() - t)
-        return value
-
-    with Index.open(ws) as index:
-        index.load_vec()
-        for q in qs:
-            timed("vectors.refresh check (every search)", lambda: vectors.refresh(index, embedder, max_new=lanes.INLINE_EMBED_MAX,
-                                                                                  cache_cap=ws.config.embeddings.cache_max_entries))
-            qv = timed("embed query", lambda q=q: embedder.embed([q])[0])
-            vec = timed(f"vec0 KNN k={k}", lambda qv=qv: dict(vectors.knn(index, qv, k=k, tier=None, trusted_only=True)))
-            lex = timed("FTS5 any-term BM25", lambda q=q: lanes.lexical_candidates(index, q, opts, k))
-            exact = timed("FTS5 all-terms back-fill", lambda q=q: lanes.exact_candidates(index, q, opts, limit))
-            rows = timed("fetch rows", lambda lex=lex, vec=vec, exact=exact: lanes.rows(index, list(dict.fromkeys([*(i for i, _ in lex), *vec, *exact]))))
-            if cfg.context_weight and True:
-
-                def context(rows: Any = rows, vec: Any = vec) -> Any:
-                    adjacent = lanes.neighbours(index, rows, trusted_only=True)
-                    missing = sorted({n for around in adjacent.values() for n in around} - set(vec))
-                    return vectors.cached_vectors(index, embedder.id, missing) if missing else {}
-
-                timed("transcript context (neighbours + their vectors)", context)
-            ids = list(rows)[: limit * 4]
-
-            def rank(ids: list[Any] = ids, rows: Any = rows) -> Any:
-                ranked = [(i, 1.0 / (n + 1)) for n, i in enumerate(ids)]
-                return S._diverse(index, ranked, rows, embedder.id, lam=cfg.mmr_lambda, limit=limit)
-
-            timed("score + MMR", rank)
-            R = __import__("clawmem.index.recalls", fromlist=["x"])
-            timed("record recall events", lambda R=R, rows=rows, ids=ids, q=q: R.record_returned(
-                index, [R.Returned(rows[i]["text_hash"], rows[i]["path"], 0.5, rows[i]["origin"]) for i in ids[:limit]], query=q, source="search"))
-        # alternatives on the same data
-        alternatives: dict[str, Any] = {}
-        count = index.scalar(f"SELECT count(*) FROM {vectors.VEC_TABLE}")
-        def blob(v: Any) -> bytes:
-            return np.asarray(v, dtype=np.float32).tobytes()
-
-        qvs = [embedder.embed([q])[0] for q in qs[:20]]
-
-        def over_queries(fn: Callable[[Any], Any]) -> dict[str, float]:
-            times = []
-            for qv in qvs:
-                t = time.perf_counter()
-                fn(qv)
-                times.append(time.perf_counter() - t)
-            return summary_ms(times)
-
-        # the per-search "is every entry embedded?" check: today's, its parts, the scans it replaced, an O(log n) one
-        if hasattr(vectors, "_in_step"):
-            alternatives["embedded check today: vectors._in_step() (count + max id of entries and of vec0 rowids)"] = over_queries(
-                lambda _: vectors._in_step(index))
-        alternatives["  its part: SELECT count(*), max(id) FROM entries"] = over_queries(
-            lambda _: index.conn.execute("SELECT count(*), max(id) FROM entries").fetchone())
-        alternatives["alternative: max(id) of entries vs max(rowid) of vec0 rowids only (deletions tracked elsewhere)"] = over_queries(lambda _: (
-            index.scalar("SELECT max(id) FROM entries"), index.scalar(f"SELECT max(rowid) FROM {vectors.VEC_TABLE}_rowids")))
-        alternatives["(old check, before _in_step) pending_count()"] = over_queries(lambda _: vectors.pending_count(index))
-        alternatives["(old check, before _in_step) _missing(256)"] = over_queries(lambda _: vectors._missing(index, lanes.INLINE_EMBED_MAX))
-        alternatives["(old check, before _in_step) count of orphan vectors"] = over_queries(lambda _: index.scalar(
-            f"SELECT count(*) FROM {vectors.VEC_TABLE} WHERE rowid NOT IN (SELECT id FROM entries)"))
-        # the any-term FTS query: its join with entries (for the trust filter), and pruning very common terms
-        def fts(q: str, join: bool) -> Any:
-            expression = " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens.query_terms(q))
-            if join:
-                sql = ("SELECT e.id, bm25(entries_fts) AS s FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
-                       "WHERE entries_fts MATCH ? AND e.origin IN ('owner', 'agent') ORDER BY s LIMIT ?")
-            else:
-                sql = "SELECT rowid, bm25(entries_fts) AS s FROM entries_fts WHERE entries_fts MATCH ? ORDER BY s LIMIT ?"
-            return index.conn.execute(sql, [expression, k]).fetchall()
-
-        def over_texts(fn: Callable[[str], Any]) -> dict[str, float]:
-            times = []
-            for q in qs[:20]:
-                t = time.perf_counter()
-                fn(q)
-                times.append(time.perf_counter() - t)
-            return summary_ms(times)
-
-        alternatives["FTS5 any-term, as today (joined with entries for the trust filter)"] = over_texts(lambda q: fts(q, True))
-        alternatives["FTS5 any-term without the join (trust filtered afterwards)"] = over_texts(lambda q: fts(q, False))
-        index.conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, entries_fts, row)")
-        total_entries = index.scalar("SELECT count(*) FROM entries")
-
-        def pruned(q: str) -> Any:
-            terms = tokens.query_terms(q)
-            marks = ",".join("?" * len(terms))
-            df = {r["term"]: r["doc"] for r in index.query(f"SELECT term, doc FROM temp.vocab WHERE term IN ({marks})", [t.casefold() for t in terms])}
-            kept = [t for t in terms if df.get(t.casefold(), 0) <= 0.05 * total_entries] or terms
-            expression = " OR ".join('"' + t.replace('"', '""') + '"' for t in kept)
-            return index.conn.execute(
-                "SELECT e.id, bm25(entries_fts) AS s FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
-                "WHERE entries_fts MATCH ? AND e.origin IN ('owner', 'agent') ORDER BY s LIMIT ?", [expression, k]).fetchall()
-
-        alternatives["FTS5 any-term minus terms in > 5% of entries (ranking changes: needs a quality check)"] = over_texts(pruned)
-        # MMR's vectors: from vec0 by rowid, or from the embedding cache by content hash
-        some = [r["id"] for r in index.query("SELECT id FROM entries ORDER BY random() LIMIT ?", (limit * 4,))]
-        alternatives[f"MMR vectors: vectors_for() on vec0 ({len(some)} rowids)"] = over_queries(lambda _: vectors.vectors_for(index, some))
-
-        def from_cache(_: Any) -> dict:
-            marks = ",".join("?" * len(some))
-            hashes = {r["id"]: r["text_hash"] for r in index.query(f"SELECT id, text_hash FROM entries WHERE id IN ({marks})", some)}
-            marks = ",".join("?" * len(hashes))
-            found = {r["text_hash"]: r["vector"] for r in index.query(
-                f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder.id, *hashes.values()])}
-            return {i: np.frombuffer(found[h], dtype=np.float32) for i, h in hashes.items() if h in found}
-
-        alternatives[f"MMR vectors: embedding_cache by text_hash ({len(some)} entries)"] = over_queries(from_cache)
-        # KNN: vec0 float32 (today), its k, and other ways to scan
-        for kk in (k, 200):
-            alternatives[f"vec0 float32 KNN k={kk} (filter trusted=1)"] = over_queries(lambda qv, kk=kk: index.conn.execute(
-                f"SELECT rowid, distance FROM {vectors.VEC_TABLE} WHERE embedding MATCH ? AND k = ? AND trusted = 1", [blob(qv), kk]).fetchall())
-        alternatives[f"vec0 float32 KNN k={k} (no metadata filter)"] = over_queries(lambda qv: index.conn.execute(
-            f"SELECT rowid, distance FROM {vectors.VEC_TABLE} WHERE embedding MATCH ? AND k = ?", [blob(qv), k]).fetchall())
-        t = time.perf_counter()
-        loaded = index.conn.execute(f"SELECT rowid, embedding FROM {vectors.VEC_TABLE}").fetchall()
-        alternatives["(reading every vector out of vec0, s)"] = round(time.perf_counter() - t, 2)
-        ids_all = np.array([r[0] for r in loaded])
-        matrix = np.frombuffer(b"".join(r[1] for r in loaded), dtype=np.float32).reshape(len(loaded), -1)
-        del loaded
-
-        def brute(m: Any, qv: Any, kk: int = k) -> Any:
-            scores = m @ qv
-            top = np.argpartition(-scores, kk)[:kk]
-            return ids_all[top[np.argsort(-scores[top])]]
-
-        alternatives[f"numpy brute force top-{k}, matrix in memory"] = over_queries(lambda qv: brute(matrix, qv))
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "vectors.npy"
-            np.save(path, matrix)
-            t = time.perf_counter()
-            mapped = np.load(path, mmap_mode="r")
-            brute(mapped, qvs[0])
-            alternatives["(np.load mmap + first scan, warm page cache, s)"] = round(time.perf_counter() - t, 3)
-            alternatives[f"numpy brute force top-{k}, np.memmap of a .npy file"] = over_queries(lambda qv, mapped=mapped: brute(mapped, qv))
-            del mapped
-        # quantised copies in temp tables (never written to the workspace's database file)
-        dim = embedder.dimension
-        t = time.perf_counter()
-        index.conn.execute(f"CREATE VIRTUAL TABLE temp.q_int8 USING vec0(embedding int8[{dim}] distance_metric=cosine)")
-        index.conn.execute(f"CREATE VIRTUAL TABLE temp.q_bit USING vec0(embedding bit[{dim}])")
-        with index.transaction():
-            index.conn.execute(f"INSERT INTO temp.q_int8(rowid, embedding) SELECT rowid, vec_quantize_int8(embedding, 'unit') FROM {vectors.VEC_TABLE}")
-            index.conn.execute(f"INSERT INTO temp.q_bit(rowid, embedding) SELECT rowid, vec_quantize_binary(embedding) FROM {vectors.VEC_TABLE}")
-        alternatives["(building quantised temp tables, s)"] = round(time.perf_counter() - t, 1)
-        alternatives["vec0 int8 KNN k=200"] = over_queries(lambda qv: index.conn.execute(
-            "SELECT rowid FROM temp.q_int8 WHERE embedding MATCH vec_quantize_int8(?, 'unit') AND k = 200", [blob(qv)]).fetchall())
-        position = {int(i): n for n, i in enumerate(ids_all)}
-        agreement: dict[str, float] = {}
-        for pool_size in (200, 1000):
-            hits = []
-
-            def bit_then_rescore(qv: Any, pool_size: int = pool_size, hits: list[float] = hits) -> None:
-                pool = [r[0] for r in index.conn.execute(
-                    "SELECT rowid FROM temp.q_bit WHERE embedding MATCH vec_quantize_binary(?) AND k = ?", [blob(qv), pool_size]).fetchall()]
-                scores = matrix[[position[p] for p in pool]] @ qv
-                best = {pool[j] for j in np.argsort(-scores)[:k]}
-                hits.append(len(best & set(int(x) for x in brute(matrix, qv))) / k)
-
-            alternatives[f"vec0 bit KNN k={pool_size} + exact rescoring"] = over_queries(bit_then_rescore)
-            agreement[f"bit top-{pool_size} rescored"] = round(100 * statistics.fmean(hits), 1)
-        alternatives.update(ranking_cost(ws, index, embedder, qs[:20]))
-        agreement.update(_quantised_recall(index, embedder, qs[:20], k, vectors.VEC_TABLE, pools=("int8",)))
-    alternatives.update(query_embed_threads(qs[:30]))
-    stage_ms = {name: round(1000 * statistics.median(v), 2) for name, v in stages.items()}
-    def p50(key: str) -> Any:
-        return next(v["p50"] for name, v in alternatives.items() if name.startswith(key) and isinstance(v, dict))
-
-    projected = (
-        sum(stage_ms.values())
-        - stage_ms["vectors.refresh check (every search)"] + p50("alternative: max(id) of entries")
-        - stage_ms["embed query"] + p50("embed one query (OPENBLAS_NUM_THREADS=1)")
-        - stage_ms[f"vec0 KNN k={k}"] + p50(f"numpy brute force top-{k}, np.memmap")
-        - stage_ms["FTS5 any-term BM25"] + p50("FTS5 any-term without the join")
-    )
-    return {
-        "stages_ms_p50": stage_ms,
-        "stages_sum_ms": round(sum(stage_ms.values()), 1),
-        "projected_ms": round(projected, 1),
-        "vectors": count,
-        "k": k,
-        "alternatives": alternatives,
-        "quantised_overlap": agreement,
-    }
-
-
-BEFORE_ISSUE_3 = "[search]\ncandidates_factor = 4\nrecency_floor = 0.0\nmmr_lambda = 0.7\ncontext_weight = 0.0\n"
-
-
-def ranking_cost(ws: Workspace, index: Any, embedder: Any, qs: list[str]) -> dict[str, Any]:
-    """``search`` (recall logging off) with today's defaults vs the pre-issue-3 ranking settings
-    (4 x limit candidates, no transcript context, MMR 0.7): what the LoCoMo gains cost in time."""
-    from clawmem.config import CONFIG_FILE
-    from clawmem.search import SearchOptions, search
-
-    found: dict[str, Any] = {}
-    toml = ws.root / CONFIG_FILE
-    for label, settings in (("search(), ranking defaults before issue 3", BEFORE_ISSUE_3), ("search(), today's defaults", "")):
-        if settings:
-            toml.write_text(settings, encoding="utf-8")
-        try:
-            current = Workspace(ws.root)  # Workspace.config is read once per object, from clawmem.toml
-            times = []
-            for q in qs:
-                t = time.perf_counter()
-                search(current, index, q, SearchOptions(log_recall=False), embedder=embedder)
-                times.append(time.perf_counter() - t)
-            found[label] = summary_ms(times)
-        finally:
-            toml.unlink(missing_ok=True)
-    return found
-
-
-def _quantised_recall(index: Any, embedder: Any, qs: list[str], k: int, table: str, pools: tuple[str, ...] = ("int8", "bit")) -> dict[str, float]:
-    """How many of the float32 top-k a quantised scan (top 200, then exact float rescoring) recovers."""
-    import numpy as np
-
-    def blob(v: Any) -> bytes:
-        return np.asarray(v, dtype=np.float32).tobytes()
-
-    found: dict[str, list[float]] = {f"{p} top-200 rescored": [] for p in pools}
-    for q in qs:
-        qv = embedder.embed([q])[0]
-        exact = {r[0] for r in index.conn.execute(f"SELECT rowid FROM {table} WHERE embedding MATCH ? AND k = ?", [blob(qv), k]).fetchall()}
-        for name, quant, expression in (("int8 top-200 rescored", "q_int8", "vec_quantize_int8(?, 'unit')"),
-                                        ("bit top-200 rescored", "q_bit", "vec_quantize_binary(?)")):
-            if quant.split("_")[1] not in pools:
-                continue
-            pool = [r[0] for r in index.conn.execute(
-                f"SELECT rowid FROM temp.{quant} WHERE embedding MATCH {expression} AND k = 200", [blob(qv)]).fetchall()]
-            marks = ",".join("?" * len(pool))
-            rescored = index.conn.execute(
-                f"SELECT rowid, vec_distance_cosine(embedding, ?) AS d FROM {table} WHERE rowid IN ({marks}) ORDER BY d LIMIT ?",
-                [blob(qv), *pool, k]).fetchall()
-            found[name].append(len(exact & {r[0] for r in rescored}) / max(1, len(exact)))
-    return {name: round(100 * statistics.fmean(v), 1) for name, v in found.items()}
-
-
-QUERY_EMBED_CODE = """
-import sys, time
-from clawmem.embeddings import load_embedder
-e = load_embedder("numpy"); e.embed(["warm up"])
-times = []
-for q in sys.argv[1:]:
-    t = time.perf_counter(); e.embed([q]); times.append(time.perf_counter() - t)
-times.sort(); print(times[len(times) // 2] * 1000, times[int(len(times) * 0.95)] * 1000)
-"""
-
-
-def query_embed_threads(qs: list[str]) -> dict[str, dict[str, float]]:
-    """One-query embedding latency with the BLAS default thread count and with one thread (fresh processes)."""
-    found = {}
-    for label, threads in (("BLAS threads default", None), ("OPENBLAS_NUM_THREADS=1", "1")):
-        env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
-        if threads:
-            env.update(OPENBLAS_NUM_THREADS=threads, OMP_NUM_THREADS=threads)
-        done = subprocess.run([sys.executable, "-c", QUERY_EMBED_CODE, *qs], env=env, capture_output=True, text=True, check=False)
-        try:
-            p50, p95 = (round(float(x), 1) for x in done.stdout.split())
-            found[f"embed one query ({label})"] = {"p50": p50, "p95": p95}
-        except ValueError:
-            found[f"embed one query ({label})"] = {"error": done.stderr[-300:]}
-    return found
-
-
 def cprofile_search(ws: Workspace, qs: list[str], lanes: str) -> list[tuple[str, float]]:
     """Top functions by cumulative time over the queries (cProfile)."""
     import cProfile
@@ -820,24 +538,8 @@ def print_tables(results: list[SizeResult], embed: bool) -> None:
         for note in r.notes:
             print(f"\nnote ({r.entries:,}): {note}")
     for r in results:
-        if "breakdown" in r.profile:
-            print(f"\n## Where a hybrid search spends its time at {r.entries:,} entries (p50 ms per stage)\n")
-            print("| stage | ms |\n|---|---|")
-            for name, ms in r.profile["breakdown"]["stages_ms_p50"].items():
-                print(f"| {name} | {ms} |")
-            b = r.profile["breakdown"]
-            print(f"| **sum** | **{b['stages_sum_ms']}** |")
-            print(f"\nprojected p50 with (1) an O(log n) 'all embedded?' check, (2) the query embedded with one BLAS thread, (3) a numpy "
-                  f"memmap scan instead of vec0, (4) FTS without the join: "
-                  f"**{b['projected_ms']} ms** (the stage sum with each replacement's measured p50 swapped in)")
-            print("\n| alternative (same index) | p50 ms | p95 ms |\n|---|---|---|")
-            for name, value in r.profile["breakdown"]["alternatives"].items():
-                if isinstance(value, dict) and "p50" in value:
-                    print(f"| {name} | {value['p50']} | {value['p95']} |")
-                else:
-                    print(f"| {name} | {value} | |")
-            print(f"\nquantised KNN: % of the float32 top-{r.profile['breakdown'].get('k', 24)} recovered after exact rescoring: {r.profile['breakdown']['quantised_overlap']}")
-            print("\ncProfile, cumulative ms per hybrid search:\n")
+        if "cprofile_hybrid" in r.profile:
+            print(f"\n## Where a hybrid search spends its time at {r.entries:,} entries (cProfile, cumulative ms a search)\n")
             for name, ms in r.profile["cprofile_hybrid"]:
                 print(f"- {ms:8.2f}  {name}")
 
@@ -852,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--transcripts", type=float, default=0.3, help="share of entries that are transcript turns (0 = daily notes only)")
     parser.add_argument("--cli-runs", type=int, default=10, help="CLI runs per lane")
     parser.add_argument("--process-runs", type=int, default=11, help="runs of each whole-process row (each paired with python -c pass)")
-    parser.add_argument("--profile", choices=("auto", "always", "never"), default="auto", help="per-stage breakdown (auto: when hybrid p50 >= 50 ms)")
+    parser.add_argument("--profile", choices=("auto", "always", "never"), default="auto", help="cProfile of a hybrid search (auto: when hybrid p50 >= 50 ms)")
     parser.add_argument("--blas-threads", default=None, help="set OPENBLAS/OMP/MKL_NUM_THREADS for this run and its subprocesses")
     parser.add_argument("--code", type=Path, default=None, help="measure the clawmem of another checkout (e.g. main, for the baseline)")
     parser.add_argument("--workdir", type=Path, default=None, help="where workspaces go (default: a temp dir, removed)")
@@ -884,7 +586,6 @@ def main(argv: list[str] | None = None) -> int:
         result.profile["imports (lexical CLI search)"] = import_profile(ws, qs[0])
         slow = embed and result.search_ms["hybrid"]["p50"] >= TARGET_MS
         if embed and args.code is None and (args.profile == "always" or (args.profile == "auto" and slow)):
-            result.profile["breakdown"] = stage_breakdown(ws, qs[:30])
             result.profile["cprofile_hybrid"] = cprofile_search(ws, qs[:20], "hybrid")
         results.append(result)
         print(f"  done in {sum(result.seconds.values()):.0f} s: {json.dumps(result.search_ms)}", file=sys.stderr)
