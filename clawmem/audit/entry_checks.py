@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 
-from clawmem.audit.ledger_view import UNTRUSTED, Ledger
+from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import AuditEntry, Finding
 from clawmem.audit.sources import anchored_units, parse_anchor
 from clawmem.dream import grounding
 from clawmem.entries import grammar
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 MARKER = re.compile(r"<\s*/?\s*(?:clawmem-recall|untrusted-content)\b", re.IGNORECASE)
@@ -18,7 +19,7 @@ MARKER = re.compile(r"<\s*/?\s*(?:clawmem-recall|untrusted-content)\b", re.IGNOR
 def _entry_findings(e: AuditEntry, led: Ledger, rel: str) -> tuple[list[Finding], list[Finding]]:
     violations, warnings = [], []
     where = (rel, e.line_start)
-    if e.origin in UNTRUSTED:
+    if provenance.untrusted_class(e.origin):
         violations.append(Finding("provenance", *where, f"entry traces to {e.origin} content"))
     if e.session_kind is not None and e.session_kind != "interactive":
         violations.append(Finding("provenance", *where, f"entry comes from a {e.session_kind} session"))
@@ -31,7 +32,7 @@ def _entry_findings(e: AuditEntry, led: Ledger, rel: str) -> tuple[list[Finding]
         reasons = []
         if s.kind == "quarantine":
             reasons.append("is in quarantine")
-        if s.origin in UNTRUSTED:
+        if provenance.untrusted_class(s.origin):
             reasons.append(f"is {s.origin} content")
         if s.session_kind != "interactive":
             reasons.append(f"comes from a {s.session_kind} session")

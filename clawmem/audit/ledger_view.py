@@ -10,8 +10,6 @@ from clawmem.ledger_records import EntryRecord, TaintRecord, TombstoneRecord, is
 from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
-UNTRUSTED = ("untrusted", "system")
-
 
 def when(value: str | None) -> dt.datetime | None:
     """An ISO time or date as a naive local datetime (aware values converted); public: the review report reads stored times with it."""
@@ -51,6 +49,6 @@ class Ledger:
         limit = when(moment)
         bad = [
             origin for origin, at in self.taints.get(path, ())
-            if origin in UNTRUSTED and (limit is None or (when(at) or dt.datetime.min) <= limit)
+            if provenance.untrusted_class(origin) and (limit is None or (when(at) or dt.datetime.min) <= limit)
         ]
         return provenance.least_trusted(*bad) if bad else None

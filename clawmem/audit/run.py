@@ -7,7 +7,7 @@ import datetime as dt
 from clawmem.audit import preimages
 from clawmem.audit.entry_checks import _entry_findings, _grounding, _problems
 from clawmem.audit.index_check import check_index
-from clawmem.audit.ledger_view import UNTRUSTED, Ledger, when
+from clawmem.audit.ledger_view import Ledger, when
 from clawmem.audit.mentions import diary_items, sweeps
 from clawmem.audit.preimages import check_preimages
 from clawmem.audit.results import AuditEntry, AuditReport, Finding
@@ -15,6 +15,7 @@ from clawmem.audit.sources import trace
 from clawmem.baseline import AUDIT_LOCK, baseline_path, save_baseline
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
 CHECKS = ("provenance", "preimage", "annotation", "grounding", "index")
@@ -96,7 +97,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                 first_seen = (outcome.files.get(rel) or {}).get("first_seen") or {}
                 rows = {r["line_start"]: r for r in index.query("SELECT * FROM entries WHERE path = ? AND block = 'entry'", (rel,))}
                 file_taint = taints.get(rel)
-                if file_taint in UNTRUSTED:
+                if provenance.untrusted_class(file_taint):
                     violations.append(Finding("provenance", rel, 0, f"the file is tainted by {file_taint} content (a flush or writer recorded it)"))
                 doc = grammar.parse(path.read_text(encoding="utf-8", errors="replace"))
                 for entry in doc.entries:
@@ -109,7 +110,7 @@ def run_audit(ws: Workspace, *, since: dt.datetime | None = None, accept: bool =
                         path=rel, line_start=entry.line_start, line_end=entry.line_end, text=entry.body, text_hash=text_hash,
                         origin=row["origin"] if row else None, session_kind=row["session_kind"] if row else None,
                         session_id=row["session_id"] if row else None, hand_written=bool(row["hand_written"]) if row else None,
-                        untrusted=bool(row and row["origin"] in UNTRUSTED), entered_at=entered,
+                        untrusted=bool(row and provenance.untrusted_class(row["origin"])), entered_at=entered,
                         importance=entry.importance, triggers=entry.triggers, projects=entry.projects, key=entry.key,
                         status=entry.status, sources=[trace(ws, index, s, entry.body, taints) for s in entry.sources],
                         sweeps=sweeps(entry.body, items), problems=_problems(ws, entry),

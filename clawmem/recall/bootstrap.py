@@ -22,9 +22,9 @@ from clawmem.entries import grammar, identity
 from clawmem.errors import IndexUnavailable
 from clawmem.framing import inert, recall_block
 from clawmem.ledger_records import TaintRecord, is_kind
+from clawmem.trust import provenance
 from clawmem.workspace import Workspace
 
-UNTRUSTED = ("untrusted", "system")
 ENTRY_TABLES = frozenset({"entries"})  # what ``_indexed`` reads: ``Index.derived`` keeps it while the table stands
 
 
@@ -71,17 +71,17 @@ def line(body: str) -> str:
 def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str | None:
     if index is not None:
         taint = index.scalar("SELECT origin FROM file_taint WHERE path = ?", (rel,))
-        if taint in UNTRUSTED:
+        if provenance.untrusted_class(taint):
             return f"file tainted by {taint} content"
-        bad = index.scalar(f"SELECT count(*) FROM entries WHERE path = ? AND origin IN {UNTRUSTED}", (rel,))
+        bad = index.scalar(f"SELECT count(*) FROM entries WHERE path = ? AND {provenance.untrusted_class_sql()}", (rel,))
         return f"{bad} line(s) trace to untrusted or system content" if bad else None
     wanted = set(hashes)
     for record in ledger.read(ws).records:
         if record.get("path") != rel:
             continue
-        if is_kind(record, TaintRecord) and record.get("origin") in UNTRUSTED:
+        if is_kind(record, TaintRecord) and provenance.untrusted_class(record.get("origin")):
             return f"file tainted by {record['origin']} content"
-        if record.get("t") == "entry" and record.get("hash") in wanted and record.get("origin") in UNTRUSTED:
+        if record.get("t") == "entry" and record.get("hash") in wanted and provenance.untrusted_class(record.get("origin")):
             return "a line traces to untrusted or system content"
     return None
 

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clawmem.entries import scaffold
+from clawmem.trust import provenance
 
-EXPOSING = frozenset(("untrusted", "system"))  # sender classes whose text the agent must not launder
 # An owner's typed affirmation of what the agent just said: a request to keep it, a verdict on
 # it, or a report that it worked ("ok, after make clean it links"), in the turn's first sentence
 # and without a negation there ("it still fails", "that didn't work"). Politeness alone
@@ -82,7 +82,7 @@ def verdicts(turns: Sequence[TurnView], exposed_by: str | None = None) -> list[V
             if last_derived is not None and endorses(turn.text):
                 out[last_derived] = Verdict(out[last_derived].derived_from, turn.anchor)
             exposure, last_derived = None, None
-        elif turn.sender in EXPOSING:
+        elif provenance.untrusted_class(turn.sender):  # text the agent must not launder
             exposure = exposure or turn.anchor
         elif turn.sender == "agent" and exposure is not None:
             out[i] = Verdict(exposure)

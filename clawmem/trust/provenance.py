@@ -42,6 +42,21 @@ def trusted_sql(column: str = "origin") -> str:
     return _in_sql(column, [o for o in ORIGINS if is_trusted(o)])
 
 
+def untrusted_class(origin: object) -> bool:
+    """Is ``origin`` one of the known classes that are not trusted (``untrusted``, ``system``)?
+
+    What a record or a row says it came from: a missing or unknown class is not one (the display
+    rule, ``shown_untrusted``, treats those as untrusted on its own). Any value may be asked: a
+    ledger record's field is whatever the file holds.
+    """
+    return isinstance(origin, str) and origin in ORIGINS and not is_trusted(origin)
+
+
+def untrusted_class_sql(column: str = "origin") -> str:
+    """``untrusted_class`` as an SQL condition on ``column``, derived from the function over the vocabulary."""
+    return _in_sql(column, [o for o in ORIGINS if untrusted_class(o)])
+
+
 def shown_untrusted(origin: str | None, kind: str | None = None, file_taint: str | None = None) -> bool:
     """THE display rule: is a line shown inside an untrusted-content frame (and withheld from diaries)?
 

@@ -88,6 +88,27 @@ def test_the_sql_form_of_the_display_rule_agrees_with_the_function(tmp_path):
     assert shown == {r for r in rows if not p.shown_untrusted(*r)}
 
 
+@pytest.mark.parametrize(
+    ("origin", "untrusted"),
+    [("owner", False), ("agent", False), ("system", True), ("untrusted", True), (None, False), ("bogus", False), (["untrusted"], False), (3, False)],
+)
+def test_a_known_untrusted_class_is_named_by_one_rule(origin, untrusted):
+    """What a record says it came from: only the known classes that are not trusted (the bootstrap, audit
+    and lineage checks ask this; a missing or unknown class is the display rule's business)."""
+    assert p.untrusted_class(origin) is untrusted
+
+
+def test_the_sql_form_of_the_untrusted_classes_agrees_with_the_function(tmp_path):
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "t.db")
+    conn.execute("CREATE TABLE entries (origin TEXT)")
+    values = ["owner", "agent", "system", "untrusted", "bogus", None]
+    conn.executemany("INSERT INTO entries VALUES (?)", [(v,) for v in values])
+    found = {r[0] for r in conn.execute(f"SELECT origin FROM entries WHERE {p.untrusted_class_sql()}")}
+    assert found == {v for v in values if p.untrusted_class(v)} == {"system", "untrusted"}
+
+
 def test_a_span_is_framed_by_location_taint_or_any_line():
     assert p.span_shown_untrusted("memory/quarantine/2026-11-28.md", ["owner"], None)
     assert p.span_shown_untrusted("transcripts/s1.md", [], None)
