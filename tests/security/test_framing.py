@@ -60,7 +60,8 @@ def test_flushing_get_json_text_back_stores_nothing_new(tmp_path, mode):
     facts = ["The staging app is called yyjsonw-atlas", "Deploys of yyjsonw go out on Tuesdays"]
     for fact in facts:
         assert _cli(mode, workdir, "note", "add", fact, "--origin", "agent").returncode == 0
-    shown = _cli(mode, workdir, "get", f"memory/{attacks_framing.TODAY}.md", "--json")
+    (daily,) = (workdir / "ws" / "memory").glob("*.md")  # the day the notes went to, whatever the hour of the run
+    shown = _cli(mode, workdir, "get", f"memory/{daily.name}", "--json")
     text = json.loads(shown.stdout)["text"]
     assert all(fact in text for fact in facts)
     assert _cli(mode, workdir, "note", "flush", "-", "--origin", "agent", stdin=text).returncode == 0
