@@ -1,6 +1,6 @@
 """``clawmem accept``: the local owner takes what came from another copy as written, on the record.
 
-What a pull brings counts at most ``FOREIGN_ORIGIN_CAP`` on this copy (``clawmem.team``): ledger
+What a pull brings counts at most ``FOREIGN_ORIGIN_CAP`` on this copy (``clawmem.trust.team``): ledger
 records another copy wrote, unsealed records that appeared after this copy adopted its history,
 and lines no record accounts for that arrived in a commit. This lists them, grouped by the copy
 that says it wrote them, and on the owner's word appends one ``accept`` record sealed by this
@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import ledger, ledger_records, team
+from clawmem import ledger, ledger_records
 from clawmem.config import FOREIGN_ORIGIN_CAP
 from clawmem.errors import NotFound
 from clawmem.ledger_records import AcceptRecord, EntryRecord, IntentRecord, LedgerRecord, LiftRecord, TombstoneRecord, is_kind
-from clawmem.trust import authority, provenance
+from clawmem.trust import authority, provenance, team
 from clawmem.workspace import Workspace
 
 

@@ -500,7 +500,7 @@ HOST_SESSION_ENV = ("CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID")
 # the caller's claim (or missing), so any agent may be the one that read it
 RECENT_EXPOSURE_MINUTES = 120
 
-# Recall identity (clawmem.loopguard.injected_copy): words that, added to an injected line or put in
+# Recall identity (clawmem.trust.echoes.injected_copy): words that, added to an injected line or put in
 # place of one of its words, make a new statement (a negation or correction), never an echo of it
 ECHO_CHANGE_WORDS = frozenset({
     "not", "no", "never", "nor", "none", "nothing", "longer", "anymore", "instead", "stopped", "stop", "changed", "moved",
@@ -508,7 +508,7 @@ ECHO_CHANGE_WORDS = frozenset({
     "cannot", "cant", "dont", "doesnt", "isnt", "wasnt", "arent", "werent", "wont", "didnt", "t",
 })
 
-# Team memory is someone else's until accepted (clawmem.team): ledger records carry the copy that wrote them
+# Team memory is someone else's until accepted (clawmem.trust.team): ledger records carry the copy that wrote them
 WRITER_FIELD = "by"  # a record's writer: a public id derived from this copy's secret .clawmem/workspace-id
 SEQ_FIELD = "seq"  # the writer's own running number: a ledger missing some of this copy's numbers was rolled back
 SEAL_FIELD = "mac"  # HMAC-SHA256 of the record under the copy's secret: a pulled record cannot claim to be this copy's

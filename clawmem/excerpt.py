@@ -12,8 +12,8 @@ from typing import Any
 
 from clawmem import anchors, inputs
 from clawmem.errors import NotFound
-from clawmem.framing import frame_untrusted, inert, recall_block
 from clawmem.trust import provenance, sessions
+from clawmem.trust.framing import frame_untrusted, inert, recall_block
 from clawmem.workspace import Workspace
 
 MAX_LINES = 200

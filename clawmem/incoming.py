@@ -9,9 +9,9 @@ annotation or marker). Both steps are gates of their own (``framing.strip_marked
 
 from __future__ import annotations
 
-from clawmem import framing
 from clawmem.entries import grammar
 from clawmem.entries import neutralise as neutraliser
+from clawmem.trust import framing
 
 
 def clean(text: str, *, typed_by_owner: bool) -> tuple[str, int]:

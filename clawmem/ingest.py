@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import framing, incoming, ledger, ledger_records, loopguard, notes
+from clawmem import incoming, ledger, ledger_records, notes
 from clawmem.config import INGEST_READ_FACTOR
 from clawmem.durable import atomic_write
 from clawmem.entries import grammar, identity
@@ -34,7 +34,7 @@ from clawmem.ledger_records import LedgerRecord
 from clawmem.timeparse import local_now, parse_when
 from clawmem.transcripts.parse import HOSTS, ROLES, Turn, parse_transcript
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
-from clawmem.trust import content_origin, lineage, provenance
+from clawmem.trust import content_origin, echoes, framing, lineage, provenance
 from clawmem.trust import sessions as session_lineage
 from clawmem.trust import typed as typed_rule
 from clawmem.workspace import Workspace, validate_session_id
@@ -148,7 +148,7 @@ def _own_turns(ws: Workspace, prior: Prior, cleaned: list[tuple[Turn, list[str]]
     own turns: a line the session's transcript already held (the same label, as many times as it
     held it: a resume, a per-turn Stop, an MCP client re-ingesting the session), and, with
     ``timed`` (an owner's transcript whose host records carry times), a line the host recorded
-    before clawmem first handed that text out (``loopguard.first_handed_out``: a fork's copy of
+    before clawmem first handed that text out (``echoes.first_handed_out``: a fork's copy of
     a turn a search returned later) are the originals, not echoes.
     """
     held = Counter(prior.lines)
@@ -163,7 +163,7 @@ def _own_turns(ws: Workspace, prior: Prior, cleaned: list[tuple[Turn, list[str]]
         return own
     dated = {(i, j): identity.text_hash(line) for i, (turn, lines) in enumerate(cleaned) if turn.at is not None
              for j, line in enumerate(lines) if (i, j) not in own}
-    first = loopguard.first_handed_out(ws, set(dated.values()))
+    first = echoes.first_handed_out(ws, set(dated.values()))
     for (i, j), text_hash in dated.items():
         at = cleaned[i][0].at
         if text_hash in first and at is not None and at.astimezone() < first[text_hash]:

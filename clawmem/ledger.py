@@ -36,7 +36,7 @@ def create(ws: Workspace) -> None:
         return
     import uuid  # deferred: only a new workspace needs an id
 
-    from clawmem import team
+    from clawmem.trust import team
 
     header = init_record(uuid.uuid4().hex)
     with ws.lock(LEDGER_LOCK):
@@ -57,7 +57,7 @@ def unrepeated(ws: Workspace, existing: list[LedgerRecord], records: list[Ledger
     line's trust is the least trusted over its records), so only a changed record is appended.
     Only this copy's own records count as said: a pulled copy of the record holds nothing back.
     """
-    from clawmem import team
+    from clawmem.trust import team
 
     keys = {(r.get("path"), r.get("hash")) for r in records if r.get("t") == "entry"}
     if not keys:
@@ -86,9 +86,9 @@ def append(ws: Workspace, records: Iterable[LedgerRecord]) -> None:
 
     A torn last record (a crash mid-append) is terminated first and the repair recorded, so the
     new records are never glued onto it and lost with it. Each record is sealed by this copy
-    (``clawmem.team``): its writer, running number and seal say it was written here.
+    (``clawmem.trust.team``): its writer, running number and seal say it was written here.
     """
-    from clawmem import team
+    from clawmem.trust import team
 
     records = list(records)
     if not records:
@@ -182,7 +182,7 @@ def forgetting(ws: Workspace, records: list[LedgerRecord]) -> list[TombstoneReco
     """The ``tombstone`` and ``lift`` records that act here, in ledger order: this copy's own and
     those its owner accepted (``team.counting_here``). A pulled tombstone would let a collaborator
     silence the owner's facts, and a pulled lift would bring back what the owner forgot."""
-    from clawmem import team
+    from clawmem.trust import team
 
     return [r for r in team.counting_here(ws, records) if is_kind(r, TombstoneRecord) or is_kind(r, LiftRecord)]
 

@@ -5,7 +5,7 @@ A record is a ``TypedDict``, not a dataclass, because it is the JSON object on d
 one. ``ledger.read`` hands the parsed objects to their readers as they are (every index sync
 and many recalls read the whole ledger), so no record is converted on the way in or out; a
 record keeps every key it was written with, a newer clawmem's fields and its writer's seal
-included, which the seal's MAC and the acceptance digest (``clawmem.team``) cover whole; and the
+included, which the seal's MAC and the acceptance digest (``clawmem.trust.team``) cover whole; and the
 bytes written are ``json.dumps`` of the dict in the key order its constructor builds, the same
 as before the types existed.
 
@@ -34,7 +34,7 @@ def now_iso() -> str:
 
 class Stamp(TypedDict, total=False):
     """What any record may carry beside its kind's fields: when it was written, and the seal of the
-    copy that wrote it (``clawmem.team.seal``: writer id, running number, MAC; ``config.WRITER_FIELD``,
+    copy that wrote it (``clawmem.trust.team.seal``: writer id, running number, MAC; ``config.WRITER_FIELD``,
     ``SEQ_FIELD``, ``SEAL_FIELD``)."""
 
     at: str

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import incoming, ledger, ledger_records, loopguard
+from clawmem import incoming, ledger, ledger_records
 from clawmem.durable import append_durably
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, IndexUnavailable
@@ -24,7 +24,7 @@ from clawmem.inputs import check_encodable, decode_input
 from clawmem.ledger_records import EntryRecord, LedgerRecord
 from clawmem.timeparse import local_now
 from clawmem.transcripts import live
-from clawmem.trust import content_origin, provenance, sessions
+from clawmem.trust import content_origin, echoes, provenance, sessions
 from clawmem.workspace import Workspace
 
 
@@ -73,7 +73,7 @@ def blocked_hashes(
 ) -> Blocked:
     """Check ``hashes`` against the tombstones and the recalled set (each echo is counted).
 
-    Lines are matched by identity too (``loopguard.near_echoes``): a decorated or unmarked
+    Lines are matched by identity too (``echoes.near_echoes``): a decorated or unmarked
     copy of injected text is an echo. Not for the ``owner``'s typed text (all of ``hashes``, or
     those in ``exact_only``), which keeps the exact rule only: resembling a recalled line never
     silently costs the owner a note.
@@ -96,7 +96,7 @@ def blocked_hashes(
             recalled = take_echoes(index, wanted)
             if not owner:
                 near = [h for h in wanted if h not in recalled and h not in exact_only]
-                recalled |= loopguard.near_echoes(index, near, ws.config.echo)
+                recalled |= echoes.near_echoes(index, near, ws.config.echo)
             return Blocked(recalled, forgotten)
     except IndexUnavailable:
         return Blocked(set(), forgotten)

@@ -59,7 +59,7 @@ def embedding_status(ws: Workspace) -> dict[str, Any]:
 
 
 def held_back_count(index: Index) -> int:
-    """Records and lines a pull brought that this copy holds back until its owner accepts them (``clawmem.team``)."""
+    """Records and lines a pull brought that this copy holds back until its owner accepts them (``clawmem.trust.team``)."""
     import json
 
     pulled = json.loads(index.meta("pulled_lines", "{}") or "{}")

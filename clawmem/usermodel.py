@@ -25,12 +25,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import curated, diary, framing, ledger, ledger_records
+from clawmem import curated, diary, ledger, ledger_records
 from clawmem.entries import grammar, identity
 from clawmem.entries.neutralise import neutralise
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.inputs import decode_input
-from clawmem.trust import eligibility, provenance
+from clawmem.trust import eligibility, framing, provenance
 from clawmem.workspace import Workspace
 
 # First words accepted as an imperative (case-insensitive; "Please" in front is allowed).

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import team
+from clawmem.trust import team
 from clawmem.trust import workspaces as trusted_workspaces
 
 

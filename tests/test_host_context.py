@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import re
 
-from clawmem import framing
 from clawmem.transcripts import claude_code
+from clawmem.trust import framing
 
 CONTEXT = framing.recall_block("- Release builds are signed with the hardware key (clawmem-context-rail)")
 TYPED = "why does the release build fail? (typed-prompt-ibis)"

@@ -70,9 +70,10 @@ LAYERS: dict[str, str] = {
     # the trust list and a copy's secret id: files this user keeps, read by the workspace as it
     # opens and by the team ledger as it seals, importing only storage and the foundation
     "trust.workspaces": "storage",
+    # whose ledger records and lines count here (seals, acceptance, rollback): read by the ledger
+    # and the index as they replay, importing only storage and the foundation
+    "trust.team": "storage",
     "vocabulary": "foundation",
-    "loopguard": "rules",
-    "framing": "rules",
     "hints": "rules",
     "incoming": "rules",
     "inputs": "rules",
@@ -85,7 +86,6 @@ LAYERS: dict[str, str] = {
     "anchors": "storage",
     "ledger": "storage",
     "ledger_records": "storage",
-    "team": "storage",
     "curated": "storage",
     "baseline": "storage",
     "diary": "storage",

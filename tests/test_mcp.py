@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import framing
+from clawmem.trust import framing
 from tests.conftest import require_module
 
 mcp = require_module("mcp", "the MCP extra is not installed: pip install 'clawmem-cli[mcp]'")

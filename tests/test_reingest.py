@@ -226,7 +226,7 @@ def test_a_changed_verdict_is_still_recorded_on_re_ingest(ws, clawmem, tmp_path)
 
 def test_a_pulled_copy_of_the_record_does_not_hold_back_this_copys_own(ws, clawmem, tmp_path):
     """Only this copy's own records count as said: the same record from another copy is no reason to skip ours."""
-    from clawmem import team
+    from clawmem.trust import team
 
     path = _write(tmp_path / "s.jsonl", [{"role": "user", "content": OWNER, "timestamp": f"{DAY}T09:00:00Z"}])
     _ingest(clawmem, path, "s-1", "jsonl", "09:01:00")

@@ -112,7 +112,7 @@ def _print(report) -> None:
     """The human report; every value taken from the files is printed inert, untrusted text framed."""
     from textwrap import indent
 
-    from clawmem.framing import frame_untrusted, inert
+    from clawmem.trust.framing import frame_untrusted, inert
 
     out = []
     for e in report.entries:

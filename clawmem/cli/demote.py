@@ -34,9 +34,9 @@ def demote(
     import sys
 
     from clawmem.demote import demote as demote_core
-    from clawmem.framing import inert
     from clawmem.output import emit_json
     from clawmem.trust.authority import Caller
+    from clawmem.trust.framing import inert
     from clawmem.workspace import Workspace
 
     result = demote_core(Workspace.open(workspace), anchor, caller=Caller(from_terminal=sys.stdin.isatty(), confirmed=yes), dry_run=dry_run)

@@ -116,7 +116,7 @@ def _confirm(plan, *, json_output: bool) -> None:
 
 def _print(result) -> None:
     """The human report; every value taken from the files is printed inert, untrusted text framed."""
-    from clawmem.framing import frame_untrusted, inert
+    from clawmem.trust.framing import frame_untrusted, inert
 
     out = []
     verb = "Would forget" if result.dry_run else "Forgot"

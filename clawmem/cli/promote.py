@@ -63,7 +63,7 @@ def promote(
 
 
 def _print(result) -> None:
-    from clawmem.framing import frame_untrusted, inert
+    from clawmem.trust.framing import frame_untrusted, inert
 
     verb = {
         "added": "Added", "merged": "Merged into an existing line", "superseded": "Added (superseding older lines with its key)",

@@ -3,7 +3,7 @@
 Metadata rides in ``<!-- key: value -->`` comments, injected recall blocks are wrapped in
 ``<clawmem-recall>`` tags and untrusted hits in ``<untrusted-content>`` frames, so untrusted
 text must not be able to spell any of them (or close a frame early). Writers run it before a
-line reaches a memory file; ``clawmem.framing`` runs it on every string printed inside a frame.
+line reaches a memory file; ``clawmem.trust.framing`` runs it on every string printed inside a frame.
 Look-alike forms (full-width brackets, zero-width joiners) are folded first with NFKC, and a
 tag is recognised however it is padded (spaces, slashes, invisible or combining characters,
 other punctuation between its letters), so no spelling a model might read as a marker survives.

@@ -64,8 +64,8 @@ def run_command(
 def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]:
     """(style, text) per printed line: the layout both a terminal and a pipe get. A person reads each
     hit as written (controls made visible); a pipe gets it inert and untrusted hits framed, as ``--json``."""
-    from clawmem.framing import inert
     from clawmem.inputs import printable
+    from clawmem.trust.framing import inert
 
     lines: list[tuple[str, str]] = []
     for n, h in enumerate(result.hits, 1):
@@ -122,7 +122,7 @@ def print_result(result: Any, explain: bool) -> None:
     if not sys.stdout.isatty():
         body = "".join(f"{text}\n" for _, text in _lines(result, explain, person=False)) + footer
         if result.hits:  # agents read pipes: marked, an echo of this list is never stored as a new memory
-            from clawmem.framing import recall_block
+            from clawmem.trust.framing import recall_block
 
             body = recall_block(body)
         sys.stdout.write(body + "\n")

@@ -164,7 +164,7 @@ def injected_lines(index: Index) -> dict[str, str]:
 
 
 def count_echoes(index: Index, originals: Iterable[str]) -> None:
-    """One more echo for each recalled hash a writer's line repeated (``loopguard.near_echoes`` found them)."""
+    """One more echo for each recalled hash a writer's line repeated (``echoes.near_echoes`` found them)."""
     with index.transaction():
         for original in originals:
             index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (original,))

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, ledger_records, team, timeparse
+from clawmem import ledger, ledger_records, timeparse
 from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
 from clawmem.index import supersession
@@ -21,7 +21,7 @@ from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
 from clawmem.ledger_records import EntryRecord, LedgerRecord, ReturnedRecord, TaintRecord, TornRecord, is_kind
-from clawmem.trust import provenance
+from clawmem.trust import provenance, team
 from clawmem.workspace import Workspace, sha256_bytes
 
 #: (done, total, phase): "reading" (files checked), "indexing" (changed files parsed), then
@@ -55,7 +55,7 @@ class Replay:
     touched: set[str] | None  # paths to re-read, or None for all
     damaged_paths: frozenset[str]  # files a damaged ledger record names
     damage_count: int
-    adopting: bool = False  # this copy takes over its history this sync (clawmem.team.adopt)
+    adopting: bool = False  # this copy takes over its history this sync (clawmem.trust.team.adopt)
     accepted_lines: frozenset[tuple[str, str]] = frozenset()  # (path, text hash) the owner accepted
 
 
@@ -77,7 +77,7 @@ def _replay_ledger(ws: Workspace, index: Index, rebuild: bool) -> Replay:
     machine-local state, so deleting the index does not hide it). A record another copy wrote
     counts at most ``FOREIGN_ORIGIN_CAP`` until this copy's owner accepts it (``team.counts_here``).
     """
-    from clawmem import team
+    from clawmem.trust import team
 
     stored_id = index.meta("ledger_id")
     was_intact = index.meta("ledger_intact", "1") != "0"

@@ -213,7 +213,7 @@ def ident(a: Aspiration) -> str:
 
 def _recorded(ws: Workspace, state: str) -> set[str]:
     """Aspirations recorded in ``state`` by this copy or accepted by its owner: a pulled "done" never silences one."""
-    from clawmem import team  # here: status and recall read aspirations without the ledger (team imports subprocess)
+    from clawmem.trust import team  # here: status and recall read aspirations without the ledger (team imports subprocess)
 
     records = team.counting_here(ws, ledger.read(ws).records)
     return {r["id"] for r in records if is_kind(r, AspirationRecord) and r.get("state") == state and isinstance(r.get("id"), str)}

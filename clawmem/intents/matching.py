@@ -22,12 +22,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import framing
 from clawmem.index.db import Index
 from clawmem.index.tokens import WORD, cjk_runs, fts_text
 from clawmem.intents import store
 from clawmem.intents.model import LIVE_STATES, aware, stamp, unstamp
 from clawmem.intents.terms import phrase_terms, stem
+from clawmem.trust import framing
 from clawmem.workspace import Workspace
 
 # Above this many distinct message terms, scanning live intents beats one huge FTS OR query.

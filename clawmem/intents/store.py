@@ -18,14 +18,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from clawmem import ledger, ledger_records, team
+from clawmem import ledger, ledger_records
 from clawmem.errors import BadInput, NotFound
 from clawmem.index.db import Index
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
 from clawmem.intents.validation import check_fire_limits, clean_phrases, clean_scope, clean_text
 from clawmem.ledger_records import IntentRecord, is_kind
-from clawmem.trust import provenance
+from clawmem.trust import provenance, team
 from clawmem.trust.authority import check_creator
 from clawmem.workspace import Workspace, validate_session_id
 

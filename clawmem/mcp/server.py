@@ -107,7 +107,7 @@ def _framed(result: Any) -> Any:
     as the hooks' context is: ingesting that transcript later drops what clawmem handed out
     instead of storing it as a tool's untrusted output, which would taint every later line
     that repeats a memory. ``structured_content`` stays plain JSON."""
-    from clawmem.framing import inert, recall_block
+    from clawmem.trust.framing import inert, recall_block
 
     for part in getattr(result, "content", None) or []:
         if getattr(part, "type", None) == "text" and not getattr(result, "is_error", False):

@@ -20,9 +20,9 @@ from clawmem import ledger, timeparse
 from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.entries import grammar, identity
 from clawmem.errors import IndexUnavailable
-from clawmem.framing import inert, recall_block
 from clawmem.ledger_records import TaintRecord, is_kind
 from clawmem.trust import provenance
+from clawmem.trust.framing import inert, recall_block
 from clawmem.workspace import Workspace
 
 ENTRY_TABLES = frozenset({"entries"})  # what ``_indexed`` reads: ``Index.derived`` keeps it while the table stands

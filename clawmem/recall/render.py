@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clawmem import hints
-from clawmem.framing import inert, recall_block
+from clawmem.trust.framing import inert, recall_block
 
 TOPIC = "what you need"  # the query a left-out hint leaves for the model to fill in
 

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 from clawmem import hints, projects
 from clawmem.config import HINT_QUERY_CHARS
 from clawmem.errors import ClawmemError
-from clawmem.framing import inert
 from clawmem.intents import aspirations
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import fit
 from clawmem.recall.budget import Budget
 from clawmem.recall.result import Escalation, ProjectEntry, RecallResult
 from clawmem.trust import provenance
+from clawmem.trust.framing import inert
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:  # imported where a turn matches: status renders the session start (``oversize``) without them

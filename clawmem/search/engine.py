@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem.framing import inert
 from clawmem.index import pieces, supersession, tokens
 from clawmem.index.db import Index
 from clawmem.search import diversity, feedback, lanes, ranking, sessions
 from clawmem.search.results import SearchHit, SearchResult
 from clawmem.timeparse import local_now
 from clawmem.trust import provenance
+from clawmem.trust.framing import inert
 from clawmem.workspace import Workspace
 
 

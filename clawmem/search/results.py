@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem.framing import frame_untrusted, inert
+from clawmem.trust.framing import frame_untrusted, inert
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ Format, as documented and as Claude Code writes it:
 the Agent SDK: the owner's own program), ``system`` (the harness), and ``origin: {"kind": …}``
 on records it writes for events such as task notifications. In a file that carries
 ``promptSource`` at all, a user text record is the user's only with ``typed`` or ``sdk`` and no
-``origin``; every other one is ``system`` (``_typed``). Older files have no marks, and the
+``origin``; every other one is ``system`` (``trust.typed.host_marked_typed``). Older files have no marks, and the
 shape rules below decide.
 
 **What the host injected is skipped.** ``attachment`` records (``hook_additional_context``: the
@@ -51,6 +51,7 @@ import json
 import re
 
 from clawmem.transcripts.model import OWN_OUTPUT, Block, Parsed, own_tool, text_of
+from clawmem.trust import typed
 
 CONVERSATION = frozenset({"user", "assistant"})
 SKIPPED_TYPES = frozenset({
@@ -100,9 +101,6 @@ def detect(records: list[object]) -> bool:
     )
 
 
-TYPED_SOURCES = frozenset(("typed", "sdk"))
-
-
 def parse(records: list[object]) -> Parsed:
     parsed = Parsed()
     tools: dict[str, str] = {}  # tool_use id -> tool name, to label its result
@@ -124,13 +122,6 @@ def parse(records: list[object]) -> Parsed:
 
 def _id(value: object) -> str | None:
     return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-
-
-def _typed(record: dict, marked: bool) -> bool:
-    """Did the person (or their own ``claude -p`` call) write this prompt record (module doc)?"""
-    if record.get("origin") is not None:
-        return False
-    return not marked or record.get("promptSource") in TYPED_SOURCES
 
 
 def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], marked: bool) -> None:
@@ -180,7 +171,7 @@ def _message(record: dict, number: int, parsed: Parsed, tools: dict[str, str], m
             add("tool", text, "command output")
         elif COMMAND_INPUT.match(text):
             parsed.skip("command")
-        elif not _typed(record, marked):
+        elif not typed.host_marked_typed(record.get("origin"), record.get("promptSource"), marked=marked):
             add("system", text, "host record")
         else:
             add("user", text, None)

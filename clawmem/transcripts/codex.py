@@ -19,7 +19,7 @@ response items for the UI and are skipped, as are ``session_meta`` and ``turn_co
 
 **Owner means typed.** Codex records what the person typed a second time, as an ``event_msg``
 of type ``user_message``. When a rollout has those, a user message is the user's only where it
-is one of them (``typed_only``): a user message holding a typed prompt and harness context
+is one of them (``trust.typed.typed_only``): a user message holding a typed prompt and harness context
 together is split, and any other user message (context Codex or a plugin wrote, in whatever
 shape) is ``system``. Rollouts without such events (mid-2025 releases) fall back to the list of
 context shapes above. A
@@ -35,6 +35,7 @@ from typing import Any
 
 from clawmem.transcripts.model import OWN_OUTPUT, Block, Parsed, own_tool
 from clawmem.transcripts.openai_chat import responses_item
+from clawmem.trust.typed import mark, typed_only
 
 WRAPPED = frozenset({"session_meta", "response_item", "compacted", "turn_context", "event_msg"})
 SKIPPED = frozenset({"session_meta", "turn_context", "event_msg"})
@@ -78,7 +79,7 @@ def parse(records: list[object]) -> Parsed:
         parsed.skip(OWN_OUTPUT)
     typed = _typed(records)
     if typed:
-        parsed.blocks = [part for block in parsed.blocks for part in typed_only(block, typed)]
+        parsed.blocks = [part for block in parsed.blocks for part in typed_only(block, typed, rest_speaker="harness context")]
     if _spawned(records):
         parsed.blocks = [replace(b, subagent=True) for b in parsed.blocks]
     return parsed
@@ -96,8 +97,6 @@ def _own_calls(records: list[object]) -> frozenset[str]:
 
 def _typed(records: list[object]) -> frozenset[str]:
     """What the person typed, as Codex's ``user_message`` events repeat it (``trust.typed`` marks)."""
-    from clawmem.trust.typed import mark
-
     found = set()
     for r in records:
         payload = r.get("payload") if isinstance(r, dict) and r.get("type") == "event_msg" else None
@@ -105,17 +104,6 @@ def _typed(records: list[object]) -> frozenset[str]:
         if isinstance(message, str) and message.strip():
             found.add(mark(message))
     return frozenset(found)
-
-
-def typed_only(block: Block, typed: frozenset[str]) -> list[Block]:
-    """A user block as owner text only where it is a typed prompt (``trust.typed.split``); the rest is harness context."""
-    from clawmem.trust.typed import split
-
-    if block.role != "user":
-        return [block]
-    prompt, rest = split(block.content, typed)
-    context = [replace(block, role="system", content=rest, speaker="harness context")] if rest.strip() else []
-    return ([replace(block, content=prompt)] if prompt is not None else []) + context
 
 
 def _spawned(records: list[object]) -> bool:

@@ -1,7 +1,8 @@
 """Owner means typed: with a prompt hook, what the hook received is what the person typed.
 
-Host formats mark typed input positively where they can (Claude Code's ``promptSource``, Codex's
-``user_message`` events: ``clawmem.transcripts``). A prompt hook is ground truth on top of that:
+Host formats mark typed input positively where they can: Claude Code's ``promptSource``
+(``host_marked_typed``), Codex's ``user_message`` events (``typed_only``, read by
+``clawmem.transcripts.codex``). A prompt hook is ground truth on top of that:
 the host hands it exactly the prompt the person submitted. The hook records the hash of each
 (``clawmem.trust.sessions.remember``); when the session's transcript is ingested, a user
 turn is the owner's only where it is one of those prompts (``split``). A user record holding
@@ -32,6 +33,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from clawmem.entries import identity
 from clawmem.trust import provenance
 
+HOST_TYPED_SOURCES = frozenset(("typed", "sdk"))  # Claude Code's ``promptSource`` of a prompt the person (or their own ``claude -p``) submitted
 UNMARKED_FORMATS = ("markdown",)  # formats whose text alone opens a turn: no record can show it was typed
 UNCONFIRMED = "user turn after tool or system text"  # the speaker of a user turn the file cannot show was typed
 
@@ -72,6 +74,25 @@ def split(content: str, prompts: frozenset[str]) -> tuple[str | None, str]:
     return None, content
 
 
+def host_marked_typed(origin: object, prompt_source: object, *, marked: bool) -> bool:
+    """Do the host's own marks say the person wrote this prompt record? Claude Code writes an
+    ``origin`` on records it made for events (task notifications) and, in files that carry
+    ``promptSource`` at all (``marked``), ``typed`` or ``sdk`` only on what was submitted."""
+    if origin is not None:
+        return False
+    return not marked or prompt_source in HOST_TYPED_SOURCES
+
+
+def typed_only(turn: T, prompts: frozenset[str], *, rest_speaker: str) -> list[T]:
+    """A user turn as the prompt typed in it (``split``: the owner's) and the rest as ``system``
+    text under ``rest_speaker``; a turn of another role as it is."""
+    if turn.role.lower() != "user":
+        return [turn]
+    prompt, rest = split(turn.content, prompts)
+    kept = [replace(turn, content=prompt)] if prompt is not None else []
+    return kept + ([replace(turn, role="system", content=rest, speaker=rest_speaker)] if rest.strip() else [])
+
+
 def owner_turns(turns: Sequence[T], fmt: str, prompts: frozenset[str]) -> list[T]:
     """The turns with every user turn the person cannot be shown to have typed made ``system``.
 
@@ -86,11 +107,7 @@ def owner_turns(turns: Sequence[T], fmt: str, prompts: frozenset[str]) -> list[T
         if role != "user":
             out.append(turn)
         elif prompts:
-            prompt, rest = split(turn.content, prompts)
-            if prompt is not None:
-                out.append(replace(turn, content=prompt))
-            if rest.strip():
-                out.append(replace(turn, role="system", content=rest, speaker="host record"))
+            out.extend(typed_only(turn, prompts, rest_speaker="host record"))
         elif after_other and fmt in UNMARKED_FORMATS:
             out.append(replace(turn, role="system", speaker=UNCONFIRMED))
         else:

@@ -136,6 +136,7 @@ def legacy_holds(root: Path, here: Identity) -> bool:
 
 
 def is_trusted(root: Path) -> bool:
+    """Did this user create or trust the workspace at ``root``, and is it still the one they listed (its id)?"""
     here = current(root)
     listed = [parse(line) for line in trusted() if line]
     mine = [e for e in listed if e.path == here.path]

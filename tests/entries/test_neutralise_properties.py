@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from clawmem import framing
 from clawmem.entries import grammar
 from clawmem.entries import neutralise as neutraliser
 from clawmem.entries.neutralise import fold, neutralise
+from clawmem.trust import framing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "security"))
 import attacks_framing  # noqa: E402  (the catalogue's frame detector, reused as the oracle)

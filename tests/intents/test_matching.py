@@ -6,11 +6,11 @@ import datetime as dt
 
 import pytest
 
-from clawmem.framing import recall_block
 from clawmem.index.db import Index
 from clawmem.intents.matching import FTS_MAX_TERMS, match_for_recall
 from clawmem.intents.store import add_intent, list_intents
 from clawmem.intents.terms import phrase_terms, stem
+from clawmem.trust.framing import recall_block
 
 T0 = dt.datetime(2026, 11, 25, 10, tzinfo=dt.UTC)
 

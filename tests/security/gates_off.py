@@ -54,7 +54,7 @@ Removed here, and nothing else:
 24. ledger record shapes: any JSON object is a record, whatever the types of its fields;
 25. recall identity: only an exact normalised copy of recalled text is an echo (a decorated one,
    or a fired intent's text, is new), and an unclosed recall marker runs to the end of the text.
-26. team memory (``clawmem.team``): a ledger record another copy wrote counts as this copy's, and a
+26. team memory (``clawmem.trust.team``): a ledger record another copy wrote counts as this copy's, and a
    line that arrived in a commit without a record is hand-written here (no ``clawmem accept`` needed);
 27. ledger rollback: a ledger lacking records this copy wrote (or with another id than it recorded)
    is taken as intact once the index that remembered it is deleted;
@@ -125,10 +125,11 @@ def removed(rows: Callable[[], list[Row]] = table) -> Iterator[None]:
 
 def core_rows() -> list[Row]:
     """Rules 1-5, 10 and 11: provenance, eligibility, neutralisation, recall loops, frames, storage integrity."""
-    from clawmem import framing, ledger_records, notes, workspace
+    from clawmem import ledger_records, notes, workspace
     from clawmem.entries import neutralise as neutralise_module
     from clawmem.index import db
-    from clawmem.trust import eligibility, provenance
+    from clawmem.trust import eligibility, framing, provenance
+    from clawmem.trust import workspaces as trusted_workspaces
 
     real_entry, real_taint = ledger_records.entry_record, ledger_records.taint_record
 
@@ -147,7 +148,7 @@ def core_rows() -> list[Row]:
         *torn_write_rows(),
         (workspace, "inside_workspace", lambda root, path: True),  # hole 8: links are followed, in and out of the workspace
         (workspace, "linked", lambda info: False),  # (the same rule as the index's folder listing asks it)
-        (workspace, "_refuse_untrusted", lambda root: None),  # rule 14: a cloned repository's workspace is used unasked
+        (trusted_workspaces, "is_trusted", lambda root: True),  # rule 14: a cloned repository's workspace is used unasked
         (db, "bounded_wait", lambda deadline: None),  # hole 9: each index statement may wait the whole 5 s busy timeout
         (provenance, "caller_origin", lambda claimed, **kw: "owner"),
         (provenance, "role_origin", lambda role, sender_origin: "owner"),
@@ -232,8 +233,9 @@ def issue23_rows() -> list[Row]:
     """Rules 15-19 and 25-28: each rule function of issue 23 replaced by what the code did before it."""
     from clawmem import config, durable, ingest
     from clawmem.forget import apply, run
-    from clawmem.transcripts import claude_code, codex, markdown, sessions
+    from clawmem.transcripts import claude_code, markdown, sessions
     from clawmem.trust import sessions as trust_sessions
+    from clawmem.trust import typed
     from clawmem.trust import workspaces as trusted_workspaces
 
     never = re.compile(r"(?!)")
@@ -251,8 +253,8 @@ def issue23_rows() -> list[Row]:
         (claude_code, "HOST_TAG", never),  # the harness's blocks in a user record are the owner's words
         (claude_code, "HOST_PREAMBLE", never),
         *markdown_user_rows(),
-        (claude_code, "_typed", lambda record, marked: True),  # every user text record is the owner's
-        (codex, "typed_only", lambda block, typed: [block]),  # every user message is the owner's
+        (typed, "host_marked_typed", lambda origin, prompt_source, *, marked: True),  # every user text record is the owner's
+        (typed, "typed_only", lambda turn, prompts, *, rest_speaker: [turn]),  # every user message is the owner's
         *recall_identity_rows(),
         *team_rows(),
     ]
@@ -321,7 +323,7 @@ def recall_veto_rows() -> list[Row]:
 
 def team_rows() -> list[Row]:
     """Rules 26-27: whatever a pull brings is this copy's, and only the index remembers the ledger."""
-    from clawmem import team
+    from clawmem.trust import team
 
     return [
         (team, "counts_here", lambda found, record: True),  # a record another copy wrote (or planted) counts as written
@@ -332,10 +334,10 @@ def team_rows() -> list[Row]:
 
 def recall_identity_rows() -> list[Row]:
     """Rule 25: echoes are caught by exact hash only, and an unclosed recall marker swallows the rest."""
-    from clawmem import framing, loopguard
+    from clawmem.trust import echoes, framing
 
     return [
-        (loopguard, "injected_copy", lambda form, injected, rules: False),
+        (echoes, "injected_copy", lambda form, injected, rules: False),
         (framing, "unclosed_end", lambda text, opening: len(text)),
     ]
 

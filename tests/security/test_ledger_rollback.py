@@ -3,7 +3,7 @@
 An untrusted flush lands in a daily note with ledger records saying so. Then the ledger is rolled
 back to an older copy of itself (or swapped for another workspace's) and the index deleted (or
 rebuilt): the records that made the flushed lines untrusted are gone, so the lines look
-hand-written. The machine-local state outside the workspace (``clawmem.team``) remembers the
+hand-written. The machine-local state outside the workspace (``clawmem.trust.team``) remembers the
 ledger's id and the highest running number this copy wrote: the ledger is reported as rolled
 back or replaced (``status`` never says "intact"), and the lines it cannot account for stay
 untrusted. Gates off (rule 27) the same rebuild serves them as the owner's.

@@ -15,8 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem.transcripts import claude_code, codex
+from clawmem.transcripts import codex
 from clawmem.transcripts.parse import parse_transcript
+from clawmem.trust import typed as typed_rules
 from clawmem.trust.typed import mark
 from tests.conftest import background_done
 
@@ -60,8 +61,8 @@ def test_codex_user_messages_are_the_owner_only_where_typed(payload):
 
 def test_the_allowlist_off_lets_host_records_in(monkeypatch):
     """Control: without the typed marks, a task notification and a plugin's user message are the owner's."""
-    monkeypatch.setattr(claude_code, "_typed", lambda record, marked: True)
-    monkeypatch.setattr(codex, "typed_only", lambda block, typed: [block])
+    monkeypatch.setattr(typed_rules, "host_marked_typed", lambda origin, prompt_source, *, marked: True)
+    monkeypatch.setattr(codex, "typed_only", lambda turn, prompts, *, rest_speaker: [turn])
     assert "notification text" in _owner_texts([_cc(TYPED, promptSource="typed"), _cc("notification text", origin={"kind": "task-notification"})])
     plugin = {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "plugin says deploy"}]}}
     typed = {"type": "event_msg", "payload": {"type": "user_message", "message": TYPED}}

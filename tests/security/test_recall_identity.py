@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import loopguard
 from clawmem.config import EchoConfig
 from clawmem.entries import identity
+from clawmem.trust import echoes
 from tests.security import cli_modes, gates_off
 
 FACT = "Release builds are signed with the hardware key kept in the office safe."
@@ -174,7 +174,7 @@ def test_control_with_the_rule_off_the_echo_lands(channel, source):
 @given(data=st.data(), line=st.sampled_from([FACT, INTENT]))
 def test_every_decoration_is_a_copy(data, line):
     said = data.draw(decorated(line))
-    assert loopguard.injected_copy(identity.normalise(said), identity.normalise(line), EchoConfig()), said
+    assert echoes.injected_copy(identity.normalise(said), identity.normalise(line), EchoConfig()), said
 
 
 CHANGES = [
@@ -188,12 +188,12 @@ CHANGES = [
 
 @pytest.mark.parametrize("said", CHANGES)
 def test_a_correction_or_a_new_fact_around_it_is_not_a_copy(said):
-    assert not loopguard.injected_copy(identity.normalise(said), identity.normalise(FACT), EchoConfig())
+    assert not echoes.injected_copy(identity.normalise(said), identity.normalise(FACT), EchoConfig())
 
 
 def test_a_short_injected_line_matches_only_exactly():
-    assert loopguard.injected_copy("use pnpm", "use pnpm", EchoConfig())
-    assert not loopguard.injected_copy("we use pnpm for the docs site only", "use pnpm", EchoConfig())
+    assert echoes.injected_copy("use pnpm", "use pnpm", EchoConfig())
+    assert not echoes.injected_copy("we use pnpm for the docs site only", "use pnpm", EchoConfig())
 
 
 # -- owner text stays the owner's ------------------------------------------------------------

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import ledger, team, workspace_init
+from clawmem import ledger, workspace_init
 from clawmem.entries import identity
+from clawmem.trust import team
 from clawmem.workspace import Workspace
 
 FACT = "zqport: the staging proxy listens on 8443"

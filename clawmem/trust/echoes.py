@@ -1,6 +1,6 @@
 """Recall-loop prevention: what clawmem hands out is marked, and never comes back as new memory.
 
-What clawmem hands out is inside a recall block (``clawmem.framing``); the text hash of every
+What clawmem hands out is inside a recall block (``clawmem.trust.framing``); the text hash of every
 returned entry is recorded in the index. Writers (note, flush, ingest) drop marked blocks and any
 line whose normalised hash matches recalled content, so a fact recalled a hundred times stays
 one fact; each echo raises its recall count instead.

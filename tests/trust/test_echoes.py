@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
-from clawmem import framing, ingest, notes
+from clawmem import ingest, notes
 from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.index.recalls import Returned, record_returned
 from clawmem.index.sync import sync
+from clawmem.trust import framing
 
 
 def test_normalised_hash_ignores_markup_case_and_spacing():

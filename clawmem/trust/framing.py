@@ -114,7 +114,7 @@ def unclosed_end(text: str, opening: re.Match) -> int:
     note): clawmem always writes both tags. An unclosed one comes from content (a web page, a
     tool result) or from a cut-off echo; running it to the end would swallow every later line
     the agent or the owner wrote. Injected lines left behind by a cut-off echo are still
-    dropped, by identity (``loopguard.injected_copy``).
+    dropped, by identity (``echoes.injected_copy``).
     """
     newline = text.find("\n", opening.end())
     return len(text) if newline < 0 else newline
