@@ -8,6 +8,7 @@
 * ``PATH:3`` and ``PATH:3-9``: as ``note add`` prints them, and compilers and CI do.
 
 ``PATH`` is relative to the workspace, or absolute inside it; anything outside is refused.
+Every citation clawmem prints is written by ``cite``, so what it prints parses here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from clawmem.workspace import Workspace
 
 GRAMMAR = "PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20"
 _ANCHOR = re.compile(r"^(?P<path>.+?)(?:#L(?P<start>\d+)(?:-L?(?P<end>\d+))?|:(?P<cstart>\d+)(?:-(?P<cend>\d+))?)?$")
+
+
+def cite(path: object, start: object, end: object = None) -> str:
+    """The citation of lines ``start``..``end`` of ``path`` as search and MEMORY.md print it: ``path#L12`` or ``path#L12-L14``."""
+    return f"{path}#L{start}" + (f"-L{end}" if end is not None and end != start else "")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clawmem.anchors import cite
 from clawmem.errors import BadInput, Busy, NotFound
 from clawmem.trust import authority
 from clawmem.workspace import Workspace
@@ -51,11 +52,11 @@ def demote(ws: Workspace, anchor: str, *, caller: authority.Caller, dry_run: boo
         doc = grammar.parse(snap.text)
         entry = next((e for e in doc.entries if e.line_start <= (where.end or 0) and e.line_end >= (where.start or 0)), None)
         if entry is None or not entry.body.strip():
-            raise NotFound(f"no entry at {anchor}", hint=f"see the lines with `clawmem get MEMORY.md#L{where.start} -C 3`")
+            raise NotFound(f"no entry at {anchor}", hint=f"see the lines with `clawmem get {cite('MEMORY.md', where.start)} -C 3`")
         if not entry.sources:
             raise BadInput(
-                f"MEMORY.md#L{entry.line_start} cites no evidence (written by hand), so it has no episodic home to go back to",
-                hint=f"remove it with `clawmem forget MEMORY.md#L{entry.line_start}` (undoable), or edit MEMORY.md",
+                f"{cite('MEMORY.md', entry.line_start)} cites no evidence (written by hand), so it has no episodic home to go back to",
+                hint=f"remove it with `clawmem forget {cite('MEMORY.md', entry.line_start)}` (undoable), or edit MEMORY.md",
             )
         result = DemoteResult("MEMORY.md", entry.line_start, entry.body, list(entry.sources), None, dry_run)
         if dry_run:
@@ -65,7 +66,7 @@ def demote(ws: Workspace, anchor: str, *, caller: authority.Caller, dry_run: boo
             raise Busy("MEMORY.md changed while the demote was being prepared", hint="run it again")
         image = ws.rel(rewrite.preimage) if rewrite.preimage else None
         diary.append(ws, "owner demote", [
-            f"- {excerpt(entry.body, 160)} (was MEMORY.md#L{entry.line_start}; sources: {', '.join(entry.sources)})",
+            f"- {excerpt(entry.body, 160)} (was {cite('MEMORY.md', entry.line_start)}; sources: {', '.join(entry.sources)})",
             f"- back in the episodic tier; pre-image {image}; `clawmem promote {entry.sources[0]}` brings it back",
         ])
     return DemoteResult(result.path, result.line, result.text, result.sources, image, False)

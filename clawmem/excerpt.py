@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clawmem import anchors, inputs
+from clawmem.anchors import cite
 from clawmem.errors import NotFound
 from clawmem.trust import provenance, sessions
 from clawmem.trust.framing import frame_untrusted, inert, recall_block
@@ -53,7 +54,7 @@ def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int 
     rel = where.rel
     untrusted = _recall_lines(ws, rel, start, end_capped)
     if untrusted:
-        sessions.shown(ws, session, [f"untrusted {rel}#L{start}-L{end_capped} shown by get"])
+        sessions.shown(ws, session, [f"untrusted {cite(rel, start, end_capped)} shown by get"])
     return Excerpt(rel, start, end_capped, len(lines), text[:MAX_CHARS], truncated, untrusted)
 
 
@@ -110,7 +111,7 @@ def render(excerpt: Excerpt) -> str:
 def render_for_person(excerpt: Excerpt) -> str:
     """The excerpt for a person at a terminal: the lines as written (controls made visible, no
     frames, no escapes), headed by the file and, for untrusted lines, a plain warning."""
-    head = f"{excerpt.path}#L{excerpt.line_start}-L{excerpt.line_end}"
+    head = cite(excerpt.path, excerpt.line_start, excerpt.line_end)
     if excerpt.untrusted:
         head += "  (untrusted: external or agent content, not the owner's)"
     return f"{inputs.printable(head)}\n{_numbered(excerpt, inputs.printable(excerpt.text))}{_truncation(excerpt)}"

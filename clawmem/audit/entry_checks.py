@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from clawmem.anchors import cite
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import AuditEntry, Finding
 from clawmem.audit.sources import anchored_units, parse_anchor
@@ -40,7 +41,7 @@ def _entry_findings(e: AuditEntry, led: Ledger, rel: str) -> tuple[list[Finding]
         if tainted:
             reasons.append(f"sits in a file tainted by {tainted} content")
         if reasons:
-            moved = f" (now at {s.path}#L{s.line_start})" if s.state == "moved" else ""
+            moved = f" (now at {cite(s.path, s.line_start)})" if s.state == "moved" else ""
             violations.append(Finding("provenance", *where, f"source {s.anchor}{moved} {' and '.join(reasons)}"))
     for problem in e.problems:
         violations.append(Finding("annotation", *where, problem))
@@ -67,7 +68,7 @@ def _grounding(ws: Workspace, index, e: AuditEntry, rel: str) -> list[Finding]:
     that says less; nor are anchors with nothing there any more (forgotten: a stale-source warning)."""
     if e.hand_written is not False:
         return []
-    anchors = [s.anchor for s in e.sources] + [f"{s.path}#L{s.line_start}-L{s.line_end}" for s in e.sources if s.state == "moved"]
+    anchors = [s.anchor for s in e.sources] + [cite(s.path, s.line_start, s.line_end) for s in e.sources if s.state == "moved"]
     evidence = [u for a in anchors for u in anchored_units(ws, index, a)]
     if not evidence:
         return []

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
+from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 YesOpt = Annotated[bool, typer.Option("--yes", help="Confirm you are the operator when not at a terminal (agents must not pass it).")]
@@ -73,7 +74,7 @@ def _print(result: Any, *, listing: bool) -> None:
         say(f"Accepted {plural(len(shown), 'item')} (recorded in the provenance ledger):")
     print_table(
         ["COPY", "WHAT", "WHERE", "CLAIMS", "HERE", "TEXT"],
-        [[p.writer, p.kind, f"{p.path}#L{p.line}" if p.line else p.path, p.claimed, p.claimed if result.recorded else p.held_as, (p.text or "(not indexed)")[:80]] for p in shown],
+        [[p.writer, p.kind, cite(p.path, p.line) if p.line else p.path, p.claimed, p.claimed if result.recorded else p.held_as, (p.text or "(not indexed)")[:80]] for p in shown],
     )
     if listing:
         say("Accept them with `clawmem accept --all`, or one copy's with `clawmem accept --from COPY`.")

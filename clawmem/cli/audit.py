@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 
@@ -116,14 +117,14 @@ def _print(report) -> None:
 
     out = []
     for e in report.entries:
-        head = f"{inert(e.path)}#L{e.line_start}  {e.origin or '?'}/{e.session_kind or '?'}"
+        head = f"{inert(cite(e.path, e.line_start))}  {e.origin or '?'}/{e.session_kind or '?'}"
         if e.session_id:
             head += f"  session {inert(e.session_id)}"
         head += "  hand-written" if e.hand_written else ""
         head += f"  entered {e.entered_at}" if e.entered_at else ""
         out.append(head)
         if e.untrusted:
-            out.append(indent(frame_untrusted(e.text, f"{e.path}#L{e.line_start}"), "  "))
+            out.append(indent(frame_untrusted(e.text, cite(e.path, e.line_start)), "  "))
         else:
             out.append(f"  {inert(e.text)}")
         meta = []
@@ -138,10 +139,10 @@ def _print(report) -> None:
         if meta:
             out.append("  " + inert(" · ".join(meta)))
         for s in e.sweeps:
-            out.append(f"  {s.action} by {inert(s.title)} {s.when} (DREAMS.md#L{s.diary_line})")
+            out.append(f"  {s.action} by {inert(s.title)} {s.when} ({cite('DREAMS.md', s.diary_line)})")
         for s in e.sources:
             if s.state in ("ok", "moved"):
-                where = f" -> {s.path}#L{s.line_start}" if s.state == "moved" else ""
+                where = f" -> {cite(s.path, s.line_start)}" if s.state == "moved" else ""
                 session = f", session {s.session_id}" if s.session_id else ""
                 out.append(inert(f"  source {s.anchor}{where}: {s.origin}/{s.session_kind} {s.kind}{session}"))
             else:

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
 from clawmem.cli.promote import YesOpt
 
@@ -44,7 +45,7 @@ def demote(
         emit_json(result)
         return
     verb = "Would demote" if result.dry_run else "Demoted"
-    print(f"{verb} MEMORY.md#L{result.line}: {inert(result.text)}")
+    print(f"{verb} {cite('MEMORY.md', result.line)}: {inert(result.text)}")
     print(f"Its evidence stays in the episodic tier: {inert(', '.join(result.sources))}")
     if result.preimage:
         print(f"The old MEMORY.md is kept in {result.preimage}; `clawmem promote {inert(result.sources[0])}` brings the line back.")

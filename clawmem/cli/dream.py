@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
 
 
@@ -175,7 +176,7 @@ def _print_notices(report) -> None:
     review = report.aspirations
     lines = notice_lines(report.notices, [])
     if review is not None:
-        lines += [f"notice: aspiration escalated (review was {d.review.isoformat()}): {d.path}#L{d.line}" for d in review.escalated]
-        lines += [f"notice: aspiration expired, marked superseded: {d.path}#L{d.line}" for d in review.expired]
+        lines += [f"notice: aspiration escalated (review was {d.review.isoformat()}): {cite(d.path, d.line)}" for d in review.escalated]
+        lines += [f"notice: aspiration expired, marked superseded: {cite(d.path, d.line)}" for d in review.expired]
     for line in lines:
         print(line, file=sys.stderr)  # notices: apart from the report on stdout

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt, session_option, usage_error
 from clawmem.cli.promote import YesOpt
 
@@ -124,7 +125,7 @@ def _print(result) -> None:
     out.append(f"{verb} {n} entr{'y' if n == 1 else 'ies'}" + (" (dry run: nothing changed)" if result.dry_run else "") + ":")
     for r in result.removed:
         prov = f"{r.origin or '?'}/{r.session_kind or '?'}"
-        citation = f"{r.path}#L{r.line_start}"
+        citation = cite(r.path, r.line_start)
         text = frame_untrusted(r.text, citation) if r.untrusted else inert(r.text)
         out.append(f"  {inert(citation)}  {prov}  {inert(r.why)}: {text}")
     for path in result.deleted_files:
@@ -142,7 +143,7 @@ def _print(result) -> None:
             out.append(f"Redacted {r.get('logs', 0)} log line(s){'; deleted .clawmem/report.html (`clawmem report` writes it again)' if r.get('report') else ''}.")
     if result.review:
         out.append(f"Not removed, needs manual review ({len(result.review)}):")
-        out += [inert(f"  {r.path}#L{r.line}: {r.reason}: {r.text}") for r in result.review]
+        out += [inert(f"  {cite(r.path, r.line)}: {r.reason}: {r.text}") for r in result.review]
     if result.id:
         out.append(
             f"Forget {result.id}: undo with `clawmem forget --undo {result.id}` until {result.undo_until}."
@@ -163,7 +164,7 @@ def _print_list(found) -> None:
 def _print_undo(result) -> None:
     verb = "Would restore" if result.dry_run else "Restored"
     out = [f"{verb} {len(result.restored)} entr{'y' if len(result.restored) == 1 else 'ies'} of forget {result.id}" + (" (dry run: nothing changed)" if result.dry_run else "") + ":"]  # noqa: E501
-    out += [f"  {r.path}#L{r.line_start}" for r in result.restored]
+    out += [f"  {cite(r.path, r.line_start)}" for r in result.restored]
     out += [f"{'Would recreate' if result.dry_run else 'Recreated'} {p}" for p in result.recreated_files]
     out += [f"Not restored: {c}" for c in result.conflicts]
     if result.session_lifted:

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, OriginOpt, SessionOpt, WorkspaceOpt, resolve_origin
 from clawmem.output import say
 from clawmem.vocabulary import IntentStateFilter as StateFilter
@@ -258,7 +259,7 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         to = "".join(f" [{name}: {value}]" for name, value in (("channel", item.channel), ("sender", item.sender)) if value)
         say(f"Reminder #{item.id} (due {schedule.display(item.due_at, ws)}){to}: {item.text}")
     for a in due_aspirations:
-        say(f"Aspiration due for review (review was {a.review.isoformat()}, {a.path}#L{a.line}, {a.state}): {a.text}")
+        say(f"Aspiration due for review (review was {a.review.isoformat()}, {cite(a.path, a.line)}, {a.state}): {a.text}")
 
 
 @app.command("cron")

@@ -48,12 +48,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from clawmem import diary, ledger, ledger_records, usermodel
+from clawmem.anchors import cite
 from clawmem.dream import gate, light, store
 from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
 from clawmem.dream.standalone import observed_day
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import anchor, excerpt, sentences, similarity, speaker_label
+from clawmem.dream.text import excerpt, sentences, similarity, speaker_label
 from clawmem.entries import identity
 from clawmem.errors import BadInput
 from clawmem.index.db import Index
@@ -98,7 +99,7 @@ class Statement:
 
     @property
     def anchor(self) -> str:
-        return anchor(self.row["path"], self.row["line_start"], self.row["line_end"])
+        return cite(self.row["path"], self.row["line_start"], self.row["line_end"])
 
 
 ROWS = """SELECT e.*, f.file_date FROM entries e JOIN files f ON f.path = e.path

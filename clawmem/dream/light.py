@@ -24,11 +24,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from clawmem import ledger
+from clawmem.anchors import cite
 from clawmem.dream import scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import anchor, excerpt, sentences, similarity
+from clawmem.dream.text import excerpt, sentences, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
@@ -186,7 +187,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                     why = f"older than {cfg.max_age_days} days and not recalled since"
                 if why is not None:
                     excluded[why] += 1
-                    source = anchor(path, row["line_start"], row["line_end"])
+                    source = cite(path, row["line_start"], row["line_end"])
                     exclusions.append(Exclusion(source, why, excerpt(read.piece.said) if shown else None))
                     continue
                 evidence = Evidence(

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clawmem import curated, diary, ledger, ledger_records
+from clawmem.anchors import cite
 from clawmem.dream import budget
 from clawmem.errors import BadInput, Busy, Forbidden, NotFound
 from clawmem.ledger_records import PromoteRecord
@@ -77,9 +78,9 @@ def _entry_row(ws: Workspace, index, anchor: str) -> dict:
     entries = [r for r in rows if r["block"] == "entry"]
     if not entries:
         what = "prose, not a list entry" if rows else "nothing"
-        raise NotFound(f"{anchor} holds {what}", hint=f"promote one list entry; see the lines with `clawmem get {rel}#L{start} -C 3`")
+        raise NotFound(f"{anchor} holds {what}", hint=f"promote one list entry; see the lines with `clawmem get {cite(rel, start)} -C 3`")
     if len(entries) > 1:
-        cited = ", ".join(f"{rel}#L{r['line_start']}" for r in entries)
+        cited = ", ".join(cite(rel, r['line_start']) for r in entries)
         raise BadInput(f"{anchor} spans {len(entries)} entries ({cited})", hint="promote one entry at a time")
     return entries[0]
 
@@ -106,7 +107,7 @@ def _text(row: dict) -> str:
 def _proposal(row: dict, importance: int | None) -> Proposal:
     from clawmem.dream.consolidate import MAX_TRIGGERS, Proposal
 
-    anchor = f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
+    anchor = cite(row['path'], row['line_start'], row['line_end'])
     triggers = tuple(json.loads(row["triggers"]))[:MAX_TRIGGERS] if row["triggers"] else ()
     observed = (row["observed_at"] or ledger_records.now_iso())[:10]
     text = _text(row)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from clawmem.dream.text import anchor
+from clawmem.anchors import cite
 from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.ledger_records import now_iso
@@ -79,7 +79,7 @@ class Evidence:
 
     @property
     def anchor(self) -> str:
-        return anchor(self.path, self.line_start, self.line_end)
+        return cite(self.path, self.line_start, self.line_end)
 
     @property
     def seen(self) -> dt.datetime:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from clawmem import curated, losses
+from clawmem.anchors import cite
 from clawmem.config import DreamConfig
 from clawmem.dream import (
     budget,
@@ -206,7 +207,7 @@ def _ineligible_recalled(index: Index, since_day: str, taint: dict[str, str]) ->
             found.append(
                 Rejection(
                     "eligibility", (*reasons, f"recalled {row['recalls']} time(s)"),
-                    (f"{row['path']}#L{row['line_start']}",), excerpt(row["text"]) if trusted else None,
+                    (cite(row['path'], row['line_start']),), excerpt(row["text"]) if trusted else None,
                 )
             )
     return found

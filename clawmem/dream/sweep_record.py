@@ -12,6 +12,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from clawmem import diary
+from clawmem.anchors import cite
 from clawmem.dream.store import Theme
 from clawmem.dream.text import excerpt
 from clawmem.intents import aspirations
@@ -57,7 +58,7 @@ def aspiration_lines(ws: Workspace, today: dt.date) -> list[str]:
     if not due:
         return []
     return [diary.group("Aspirations past review", len(due)), *[
-        f"- {excerpt(a.text, 160)} — review was {a.review.isoformat()} ({a.path}#L{a.line})" for a in due[:MAX_LISTED]
+        f"- {excerpt(a.text, 160)} — review was {a.review.isoformat()} ({cite(a.path, a.line)})" for a in due[:MAX_LISTED]
     ]]
 
 

@@ -269,10 +269,5 @@ def document_frequency(texts: Iterable[str]) -> tuple[dict[str, int], int]:
     return df, total
 
 
-def anchor(path: str, line_start: int, line_end: int) -> str:
-    """A citation in the form search uses: ``path#L12`` or ``path#L12-L14``."""
-    return f"{path}#L{line_start}" + (f"-L{line_end}" if line_end != line_start else "")
-
-
 def excerpt(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -8,6 +8,8 @@ running worker answers piped invocations with this same function (``clawmem.work
 
 from __future__ import annotations
 
+from clawmem.anchors import cite
+
 
 def run_command(*, workspace: str | None = None, json_output: bool = False) -> int:
     """Report and print; clawmem errors propagate to the caller's handler."""
@@ -87,6 +89,6 @@ def notice_lines(notices, due) -> list[str]:
         lines.append(
             f"notice: {len(due)} aspiration(s) past their review date"
             + (f", {len(escalated)} escalated" if escalated else "")
-            + f"; oldest {oldest.path}#L{oldest.line} (review was {oldest.review.isoformat()}; `clawmem intent due` lists them)"
+            + f"; oldest {cite(oldest.path, oldest.line)} (review was {oldest.review.isoformat()}; `clawmem intent due` lists them)"
         )
     return lines

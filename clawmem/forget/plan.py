@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clawmem import ledger
+from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput, NotFound
 from clawmem.forget.results import Review
@@ -110,7 +111,7 @@ def by_anchor(ws: Workspace, files: Files, anchor: str) -> list[Target]:
     found = [files.target(rel, e, "target") for e in files.entries(rel) if e.line_start <= end and e.line_end >= start]
     found += files.prose(rel, start, end)
     if not found:
-        raise NotFound(f"no entry at {anchor}", hint=f"see the lines with `clawmem get {rel}#L{start} -C 3`")
+        raise NotFound(f"no entry at {anchor}", hint=f"see the lines with `clawmem get {cite(rel, start)} -C 3`")
     # the target is a text: the same entry anywhere else goes too
     wanted = {identity.normalise(t.body) for t in found if t.block == "entry"}
     for other in files.files:
@@ -191,7 +192,7 @@ def follow_curated(ws: Workspace, files: Files, targets: list[Target], deleted: 
             if hits and all(a in hits or dead(a) for a in anchors):
                 extra.append(files.target(rel, e, "every source it cites is forgotten"))
             elif hits:
-                cited = ", ".join(f"{p}#L{a}" for p, a, _ in hits)
+                cited = ", ".join(cite(p, a) for p, a, _ in hits)
                 review.append(Review(rel, e.line_start, excerpt(e.body), f"cites forgotten evidence ({cited}) but also other sources: merged, review by hand"))
             elif norm in norms and not anchors:
                 extra.append(files.target(rel, e, "verbatim copy of forgotten text"))
@@ -223,7 +224,7 @@ def follow_evidence(ws: Workspace, files: Files, targets: list[Target]) -> tuple
                     extra.append(files.target(rel, e, "evidence saying the same as the target"))
                     chosen.add((rel, e.line_start))
                 else:
-                    review.append(Review(rel, e.line_start, excerpt(e.body), f"evidence of the forgotten {t.rel}#L{t.line_start} says more than it: forget it too, or a later dream may promote the fact again"))  # noqa: E501
+                    review.append(Review(rel, e.line_start, excerpt(e.body), f"evidence of the forgotten {cite(t.rel, t.line_start)} says more than it: forget it too, or a later dream may promote the fact again"))  # noqa: E501
     return extra, review
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clawmem.anchors import cite
 from clawmem.errors import IndexUnavailable
 from clawmem.forget.plan import Target, excerpt
 from clawmem.forget.results import ForgetResult, Removed
@@ -26,7 +27,7 @@ def diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
         out.append(f"- forget {result.id}: {undo}")
     for r in result.removed[:50]:
         prov = f"{r.origin or '?'}/{r.session_kind or '?'}" + (f", session {r.session_id}" if r.session_id else "")
-        out.append(f"- {r.path}#L{r.line_start} ({prov}; hash {r.text_hash[:10]}) — {r.why}")
+        out.append(f"- {cite(r.path, r.line_start)} ({prov}; hash {r.text_hash[:10]}) — {r.why}")
     if len(result.removed) > 50:
         out.append(f"- … and {len(result.removed) - 50} more")
     out += [f"- deleted {p}" for p in result.deleted_files]
@@ -43,7 +44,7 @@ def diary_lines(result: ForgetResult, preimages: list[str]) -> list[str]:
         out.append(f"- redacted {redacted.get('logs', 0)} log line(s); {'deleted' if redacted.get('report') else 'no'} review page (.clawmem/report.html)")
     out += [f"- curated pre-image (redacted): {p}" for p in preimages]
     for item in result.review:
-        out.append(f"- needs manual review: {item.path}#L{item.line} — {item.reason}")
+        out.append(f"- needs manual review: {cite(item.path, item.line)} — {item.reason}")
     return out
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import ledger, ledger_records
+from clawmem.anchors import cite
 from clawmem.durable import atomic_write
 from clawmem.errors import BadInput, NotFound
 from clawmem.ledger_records import LiftRecord, is_kind
@@ -184,7 +185,7 @@ def _restore_episodic(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_
             start, end, raw = item["line_start"], item["line_end"], item["raw"].splitlines(keepends=True)
             span = current[start - 1 : end]
             if len(span) != end - start + 1 or any(line.strip() for line in span) or len(raw) != len(span):
-                conflicts.append(f"{rel}#L{start} changed since the forget: not restored")
+                conflicts.append(f"{cite(rel, start)} changed since the forget: not restored")
                 continue
             for offset, line in enumerate(raw):
                 ending = span[offset][len(span[offset].rstrip("\r\n")):]
@@ -269,7 +270,7 @@ def undo(ws: Workspace, forget_id: str, *, caller: authority.Caller, dry_run: bo
 
 def diary_lines(result: UndoResult) -> list[str]:
     out = [f"Undid forget {result.id}: {plural(len(result.restored), 'entry', 'entries')} restored; the text is not repeated here."]
-    out += [f"- restored {r.path}#L{r.line_start}" for r in result.restored[:50]]
+    out += [f"- restored {cite(r.path, r.line_start)}" for r in result.restored[:50]]
     out += [f"- recreated {p}" for p in result.recreated_files]
     out += [f"- not restored: {c}" for c in result.conflicts]
     if result.session_lifted:

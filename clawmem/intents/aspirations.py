@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem import ledger, ledger_records
+from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
 from clawmem.ledger_records import AspirationRecord, is_kind
@@ -287,10 +288,10 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
         body = []
         if escalated:
             body.append(f"Aspirations escalated ({len(escalated)}): overdue {cfg.aspiration_escalate_days}+ days; do it, reschedule it or let it go:")
-            body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({d.path}#L{d.line})" for d in escalated]
+            body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({cite(d.path, d.line)})" for d in escalated]
         if expired:
             body.append(f"Aspirations expired ({len(expired)}): overdue {cfg.aspiration_expire_days}+ days, marked superseded:")
-            body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({d.path}#L{d.line})" for d in expired]
+            body += [f"- {excerpt(d.text, 160)} — review was {d.review.isoformat()} ({cite(d.path, d.line)})" for d in expired]
         diary.append(ws, "aspirations", body)
     return AspirationReview(len(found), tuple(escalated), tuple(expired))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clawmem import hints
+from clawmem.anchors import cite
 from clawmem.trust.framing import inert, recall_block
 
 TOPIC = "what you need"  # the query a left-out hint leaves for the model to fill in
@@ -28,7 +29,7 @@ def intent_line(intent) -> str:
 
 
 def aspiration_line(due) -> str:
-    return f"- {_line(due.text)} (review was {due.review.isoformat()}) [{_line(f'{due.path}#L{due.line}')}]"
+    return f"- {_line(due.text)} (review was {due.review.isoformat()}) [{_line(cite(due.path, due.line))}]"
 
 
 def project_heading(result) -> str:

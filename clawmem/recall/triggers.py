@@ -31,6 +31,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from clawmem.anchors import cite
 from clawmem.config import RecallConfig
 from clawmem.index import tokens
 from clawmem.recall import symptoms
@@ -334,7 +335,7 @@ def match(
         if best is not None and best[0] >= cfg.trigger_threshold:  # a hit is built only for a row that injects
             score, phrase, lex, vec = best
             hits.append(TriggerHit(
-                row.path, row.line_start, f"{row.path}#L{row.line_start}", row.text, row.text_hash,
+                row.path, row.line_start, cite(row.path, row.line_start), row.text, row.text_hash,
                 phrase, score, round(lex, 4), None if vec is None else round(vec, 4),
             ))
     hits.sort(key=lambda h: -h.score)

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from clawmem import hints, projects
+from clawmem.anchors import cite
 from clawmem.config import HINT_QUERY_CHARS
 from clawmem.errors import ClawmemError
 from clawmem.intents import aspirations
@@ -92,7 +93,7 @@ def project_block(ws: Workspace, index, keys: list[str], budget_chars: int, incl
         if used + len(row["text"]) > budget_chars:
             break
         used += len(row["text"])
-        block.append(ProjectEntry(f"{row['path']}#L{row['line_start']}", row["text"], tagged))
+        block.append(ProjectEntry(cite(row['path'], row['line_start']), row["text"], tagged))
     return block
 
 
@@ -189,7 +190,7 @@ def _mark_superseded(index, hits: list[triggers_module.TriggerHit]) -> list[trig
             "SELECT n.path, n.line_start FROM entries e JOIN entries n ON n.id = e.superseded_by WHERE e.path = ? AND e.line_start = ?",
             (h.path, h.line),
         )
-        marked.append(replace(h, superseded_by=f"{row[0]['path']}#L{row[0]['line_start']}") if row else h)
+        marked.append(replace(h, superseded_by=cite(row[0]['path'], row[0]['line_start'])) if row else h)
     return marked
 
 

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
 from clawmem.index.db import Index
 from clawmem.trust import provenance
@@ -247,7 +248,7 @@ def _duplicate_warnings(ws: Workspace, listed: list[CuratedEntry]) -> list[str]:
         for b in listed[i + 1 :]:
             if covers(a.text, b.text, threshold) or covers(b.text, a.text, threshold):
                 found.append(
-                    f"near-duplicate curated lines: {a.path}#L{a.line} and {b.path}#L{b.line} ({excerpt(b.text, 80)}); "
+                    f"near-duplicate curated lines: {cite(a.path, a.line)} and {cite(b.path, b.line)} ({excerpt(b.text, 80)}); "
                     "keep one (`clawmem forget` the other)"
                 )
     return found

@@ -17,6 +17,7 @@ from html import escape
 from typing import Any
 
 from clawmem import __version__
+from clawmem.anchors import cite
 from clawmem.entries.neutralise import readable
 from clawmem.report.charts import line_chart
 from clawmem.report.data import (
@@ -142,7 +143,7 @@ def _anchor_id(path: str, line: int) -> str:
 
 def _entry_commands(c: CuratedEntry) -> str:
     """``demote`` for a MEMORY.md line that cites evidence (it refuses a hand-written one), ``forget`` for any."""
-    anchor = f"{c.path}#L{c.line}"
+    anchor = cite(c.path, c.line)
     return (_cmd("demote", anchor) if c.path == "MEMORY.md" and c.sources else "") + _cmd("forget", anchor)
 
 
@@ -150,7 +151,7 @@ def _entry(c: CuratedEntry) -> str:
     """One table row; the trail (lineage, triggers, sweeps, problems) in a collapsed ``<details>``."""
     who = f"{c.origin or 'not indexed'}" + (", by hand" if c.hand_written else "")
     lineage = "".join(
-        f"<li>{e(link.path)}#L{e(link.line)} ({e(link.origin)}, {'current' if link.live else 'superseded'}): "
+        f"<li>{e(cite(link.path, link.line))} ({e(link.origin)}, {'current' if link.live else 'superseded'}): "
         + (_framed(link.text, "untrusted content") if link.framed else t(link.text)) + "</li>"
         for link in c.lineage
     )
@@ -168,7 +169,7 @@ def _entry(c: CuratedEntry) -> str:
     flag = ' <span class="tag bad">problems</span>' if c.problems else ""
     cells = (
         f'{t(c.text)}{flag} <details><summary class="muted">details</summary><table>{meta}</table></details>',
-        f'<span id="{_anchor_id(c.path, c.line)}">{e(c.path)}#L{c.line}</span>', e(who), e(c.importance), f"{c.recalls}",
+        f'<span id="{_anchor_id(c.path, c.line)}">{e(cite(c.path, c.line))}</span>', e(who), e(c.importance), f"{c.recalls}",
         "".join(_source_link(s) for s in c.sources) or '<span class="muted">none cited</span>', _entry_commands(c),
     )
     return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
@@ -242,10 +243,10 @@ def _dreaming(report: Report) -> str:
 def _recall(report: Report) -> str:
     r = report.recall
     top = _table(("entry", "where", "recalled", "by", "last"), (
-        (t(c.text), f'<a href="#{_anchor_id(c.path, c.line)}">{e(c.path)}#L{c.line}</a>', f"{c.recalls}", _counts(c.by_source), e(_time(c.last_recalled)))
+        (t(c.text), f'<a href="#{_anchor_id(c.path, c.line)}">{e(cite(c.path, c.line))}</a>', f"{c.recalls}", _counts(c.by_source), e(_time(c.last_recalled)))
         for c in r.top
     )) if r.top else '<p class="empty">No curated entry was recalled yet.</p>'
-    never = "".join(f"<li>{t(c.text)} <span class=muted>{e(c.path)}#L{c.line}</span></li>" for c in r.never.items)
+    never = "".join(f"<li>{t(c.text)} <span class=muted>{e(cite(c.path, c.line))}</span></li>" for c in r.never.items)
     return (
         f"<p>{r.recalled} of {r.curated} curated entries were returned by search or recall; recall events by source: {_counts(r.events_by_source)}; "
         f"{r.untrusted_returned} untrusted text(s) were returned (always framed, never injected).</p>"
@@ -266,7 +267,7 @@ def _growth(report: Report) -> str:
 
 def _untrusted(report: Report) -> str:
     rows = "".join(
-        f'<div class="excerpt"><div class="meta">{e(u.path)}#L{u.line} · {e(u.origin)} / {e(u.session_kind)} · {e(u.kind)}</div>'
+        f'<div class="excerpt"><div class="meta">{e(cite(u.path, u.line))} · {e(u.origin)} / {e(u.session_kind)} · {e(u.kind)}</div>'
         + _framed(u.text, "quarantined" if u.kind == "quarantine" else f"{u.origin} content") + "</div>"
         for u in report.untrusted.items
     )

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clawmem.anchors import cite
 from clawmem.index import pieces, supersession, tokens
 from clawmem.index.db import Index
 from clawmem.search import diversity, feedback, lanes, ranking, sessions
@@ -219,7 +220,7 @@ def _diverse(index: Index, candidates: list[tuple[int, float]], rows: dict[int, 
 
 
 def _citation(row: dict) -> str:
-    return f"{row['path']}#L{row['line_start']}" + (f"-L{row['line_end']}" if row["line_end"] != row["line_start"] else "")
+    return cite(row['path'], row['line_start'], row['line_end'])
 
 
 def _superseding(index: Index, rows: list[dict]) -> dict[int, dict[str, str]]:
