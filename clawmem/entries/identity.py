@@ -32,10 +32,12 @@ class TextHash(str):
     """A text hash that keeps the comparison form it was computed from (``form``).
 
     It is the plain hash string everywhere (sets, SQL, JSON); writers that hand only hashes to
-    the recall check (note, flush, ingest) still let it compare their lines by identity.
+    the recall check (note, flush, ingest) still let it compare their lines by identity, on the
+    text as written (``text``) when a rule needs more than the form.
     """
 
     form: str
+    text: str
 
 
 def text_hash(text: str) -> str:
@@ -43,4 +45,5 @@ def text_hash(text: str) -> str:
     form = normalise(text)
     hashed = TextHash(hashlib.sha256(form.encode()).hexdigest()[:20])
     hashed.form = form
+    hashed.text = text
     return hashed

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from clawmem.config import EchoConfig
+    from clawmem.entries.identity import TextHash
     from clawmem.index.db import Index
     from clawmem.workspace import Workspace
 
@@ -68,7 +69,7 @@ def near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> set[s
     from clawmem.entries import identity
     from clawmem.index import recalls  # deferred with the index (apsw): this module's other rules need neither
 
-    written = {h: h.form for h in hashes if isinstance(h, identity.TextHash) and h.form}
+    written = {h: form for h in hashes if isinstance(h, identity.TextHash) and (form := echo_form(h))}
     if not written:
         return set()
     injected = recalls.injected_lines(index)
@@ -88,6 +89,17 @@ def near_echoes(index: Index, hashes: Iterable[str], rules: EchoConfig) -> set[s
     if found:
         recalls.count_echoes(index, found.values())
     return set(found)
+
+
+def echo_form(written: TextHash) -> str:
+    """The comparison form of a written line as an echo: its metadata comments left out even
+    when escaped. ``get`` and ``search`` print a line's ``<!-- observed: … -->`` neutralised
+    (``&lt;!-- … --&gt;``), so text an agent copies back from them carries its date as words;
+    those words are clawmem's, not a new statement."""
+    from clawmem.entries import identity
+    from clawmem.entries.neutralise import readable
+
+    return identity.normalise(readable(written.text)) if "&lt;!--" in written.text else written.form
 
 
 def first_handed_out(ws: Workspace, hashes: Collection[str]) -> dict[str, dt.datetime]:

@@ -10,6 +10,7 @@ the MCP server as the stdio process a host starts (``e2e``).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import subprocess
 import sys
@@ -54,15 +55,31 @@ def _copies(workdir: Path, token: str) -> int:
         return index.scalar("SELECT count(*) FROM entries WHERE instr(lower(text), ?) > 0", (token,))
 
 
+WRITTEN = {"now": None, "an hour ago": dt.timedelta(hours=1), "three days ago": dt.timedelta(days=3)}
+
+
+def _shown_text(mode: str, workdir: Path, daily: Path, channel: str) -> str:
+    """What the agent was shown of ``daily`` through ``channel``: ``get --json``'s text field or plain ``get``."""
+    if channel == "get --json":
+        return json.loads(_cli(mode, workdir, "get", f"memory/{daily.name}", "--json").stdout)["text"]
+    return _cli(mode, workdir, "get", f"memory/{daily.name}").stdout.decode()
+
+
 @pytest.mark.parametrize("mode", ["on", "off"])
-def test_flushing_get_json_text_back_stores_nothing_new(tmp_path, mode):
+@pytest.mark.parametrize("written", list(WRITTEN))
+@pytest.mark.parametrize("channel", ["get --json", "get"])
+def test_flushing_shown_text_back_stores_nothing_new(tmp_path, mode, written, channel):
+    """An agent that reads its notes and flushes what it was shown stores no second copy, on any
+    day: a back-dated note carries its ``observed`` comment, which ``get`` prints escaped, so the
+    copy holds the date as words (the echo rule once took those for a new statement)."""
     workdir = _workspace(tmp_path, mode)
     facts = ["The staging app is called yyjsonw-atlas", "Deploys of yyjsonw go out on Tuesdays"]
+    back = WRITTEN[written]
+    at = ["--at", (dt.datetime.now().astimezone() - back).isoformat(timespec="seconds")] if back else []
     for fact in facts:
-        assert _cli(mode, workdir, "note", "add", fact, "--origin", "agent").returncode == 0
+        assert _cli(mode, workdir, "note", "add", fact, "--origin", "agent", *at).returncode == 0
     (daily,) = (workdir / "ws" / "memory").glob("*.md")  # the day the notes went to, whatever the hour of the run
-    shown = _cli(mode, workdir, "get", f"memory/{daily.name}", "--json")
-    text = json.loads(shown.stdout)["text"]
+    text = _shown_text(mode, workdir, daily, channel)
     assert all(fact in text for fact in facts)
     assert _cli(mode, workdir, "note", "flush", "-", "--origin", "agent", stdin=text).returncode == 0
     copies = _copies(workdir, "yyjsonw")
