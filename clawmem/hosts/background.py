@@ -81,6 +81,7 @@ def work(root: str, host: str, session: str, transcript: str, log: Path) -> int:
 
     from clawmem.errors import ClawmemError
     from clawmem.hosts import host_module
+    from clawmem.output import report_failure
 
     code, ws = 1, None
     try:
@@ -92,7 +93,7 @@ def work(root: str, host: str, session: str, transcript: str, log: Path) -> int:
             print(f"clawmem: error: {problem}", file=sys.stderr)
         code = 1 if problems else 0
     except ClawmemError as err:
-        print(f"clawmem: error: {err.message}", file=sys.stderr)
+        code = report_failure(err, as_json=False)  # its message and hint, as every front end reports them
     except Exception:  # noqa: BLE001 -- recorded for `clawmem status`, never lost in a closed terminal
         traceback.print_exc()
     sys.stderr.flush()
