@@ -99,6 +99,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require(shutil.which(mark.args[0]), f"{mark.args[0]} is not installed")
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    """A failure's report with lone surrogates escaped: the attack tests feed them in, and
+    pytest-xdist cannot send a report holding one to the controller (the worker crashed with an
+    INTERNALERROR instead of reporting the failure)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.longrepr is not None and not isinstance(report.longrepr, tuple):
+        text = str(report.longrepr)
+        safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        if safe != text:
+            report.longrepr = safe
+    report.sections = [(name, body.encode("utf-8", "backslashreplace").decode("utf-8")) for name, body in report.sections]
+
+
 def pytest_report_header(config):
     import apsw
 
