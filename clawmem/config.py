@@ -63,6 +63,9 @@ WORKER_REQUEST_MAX_BYTES = 24 * 1024 * 1024  # one request message (``worker.wir
 WORKER_SOCKET_PATH_MAX = 103  # bytes a Unix socket path may have everywhere (sun_path: 108 on Linux, 104 on macOS, with the NUL)
 WORKER_LOCK_WAIT_S = 0.5  # a new worker retries the lock this long: a probe holds it for an instant, a worker for good
 WORKER_START_WAIT_S = 30.0  # `clawmem worker start` waits this long for the new worker to answer
+# A source folder whose mtime is younger than this is listed on each of the worker's checks until it is
+# older (``worker.sources``): a change in the same clock tick would not move it. Seconds, far above a tick.
+WORKER_SOURCES_RACY_S = 2.0
 SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters in the error
 PIECE_MIN_WORDS = 3  # a sentence shorter than this ("Wow!") is no piece of its turn (search.piece_weight)
 PIECE_MAX_PER_ENTRY = 8  # sentences of one turn embedded as its pieces

@@ -139,7 +139,7 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
         embeddings=embeddings,
         warnings=warnings,
         notices=losses.from_index(ws, index),
-        aspirations=aspirations.due(ws, local_now().date()),
+        aspirations=aspirations.due(ws, local_now().date(), files),  # the listing above: the daily notes are not listed twice
         host_hooks=_host_hooks(),
         background_failure=failure,
     )

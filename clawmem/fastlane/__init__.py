@@ -55,8 +55,13 @@ def declared(command: str) -> list[dict[str, Any]]:
     return [{**PARAM_DEFAULTS, **param} for param in commands[command]]
 
 
+@functools.cache
 def parser(command: str) -> Parser:
-    """The parser of ``clawmem COMMAND``, taking the arguments and options Typer takes."""
+    """The parser of ``clawmem COMMAND``, taking the arguments and options Typer takes.
+
+    Built once per process: the resident worker parses every request it serves with it, and
+    parsing leaves a parser as it was.
+    """
     built = Parser(f"clawmem {command}")
     for param in declared(command):
         if not param["flags"]:

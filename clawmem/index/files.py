@@ -27,6 +27,7 @@ class MemoryFile:
     kind: str
     size: int  # as listed (lstat): what ``pending_changes`` compares with the index
     mtime_ns: int
+    inode: tuple[int, int]  # device and inode: a file replaced by a rename is another (what ``aspirations`` keys its reads on)
 
     @property
     def path(self) -> Path:
@@ -61,21 +62,31 @@ def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[Me
             if skipped is not None:
                 skipped.append(ws.rel(path))
         elif stat.S_ISREG((info := _followed(str(path), info)).st_mode):
-            yield MemoryFile(path.parent, path.name, ws.rel(path), kind, info.st_size, info.st_mtime_ns)
+            yield MemoryFile(path.parent, path.name, ws.rel(path), kind, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino))
     for folder, kind in ((ws.daily_dir, "daily"), (ws.quarantine_dir, "quarantine"), (ws.transcripts_dir, "transcript")):
-        if not folder.is_dir():
-            continue
-        prefix = ws.rel(folder) + "/"
-        reachable = workspace.inside_workspace(ws.root, folder)
-        with os.scandir(folder) as listing:
-            found = sorted((e for e in listing if e.name.endswith(".md") and not e.name.startswith(".")), key=lambda e: e.name)
-        for entry in found:
-            info = entry.stat(follow_symlinks=False)
-            if not reachable or workspace.linked(info):  # the rule of ``inside_workspace``, per listed file
-                if skipped is not None:
-                    skipped.append(prefix + entry.name)
-            elif stat.S_ISREG((info := _followed(entry.path, info)).st_mode):
-                yield MemoryFile(folder, entry.name, prefix + entry.name, kind, info.st_size, info.st_mtime_ns)
+        yield from _listed(ws, folder, kind, skipped)
+
+
+def daily_notes(ws: Workspace) -> Iterator[MemoryFile]:
+    """The daily notes ``memory_files`` lists (the same rule for links), for a reader that needs no other file."""
+    return _listed(ws, ws.daily_dir, "daily", None)
+
+
+def _listed(ws: Workspace, folder: Path, kind: str, skipped: list[str] | None) -> Iterator[MemoryFile]:
+    """The Markdown files of one of the workspace's folders, by name (``memory_files``)."""
+    if not folder.is_dir():
+        return
+    prefix = ws.rel(folder) + "/"
+    reachable = workspace.inside_workspace(ws.root, folder)
+    with os.scandir(folder) as listing:
+        found = sorted((e for e in listing if e.name.endswith(".md") and not e.name.startswith(".")), key=lambda e: e.name)
+    for entry in found:
+        info = entry.stat(follow_symlinks=False)
+        if not reachable or workspace.linked(info):  # the rule of ``inside_workspace``, per listed file
+            if skipped is not None:
+                skipped.append(prefix + entry.name)
+        elif stat.S_ISREG((info := _followed(entry.path, info)).st_mode):
+            yield MemoryFile(folder, entry.name, prefix + entry.name, kind, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino))
 
 
 def storage_warnings(skipped_links: tuple[str, ...] | list[str], ledger_damaged: int) -> list[str]:

@@ -27,7 +27,7 @@ def pending_changes(ws: Workspace, index: Index, files: list[MemoryFile] | None 
     """Paths whose size or mtime differs from what the index recorded (cheap: stat only).
 
     ``files``: the listing when the caller already has one (``status`` lists once for this and
-    for its warnings).
+    for its warnings, recall for this and for the aspirations).
     """
     known = dict(index.derived("freshness.files", FILES_TABLES, lambda: _recorded(index)))
     changed = []
@@ -37,15 +37,15 @@ def pending_changes(ws: Workspace, index: Index, files: list[MemoryFile] | None 
     return changed + sorted(known)
 
 
-def needs_sync(ws: Workspace, index: Index) -> bool:
-    """True when a file or the ledger changed since the last sync (stat calls only, no lock)."""
+def needs_sync(ws: Workspace, index: Index, files: list[MemoryFile] | None = None) -> bool:
+    """True when a file or the ledger changed since the last sync (stat calls only, no lock); ``files`` as for ``pending_changes``."""
     try:
         ledger_size = ws.ledger_path.stat().st_size
     except FileNotFoundError:
         ledger_size = 0
     if ledger_size != int(index.meta("ledger_offset", "0") or 0):
         return True
-    return bool(pending_changes(ws, index))
+    return bool(pending_changes(ws, index, files))
 
 
 def open_fresh(ws: Workspace) -> Index:

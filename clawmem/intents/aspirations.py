@@ -24,14 +24,14 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from clawmem import ledger, ledger_records
 from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
 from clawmem.errors import BadInput
+from clawmem.index.files import MemoryFile, daily_notes
 from clawmem.ledger_records import AspirationRecord, is_kind
 from clawmem.timeparse import as_local, parse_when
 from clawmem.workspace import Workspace
@@ -133,56 +133,49 @@ def add_for_review(
     return add_aspiration(ws, text, review=schedule.wall_clock(day, schedule.zone(ws)).date(), origin=origin, session=session, now=now)
 
 
-def aspirations(ws: Workspace) -> list[Aspiration]:
+def aspirations(ws: Workspace, notes: Iterable[MemoryFile] | None = None) -> list[Aspiration]:
     """Every live aspiration in the daily notes (quarantine is never read), by review date.
 
-    Recall asks on every turn, so a note is read again only when its ``stat`` changed (``_in_note``).
+    The daily notes are the ones the index covers (``index.files.daily_notes``: none reached
+    through a link), or ``notes`` when the caller has listed them already: recall lists the
+    workspace once per turn, for its freshness check and for this. Recall asks on every turn,
+    so a note is read again only when its listed ``stat`` changed (``_in_note``).
     """
     found: list[Aspiration] = []
-    if not ws.daily_dir.is_dir():
-        return found
-    folder = str(ws.daily_dir)
-    with os.scandir(folder) as listing:
-        names = sorted(e.name for e in listing if DAILY_NAME.match(e.name))
-    for name in names:
-        path = os.path.join(folder, name)
-        try:
-            info = os.stat(path)
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode):
-            found.extend(_in_note(ws, path, info))
+    for note in daily_notes(ws) if notes is None else notes:
+        if note.kind == "daily" and DAILY_NAME.match(note.name):
+            found.extend(_in_note(ws, note))
     found.sort(key=lambda a: (a.review, a.path, a.line))
     return found
 
 
-_READ: dict[str, tuple[tuple[int, int, int, int], tuple[Aspiration, ...]]] = {}  # note -> (its stat when read, what it held)
+_READ: dict[str, tuple[tuple[tuple[int, int], int, int], tuple[Aspiration, ...]]] = {}  # note -> (its stat when read, what it held)
 
 
-def _in_note(ws: Workspace, path: str, info: os.stat_result) -> tuple[Aspiration, ...]:
+def _in_note(ws: Workspace, note: MemoryFile) -> tuple[Aspiration, ...]:
     """The live aspirations of one daily note, read again whenever its size, mtime or inode changed."""
-    seen = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    path = os.path.join(note.folder, note.name)
+    seen = (note.inode, note.size, note.mtime_ns)
     kept = _READ.get(path)
     if kept is not None and kept[0] == seen:
         return kept[1]
-    with open(path, encoding="utf-8", errors="replace") as note:
-        text = note.read()
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
     held: list[Aspiration] = []
     if "review" in text and REVIEW_KEY.search(text):  # cheap skip: most daily notes hold no aspiration, many the word
-        rel = ws.rel(Path(path))
         for entry in grammar.parse(text).entries:
             raw = entry.first("review")
             when = parse_when(raw) if raw else None
             if when is None or entry.first("status") == "superseded" or not entry.body.strip():
                 continue
-            held.append(Aspiration(rel, entry.line_start, " ".join(entry.body.split()), when.date()))
+            held.append(Aspiration(note.rel, entry.line_start, " ".join(entry.body.split()), when.date()))
     _READ[path] = (seen, tuple(held))
     return _READ[path][1]
 
 
-def overdue(ws: Workspace, today: dt.date) -> list[Aspiration]:
-    """Aspirations whose review date is ``today`` or earlier (what dreaming lists in DREAMS.md)."""
-    return [a for a in aspirations(ws) if a.review <= today]
+def overdue(ws: Workspace, today: dt.date, notes: Iterable[MemoryFile] | None = None) -> list[Aspiration]:
+    """Aspirations whose review date is ``today`` or earlier (what dreaming lists in DREAMS.md); ``notes`` as for ``aspirations``."""
+    return [a for a in aspirations(ws, notes) if a.review <= today]
 
 
 @dataclass(frozen=True)
@@ -220,23 +213,25 @@ def _recorded(ws: Workspace, state: str) -> set[str]:
     return {r["id"] for r in records if is_kind(r, AspirationRecord) and r.get("state") == state and isinstance(r.get("id"), str)}
 
 
-def due(ws: Workspace, today: dt.date) -> list[Due]:
-    """Aspirations whose review date has come, oldest first (cheap: no ledger read, fit for recall)."""
+def due(ws: Workspace, today: dt.date, notes: Iterable[MemoryFile] | None = None) -> list[Due]:
+    """Aspirations whose review date has come, oldest first (cheap: no ledger read, fit for recall); ``notes`` as for ``aspirations``."""
     cfg = ws.config.intents
     out = []
-    for a in overdue(ws, today):
+    for a in overdue(ws, today, notes):
         days = (today - a.review).days
         state = "escalated" if days >= cfg.aspiration_escalate_days else "due"
         out.append(Due("aspiration", ident(a), a.path, a.line, a.text, a.review, days, state))
     return out
 
 
-def surface(ws: Workspace, index, today: dt.date, *, channel: str, now: dt.datetime, limit: int) -> list[Due]:
-    """Due aspirations not shown on ``channel`` within the cooldown; records them as shown now."""
+def surface(
+    ws: Workspace, index, today: dt.date, *, channel: str, now: dt.datetime, limit: int, notes: Iterable[MemoryFile] | None = None
+) -> list[Due]:
+    """Due aspirations not shown on ``channel`` within the cooldown; records them as shown now (``notes`` as for ``aspirations``)."""
     cooldown = dt.timedelta(hours=ws.config.intents.cooldown_hours)
     now = as_local(now)
     shown = []
-    for d in due(ws, today):
+    for d in due(ws, today, notes):
         last = index.meta(f"aspiration_shown:{channel}:{d.id}")
         if last and now - as_local(dt.datetime.fromisoformat(last)) < cooldown:
             continue
@@ -296,13 +291,18 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
     return AspirationReview(len(found), tuple(escalated), tuple(expired))
 
 
-def for_recall(ws: Workspace, index, now: dt.datetime | None, degraded: list[str]) -> list[Due]:
-    """The recall block's due aspirations (at most ``intents.max_per_turn``); a failure costs them, not the turn."""
+def for_recall(
+    ws: Workspace, index, now: dt.datetime | None, degraded: list[str], notes: Iterable[MemoryFile] | None = None
+) -> list[Due]:
+    """The recall block's due aspirations (at most ``intents.max_per_turn``); a failure costs them, not the turn.
+
+    ``notes``: the turn's listing of the workspace (``recall.turn._open_index``), so the daily notes are not listed twice.
+    """
     from clawmem.timeparse import local_now
 
     moment = now or local_now()
     try:
-        return surface(ws, index, moment.date(), channel="recall", now=moment, limit=ws.config.intents.max_per_turn)
+        return surface(ws, index, moment.date(), channel="recall", now=moment, limit=ws.config.intents.max_per_turn, notes=notes)
     except Exception as err:  # noqa: BLE001 -- optional context: never fail the turn
         degraded.append(f"aspirations skipped ({type(err).__name__}: {err})")
         return []

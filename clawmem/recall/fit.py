@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from json.encoder import encode_basestring
 from typing import Any
 
 from clawmem.recall import bootstrap, render
@@ -32,8 +33,12 @@ def hook_chars(context: str) -> int:
 
 
 def _cost(piece: str) -> int:
-    """What ``piece`` adds inside a JSON string (a newline is two characters there, a quote two)."""
-    return len(json.dumps(piece, ensure_ascii=False)) - 2
+    """What ``piece`` adds inside a JSON string (a newline is two characters there, a quote two).
+
+    ``encode_basestring`` is what ``json.dumps(piece, ensure_ascii=False)`` runs for a string,
+    without building an encoder per call: a session start over its cap costs one per entry.
+    """
+    return len(encode_basestring(piece)) - 2
 
 
 def budget_left_out(files: list[bootstrap.BootstrapFile]) -> int:

@@ -34,32 +34,39 @@ from clawmem.trust.framing import inert
 from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:  # imported where a turn matches: status renders the session start (``oversize``) without them
+    from clawmem.index.files import MemoryFile
     from clawmem.recall import triggers as triggers_module
 
 
-def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
-    """Open and sync the index without waiting longer than the budget allows.
+def _open_index(ws: Workspace, budget: Budget, degraded: list[str]) -> tuple[Any, list[MemoryFile] | None]:
+    """Open and sync the index without waiting longer than the budget allows; with the workspace's files as listed for it.
 
     The budget's deadline governs every statement from the first PRAGMA on (not a per-statement
-    busy timeout), so a backup or ``BEGIN EXCLUSIVE`` elsewhere costs at most the budget.
+    busy timeout), so a backup or ``BEGIN EXCLUSIVE`` elsewhere costs at most the budget. The
+    listing (None when there is no index or it failed) is the turn's one look at the files: the
+    aspirations read the daily notes from it, where they would list and stat them all again. A
+    sync never writes a memory file, so it stays the files' state after one too.
     """
     from clawmem.index import resident
     from clawmem.index.db import IndexLocked
+    from clawmem.index.files import memory_files
     from clawmem.index.freshness import needs_sync
 
     if not ws.index_path.exists():
         degraded.append("index missing: run `clawmem index --rebuild`")
-        return None
+        return None, None
     try:
         index = resident.opened(ws, deadline=time.monotonic() + budget.remaining_s(floor=0.01))
     except IndexLocked as err:
         degraded.append(f"index skipped ({err.message}): lane 1 ran without it")
-        return None
+        return None, None
     except ClawmemError as err:
         degraded.append(f"index unavailable ({err.message}): run `clawmem index --rebuild`")
-        return None
+        return None, None
+    files = None
     try:
-        if needs_sync(ws, index):
+        files = list(memory_files(ws))
+        if needs_sync(ws, index, files):
             from filelock import Timeout
 
             from clawmem.index.sync import sync
@@ -70,7 +77,7 @@ def _open_index(ws: Workspace, budget: Budget, degraded: list[str]):
                 degraded.append("index sync skipped: another process holds the index lock")
     except Exception as err:  # a broken sync must not cost the turn; the index stays readable
         degraded.append(f"index sync failed ({type(err).__name__}): results may be stale")
-    return index
+    return index, files
 
 
 def project_block(ws: Workspace, index, keys: list[str], budget_chars: int, include_superseded: bool) -> list[ProjectEntry]:
@@ -156,12 +163,12 @@ def recall(
         repo = projects.current(cwd)
         keys = projects.prepare(ws, session, repo.key, cap=cfg.active_projects) if repo else projects.active_set(ws, session)
 
-    index = _open_index(ws, budget, degraded)
+    index, listed = _open_index(ws, budget, degraded)
     try:
         files = bootstrap_module.load(ws, index, cfg, degraded, include_superseded=include_superseded) if include_bootstrap else []
         # intents are deterministic and cheap: matched before the one step that may use up the budget
         fired = _intents(ws, index, message, channel, sender, now, degraded) if index is not None else []
-        due = aspirations.for_recall(ws, index, now, degraded) if index is not None and not budget.expired() else []
+        due = aspirations.for_recall(ws, index, now, degraded, listed) if index is not None and not budget.expired() else []
         hits = triggers_module.match(ws, index, message, keys, budget, degraded, include_superseded=include_superseded) if index is not None else []
         if include_superseded and hits:
             hits = _mark_superseded(index, hits)

@@ -66,34 +66,21 @@ def interpreter() -> str:
     return f"{sys.prefix}|{os.path.realpath(sys.executable)}"
 
 
+def package_dir() -> str:
+    """The folder of the ``clawmem`` package this process runs."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def identity() -> str:
     """Which install a client runs (version, interpreter, package folder): cheap enough for every turn.
 
-    A worker serves only clients of its own install, and only while ``code_hash`` still gives
-    what it gave when the worker started: the client names the install, the worker checks the files.
+    A worker serves only clients of its own install, and only while its source files are what
+    they were when it started (``worker.sources``): the client names the install, the worker
+    checks the files.
     """
     from clawmem import __version__
 
-    return f"{__version__}|{interpreter()}|{os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}"
-
-
-def code_hash() -> str:
-    """The version and every source file's size and mtime: an upgraded or edited install never answers with old code."""
-    import zlib
-
-    from clawmem import __version__
-
-    parts = [__version__, interpreter()]
-    folders = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
-    while folders:
-        with os.scandir(folders.pop()) as found:
-            for entry in sorted(found, key=lambda e: e.name):
-                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
-                    folders.append(entry.path)
-                elif entry.name.endswith((".py", ".json")):
-                    info = entry.stat()
-                    parts.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
-    return f"{__version__}+{zlib.crc32(chr(0).join(parts).encode()):08x}"
+    return f"{__version__}|{interpreter()}|{package_dir()}"
 
 
 def session_env() -> dict[str, str]:

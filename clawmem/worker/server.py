@@ -8,7 +8,7 @@ asks for the stdin bytes the command reads, runs the command's own function
 place, one request at a time, and sends back what it printed and its exit code. Anything it
 cannot serve exactly as the client's own process would is refused with a reason, and the
 client does the work itself. Before each request it checks its source files against what
-they were when it started (``worker.code_hash``): an edited or upgraded install is never
+they were when it started (``worker.sources``): an edited or upgraded install is never
 answered with the old code; the worker refuses and exits.
 
 Exactly one per workspace: the worker holds an exclusive ``flock`` on ``run/worker.lock`` for
@@ -38,6 +38,7 @@ from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
 from clawmem.index import resident
 from clawmem.worker import wire
 from clawmem.worker.commands import Plan, planned, run
+from clawmem.worker.sources import Sources
 from clawmem.worker.streams import Output, stdin_of
 
 
@@ -90,11 +91,11 @@ def streams(request: dict[str, Any], data: bytes) -> Iterator[tuple[Output, Outp
 class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     """Threads so a ping or a stop is answered while a request runs; closing waits for the ones under way."""
 
-    def __init__(self, path: Path, root: Path, idle_s: float, files: str, env: dict[str, str]) -> None:
+    def __init__(self, path: Path, root: Path, idle_s: float, files: Sources, env: dict[str, str]) -> None:
         super().__init__(str(path), Handler)
         self.root = root
         self.code = worker.identity()
-        self.files = files  # ``worker.code_hash()`` before anything was imported: what this process runs
+        self.files = files  # noted before anything was imported: what this process runs
         self.env = env
         self.idle_s = idle_s
         self.last_used = time.monotonic()
@@ -104,7 +105,7 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 
     def refusal(self, request: dict[str, Any]) -> str | None:
         """Why this request must be served by the client's own process, if it must."""
-        if request.get("protocol") != worker.PROTOCOL or request.get("code") != self.code or worker.code_hash() != self.files:
+        if request.get("protocol") != worker.PROTOCOL or request.get("code") != self.code or self.files.changed():
             self.stopping.set()  # another install's client, or this install's files changed: this worker is the old one, make way
             return "version"
         if request.get("env") != self.env:
@@ -218,7 +219,7 @@ def warm(root: Path) -> None:
 
 def serve(root: Path, idle_s: float) -> int:
     """Be the workspace's worker until idle for ``idle_s`` or stopped; 0 when another one already is."""
-    files, env = worker.code_hash(), worker.env_chosen()  # as started: warming up imports the code and sets thread variables
+    files, env = Sources(worker.package_dir()), worker.env_chosen()  # as started: warming up imports the code and sets thread variables
     folder = worker.run_dir(root)
     private_dir(folder)
     with open(folder / worker.LOCK_NAME, "a") as lock:
@@ -226,7 +227,7 @@ def serve(root: Path, idle_s: float) -> int:
             return 0  # one is running (or starting): exactly one per workspace
         record, path = folder / worker.RECORD_NAME, worker.socket_path(root)
         try:
-            record.write_text(json.dumps({"pid": os.getpid(), "code": files, "idle_s": idle_s}))
+            record.write_text(json.dumps({"pid": os.getpid(), "code": worker.identity(), "idle_s": idle_s}))
             path.unlink(missing_ok=True)  # a socket nobody holds the lock for is a dead worker's
             resident.keep()  # the index stays open between requests, checked at each (``clawmem.index.resident``)
             warm(root)  # before the socket exists: until then clients do the work themselves

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 
 import pytest
 
 from clawmem.errors import BadInput, Forbidden
 from clawmem.index.db import Index
+from clawmem.index.files import memory_files
 from clawmem.index.sync import sync
 from clawmem.intents.aspirations import Aspiration, add_aspiration, aspirations, overdue
 
@@ -74,3 +76,40 @@ def test_agent_text_cannot_smuggle_metadata(ws):
     assert "<!--" not in found.text
     text = ws.daily_note(dt.date(2026, 11, 25)).read_text()
     assert "<!-- importance" not in text
+
+
+def test_a_daily_note_reached_through_a_link_is_not_read(ws, tmp_path):
+    """The notes the index covers and no others: a link could lead to any file on the machine (``index.files``)."""
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# 2026-11-20\n\n- Planted <!-- review: 2026-11-21 -->\n")
+    ws.daily_note(dt.date(2026, 11, 20)).symlink_to(outside)
+    ws.daily_note(dt.date(2026, 11, 22)).write_text("# 2026-11-22\n\n- Pair more <!-- review: 2026-11-30 -->\n")
+    assert [a.text for a in aspirations(ws)] == ["Pair more"]
+
+
+def test_a_note_changed_or_replaced_between_two_reads_is_read_again(ws):
+    """A note is read again when its listed size, mtime or inode moved; the listing can be the caller's own."""
+    note = ws.daily_note(dt.date(2026, 11, 20))
+    note.write_text("# 2026-11-20\n\n- Pair more <!-- review: 2026-11-30 -->\n")
+    assert [a.text for a in aspirations(ws)] == ["Pair more"]
+    note.write_text("# 2026-11-20\n\n- Pair less <!-- review: 2026-11-30 -->\n- Walk <!-- review: 2026-12-01 -->\n")
+    assert [a.text for a in aspirations(ws, list(memory_files(ws)))] == ["Pair less", "Walk"]
+    info = note.stat()
+    replacement = note.with_name(".replacement")
+    replacement.write_text("# 2026-11-20\n\n- Pair once <!-- review: 2026-11-30 -->\n- Walk <!-- review: 2026-12-01 -->\n")
+    os.utime(replacement, ns=(info.st_atime_ns, info.st_mtime_ns))
+    os.replace(replacement, note)  # same size, same mtime: only the inode tells
+    assert [a.text for a in aspirations(ws)] == ["Pair once", "Walk"]
+
+
+def test_recall_reads_aspirations_from_the_listing_of_its_freshness_check(ws):
+    """One listing per turn (``recall.turn._open_index``): a note written between two turns shows on the second."""
+    from clawmem.recall import recall
+
+    with Index.open(ws) as index:
+        sync(ws, index)
+    first = recall(ws, "good morning", now=NOW, budget_ms=60_000)
+    assert first.aspirations == [] and not first.degraded
+    ws.daily_note(dt.date(2026, 11, 20)).write_text("# 2026-11-20\n\n- Try pairing on Fridays <!-- review: 2026-11-24 -->\n")
+    second = recall(ws, "good morning", now=NOW, budget_ms=60_000)
+    assert [a.text for a in second.aspirations] == ["Try pairing on Fridays"], second.degraded

@@ -224,3 +224,13 @@ def test_status_and_audit_are_quiet_on_a_small_workspace(ws, clawmem):
     assert clawmem("index").returncode == 0
     assert not [w for w in clawmem("status", "--json").json()["warnings"] if "host-context" in w]
     assert not [w for w in clawmem("audit", "--json").json()["warnings"] if w["check"] == "host-context"]
+
+
+@pytest.mark.parametrize("context", ["plain", 'a "quoted" line\nand a tab\t', "é 日本 \u2028 \x01 \ud800", "a \\ back/slash"])
+def test_the_count_is_the_line_the_prompt_hook_prints(context):
+    """``fit.hook_chars`` counts what ``hosts.hook.context_output`` prints, escapes included."""
+    from clawmem.hosts import claude_code
+    from clawmem.hosts.hook import context_output
+    from clawmem.recall.fit import hook_chars
+
+    assert hook_chars(context) == len(context_output(claude_code, "prompt", context))
