@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clawmem.config import VECTOR_SCAN_BLOCK_ROWS
 from clawmem.index.db import Index
 
 if TYPE_CHECKING:
     import numpy as np
 
-BLOCK_ROWS = 4096  # rows converted to float32 at a time: fits the CPU cache, keeps the scan cheap
 POOL_FACTOR = 4  # candidates kept from the quantised scan per wanted neighbour, for exact rescoring
 VEC_TABLE = "entry_vectors"
 MATRIX_TABLES = frozenset({VEC_TABLE, f"{VEC_TABLE}_rowids"})  # what ``_state`` reads: ``Index.derived`` keeps it while they stand
@@ -183,8 +183,8 @@ def scan(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, tr
     if not n:
         return []
     scores = np.empty(n, dtype=np.float32)
-    for start in range(0, n, BLOCK_ROWS):
-        block = m.codes[start : start + BLOCK_ROWS]
+    for start in range(0, n, VECTOR_SCAN_BLOCK_ROWS):
+        block = m.codes[start : start + VECTOR_SCAN_BLOCK_ROWS]
         scores[start : start + len(block)] = block.astype(np.float32) @ query
     scores *= m.scales
     keep = np.ones(n, dtype=bool)
