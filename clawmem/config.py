@@ -71,6 +71,7 @@ PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the r
 # make OpenBLAS split each product over every core: the same 7 ms on an idle machine, but 26-200 ms
 # (p50-p95) at 100k entries when another process holds a core; 1,024 x 384 stays on one thread.
 VECTOR_SCAN_BLOCK_ROWS = 1024
+FTS_FETCH_FACTOR = 2  # FTS5's best matches a lexical lane reads per candidate it wants, before the filters (``search.lanes._fts``)
 
 
 class Section:
