@@ -185,7 +185,7 @@ def vector_lane(
     100k entries, more than the lexical lane's SQL) no longer adds to it.
     """
     off = VectorLane  # nothing to finish: the lane does not run
-    if opts.lanes == "lexical" or embedder is None or not index.scalar("SELECT count(*) FROM entries"):
+    if opts.lanes == "lexical" or embedder is None or not index.scalar("SELECT EXISTS (SELECT 1 FROM entries)"):  # not a count: 0.6 ms at 100k
         return off
     if embedder == "auto":
         embedder = _load_embedder(ws, warnings)
