@@ -70,6 +70,11 @@ SHOWN_VALUE_CHARS = 60  # a refused value is quoted up to this many characters i
 PIECE_MIN_WORDS = 3  # a sentence shorter than this ("Wow!") is no piece of its turn (search.piece_weight)
 PIECE_MAX_PER_ENTRY = 8  # sentences of one turn embedded as its pieces
 PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the rest to `clawmem index`
+# Rows of the int8 vector matrix converted and multiplied at a time (``index.matrix.scan``). Larger blocks
+# make OpenBLAS split each product over every core: at 100k entries 7 ms on one thread, but 26 ms p50 and
+# about 200 ms p95 split when other processes hold the cores (load 3); 1,024 x 384 stays on one thread.
+VECTOR_SCAN_BLOCK_ROWS = 1024
+FTS_FETCH_FACTOR = 2  # FTS5's best matches a lexical lane reads per candidate it wants, before the filters (``search.lanes._fts``)
 
 
 class Section:

@@ -71,6 +71,7 @@ RESETS = {
     "clawmem.worker.client._asked": lambda m: m._asked.update(refusal=None),
     "clawmem.index.resident._kept": _close_kept,
     "clawmem.index.resident._on": lambda m: setattr(m, "_on", False),
+    "clawmem.index.matrix._kept": lambda m: m._kept.clear(),
 }
 # ... and what a command may find as an earlier one left it
 KEPT = {

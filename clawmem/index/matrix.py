@@ -15,18 +15,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clawmem.config import VECTOR_SCAN_BLOCK_ROWS
 from clawmem.index.db import Index
 
 if TYPE_CHECKING:
     import numpy as np
 
-BLOCK_ROWS = 4096  # rows converted to float32 at a time: fits the CPU cache, keeps the scan cheap
 POOL_FACTOR = 4  # candidates kept from the quantised scan per wanted neighbour, for exact rescoring
 VEC_TABLE = "entry_vectors"
+PARTS = ("ids", "codes", "scales", "trusted", "tiers")
+FILES = (*(f"{part}.npy" for part in PARTS), "meta.json")
 MATRIX_TABLES = frozenset({VEC_TABLE, f"{VEC_TABLE}_rowids"})  # what ``_state`` reads: ``Index.derived`` keeps it while they stand
 
 
@@ -92,7 +95,7 @@ def _write(root: Path, name: str, m: Matrix) -> Path:
 
     root.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
-    for part in ("ids", "codes", "scales", "trusted", "tiers"):
+    for part in PARTS:
         np.save(work / f"{part}.npy", np.ascontiguousarray(getattr(m, part)))
     (work / "meta.json").write_text(json.dumps({"tiers": m.tier_names}), encoding="utf-8")
     final = root / name
@@ -139,7 +142,7 @@ def _build(index: Index, root: Path, prefix: str, state: tuple[int, int], dimens
     for old in root.glob(f"{prefix}-*"):
         if old != folder:
             shutil.rmtree(old, ignore_errors=True)
-    return _load(folder)
+    return _opened(index, folder)
 
 
 def current(index: Index, dimension: int) -> Matrix:
@@ -147,8 +150,7 @@ def current(index: Index, dimension: int) -> Matrix:
 
     Which matrix that is takes counting the vec0 rows (about 3 ms at 100k entries), so a
     connection that serves many searches (the worker, the MCP server) keeps the count until the
-    index changes (``Index.derived``). The files are opened again each time: one damaged or
-    replaced on disk is found, never read through an old mapping.
+    index changes (``Index.derived``), and keeps the mapped files too (``_opened``).
     """
     embedder_id = index.meta("embedder_id") or ""
     root, prefix = cache_root(index), _prefix(embedder_id)
@@ -156,7 +158,7 @@ def current(index: Index, dimension: int) -> Matrix:
     folder = root / f"{prefix}-{state[0]}-{state[1]}"
     if (folder / "meta.json").is_file():
         try:
-            m = _load(folder)
+            m = _opened(index, folder)
             if m.codes.shape == (len(m.ids), dimension) and len(m.ids) == state[0]:
                 return m
         except (OSError, ValueError, KeyError):
@@ -165,6 +167,32 @@ def current(index: Index, dimension: int) -> Matrix:
 
         shutil.rmtree(folder, ignore_errors=True)
     return _build(index, root, prefix, state, dimension)
+
+
+_kept: weakref.WeakKeyDictionary[Index, tuple[tuple, Matrix]] = weakref.WeakKeyDictionary()
+
+
+def _opened(index: Index, folder: Path) -> Matrix:
+    """The matrix in ``folder``, mapped once per connection while its files stay the ones mapped.
+
+    Mapping the 38 MB of codes afresh cost a search about 6 ms at 100k entries (the page faults),
+    as much as the scan itself. Each file's identity, size and modification time are checked on
+    every call (a few microseconds): a file damaged in place or replaced is opened again, never
+    read through the old mapping. A file changed after that check, during the scan, is as much a
+    risk as it was with a mapping made per search.
+    """
+    signature = (folder, tuple(_identity(folder / name) for name in FILES))
+    kept = _kept.get(index)
+    if kept is not None and kept[0] == signature:
+        return kept[1]
+    m = _load(folder)
+    _kept[index] = (signature, m)
+    return m
+
+
+def _identity(path: Path) -> tuple[int, int, int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def scan(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, trusted_only: bool) -> list[tuple[int, float]] | None:
@@ -183,8 +211,8 @@ def scan(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, tr
     if not n:
         return []
     scores = np.empty(n, dtype=np.float32)
-    for start in range(0, n, BLOCK_ROWS):
-        block = m.codes[start : start + BLOCK_ROWS]
+    for start in range(0, n, VECTOR_SCAN_BLOCK_ROWS):
+        block = m.codes[start : start + VECTOR_SCAN_BLOCK_ROWS]
         scores[start : start + len(block)] = block.astype(np.float32) @ query
     scores *= m.scales
     keep = np.ones(n, dtype=bool)

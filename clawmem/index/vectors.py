@@ -173,6 +173,13 @@ def interruptible(work: Callable[[], T]) -> T:
     at once. The helper is a daemon thread: an interrupted run exits without waiting for it, and
     nothing it computed is written (the caller commits after it returns).
     """
+    return in_background(work)()
+
+
+def in_background(work: Callable[[], T]) -> Callable[[], T]:
+    """Start ``work()`` on a daemon helper thread; the function returned waits for it and gives its
+    value, or raises its error. The models and SQLite release the GIL in their C calls, so the
+    caller's own work runs beside it on another core (``search.lanes.vector_lane``)."""
     import threading
 
     box: dict[str, Any] = {}
@@ -185,10 +192,14 @@ def interruptible(work: Callable[[], T]) -> T:
 
     helper = threading.Thread(target=run, name="clawmem-embed", daemon=True)
     helper.start()
-    helper.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+
+    def result() -> T:
+        helper.join()
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    return result
 
 
 def trim_cache(index: Index, cap: int) -> int:

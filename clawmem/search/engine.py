@@ -101,13 +101,14 @@ def search(
     warnings: list[str] = []
     k = min(cfg.candidates_max, cfg.candidates_factor * limit)
 
-    vector = lanes.vector_lane(ws, index, query, opts, k, embedder, warnings)
-    vector_scores, vectors_on = vector.scores, vector.on
-
+    finish_vectors = lanes.vector_lane(ws, index, query, opts, k, embedder, warnings)  # the query is encoded meanwhile
     lexical = [] if opts.lanes == "vector" else lanes.lexical_candidates(index, query, opts, k)
     lexical_ids = [entry_id for entry_id, _ in lexical]
     text_scores = ranking.normalise_bm25(lexical)
     exact = [] if opts.lanes == "vector" else lanes.exact_candidates(index, query, opts, limit)
+    vector = finish_vectors()
+    vector_scores, vectors_on = vector.scores, vector.on
+
     found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
     rows = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
     if vectors_on:  # a lexical candidate beyond the vector scan's k has a cosine too: not 0 in the blend (LoCoMo +0.5 / +0.5)

@@ -66,6 +66,28 @@ def test_untrusted_hits_are_hidden_by_default_and_framed_when_asked(ws):
     assert re.match(r'<untrusted-content id="[0-9a-f]{16}" source="memory/quarantine/', shown.hits[0].framed_text)
 
 
+def test_the_lexical_lane_finds_trusted_matches_behind_many_better_untrusted_ones(ws):
+    """FTS5's best matches are all untrusted here, so the lane must look past them (``lanes._fts``)."""
+    from clawmem.search import lanes
+
+    for n in range(12):
+        notes.add_note(ws, f"atlas atlas atlas {n}", origin="untrusted", at=NOW)
+    trusted = ["the atlas server sits in the north rack", "atlas moved to the new rack on monday", "ask ops before rebooting atlas"]
+    for text in trusted:
+        notes.add_note(ws, text, origin="owner", at=NOW)
+    index, _ = open_synced(ws)
+    with index:
+        for opts in (SearchOptions(), SearchOptions(tier="episodic")):
+            found = lanes.lexical_candidates(index, "atlas", opts, 2)
+            ranked = index.conn.execute(
+                "SELECT e.id, bm25(entries_fts) AS score FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid "
+                "WHERE entries_fts MATCH 'atlas' AND e.origin = 'owner' ORDER BY score"
+            ).fetchall()
+            assert found == [(r[0], r[1]) for r in ranked][:2]
+        assert len(lanes.lexical_candidates(index, "atlas", SearchOptions(include_untrusted=True), 2)) == 2
+        assert len(lanes.lexical_candidates(index, "atlas", SearchOptions(), 10)) == 3  # fewer pass than wanted: all of them
+
+
 def test_recency_decays_episodic_but_not_curated(ws):
     (ws.root / "clawmem.toml").write_text("[search]\nrecency_floor = 0.0\n")  # the pure exponential
     old = NOW - dt.timedelta(days=60)

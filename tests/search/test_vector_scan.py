@@ -4,6 +4,7 @@ trust flags honoured; and the incremental MMR picks exactly what ``ranking.mmr``
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 
 import pytest
@@ -69,6 +70,26 @@ def test_a_damaged_matrix_is_rebuilt(ws):
         (folder,) = matrix.cache_root(index).iterdir()
         (folder / "codes.npy").write_bytes(b"not a numpy file")
         _same_as_vec0(index, embedder)
+
+
+@needs_model
+def test_a_connection_keeps_its_mapped_matrix_until_a_file_of_it_changes(ws):
+    _fill(ws, 30)
+    index, embedder = _embedded(ws)
+    with index:
+        first = matrix.current(index, embedder.dimension)
+        assert matrix.current(index, embedder.dimension) is first  # mapped once for this connection
+        (folder,) = matrix.cache_root(index).iterdir()
+        scales = folder / "scales.npy"
+        scales.write_bytes(scales.read_bytes())  # rewritten in place, same bytes: opened again
+        st = scales.stat()
+        os.utime(scales, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # whatever the clock's granularity
+        second = matrix.current(index, embedder.dimension)
+        assert second is not first and (second.scales == first.scales).all()
+        _same_as_vec0(index, embedder)
+    index, _ = open_synced(ws)
+    with index:
+        assert matrix.current(index, embedder.dimension) is not second  # another connection maps its own
 
 
 @needs_model
