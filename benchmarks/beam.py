@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import locomo
 from freshness import MARKER, _turn_units
 
-from clawmem import workspace_init
-from clawmem.workspace import Workspace
+from clawmem.commands import workspace_init
+from clawmem.storage.workspace import Workspace
 
 KS = (5, 10)
 
@@ -48,10 +48,10 @@ def gold_ids(raw: Any) -> list[str]:
 
 def build(folder: Path, root: Path, embedder: Any, *, reuse: bool) -> locomo.Conversation:
     """One conversation folder ingested, indexed and embedded in a workspace at ``root``."""
+    from clawmem.commands.ingest import ingest
     from clawmem.index import vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.ingest import ingest
 
     batches = json.loads((folder / "chat.json").read_text(encoding="utf-8"))
     probing = json.loads((folder / "probing_questions.json").read_text(encoding="utf-8"))

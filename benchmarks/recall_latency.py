@@ -40,7 +40,7 @@ WORDS = ["deploy", "build", "server", "cache", "proxy", "gateway", "token", "rel
 
 
 def build(root: Path, entries: int, triggers: int) -> None:
-    from clawmem import workspace_init
+    from clawmem.commands import workspace_init
     from clawmem.embeddings import EmbedderUnavailable, load_embedder
     from clawmem.index import vectors
     from clawmem.index.db import Index

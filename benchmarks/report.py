@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from speed import generate
 
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 
 
 def _clawmem() -> list[str]:
@@ -100,7 +100,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-dream", action="store_true", help="skip the dream sweep on the large workspace")
     args = parser.parse_args()
-    from clawmem.demo import run_demo
+    from clawmem.commands.demo import run_demo
 
     results = {}
     with tempfile.TemporaryDirectory(prefix="clawmem-report-bench-") as scratch:

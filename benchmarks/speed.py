@@ -61,8 +61,8 @@ if "--blas-threads" in sys.argv[:-1]:  # must be set before numpy is first impor
 
 from _timing import compile_measured, paired, paired_table
 
-from clawmem import workspace_init
-from clawmem.workspace import Workspace
+from clawmem.commands import workspace_init
+from clawmem.storage.workspace import Workspace
 
 TARGET_MS = 50.0
 MEMORY_ENTRIES = 50
@@ -114,8 +114,8 @@ def generate(root: Path, entries: int, seed: int = 0, transcripts: float = 0.0) 
     """A fresh workspace with ``entries`` entries: MEMORY.md, daily notes ending today and, for a
     ``transcripts`` share, session transcripts in the ingest format (ledger records included, so
     their turns are trusted as ``clawmem ingest`` would make them); returns (ws, days)."""
-    from clawmem import ledger, ledger_records
     from clawmem.entries import identity
+    from clawmem.storage import ledger, ledger_records
 
     rng = random.Random(seed)
     vocab = Vocabulary.build(rng)
@@ -223,7 +223,7 @@ def fill_vectors(ws: Workspace, embedder: Any, sigma: float = 0.02, seed: int = 
 
     from clawmem.index import vectors
     from clawmem.index.db import Index
-    from clawmem.ledger_records import now_iso
+    from clawmem.storage.ledger_records import now_iso
 
     rng = np.random.default_rng(seed)
     with Index.open(ws) as index:

@@ -133,7 +133,7 @@ FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_st
 
 def lane_args(argv: list[str]) -> tuple[str, dict[str, str | bool], list[str]] | None:
     """``--color``'s choice, the global options and the rest (the subcommand first); None when Typer must take them."""
-    from clawmem.output import COLOR_CHOICES, take_anywhere
+    from clawmem.rules.output import COLOR_CHOICES, take_anywhere
 
     color, debug, argv = take_anywhere(argv)
     if color is not None and color not in COLOR_CHOICES:
@@ -154,7 +154,7 @@ def _fast(argv: list[str]) -> int | None:
     if lane is None:
         return None
     from clawmem.fastlane import Usage
-    from clawmem.output import set_color
+    from clawmem.rules.output import set_color
 
     set_color(color)
     try:
@@ -176,7 +176,7 @@ def _checked_argv(argv: list[str]) -> list[str]:
         return argv
     except UnicodeEncodeError:
         pass
-    from clawmem.inputs import SURROGATE
+    from clawmem.rules.inputs import SURROGATE
 
     bad = [i for i, arg in enumerate(argv) if SURROGATE.search(arg)]
     if not bad:
@@ -184,8 +184,8 @@ def _checked_argv(argv: list[str]) -> list[str]:
     if split_globals(argv)[1][:1] == ["recall"]:
         sys.stderr.write("clawmem: recall: invalid UTF-8 in the arguments was read as U+FFFD\n")
         return [SURROGATE.sub("\ufffd", arg) for arg in argv]
-    from clawmem.errors import BadValue
-    from clawmem.output import report_error
+    from clawmem.foundation.errors import BadValue
+    from clawmem.rules.output import report_error
 
     report_error(BadValue(f"argument {bad[0] + 1} is not valid UTF-8", hint="pass arguments as UTF-8 text"), as_json="--json" in argv)
     sys.exit(BadValue.exit_code)
@@ -263,7 +263,7 @@ def main() -> None:
     except SystemExit as ended:
         code = ended.code
     except (KeyboardInterrupt, BrokenPipeError) as err:  # from any lane, as the Typer app reports them
-        from clawmem.output import report_failure
+        from clawmem.rules.output import report_failure
 
         code = report_failure(err, as_json=False)
     _exit(code)
@@ -272,10 +272,10 @@ def main() -> None:
 def _exit(code: int | str | None) -> NoReturn:
     """End the process; at once, without waiting for them, while a thread a command abandoned still runs.
 
-    Only a command that abandoned one imported ``clawmem.abandoned`` (recall's vector lane cut
+    Only a command that abandoned one imported ``clawmem.foundation.abandoned`` (recall's vector lane cut
     off by its budget, the MCP front's stdin reader after its SDK server failed).
     """
-    abandoned = sys.modules.get("clawmem.abandoned")
+    abandoned = sys.modules.get("clawmem.foundation.abandoned")
     if abandoned is None or not abandoned.running():
         sys.exit(code)
     if isinstance(code, str):  # what ``sys.exit`` does with a message: print it, exit 1

@@ -48,7 +48,7 @@ def main() -> int:
     if exe is None:
         sys.exit("chromium is not installed (apt-get install chromium)")
     from clawmem import report
-    from clawmem.demo import run_demo
+    from clawmem.commands.demo import run_demo
 
     with tempfile.TemporaryDirectory(prefix="clawmem-shot-") as scratch:
         ws = run_demo(Path(scratch) / "demo-workspace", say=lambda step: None)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem.config import HOST_SESSION_ENV
+from clawmem.foundation.config import HOST_SESSION_ENV
 from tests import forkserver, inproc
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))
@@ -177,7 +177,7 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
 @pytest.fixture
 def ws(tmp_path):
     """A real, freshly initialised workspace."""
-    from clawmem import workspace_init
+    from clawmem.commands import workspace_init
 
     return workspace_init.create(tmp_path / "ws")
 
@@ -187,7 +187,7 @@ def background_done(root, timeout: float = 120) -> None:
     import time
 
     from clawmem.hosts.jobs import in_flight
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     ws, deadline = Workspace.open(root), time.monotonic() + timeout
     while in_flight(ws):

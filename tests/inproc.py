@@ -14,7 +14,7 @@ its own, and puts this process back afterwards:
   the command and again after it; the default embedder, once loaded, stays loaded, as the fork
   server keeps it (read-only weights);
 - its end: ``SystemExit`` is the exit code, and the launcher's ``os._exit`` (a thread left
-  running, ``clawmem.abandoned``) too; threads the command started are waited for, because
+  running, ``clawmem.foundation.abandoned``) too; threads the command started are waited for, because
   here no process exit ends them.
 
 The resident worker stays off (``CLAWMEM_WORKER=off`` unless the environment says otherwise).
@@ -62,11 +62,11 @@ def _close_kept(resident) -> None:
 
 # What clawmem keeps in its modules between calls, and how a fresh import holds it: a command here starts from that.
 RESETS = {
-    "clawmem.abandoned.THREADS": lambda m: m.THREADS.clear(),
+    "clawmem.foundation.abandoned.THREADS": lambda m: m.THREADS.clear(),
     "clawmem.intents.aspirations._READ": lambda m: m._READ.clear(),
-    "clawmem.ledger._WARNED": lambda m: m._WARNED.clear(),
-    "clawmem.output._color": lambda m: m.set_color("auto"),
-    "clawmem.projects.identify": lambda m: m.identify.cache_clear(),
+    "clawmem.storage.ledger._WARNED": lambda m: m._WARNED.clear(),
+    "clawmem.rules.output._color": lambda m: m.set_color("auto"),
+    "clawmem.commands.projects.identify": lambda m: m.identify.cache_clear(),
     "clawmem.mcp.schemas.load": lambda m: m.load.cache_clear(),
     "clawmem.worker.client._asked": lambda m: m._asked.update(refusal=None),
     "clawmem.index.resident._kept": _close_kept,

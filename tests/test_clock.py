@@ -76,7 +76,7 @@ def test_the_dream_gate_reads_recency_and_days_off_the_simulated_clock(week, cla
 # Every reader of the real clock in the package, outside timeparse (the one clock).
 REAL_CLOCK = re.compile(r"\b(?:datetime|dt)\.(?:datetime\.)?(?:now|today|utcnow)\(|\bdate\.today\(|\btime\.time\(|datetime\('now'\)")
 ALLOWED = {
-    ("clawmem/timeparse.py", "return dt.datetime.now().astimezone()"),  # the one clock itself
+    ("clawmem/foundation/timeparse.py", "return dt.datetime.now().astimezone()"),  # the one clock itself
     ("clawmem/index/migrations.py", "datetime('now')"),  # when a schema migration ran: bookkeeping of the index, not memory
 }
 
@@ -89,4 +89,4 @@ def test_nothing_else_reads_the_real_clock():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if REAL_CLOCK.search(line) and not any(rel == f and snippet in line for f, snippet in ALLOWED):
                 found.append(f"{rel}:{number}: {line.strip()}")
-    assert not found, "read the time through clawmem.timeparse.now/local_now instead:\n" + "\n".join(found)
+    assert not found, "read the time through clawmem.foundation.timeparse.now/local_now instead:\n" + "\n".join(found)

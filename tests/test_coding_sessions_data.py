@@ -40,7 +40,7 @@ def _bench():
 @pytest.mark.parametrize(("project", "session"), SESSIONS, ids=[s["file"].rsplit("/", 1)[-1][:40] for _, s in SESSIONS])
 def test_every_session_ingests(ws, project, session):
     """Each file is recognised as its host's format, keeps owner turns, and has no record kind the parser does not know."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
     from clawmem.transcripts.parse import parse_transcript
 
     path = DATA / session["file"]

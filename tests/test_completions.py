@@ -69,7 +69,7 @@ def test_bash_registers_the_completion_function(stubs):
 
 
 def test_bash_completes_commands_subcommands_options_and_choices_without_python(stubs):
-    from clawmem.config import reference
+    from clawmem.foundation.config import reference
 
     env, record = stubs
     assert "note" in bash_complete(env, "clawmem", "no")

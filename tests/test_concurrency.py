@@ -16,8 +16,8 @@ pytestmark = pytest.mark.e2e  # concurrent processes
 
 WRITER = """
 import sys
-from clawmem.workspace import Workspace
-from clawmem.notes import add_note, flush
+from clawmem.storage.workspace import Workspace
+from clawmem.commands.notes import add_note, flush
 ws = Workspace.open(sys.argv[1])
 name, count = sys.argv[2], int(sys.argv[3])
 for n in range(count):

@@ -1,6 +1,6 @@
 """The config sections: dataclasses for their fields, with one shared set of methods (issue 26).
 
-Every command imports ``clawmem.config``; a section that let ``dataclass`` compile its own
+Every command imports ``clawmem.foundation.config``; a section that let ``dataclass`` compile its own
 ``__init__``, ``__eq__``, ``__hash__``, ``__repr__``, ``__setattr__`` and ``__delattr__`` would cost
 each of them again, so each must take them from ``Section`` and behave as a frozen dataclass.
 """
@@ -11,8 +11,8 @@ import dataclasses
 
 import pytest
 
-from clawmem import config
-from clawmem.config import Config, DreamConfig, SearchConfig, Section
+from clawmem.foundation import config
+from clawmem.foundation.config import Config, DreamConfig, SearchConfig, Section
 
 GENERATED = ("__init__", "__eq__", "__hash__", "__repr__", "__setattr__", "__delattr__")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
-from clawmem import config as config_module
+from clawmem.foundation import config as config_module
 
 
 def test_path_names_the_file_even_before_it_exists(clawmem, ws):

@@ -109,7 +109,7 @@ def test_the_fast_lanes_options_are_generated_from_the_typer_commands(tree):
 
 
 def test_every_config_setting_is_documented():
-    from clawmem.config import reference
+    from clawmem.foundation.config import reference
 
     rows = reference()
     assert all(row["doc"].strip() for row in rows), "every setting() needs a doc string"

@@ -33,14 +33,14 @@ def _calls(tree: ast.AST, module: str, name: str) -> list[int]:
 
 
 def test_only_the_launcher_ends_the_process_without_waiting():
-    """Library code reports (``clawmem.abandoned``) and returns: the resident worker runs the same code and never exits."""
+    """Library code reports (``clawmem.foundation.abandoned``) and returns: the resident worker runs the same code and never exits."""
     found = {name: lines for name, text in _sources().items() if (lines := _calls(ast.parse(text), "os", "_exit"))}
     assert set(found) == {"clawmem/launcher.py"}, found
 
 
 LEFT_RUNNING = """
 import sys, threading, time
-from clawmem import abandoned
+from clawmem.foundation import abandoned
 import {module} as target
 
 def answer(**values):
@@ -117,7 +117,7 @@ def test_each_host_module_is_one_of_the_registrys_hosts_and_has_its_events():
 
 
 def test_each_hook_host_has_its_context_cap_setting():
-    from clawmem.config import HOST_CONTEXT_KEYS, Config
+    from clawmem.foundation.config import HOST_CONTEXT_KEYS, Config
     from clawmem.hosts.names import HOOK_HOSTS
 
     assert list(HOST_CONTEXT_KEYS) == list(HOOK_HOSTS)
@@ -160,7 +160,7 @@ def test_the_words_of_a_failure_are_written_by_one_reporter():
     """The fast lane, the Typer app and the launcher all report through ``output.report_failure``."""
     words = ("clawmem: interrupted", "for the traceback", "clawmem: error: unexpected")
     found = {name for name, text in _sources().items() for s in _strings(ast.parse(text)) if any(w in s for w in words)}
-    assert found == {"clawmem/output.py"}
+    assert found == {"clawmem/rules/output.py"}
 
 
 @pytest.mark.parametrize(
@@ -177,7 +177,7 @@ def test_the_words_of_a_failure_are_written_by_one_reporter():
 def test_both_front_ends_take_debug_and_color_out_the_same_way(args, taken):
     """One reading (``output.take_anywhere``), which the Typer root group and the fast lane both call."""
     from clawmem import launcher
-    from clawmem.output import take_anywhere
+    from clawmem.rules.output import take_anywhere
 
     assert take_anywhere(args) == taken
     color, debug, rest = taken

@@ -130,8 +130,8 @@ def test_tool_output_in_a_host_transcript_is_never_owner_memory(host, clawmem, t
     assert clawmem("install", host).returncode == 0
     commands = _hook_commands(host, home)
     _live_session(host, home, repo, commands, "5f1c2d3e-0009-4000-8000-000000000001", dt.date.today())
-    from clawmem import ledger
-    from clawmem.workspace import Workspace
+    from clawmem.storage import ledger
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace(tmp_path / "ws")
     transcript = next((ws.root / "transcripts").glob("*.md")).read_text()

@@ -86,7 +86,8 @@ def test_module_state_is_reset_before_each_command(workdir):
 
 def test_the_launchers_os_exit_ends_the_command_not_the_tests(workdir, monkeypatch):
     """A command that leaves a thread running ends with ``os._exit`` (``launcher._exit``): the code comes back, the thread is waited for."""
-    from clawmem import abandoned, launcher
+    from clawmem import launcher
+    from clawmem.foundation import abandoned
 
     def dispatch() -> int:
         thread = threading.Thread(target=time.sleep, args=(0.2,), daemon=True)

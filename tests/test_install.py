@@ -205,7 +205,7 @@ def test_the_installed_hook_commands_run(home, clawmem, tmp_path):
 
 @pytest.mark.parametrize("host", ["claude-code", "codex", "cursor", "claude-desktop"])
 def test_agent_integration_doc_shows_exactly_what_the_installer_writes(host, tmp_path):
-    from clawmem.config import HooksConfig
+    from clawmem.foundation.config import HooksConfig
     from clawmem.hosts.install import preview
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "agent-integration.md").read_text()

@@ -246,14 +246,14 @@ def test_exit_codes_are_distinct(clawmem, tmp_path):
     assert clawmem("note", "add", "", "--origin", "agent").returncode == 1  # empty text: bad input
     assert clawmem("note", "add", "x", "--origin", "agent", "--importance", "11").returncode == 2  # out of range: usage
     assert clawmem("no-such-command").returncode == 2
-    from clawmem.errors import ExitCode
+    from clawmem.foundation.errors import ExitCode
 
     assert (ExitCode.OK, ExitCode.ERROR, ExitCode.USAGE, ExitCode.VIOLATIONS) == (0, 1, 2, 3)
 
 
 def test_the_error_schema_names_every_error_code():
     """A new error class must be documented where --json users look its code up."""
-    from clawmem import errors
+    from clawmem.foundation import errors
 
     def codes(cls):
         return {cls.code} | {c for sub in cls.__subclasses__() for c in codes(sub)}

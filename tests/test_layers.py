@@ -38,32 +38,18 @@ LAYERS: dict[str, str] = {
     "worker": "entry",
     "fastlane": "entry",
     # commands' core: one module or package per command family
-    "notes": "core",
-    "ingest": "core",
+    "commands": "core",  # the command families of one module each
     "transcripts": "core",
     "recall": "core",
-    "recall_intent": "core",
     "search": "core",
-    "excerpt": "core",
     "dream": "core",
     "intents": "core",
-    "usermodel": "core",
-    "demote": "core",
-    "accept": "core",
     "forget": "core",
     "audit": "core",
     "report": "core",
-    "status": "core",
-    "losses": "core",
-    "projects": "core",
-    "gitshare": "core",
-    "cron": "core",
-    "config_file": "core",
-    "workspace_init": "core",
-    "demo": "core",
-    "manuals": "core",
     # rules: the closed vocabularies, the trust rules, input validation, output conventions
     "trust": "rules",
+    "rules": "rules",  # hints, incoming text, input validation, output conventions
     # the origin classes and the closed vocabularies: definitions every layer records and asks,
     # importing only the foundation, so they sit in it (the index classifies while it indexes)
     "trust.provenance": "foundation",
@@ -73,31 +59,14 @@ LAYERS: dict[str, str] = {
     # whose ledger records and lines count here (seals, acceptance, rollback): read by the ledger
     # and the index as they replay, importing only storage and the foundation
     "trust.team": "storage",
-    "vocabulary": "foundation",
-    "hints": "rules",
-    "incoming": "rules",
-    "inputs": "rules",
-    "output": "rules",
     # storage: files and the index
-    "workspace": "storage",
-    "durable": "storage",
-    "named_locks": "storage",
+    "storage": "storage",  # the workspace, locks, durable writes, anchors, the ledger, curated files, the diary
     "entries": "storage",
-    "anchors": "storage",
-    "ledger": "storage",
-    "ledger_records": "storage",
-    "curated": "storage",
-    "baseline": "storage",
-    "diary": "storage",
     "index": "storage",
     # foundation: what every layer may use; imports nothing above it
     "clawmem": "foundation",  # the package itself: __version__
-    "config": "foundation",
+    "foundation": "foundation",  # config, errors, timeparse, jsonbound, abandoned, vocabulary
     "embeddings": "foundation",
-    "errors": "foundation",
-    "timeparse": "foundation",
-    "jsonbound": "foundation",
-    "abandoned": "foundation",
 }
 
 def modules(package: Path = PACKAGE) -> dict[str, Path]:
@@ -223,6 +192,11 @@ def test_every_top_level_module_has_a_layer() -> None:
     assert set(LAYERS.values()) <= set(LAYER_ORDER)
 
 
+def test_the_top_level_holds_only_the_entry_modules() -> None:
+    """Every other module sits in a package named for its layer or its command family, so the tree shows the layers."""
+    assert sorted(path.name for path in PACKAGE.glob("*.py")) == ["__init__.py", "__main__.py", "launcher.py"]
+
+
 def test_no_import_cycles() -> None:
     found = cycles(imports(type_only=False))  # an annotation-only import runs nowhere: no cycle
     assert found == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
@@ -236,13 +210,15 @@ def test_no_upward_imports() -> None:
 def test_the_checker_sees_function_level_and_relative_imports_and_skips_annotations(tmp_path: Path) -> None:
     package = tmp_path / "clawmem"
     (package / "index").mkdir(parents=True)
+    (package / "foundation").mkdir()
     for name, text in {
         "__init__.py": "",
         "index/__init__.py": "",
+        "foundation/__init__.py": "",
         "index/db.py": "def open_():\n    from clawmem.index import migrations\n",
         "index/migrations.py": "from . import db\n",
         "cli.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from clawmem.index.db import Index\n",
-        "config.py": "import clawmem.cli\n",
+        "foundation/config.py": "import clawmem.cli\n",
     }.items():
         (package / name).write_text(text)
     graph = imports(package, type_only=False)
@@ -250,4 +226,4 @@ def test_the_checker_sees_function_level_and_relative_imports_and_skips_annotati
     assert graph["clawmem.index.migrations"] == {"clawmem.index.db"}  # relative
     assert graph["clawmem.cli"] == set() and imports(package)["clawmem.cli"] == {"clawmem.index.db"}
     assert cycles(graph) == [["clawmem.index.db", "clawmem.index.migrations"]]
-    assert upward(graph) == ["clawmem.config (foundation) -> clawmem.cli (entry)"]
+    assert upward(graph) == ["clawmem.foundation.config (foundation) -> clawmem.cli (entry)"]

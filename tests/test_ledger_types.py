@@ -1,4 +1,4 @@
-"""The typed ledger (``clawmem.ledger_records``): one type per record kind, the shape check derived from
+"""The typed ledger (``clawmem.storage.ledger_records``): one type per record kind, the shape check derived from
 the types, and the bytes on disk unchanged.
 
 ``tests/data/ledger/previous-version.jsonl`` is a ledger the clawmem before the types wrote, every
@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import config, ledger, ledger_records
+from clawmem.foundation import config
 from clawmem.intents import store
-from clawmem.ledger_records import KIND_NAMES, SHAPES, Stamp, is_kind, shape_problem
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.ledger_records import KIND_NAMES, SHAPES, Stamp, is_kind, shape_problem
 
 DATA = Path(__file__).parent / "data" / "ledger"
 PREVIOUS = DATA / "previous-version.jsonl"

@@ -30,14 +30,14 @@ WORKAROUND = "If the build fails with undefined reference errors, run make clean
 
 COMMON = """
 import datetime as dt, json, sys, time
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 ws = Workspace.open(sys.argv[1])
 deadline = time.monotonic() + float(sys.argv[2])
 """
 
 WRITER = COMMON + """
-from clawmem.notes import add_note
-from clawmem.usermodel import set_directive
+from clawmem.commands.notes import add_note
+from clawmem.commands.usermodel import set_directive
 written, rounds, n = [], [], 0
 while time.monotonic() < deadline:
     text = f"writer note {n} about load item {n * 7 % 13}"
@@ -51,7 +51,7 @@ print(json.dumps({"notes": written, "rounds": rounds}))
 """
 
 FLUSHER = COMMON + """
-from clawmem.notes import flush
+from clawmem.commands.notes import flush
 lines, k = [], 0
 while time.monotonic() < deadline:
     block = [f"flush {k} line a about the cache tier {k}", f"flush {k} line b about the queue depth {k}"]
@@ -63,7 +63,7 @@ print(json.dumps({"lines": lines}))
 """
 
 INGESTER = COMMON + """
-from clawmem.ingest import ingest
+from clawmem.commands.ingest import ingest
 workaround = sys.argv[3]
 sessions, k = [], 0
 while time.monotonic() < deadline:

@@ -250,7 +250,7 @@ def test_an_mcp_client_cannot_write_owner_content(ws, tool, arguments):
 
 def test_the_origin_gate_holds_in_code_as_well_as_in_the_schema():
     """A client that skips schema validation (or a future tool that forgets the Literal) meets ``provenance.client_origin``."""
-    from clawmem.errors import Forbidden
+    from clawmem.foundation.errors import Forbidden
     from clawmem.trust.provenance import client_origin
 
     assert [client_origin(o) for o in ("agent", "untrusted", "system")] == ["agent", "untrusted", "system"]
@@ -279,7 +279,7 @@ def test_an_mcp_ingest_cannot_replace_the_owners_transcript(ws, clawmem, monkeyp
     assert (ws.root / "transcripts" / "family.md").read_text() == kept
     assert "stranger" in (ws.root / "transcripts" / "family@mcp-agent.md").read_text()
 
-    from clawmem import ingest
+    from clawmem.commands import ingest
     from clawmem.transcripts import sessions
 
     # control: with the id alone naming the file and no same-class replacement rule, the agent overwrites it

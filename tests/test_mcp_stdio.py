@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem.config import ENV_HOST_HOOKS
+from clawmem.foundation.config import ENV_HOST_HOOKS
 from clawmem.mcp.handshake import SDK_SERVER, load
 from clawmem.mcp.stdio import REPLAY_ID
 from tests.conftest import require_module
@@ -126,7 +126,7 @@ def test_initialize_and_tools_list_are_answered_before_any_heavy_import(ws):
     assert server.close()[0] == 0
 
 
-LAUNCHER_OWN = ("argparse", "clawmem.fastlane", "clawmem.output", "clawmem.inputs", "clawmem.workspace")
+LAUNCHER_OWN = ("argparse", "clawmem.fastlane", "clawmem.rules.output", "clawmem.rules.inputs", "clawmem.storage.workspace")
 
 
 def test_the_command_line_install_writes_is_answered_before_the_launchers_own_checks(ws):

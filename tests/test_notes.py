@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from clawmem import notes
+from clawmem.commands import notes
 from clawmem.entries import grammar
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
 

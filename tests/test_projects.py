@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from clawmem import projects
+from clawmem.commands import projects
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,7 @@ FIRST = [("user", OWNER, "09:00:00"), ("assistant", "Noted: billing deploys are 
 MORE = [("user", LATER, "11:00:00"), ("assistant", "I will add it to the audit checklist.", "11:00:05")]
 FORMATS = {"claude-code": claude_code, "codex": codex, "jsonl": plain}
 RULE_OFF = [sys.executable, "-c", (
-    "import sys; from clawmem import notes\n"
+    "import sys; from clawmem.commands import notes\n"
     "notes.blocked_hashes = lambda ws, hashes, **kw: notes.Blocked(set(), set())\n"
     "from clawmem.launcher import main; sys.argv[0] = 'clawmem'; main()"
 )]
@@ -139,7 +139,7 @@ def test_control_without_the_own_turn_rule_the_searched_turn_is_lost(ws, tmp_pat
     assert _ingest(clawmem, path, "s-1", "jsonl", "09:02:00")["written"] == 4
     _searched_and_logged(ws, clawmem, OWNER, "s-1")
     rule_off = [sys.executable, "-c", (
-        "import sys; from clawmem import ingest\n"
+        "import sys; from clawmem.commands import ingest\n"
         "ingest._own_turns = lambda *args, **kwargs: set()\n"
         "from clawmem.launcher import main; sys.argv[0] = 'clawmem'; main()"
     )]
@@ -151,7 +151,7 @@ def test_control_without_the_own_turn_rule_the_searched_turn_is_lost(ws, tmp_pat
 
 def test_the_mcp_tool_re_ingesting_an_ingested_session_keeps_every_turn(ws, clawmem, tmp_path):
     """``ingest_transcript`` (an MCP client's class, its own slot) of a session the hooks already ingested wrote 0 turns."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     text = "".join(json.dumps(r) + "\n" for r in plain(FIRST))
     assert ingest(ws, text, session="s-1", origin="owner", fmt="jsonl").written == 4
@@ -197,7 +197,7 @@ def test_control_with_the_echo_rule_off_the_pasted_line_lands(ws, clawmem, tmp_p
 
 
 def _entry_records(ws) -> list[dict]:
-    from clawmem import ledger
+    from clawmem.storage import ledger
 
     return [r for r in ledger.read(ws).records if r.get("t") == "entry"]
 

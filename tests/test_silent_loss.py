@@ -42,9 +42,9 @@ def test_owner_lines_in_a_tainted_file_are_reported_with_the_fix(ws, clawmem):
 
 def _gated_candidate(ws):
     """The spec's 'many short sessions': one workaround in three transcripts, recalled often enough to pass the gate."""
+    from clawmem.commands.ingest import ingest
     from clawmem.index.maintain import open_synced
     from clawmem.index.recalls import Returned, record_returned
-    from clawmem.ingest import ingest
 
     for i in range(1, 4):
         at = (dt.datetime.combine(RUN_DAY, dt.time(12)) - dt.timedelta(days=4 - i)).replace(hour=10, minute=0, second=0, microsecond=0)

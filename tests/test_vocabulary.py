@@ -12,7 +12,7 @@ import sqlite3
 
 import pytest
 
-from clawmem import vocabulary
+from clawmem.foundation import vocabulary
 from clawmem.trust.provenance import TRUSTED_ORIGINS
 from tests.conftest import require_module
 

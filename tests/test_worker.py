@@ -286,7 +286,7 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
 def test_the_client_reads_a_hook_stdin_past_the_hook_limit():
     """An oversized hook stdin reaches the worker oversized, so it is refused there as in process."""
     from clawmem import worker
-    from clawmem.config import HOOK_STDIN_MAX_BYTES
+    from clawmem.foundation.config import HOOK_STDIN_MAX_BYTES
 
     assert worker.STDIN_READ_MAX > HOOK_STDIN_MAX_BYTES
 
@@ -341,7 +341,7 @@ def test_a_command_line_the_fast_lane_leaves_to_typer_is_refused_and_run_in_proc
 
 
 def test_a_request_for_another_workspace_path_is_refused_and_run_in_process(root):
-    """The client guesses the workspace without importing clawmem.workspace; the worker resolves it and serves only its own."""
+    """The client guesses the workspace without importing clawmem.storage.workspace; the worker resolves it and serves only its own."""
     link = root.parent / "link"
     link.symlink_to(root)
     alone = run("recall", "time to cut the release tag", "-w", str(link), env={"CLAWMEM_WORKER": "off"})

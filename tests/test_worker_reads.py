@@ -80,8 +80,8 @@ def loaded(args: list[str], heavy: tuple[str, ...]) -> set[str]:
 
 def test_a_status_the_worker_answers_imports_nothing_of_the_command(root):
     """The client process of a served ``status`` stays at the worker client: the point of handing it over."""
-    heavy = ("clawmem.status", "clawmem.index", "clawmem.config", "apsw", "typer", "rich")
-    assert loaded(["status"], heavy) >= {"clawmem.status", "apsw"}  # control: in its own process it needs them
+    heavy = ("clawmem.commands.status", "clawmem.index", "clawmem.foundation.config", "apsw", "typer", "rich")
+    assert loaded(["status"], heavy) >= {"clawmem.commands.status", "apsw"}  # control: in its own process it needs them
     started()
     served = status()["served"]
     assert loaded(["status"], heavy) == set()
@@ -127,10 +127,10 @@ def test_the_client_hands_over_only_what_the_worker_may_serve():
 def test_what_the_worker_shows_joins_the_clients_host_session(root):
     """A piped search the worker answers records its untrusted hits in the client's host session
     (sent with the request, set for it), not in the worker's own or in none."""
-    from clawmem.config import HOST_SESSION_ENV
+    from clawmem.foundation.config import HOST_SESSION_ENV
+    from clawmem.storage.workspace import Workspace
     from clawmem.trust import sessions
     from clawmem.worker import SESSION_ENV
-    from clawmem.workspace import Workspace
 
     assert SESSION_ENV == HOST_SESSION_ENV  # the client's copy of the names, kept equal
     test_worker.run("note", "add", "The staging vault token lives in the wiki page notes.", "--origin", "untrusted")

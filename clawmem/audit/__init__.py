@@ -63,7 +63,7 @@ ledger record, else when an audit first saw it (hand-written lines).
 
 Layout: ``run.py`` runs the audit; the checks are ``index_check.py``, ``preimages.py`` (with
 the baseline) and ``entry_checks.py`` (provenance, annotation); ``sources.py`` traces anchors,
-``diary.py`` finds sweeps in ``DREAMS.md``, ``ledger_view.py`` reads the ledger once;
+``mentions.py`` reads the sweeps in ``DREAMS.md`` (through ``storage/diary.py``), ``ledger_view.py`` reads the ledger once;
 ``results.py`` holds what ``run_audit`` returns.
 """
 

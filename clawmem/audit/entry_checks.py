@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import re
 
-from clawmem.anchors import cite
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import AuditEntry, Finding
 from clawmem.audit.sources import anchored_units, parse_anchor
 from clawmem.dream import grounding
 from clawmem.entries import grammar
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 MARKER = re.compile(r"<\s*/?\s*(?:clawmem-recall|untrusted-content)\b", re.IGNORECASE)
 

@@ -6,9 +6,9 @@ import tempfile
 from pathlib import Path
 
 from clawmem.audit.results import Finding
-from clawmem.errors import Busy
+from clawmem.foundation.errors import Busy
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 COMPARED = (
     "text", "text_hash", "kind", "tier", "origin", "session_kind", "session_id", "hand_written", "observed_at",

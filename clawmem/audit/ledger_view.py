@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from clawmem import ledger
-from clawmem.ledger_records import EntryRecord, TaintRecord, TombstoneRecord, is_kind
+from clawmem.storage import ledger
+from clawmem.storage.ledger_records import EntryRecord, TaintRecord, TombstoneRecord, is_kind
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 
 def when(value: str | None) -> dt.datetime | None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem import diary
 from clawmem.audit.results import SweepRef
 from clawmem.entries import identity
-from clawmem.workspace import Workspace
+from clawmem.storage import diary
+from clawmem.storage.workspace import Workspace
 
 
 @dataclass(frozen=True)

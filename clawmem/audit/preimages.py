@@ -1,4 +1,4 @@
-"""The ``preimage`` check: nothing a rewrite of a curated file drops may be lost (the baseline is ``clawmem.baseline``)."""
+"""The ``preimage`` check: nothing a rewrite of a curated file drops may be lost (the baseline is ``clawmem.storage.baseline``)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger_records
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import Finding
-from clawmem.baseline import entry_hashes, load_baseline, save_baseline
 from clawmem.entries import grammar, identity
-from clawmem.workspace import Workspace, sha256_bytes
+from clawmem.storage import ledger_records
+from clawmem.storage.baseline import entry_hashes, load_baseline, save_baseline
+from clawmem.storage.workspace import Workspace, sha256_bytes
 
 
 def _excerpt(text: str, limit: int = 80) -> str:
@@ -23,7 +23,7 @@ def _excerpt(text: str, limit: int = 80) -> str:
 
 def record_acceptance(ws: Workspace, outcome: _PreimageOutcome) -> None:
     """Say in ``DREAMS.md`` which files ``audit --accept`` took as they are (held files say it in ``accept_edits``)."""
-    from clawmem import diary
+    from clawmem.storage import diary
 
     for rel, state in outcome.states.items():
         if state not in ("established", "advanced"):
@@ -35,7 +35,7 @@ def record_acceptance(ws: Workspace, outcome: _PreimageOutcome) -> None:
 
 def _preimage_hashes(ws: Workspace, path: Path, wanted: set[str]) -> set[str]:
     """Which of ``wanted`` some stored pre-image of ``path`` holds (newest first, stops when all found)."""
-    from clawmem.curated import preimages
+    from clawmem.storage.curated import preimages
 
     found: set[str] = set()
     for image in reversed(preimages(ws, path)):
@@ -139,7 +139,7 @@ def accept_edits(ws: Workspace, outcome: _PreimageOutcome) -> None:
     Only the owner runs this (``audit --accept``); afterwards the lost entries are warnings
     that name the pre-image, and the baseline moves on to the file as it is now.
     """
-    from clawmem import curated, diary
+    from clawmem.storage import curated, diary
 
     now = ledger_records.now_iso()
     for held in outcome.held:

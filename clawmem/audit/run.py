@@ -12,11 +12,11 @@ from clawmem.audit.mentions import diary_items, sweeps
 from clawmem.audit.preimages import check_preimages
 from clawmem.audit.results import AuditEntry, AuditReport, Finding
 from clawmem.audit.sources import trace
-from clawmem.baseline import AUDIT_LOCK, baseline_path, save_baseline
 from clawmem.entries import grammar, identity
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
+from clawmem.storage.baseline import AUDIT_LOCK, baseline_path, save_baseline
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 CHECKS = ("provenance", "preimage", "annotation", "grounding", "index")
 
@@ -25,7 +25,7 @@ def parse_since(ws: Workspace, since: str | None) -> dt.datetime | None:
     """``--since`` as a time: a date or a phrase, in the workspace's zone, and not in the future."""
     if since is None:
         return None
-    from clawmem.timeparse import local_now, parse_time
+    from clawmem.foundation.timeparse import local_now, parse_time
 
     try:
         start = parse_time(since, timezone=ws.config.intents.timezone)
@@ -42,7 +42,7 @@ def _uncommitted_baseline(ws: Workspace) -> list[Finding]:
     Without the baseline the preimage check has nothing to compare with: every hand removal
     made before this audit is invisible. Outside git the first audit simply establishes it.
     """
-    from clawmem import projects
+    from clawmem.commands import projects
 
     if baseline_path(ws).exists() or projects.identify(str(ws.root)) is None:
         return []

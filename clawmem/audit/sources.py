@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from clawmem import anchors
 from clawmem.audit.results import SourceTrace
 from clawmem.entries import identity
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
+from clawmem.storage import anchors
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 SUPPORT_SIMILARITY = 60.0  # rapidfuzz token-set ratio at which an evidence unit still says the entry's text
 
 
 def parse_anchor(ws: Workspace, anchor: str) -> tuple[str, int, int] | None:
-    """An anchor naming lines inside the workspace (``clawmem.anchors``) -> (relative path, start, end); else None."""
+    """An anchor naming lines inside the workspace (``clawmem.storage.anchors``) -> (relative path, start, end); else None."""
     try:
         where = anchors.parse(ws, anchor, lines_required=True)
     except BadInput:

@@ -16,8 +16,8 @@ from typer.core import TyperArgument, TyperGroup
 
 from clawmem import __version__
 from clawmem.cli.options import DEBUG_FLAG, JSON_FLAG, JsonOpt, WorkspaceOpt
-from clawmem.errors import BadUsage, ExitCode
-from clawmem.output import COLOR_CHOICES, expected, report_failure, set_color, take_anywhere
+from clawmem.foundation.errors import BadUsage, ExitCode
+from clawmem.rules.output import COLOR_CHOICES, expected, report_failure, set_color, take_anywhere
 
 ARGS_KEY = "clawmem_args"
 
@@ -130,7 +130,7 @@ app = typer.Typer(
 )
 
 
-Color = Enum("Color", {name: name for name in COLOR_CHOICES}, type=str)  # type: ignore[misc]  # one list of choices, in clawmem.output
+Color = Enum("Color", {name: name for name in COLOR_CHOICES}, type=str)  # type: ignore[misc]  # one list of choices, in clawmem.rules.output
 
 
 def _color(value: Color | None) -> Color | None:

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.storage.anchors import cite
 
 YesOpt = Annotated[bool, typer.Option("--yes", help="Confirm you are the operator when not at a terminal (agents must not pass it).")]
 
@@ -45,10 +45,10 @@ def accept(
     """
     import sys
 
-    from clawmem.accept import accept as accept_core
-    from clawmem.output import emit_json
+    from clawmem.commands.accept import accept as accept_core
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
     from clawmem.trust.authority import Caller
-    from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     caller = Caller(from_terminal=sys.stdin.isatty(), confirmed=yes)
@@ -60,7 +60,7 @@ def accept(
 
 
 def _print(result: Any, *, listing: bool) -> None:
-    from clawmem.output import plural, print_table, say
+    from clawmem.rules.output import plural, print_table, say
 
     shown = result.remaining if listing else result.selected
     if not shown and not result.selected:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from clawmem.output import is_terminal
+from clawmem.rules.output import is_terminal
 
 
 def next_step(text: str) -> None:

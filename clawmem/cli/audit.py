@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.storage.anchors import cite
 
 
 class Format(str, enum.Enum):
@@ -59,9 +59,9 @@ def audit(
     import sys
 
     from clawmem.audit import parse_since, run_audit
-    from clawmem.errors import ExitCode
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.foundation.errors import ExitCode
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     if not ci and (strict or output_format is not Format.text):
         raise typer.BadParameter("applies to --ci only (add --ci)", param_hint="'--strict' / '--format'")
@@ -104,7 +104,7 @@ def _print_ci(report, fmt: str, *, strict: bool) -> None:
 
 
 def _as_dict(report) -> dict:
-    from clawmem.output import to_jsonable
+    from clawmem.rules.output import to_jsonable
 
     return to_jsonable(report)
 

@@ -13,7 +13,7 @@ app = typer.Typer(help="Show and change settings in the workspace's clawmem.toml
 
 def _complete_key(incomplete: str) -> list[str]:
     """Tab completion for setting names (section.name)."""
-    from clawmem.config import reference
+    from clawmem.foundation.config import reference
 
     return [row["key"] for row in reference() if row["key"].startswith(incomplete)]
 
@@ -36,9 +36,9 @@ def show(
         clawmem config show recall.trigger_threshold
         clawmem config show --json | jq .overridden
     """
-    from clawmem import config_file
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.commands import config_file
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     if key is not None:
@@ -90,10 +90,10 @@ def set_(
         clawmem config set recall.escalation_mode off
         clawmem config set embeddings.backend none --json
     """
-    from clawmem import config_file
-    from clawmem.errors import warn
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.commands import config_file
+    from clawmem.foundation.errors import warn
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     result = config_file.set_value(ws.root, key, value)
@@ -116,9 +116,9 @@ def path(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         clawmem config path
         $EDITOR "$(clawmem config path)"
     """
-    from clawmem.config_file import config_path
-    from clawmem.output import emit_json
-    from clawmem.workspace import resolve_root
+    from clawmem.commands.config_file import config_path
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import resolve_root
 
     target = config_path(resolve_root(workspace))
     if json_output:

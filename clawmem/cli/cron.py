@@ -32,9 +32,9 @@ def cron(
         clawmem cron --install
         clawmem cron --remove -w ~/agent
     """
-    from clawmem import cron as core
-    from clawmem.errors import BadInput
-    from clawmem.workspace import Workspace, resolve_root
+    from clawmem.commands import cron as core
+    from clawmem.foundation.errors import BadInput
+    from clawmem.storage.workspace import Workspace, resolve_root
 
     if install and remove:
         raise BadInput("--install and --remove cannot be combined", hint="pick one")

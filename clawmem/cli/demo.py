@@ -21,8 +21,8 @@ def demo(
     import tempfile
     from pathlib import Path
 
-    from clawmem.demo import run_demo
-    from clawmem.output import console
+    from clawmem.commands.demo import run_demo
+    from clawmem.rules.output import console
 
     root = Path(workspace) if workspace else Path(tempfile.mkdtemp(prefix="clawmem-demo-")) / "workspace"
     out = console()

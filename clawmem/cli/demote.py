@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
 from clawmem.cli.promote import YesOpt
+from clawmem.storage.anchors import cite
 
 
 def demote(
@@ -34,11 +34,11 @@ def demote(
     """
     import sys
 
-    from clawmem.demote import demote as demote_core
-    from clawmem.output import emit_json
+    from clawmem.commands.demote import demote as demote_core
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
     from clawmem.trust.authority import Caller
     from clawmem.trust.framing import inert
-    from clawmem.workspace import Workspace
 
     result = demote_core(Workspace.open(workspace), anchor, caller=Caller(from_terminal=sys.stdin.isatty(), confirmed=yes), dry_run=dry_run)
     if json_output:

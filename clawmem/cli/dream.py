@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt
+from clawmem.storage.anchors import cite
 
 
 class Phase(str, enum.Enum):
@@ -46,8 +46,8 @@ def dream(
         clawmem dream --json-lines >> .clawmem/dream.jsonl
     """
     from clawmem.dream import PHASES, run_sweep
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     phases = [p.value for p in phase] if phase else list(PHASES)
@@ -56,7 +56,7 @@ def dream(
         emit_json(report)
         return
     if json_lines:
-        from clawmem.output import emit_json_line
+        from clawmem.rules.output import emit_json_line
 
         emit_json_line(report)
         return
@@ -72,7 +72,7 @@ def dream(
 
 def _print(report) -> None:
     from clawmem.dream.text import excerpt
-    from clawmem.output import console, plural
+    from clawmem.rules.output import console, plural
 
     out = console()
     if not report.ran:
@@ -147,7 +147,7 @@ def _print_explain(out, report) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from clawmem.output import is_terminal, plural
+    from clawmem.rules.output import is_terminal, plural
 
     table = Table(show_lines=False)
     for column in EXPLAIN_COLUMNS:

@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, WorkspaceOpt, session_option, usage_error
 from clawmem.cli.promote import YesOpt
+from clawmem.storage.anchors import cite
 
 
 def forget(
@@ -60,9 +60,9 @@ def forget(
 
     from clawmem.forget import forget as forget_core
     from clawmem.forget import undo as undo_core
-    from clawmem.output import emit_json
-    from clawmem.timeparse import local_now
-    from clawmem.workspace import Workspace
+    from clawmem.foundation.timeparse import local_now
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     targets = sum(v is not None for v in (anchor, text, session))
     if (undo is not None or list_forgets) and (targets or no_undo or copies):
@@ -103,7 +103,7 @@ def _confirm(plan, *, json_output: bool) -> None:
     """Ask the person at the terminal, after showing what would go; without one, --yes is required (as promote)."""
     import sys
 
-    from clawmem.errors import ExitCode
+    from clawmem.foundation.errors import ExitCode
     from clawmem.trust.authority import Caller, require_owner
 
     require_owner(Caller(from_terminal=sys.stdin.isatty()), "forgetting")

@@ -32,9 +32,9 @@ def get(
     """
     import sys
 
-    from clawmem.excerpt import get_excerpt, payload, render, render_for_person
-    from clawmem.output import emit_json, is_terminal
-    from clawmem.workspace import Workspace
+    from clawmem.commands.excerpt import get_excerpt, payload, render, render_for_person
+    from clawmem.rules.output import emit_json, is_terminal
+    from clawmem.storage.workspace import Workspace
 
     excerpt = get_excerpt(Workspace.open(workspace), anchor, context=context, max_lines=max_lines, session=session)
     if json_output:

@@ -31,11 +31,11 @@ def claude_memory(
         clawmem import claude-memory ~/.claude/projects/-home-ada-src-app/memory
     """
     from clawmem.hosts.automemory import import_notes
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     report = import_notes(Workspace.open(workspace), sources or [], home=Path.home())
     if json_output:
-        from clawmem.output import emit_json
+        from clawmem.rules.output import emit_json
 
         emit_json(report)
         return

@@ -32,8 +32,8 @@ def index(
     """
     from clawmem.cli.progress import progress_bar
     from clawmem.index.maintain import run_index
-    from clawmem.output import elapsed, emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import elapsed, emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     with progress_bar("Indexing", quiet=quiet or json_output) as progress:

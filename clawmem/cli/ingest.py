@@ -70,18 +70,18 @@ def ingest(
         clawmem ingest ~/.claude/projects/-home-me-app/3f2c.jsonl --session cc-3f2c --origin owner
         clawmem ingest rollout.jsonl --format codex --session codex-7 --origin owner --json
     """
-    from clawmem.ingest import ingest as ingest_core
-    from clawmem.ingest import read_limit
-    from clawmem.inputs import read_source
-    from clawmem.output import emit_json
+    from clawmem.commands.ingest import ingest as ingest_core
+    from clawmem.commands.ingest import read_limit
+    from clawmem.rules.inputs import read_source
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
     from clawmem.transcripts.parse import describe_counts
-    from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     data = read_source(transcript, limit=read_limit(ws), what="transcript")  # oversized tool output is cut, not refused
     when = None
     if at is not None:
-        from clawmem.timeparse import parse_time
+        from clawmem.foundation.timeparse import parse_time
 
         when = parse_time(at, timezone=ws.config.intents.timezone)
     fallback = None if transcript == "-" else Path(transcript).stem

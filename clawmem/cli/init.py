@@ -52,8 +52,8 @@ def init(
         clawmem init -w ~/agents/ada/memory
         clawmem init --git -w ~/team-memory
     """
-    from clawmem.output import emit_json
-    from clawmem.workspace_init import initialise
+    from clawmem.commands.workspace_init import initialise
+    from clawmem.rules.output import emit_json
 
     if directory is not None and workspace is not None and directory.absolute() != workspace.absolute():
         usage_error(ctx, f"two workspaces given: {directory} and -w {workspace}; pass one")
@@ -76,7 +76,7 @@ def _next(root: Path) -> None:
     import os
 
     from clawmem.cli.advice import next_step
-    from clawmem.workspace import ENV_WORKSPACE
+    from clawmem.storage.workspace import ENV_WORKSPACE
 
     found = Path.cwd().absolute().is_relative_to(root) or os.environ.get(ENV_WORKSPACE) == str(root)
     shown = os.path.relpath(root) if root.is_relative_to(Path.cwd().absolute()) else str(root)

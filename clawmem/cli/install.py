@@ -64,7 +64,7 @@ def install(
         trust_hooks=trust_hooks, auto_memory=(auto_memory or AutoMemory.keep).value,
     )
     if json_output:
-        from clawmem.output import emit_json
+        from clawmem.rules.output import emit_json
 
         emit_json(report)
         return

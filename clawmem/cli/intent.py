@@ -6,10 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from clawmem.anchors import cite
 from clawmem.cli.options import JsonOpt, OriginOpt, SessionOpt, WorkspaceOpt, resolve_origin
-from clawmem.output import say
-from clawmem.vocabulary import IntentStateFilter as StateFilter
+from clawmem.foundation.vocabulary import IntentStateFilter as StateFilter
+from clawmem.rules.output import say
+from clawmem.storage.anchors import cite
 
 app = typer.Typer(
     help="Standing intents: 'when X comes up, do Y', reminders at a time, and aspirations with a review date.",
@@ -62,12 +62,12 @@ def add(
         clawmem intent add "Read the codebase before refactoring" --review "in 2 weeks" --origin owner
     """
     from clawmem.intents import schedule, store
-    from clawmem.output import emit_json
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
     from clawmem.trust import authority
-    from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    from clawmem.inputs import text_or_stdin
+    from clawmem.rules.inputs import text_or_stdin
 
     text = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="intent")
     who = resolve_origin(origin)
@@ -129,12 +129,12 @@ def list_(
         clawmem intent list --state all --json
         clawmem intent list --state done --state expired
     """
+    from clawmem.foundation.vocabulary import states_for
     from clawmem.index.db import Index
     from clawmem.intents import schedule
     from clawmem.intents.store import list_intents
-    from clawmem.output import emit_json
-    from clawmem.vocabulary import states_for
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     chosen = [s.value for s in (state or [StateFilter.active])]
@@ -146,7 +146,7 @@ def list_(
     if not intents:
         say(f"No intents ({', '.join(chosen)}). Add one with `clawmem intent add TEXT --when PHRASE` or `--at TIME`.")
         return
-    from clawmem.output import print_table
+    from clawmem.rules.output import print_table
 
     rows = []
     for i in intents:
@@ -174,8 +174,8 @@ def cancel(
     """
     from clawmem.index.db import Index
     from clawmem.intents.store import cancel_intent
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     with Index.open(ws) as index:
@@ -208,11 +208,11 @@ def match(
     """
     from clawmem.index.db import Index
     from clawmem.intents.matching import match_for_recall
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
-    from clawmem.inputs import text_or_stdin
+    from clawmem.rules.inputs import text_or_stdin
 
     message = text_or_stdin(message, limit=ws.config.limits.max_ingest_bytes, what="message", named="message")
     with Index.open(ws) as index:
@@ -239,13 +239,13 @@ def due(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
         clawmem intent due
         clawmem intent due --json | my-agent deliver
     """
+    from clawmem.foundation.timeparse import local_now
     from clawmem.index.db import Index
     from clawmem.intents import schedule
     from clawmem.intents.aspirations import surface
     from clawmem.intents.schedule import fire_due
-    from clawmem.output import emit_json
-    from clawmem.timeparse import local_now
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     with Index.open(ws) as index:
@@ -275,7 +275,7 @@ def cron(workspace: WorkspaceOpt = None) -> None:
     import sys
 
     from clawmem.intents.schedule import cron_line
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     print(cron_line(ws))

@@ -41,10 +41,10 @@ def man(
     import subprocess
     import sys
 
-    from clawmem.manuals import page
+    from clawmem.commands.manuals import page
 
     if manpath:
-        from clawmem.manuals import manpath_dir
+        from clawmem.commands.manuals import manpath_dir
 
         print(manpath_dir())
         return
@@ -86,6 +86,6 @@ def completion(shell: Annotated[Shell, typer.Argument(help="The shell: bash, zsh
     """
     import sys
 
-    from clawmem.manuals import completion as script
+    from clawmem.commands.manuals import completion as script
 
     sys.stdout.write(script(shell.value))

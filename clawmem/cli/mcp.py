@@ -31,7 +31,7 @@ def mcp(
         clawmem mcp -w ~/agents/ada/memory
         clawmem mcp --http --port 8765 -w ~/agents/ada/memory
     """
-    from clawmem.errors import ClawmemError
+    from clawmem.foundation.errors import ClawmemError
     from clawmem.mcp import INSTALL_HINT
     from clawmem.mcp.stdio import sdk_installed
 
@@ -39,7 +39,7 @@ def mcp(
         raise ClawmemError("the MCP server needs the official MCP SDK, which is not installed", hint=INSTALL_HINT)
     if http:
         from clawmem.mcp.http import loopback_host, serve_http
-        from clawmem.workspace import Workspace
+        from clawmem.storage.workspace import Workspace
 
         loopback_host(host)  # refuse a non-loopback address before anything else
         chosen = port if port is not None else Workspace.open(workspace).config.mcp.http_port
@@ -48,7 +48,7 @@ def mcp(
     import sys
 
     from clawmem.mcp.stdio import serve
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     Workspace.open(workspace)  # fail before the handshake, with clawmem's message, when there is no workspace
     if sys.stdin.isatty():

@@ -23,7 +23,7 @@ app = typer.Typer(help="Append to the daily note: one entry, or a pre-compaction
 def _when(ws, at: str | None):
     if at is None:
         return None
-    from clawmem.timeparse import parse_time
+    from clawmem.foundation.timeparse import parse_time
 
     return parse_time(at, timezone=ws.config.intents.timezone)
 
@@ -51,11 +51,11 @@ def add(
         clawmem note add "Deploys now go to fly.io" --origin owner --importance 7 --trigger "deploy"
         echo "build needs make clean first" | clawmem note add - --origin agent --key build-fix
     """
-    from clawmem.inputs import text_or_stdin
-    from clawmem.notes import add_note
-    from clawmem.output import emit_json
-    from clawmem.projects import keys
-    from clawmem.workspace import Workspace
+    from clawmem.commands.notes import add_note
+    from clawmem.commands.projects import keys
+    from clawmem.rules.inputs import text_or_stdin
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     data = text_or_stdin(text, limit=ws.config.limits.max_note_bytes, what="note")
@@ -105,10 +105,10 @@ def flush(
         clawmem note flush context.md --origin agent --session s-42
         my-agent dump-context | clawmem note flush - --origin agent
     """
-    from clawmem.inputs import read_source
-    from clawmem.notes import flush as flush_core
-    from clawmem.output import emit_json
-    from clawmem.workspace import Workspace
+    from clawmem.commands.notes import flush as flush_core
+    from clawmem.rules.inputs import read_source
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     data = read_source(source, limit=ws.config.limits.max_ingest_bytes, what="flush")

@@ -7,7 +7,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from clawmem.vocabulary import Origin, SessionKind
+from clawmem.foundation.vocabulary import Origin, SessionKind
 
 JSON_FLAG = "clawmem_json"
 WORKSPACE_KEY = "clawmem_workspace"
@@ -48,7 +48,7 @@ def _valid_session(value: str | None) -> str | None:
     """Refuse session ids that could name a path (they key transcripts and the ledger)."""
     if value is None:
         return None
-    from clawmem.workspace import validate_session_id
+    from clawmem.storage.workspace import validate_session_id
 
     return validate_session_id(value)
 
@@ -64,7 +64,7 @@ AtOpt = Annotated[str | None, typer.Option("--at", help="When it was observed: I
 
 def usage_error(ctx: typer.Context, message: str) -> NoReturn:
     """Refuse a combination of arguments as a usage error (exit 2, one line naming the command's help)."""
-    from clawmem.errors import BadUsage
+    from clawmem.foundation.errors import BadUsage
 
     raise BadUsage(message, command=ctx.command_path)
 

@@ -37,7 +37,7 @@ def build(
 
     report = run_build(directory, workspace=workspace, force=force)
     if json_output:
-        from clawmem.output import emit_json
+        from clawmem.rules.output import emit_json
 
         emit_json(report)
         return

@@ -22,7 +22,7 @@ def progress_bar(description: str, *, quiet: bool = False) -> Iterator[Optional[
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from clawmem.output import console
+    from clawmem.rules.output import console
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("eta"), TimeRemainingColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:

@@ -27,8 +27,8 @@ def show(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from clawmem.output import emit_json
-    from clawmem.projects import current
+    from clawmem.commands.projects import current
+    from clawmem.rules.output import emit_json
 
     repo = current(path)
     if json_output:
@@ -54,11 +54,11 @@ def prepare(
         clawmem project prepare --session s-42
         clawmem project prepare ~/src/lib --session s-42
     """
-    from clawmem.errors import BadInput
-    from clawmem.output import emit_json
-    from clawmem.projects import current
-    from clawmem.projects import prepare as prepare_key
-    from clawmem.workspace import Workspace
+    from clawmem.commands.projects import current
+    from clawmem.commands.projects import prepare as prepare_key
+    from clawmem.foundation.errors import BadInput
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     repo = current(path)
     if repo is None:
@@ -84,9 +84,9 @@ def active(
     \b
         clawmem project active --session s-42
     """
-    from clawmem.output import emit_json
-    from clawmem.projects import active_set
-    from clawmem.workspace import Workspace
+    from clawmem.commands.projects import active_set
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     keys = active_set(Workspace.open(workspace), session)
     if json_output:

@@ -46,10 +46,10 @@ def promote(
     import sys
 
     from clawmem.dream.promote import promote as promote_core
-    from clawmem.errors import warn
-    from clawmem.output import emit_json
+    from clawmem.foundation.errors import warn
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
     from clawmem.trust.authority import Caller
-    from clawmem.workspace import Workspace
 
     ws = Workspace.open(workspace)
     caller = Caller(from_terminal=sys.stdin.isatty(), confirmed=yes)

@@ -34,12 +34,12 @@ def report(
     from pathlib import Path
 
     from clawmem import report as report_module
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     if json_output:
-        from clawmem.output import emit_json
         from clawmem.report.data import gather
+        from clawmem.rules.output import emit_json
 
         emit_json(gather(ws))
         return

@@ -36,9 +36,9 @@ def set_(
         clawmem user set "Always answer in British English" --key language --origin owner
         clawmem user set "Prefer short answers with code first" --key style --origin agent
     """
-    from clawmem.output import emit_json
-    from clawmem.usermodel import set_directive
-    from clawmem.workspace import Workspace
+    from clawmem.commands.usermodel import set_directive
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     result = set_directive(ws, directive, key=key, origin=resolve_origin(origin), session_kind=session_kind.value, session=session)
@@ -67,9 +67,9 @@ def list_(
         clawmem user list
         clawmem user list --all --json
     """
-    from clawmem.output import emit_json
-    from clawmem.usermodel import directives
-    from clawmem.workspace import Workspace
+    from clawmem.commands.usermodel import directives
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     found = [d for d in directives(ws) if all_ or (d.status == "active" and d.key)]
@@ -79,7 +79,7 @@ def list_(
     if not found:
         print('No directives in USER.md. Add one with `clawmem user set "Always ..." --key KEY`.')
         return
-    from clawmem.output import print_table
+    from clawmem.rules.output import print_table
 
     print_table(("Key", "Directive", "Observed", "Status", "Line"), [(d.key or "-", d.text, d.observed or "-", d.status, str(d.line)) for d in found])
 
@@ -100,9 +100,9 @@ def retire(
     \b
         clawmem user retire language --origin owner
     """
-    from clawmem.output import emit_json
-    from clawmem.usermodel import retire as retire_core
-    from clawmem.workspace import Workspace
+    from clawmem.commands.usermodel import retire as retire_core
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     result = retire_core(ws, key, origin=resolve_origin(origin), session_kind=session_kind.value, session=session)

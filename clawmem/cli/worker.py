@@ -12,7 +12,7 @@ app = typer.Typer(help="The resident worker: recall and the hooks answered by a 
 
 
 def _show(info: dict[str, Any], json_output: bool) -> None:
-    from clawmem.output import emit_json
+    from clawmem.rules.output import emit_json
 
     if json_output:
         emit_json(info)
@@ -36,8 +36,8 @@ def status(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None
         clawmem worker status
         clawmem worker status --json
     """
+    from clawmem.storage.workspace import Workspace
     from clawmem.worker.lifecycle import status as worker_status
-    from clawmem.workspace import Workspace
 
     _show(worker_status(Workspace.open(workspace).root), json_output)
 
@@ -56,11 +56,11 @@ def start(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     \b
         clawmem worker start
     """
-    from clawmem.config import WORKER_START_WAIT_S
-    from clawmem.errors import ClawmemError
+    from clawmem.foundation.config import WORKER_START_WAIT_S
+    from clawmem.foundation.errors import ClawmemError
+    from clawmem.storage.workspace import Workspace
     from clawmem.worker.lifecycle import start as start_worker
     from clawmem.worker.lifecycle import unsupported
-    from clawmem.workspace import Workspace
 
     root = Workspace.open(workspace).root
     reason = unsupported(root)
@@ -83,10 +83,10 @@ def stop(workspace: WorkspaceOpt = None, json_output: JsonOpt = False) -> None:
     \b
         clawmem worker stop
     """
-    from clawmem.config import WORKER_START_WAIT_S
-    from clawmem.output import emit_json
+    from clawmem.foundation.config import WORKER_START_WAIT_S
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
     from clawmem.worker.lifecycle import stop as stop_worker
-    from clawmem.workspace import Workspace
 
     stopped = stop_worker(Workspace.open(workspace).root, WORKER_START_WAIT_S)
     if json_output:

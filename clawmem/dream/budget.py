@@ -25,9 +25,9 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field
 
-from clawmem.config import DreamConfig
-from clawmem.curated import budget_size as size  # noqa: F401  (the budget's measure; dream and promote call it budget.size)
 from clawmem.entries import grammar, identity
+from clawmem.foundation.config import DreamConfig
+from clawmem.storage.curated import budget_size as size  # noqa: F401  (the budget's measure; dream and promote call it budget.size)
 
 DEFAULT_IMPORTANCE = 5
 DECAY_FACTOR = 6  # a line's recency halves over six gate half-lives (about three months by default)

@@ -20,13 +20,13 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from clawmem import timeparse
-from clawmem.config import DreamConfig
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.text import covers, excerpt
 from clawmem.dream.topics import Topics, contains
 from clawmem.entries import grammar, identity
+from clawmem.foundation import timeparse
+from clawmem.foundation.config import DreamConfig
 from clawmem.trust import provenance
 
 MAX_SOURCES = 3

@@ -71,10 +71,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from clawmem import usermodel
+from clawmem.commands import usermodel
 from clawmem.dream.text import ABBREVIATIONS, TRANSCRIPT_LABEL, pieces, sentences, strip_wrappers
 from clawmem.entries import scaffold
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
 
 PROPOSAL_PREFIX = "user."  # the daily-note key of an agent's proposed directive: user.<USER.md key>
 MAX_KEY = 64 - len(PROPOSAL_PREFIX)

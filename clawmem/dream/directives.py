@@ -47,8 +47,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import diary, ledger, ledger_records, usermodel
-from clawmem.anchors import cite
+from clawmem.commands import usermodel
+from clawmem.commands.notes import NoteResult
 from clawmem.dream import gate, light, store
 from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
@@ -56,12 +56,13 @@ from clawmem.dream.standalone import observed_day
 from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import excerpt, sentences, similarity, speaker_label
 from clawmem.entries import identity
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
 from clawmem.index.db import Index
-from clawmem.ledger_records import EntryRecord, is_kind
-from clawmem.notes import NoteResult
+from clawmem.storage import diary, ledger, ledger_records
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import EntryRecord, is_kind
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility
-from clawmem.workspace import Workspace
 
 DIARY_TITLE = "user model: directives from conversation"
 ADDED, CHANGED, REFRESHED, SUPERSEDED = "USER.md: added", "USER.md: rewritten in place", "USER.md: observed refreshed", "USER.md: superseded"
@@ -357,7 +358,7 @@ def propose(ws: Workspace, text: str, *, session: str | None = None, session_kin
     Never ``USER.md`` and never the owner's origin: an MCP client is automation, so its proposal
     waits for the owner's own words or for the deep gate (module docstring).
     """
-    from clawmem.notes import add_note
+    from clawmem.commands.notes import add_note
 
     parts = [c for s in sentences(" ".join(text.split())) for c in CLAUSES.split(s) if c.strip()]
     directive = directive_in(parts[0], habitual=True) if len(parts) == 1 else None

@@ -34,8 +34,8 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
-from clawmem.config import DreamConfig
 from clawmem.dream.consolidate import Proposal
+from clawmem.foundation.config import DreamConfig
 
 RULES = (
     "Print the complete revised MEMORY.md and nothing else.",

@@ -23,8 +23,6 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from clawmem import ledger
-from clawmem.anchors import cite
 from clawmem.dream import scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.paraphrase import substitution
@@ -33,9 +31,11 @@ from clawmem.dream.text import excerpt, sentences, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
-from clawmem.ledger_records import now_iso
+from clawmem.storage import ledger
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import now_iso
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
-from clawmem.workspace import Workspace
 
 
 @dataclass(frozen=True)

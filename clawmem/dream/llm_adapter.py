@@ -21,10 +21,10 @@ import re
 import sys
 from typing import Any
 
-from clawmem.config import DreamConfig
 from clawmem.dream.consolidate import structure_problems
 from clawmem.dream.external import ConsolidatorFailed, communicate
 from clawmem.entries import grammar
+from clawmem.foundation.config import DreamConfig
 
 PROG = "clawmem-llm-consolidate"
 SYSTEM = """\

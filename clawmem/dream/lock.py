@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem.ledger_records import now_iso
-from clawmem.workspace import Workspace
+from clawmem.storage.ledger_records import now_iso
+from clawmem.storage.workspace import Workspace
 
 LOCK_NAME = "dream.lock"
 OWNER_NAME = "dream.owner.json"

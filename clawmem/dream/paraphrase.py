@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
-from clawmem.config import DreamConfig
 from clawmem.dream.grounding import NEGATIONS
 from clawmem.dream.text import WORD, content_words, words
 from clawmem.entries import grammar, identity
+from clawmem.foundation.config import DreamConfig
 
 if TYPE_CHECKING:
     import numpy as np

@@ -30,13 +30,13 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem import curated, diary, ledger, ledger_records
-from clawmem.anchors import cite
 from clawmem.dream import budget
-from clawmem.errors import BadInput, Busy, Forbidden, NotFound
-from clawmem.ledger_records import PromoteRecord
+from clawmem.foundation.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.storage import curated, diary, ledger, ledger_records
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import PromoteRecord
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import authority, eligibility, provenance
-from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
     from clawmem.dream.consolidate import Proposal
@@ -65,7 +65,7 @@ class PromoteResult:
 
 def _entry_row(ws: Workspace, index, anchor: str) -> dict:
     """The one indexed list entry an anchor names (it may cite any of the entry's lines)."""
-    from clawmem.anchors import parse
+    from clawmem.storage.anchors import parse
 
     where = parse(ws, anchor, lines_required=True)
     rel, start, end = where.rel, where.start, where.end

@@ -69,5 +69,5 @@ class DreamReport:
     recovered_lock: dict[str, Any] | None = None  # the dead sweep whose lock this one took over
     explain: tuple[Explained, ...] = ()
     seconds: float = 0.0
-    notices: tuple[Any, ...] = ()  # clawmem.losses.Notice: what keeps trusted memory out of MEMORY.md, with the fix
+    notices: tuple[Any, ...] = ()  # clawmem.commands.losses.Notice: what keeps trusted memory out of MEMORY.md, with the fix
     aspirations: Any = None  # clawmem.intents.aspirations.AspirationReview: due, newly escalated and expired aspirations

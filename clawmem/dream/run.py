@@ -8,9 +8,9 @@ import time
 from collections.abc import Iterable
 
 from clawmem.dream.results import DreamReport
-from clawmem.errors import BadInput
-from clawmem.timeparse import local_now
-from clawmem.workspace import Workspace
+from clawmem.foundation.errors import BadInput
+from clawmem.foundation.timeparse import local_now
+from clawmem.storage.workspace import Workspace
 
 PHASES = ("light", "rem", "deep")
 
@@ -32,7 +32,7 @@ def run_sweep(
         raise BadInput(f"unknown dream phase(s): {', '.join(unknown) or 'none given'}", hint="use light, rem or deep")
     ordered = tuple(p for p in PHASES if p in chosen)
     started = time.perf_counter()
-    from clawmem.gitshare import dream_refusal  # dream.host: one machine dreams a shared workspace
+    from clawmem.commands.gitshare import dream_refusal  # dream.host: one machine dreams a shared workspace
 
     refusal = None if dry_run else dream_refusal(ws)
     if refusal:

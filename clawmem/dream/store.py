@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from clawmem.anchors import cite
 from clawmem.entries import identity
 from clawmem.index.db import Index
-from clawmem.ledger_records import now_iso
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
 

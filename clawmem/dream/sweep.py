@@ -13,9 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from clawmem import curated, losses
-from clawmem.anchors import cite
-from clawmem.config import DreamConfig
+from clawmem.commands import losses
 from clawmem.dream import (
     budget,
     consolidate,
@@ -36,13 +34,16 @@ from clawmem.dream.results import DreamReport, Explained, Rejection
 from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt
 from clawmem.entries import grammar
+from clawmem.foundation.config import DreamConfig
 from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
 from clawmem.intents import aspirations
-from clawmem.ledger_records import now_iso
+from clawmem.storage import curated
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import now_iso
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
-from clawmem.workspace import Workspace
 
 
 def derived_importance(score: float, cfg: DreamConfig) -> int:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from clawmem import diary
-from clawmem.anchors import cite
 from clawmem.dream.store import Theme
 from clawmem.dream.text import excerpt
 from clawmem.intents import aspirations
-from clawmem.workspace import Workspace
+from clawmem.storage import diary
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 
 if TYPE_CHECKING:
     from clawmem.dream.results import DreamReport

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem import curated, ledger, ledger_records
-from clawmem.config import DreamConfig
 from clawmem.dream import consolidate, testhook, verbatim
 from clawmem.dream.consolidate import Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.entries import identity
-from clawmem.workspace import Workspace
+from clawmem.foundation.config import DreamConfig
+from clawmem.storage import curated, ledger, ledger_records
+from clawmem.storage.workspace import Workspace
 
 
 @dataclass(frozen=True)

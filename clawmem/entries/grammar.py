@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from clawmem import timeparse
 from clawmem.entries import lines as line_model
+from clawmem.foundation import timeparse
 
 KNOWN_KEYS = ("trigger", "importance", "project", "source", "key", "observed", "status", "review")
 STATUSES = ("active", "superseded")

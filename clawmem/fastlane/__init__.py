@@ -49,7 +49,7 @@ class Parser(argparse.ArgumentParser):
 
 @functools.cache
 def declared(command: str) -> list[dict[str, Any]]:
-    """``command``'s parameters as its Typer definition declares them, in its order (``json`` is loaded already, by ``clawmem.output``)."""
+    """``command``'s parameters as its Typer definition declares them, in its order (``json`` is loaded already, by ``clawmem.rules.output``)."""
     with open(OPTIONS_FILE, "rb") as file:
         commands: dict[str, list[dict[str, Any]]] = json.loads(file.read())
     return [{**PARAM_DEFAULTS, **param} for param in commands[command]]
@@ -105,7 +105,7 @@ def guarded(run: Callable[[], int], *, as_json: bool, debug: bool) -> int:
     except (KeyboardInterrupt, BrokenPipeError):
         raise  # the launcher reports both, for every lane
     except Exception as err:
-        from clawmem.output import expected, report_failure
+        from clawmem.rules.output import expected, report_failure
 
         if debug and not expected(err):
             raise

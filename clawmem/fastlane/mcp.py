@@ -26,8 +26,8 @@ def run(argv: list[str], found: dict[str, str | bool]) -> int:
 
     if not sdk_installed():
         raise Usage("Typer reports the missing SDK")
-    from clawmem.errors import ClawmemError
-    from clawmem.workspace import Workspace
+    from clawmem.foundation.errors import ClawmemError
+    from clawmem.storage.workspace import Workspace
 
     try:
         Workspace.open(workspace)  # fail before the handshake, as the Typer command does

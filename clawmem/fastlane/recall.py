@@ -29,12 +29,12 @@ def answer(
     why: bool = False,
     json_output: bool = False,
 ) -> int:
-    from clawmem.output import emit_json
+    from clawmem.rules.output import emit_json
 
     try:
         from clawmem.recall import recall
         from clawmem.recall.render import context_block
-        from clawmem.workspace import Workspace
+        from clawmem.storage.workspace import Workspace
 
         text = sys.stdin.read() if message == "-" else message
         ws = Workspace.open(workspace)

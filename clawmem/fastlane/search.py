@@ -39,7 +39,7 @@ def run_command(
     from clawmem.index.freshness import fresh
     from clawmem.search import SearchOptions, active_projects, query_text
     from clawmem.search import search as run_search
-    from clawmem.workspace import Workspace, validate_session_id
+    from clawmem.storage.workspace import Workspace, validate_session_id
 
     if session is not None:
         validate_session_id(session)
@@ -52,7 +52,7 @@ def run_command(
     with fresh(ws) as index:
         result = run_search(ws, index, text, options)
     if json_output:
-        from clawmem.output import emit_json
+        from clawmem.rules.output import emit_json
         from clawmem.search import payload
 
         emit_json(payload(result, explain=explain))
@@ -64,7 +64,7 @@ def run_command(
 def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]:
     """(style, text) per printed line: the layout both a terminal and a pipe get. A person reads each
     hit as written (controls made visible); a pipe gets it inert and untrusted hits framed, as ``--json``."""
-    from clawmem.inputs import printable
+    from clawmem.rules.inputs import printable
     from clawmem.trust.framing import inert
 
     lines: list[tuple[str, str]] = []
@@ -131,7 +131,7 @@ def print_result(result: Any, explain: bool) -> None:
         return
     from rich.text import Text
 
-    from clawmem.output import console
+    from clawmem.rules.output import console
 
     out = console()
     for style, text in _lines(result, explain, person=True):

@@ -8,15 +8,15 @@ running worker answers piped invocations with this same function (``clawmem.work
 
 from __future__ import annotations
 
-from clawmem.anchors import cite
+from clawmem.storage.anchors import cite
 
 
 def run_command(*, workspace: str | None = None, json_output: bool = False) -> int:
     """Report and print; clawmem errors propagate to the caller's handler."""
+    from clawmem.commands.status import workspace_status
     from clawmem.index import resident
-    from clawmem.output import emit_json
-    from clawmem.status import workspace_status
-    from clawmem.workspace import Workspace
+    from clawmem.rules.output import emit_json
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace.open(workspace)
     index = resident.opened(ws)  # in the worker, its kept connection; elsewhere opened, and closed by ``done``
@@ -33,7 +33,7 @@ def run_command(*, workspace: str | None = None, json_output: bool = False) -> i
 
 def _rows(report) -> list[tuple[str, str]]:
     """The report as (label, value) pairs, the same on a terminal and in a pipe."""
-    from clawmem.workspace import RULES
+    from clawmem.storage.workspace import RULES
 
     rows = [("workspace", f"{report.workspace} ({RULES[report.workspace_rule]})"), ("entries", str(report.entries))]
     for label, counts in (("by tier", report.by_tier), ("by kind", report.by_kind), ("by origin", report.by_origin), ("by session kind", report.by_session_kind)):
@@ -62,7 +62,7 @@ def _print(report) -> None:
     """A table on a terminal; in a pipe one ``label: value`` line each (no box drawing, stable to grep)."""
     import sys
 
-    from clawmem.output import console, is_terminal
+    from clawmem.rules.output import console, is_terminal
 
     rows = _rows(report)
     tail = [f"warning: {w}" for w in report.warnings] + [f"hooks: {h}" for h in report.host_hooks] + notice_lines(report.notices, report.aspirations)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from clawmem import diary
-from clawmem.durable import atomic_write
 from clawmem.entries import grammar, identity
-from clawmem.errors import Busy
 from clawmem.forget.plan import Target, contains
+from clawmem.foundation.errors import Busy
 from clawmem.index.db import Index
-from clawmem.workspace import Workspace
+from clawmem.storage import diary
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.workspace import Workspace
 
 ATTEMPTS = 5
 
@@ -46,7 +46,7 @@ def blank_episodic(ws: Workspace, path: Path, targets: list[Target]) -> list[Tar
 
 def rewrite_curated(ws: Workspace, path: Path, hashes: set[str]) -> str | None:
     """Remove entries with these hashes from a curated file; return the pre-image (relative)."""
-    from clawmem import curated
+    from clawmem.storage import curated
 
     for _ in range(ATTEMPTS):
         snap = curated.snapshot(path)
@@ -172,14 +172,14 @@ def scrub_index_copies(index: Index, tables: set[str], hashes: list[str], norms:
 
 def log_paths(ws: Workspace) -> list[Path]:
     """The logs clawmem writes that quote memory text: the cron job's ``dream --json-lines`` output."""
-    from clawmem.cron import DREAM_LOG
+    from clawmem.commands.cron import DREAM_LOG
 
     return [ws.state_dir / DREAM_LOG]
 
 
 def _redact_value(value: object, norms: frozenset[str]) -> tuple[object, bool]:
     """``value`` with every string that quotes forgotten text replaced by the placeholder."""
-    from clawmem.config import FORGOTTEN_PLACEHOLDER
+    from clawmem.foundation.config import FORGOTTEN_PLACEHOLDER
 
     if isinstance(value, str):
         return (FORGOTTEN_PLACEHOLDER, True) if quotes_forgotten(value, norms) else (value, False)

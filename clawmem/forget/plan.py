@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem import ledger
-from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
-from clawmem.errors import BadInput, NotFound
 from clawmem.forget.results import Review
-from clawmem.ledger_records import EntryRecord, is_kind
-from clawmem.workspace import Workspace
+from clawmem.foundation.errors import BadInput, NotFound
+from clawmem.storage import ledger
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import EntryRecord, is_kind
+from clawmem.storage.workspace import Workspace
 
 MIN_NEEDLE = 3  # characters of normalised text a --text match needs
 SESSION_LINE_WORDS = 3  # session mode: lines shorter than this are not tombstoned one by one
@@ -101,7 +101,7 @@ class Files:
 
 
 def by_anchor(ws: Workspace, files: Files, anchor: str) -> list[Target]:
-    from clawmem.anchors import parse
+    from clawmem.storage.anchors import parse
 
     where = parse(ws, anchor, lines_required=True)
     rel, start, end = where.rel, where.start, where.end

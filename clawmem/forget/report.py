@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from clawmem.anchors import cite
-from clawmem.errors import IndexUnavailable
 from clawmem.forget.plan import Target, excerpt
 from clawmem.forget.results import ForgetResult, Removed
-from clawmem.output import plural
+from clawmem.foundation.errors import IndexUnavailable
+from clawmem.rules.output import plural
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 
 def removed_record(t: Target, rows: dict[tuple[str, int], dict]) -> Removed:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from clawmem import ledger, ledger_records
 from clawmem.entries import identity
-from clawmem.errors import BadInput, IndexUnavailable
 from clawmem.forget import undo
 from clawmem.forget.apply import (
     blank_episodic,
@@ -18,9 +16,11 @@ from clawmem.forget.plan import Files, Plan, Target, excerpt, forgotten_texts, m
 from clawmem.forget.report import diary_lines, provenance_rows, removed_record
 from clawmem.forget.results import ForgetResult, Review
 from clawmem.forget.undo import FORGET_LOCK
-from clawmem.ledger_records import LedgerRecord
-from clawmem.timeparse import local_now
-from clawmem.workspace import Workspace, validate_session_id
+from clawmem.foundation.errors import BadInput, IndexUnavailable
+from clawmem.foundation.timeparse import local_now
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.ledger_records import LedgerRecord
+from clawmem.storage.workspace import Workspace, validate_session_id
 
 
 def forget(
@@ -82,7 +82,7 @@ def forget(
             mode, target, False, [r for r in result.removed if (r.path, r.line_start) not in {t.key for t in missed}],
             plan.deleted, review, result.session_tombstoned, len(plan.tombs), redacted, forget_id, until,
         )
-        from clawmem import diary
+        from clawmem.storage import diary
 
         diary.append(ws, f"forget {mode}", diary_lines(result, preimages))
     return result

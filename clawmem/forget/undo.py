@@ -25,15 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger, ledger_records
-from clawmem.anchors import cite
-from clawmem.durable import atomic_write
-from clawmem.errors import BadInput, NotFound
-from clawmem.ledger_records import LiftRecord, is_kind
-from clawmem.output import plural
-from clawmem.timeparse import local_now
+from clawmem.foundation.errors import BadInput, NotFound
+from clawmem.foundation.timeparse import local_now
+from clawmem.rules.output import plural
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.anchors import cite
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.ledger_records import LiftRecord, is_kind
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import authority
-from clawmem.workspace import Workspace
 
 FORGET_LOCK = "forget"  # one forget or undo at a time: both change the files and the ledger
 
@@ -198,8 +198,8 @@ def _restore_episodic(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_
 
 def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_run: bool) -> tuple[list[Restored], list[str]]:
     """Re-insert removed curated entries at their old line (or at the end when it moved on)."""
-    from clawmem import curated
     from clawmem.entries import grammar, identity
+    from clawmem.storage import curated
 
     path = ws.root / rel
     snap = curated.snapshot(path)
@@ -225,7 +225,7 @@ def _restore_curated(ws: Workspace, rel: str, lines: list[dict[str, Any]], dry_r
 def undo(ws: Workspace, forget_id: str, *, caller: authority.Caller, dry_run: bool = False) -> UndoResult:
     """Restore what forget ``forget_id`` removed and lift its tombstones: the owner's decision
     (``authority.require_owner``; a dry run decides nothing)."""
-    from clawmem import diary
+    from clawmem.storage import diary
 
     if not dry_run:
         authority.require_owner(caller, "undoing a forget")
@@ -280,7 +280,7 @@ def diary_lines(result: UndoResult) -> list[str]:
 
 
 def _sync(ws: Workspace) -> None:
-    from clawmem.errors import IndexUnavailable
+    from clawmem.foundation.errors import IndexUnavailable
     from clawmem.index.maintain import open_synced
 
     try:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem.config import CLAUDE_AUTO_MEMORY_KEY, CLAUDE_AUTO_MEMORY_STATE, CLAUDE_MEMORY_IMPORTS
-from clawmem.errors import BadInput
+from clawmem.foundation.config import CLAUDE_AUTO_MEMORY_KEY, CLAUDE_AUTO_MEMORY_STATE, CLAUDE_MEMORY_IMPORTS
+from clawmem.foundation.errors import BadInput
 
 
 def state_path() -> Path:
@@ -61,7 +61,7 @@ def switch(settings: dict[str, Any], settings_path: Path, *, off: bool) -> tuple
 
 
 def save_state(path: Path, text: str | None) -> None:
-    from clawmem.durable import atomic_write
+    from clawmem.storage.durable import atomic_write
 
     if text is None:
         path.unlink(missing_ok=True)
@@ -117,10 +117,10 @@ def import_notes(ws: Any, sources: list[Path], *, home: Path) -> ImportReport:
     Every file is read and split before the first note is written; a unit imported before (by
     text hash, in ``.clawmem/claude-memory-imports.json``) is not written again.
     """
-    from clawmem.durable import atomic_write
+    from clawmem.commands.notes import add_note
     from clawmem.entries import identity
-    from clawmem.inputs import decode_input
-    from clawmem.notes import add_note
+    from clawmem.rules.inputs import decode_input
+    from clawmem.storage.durable import atomic_write
 
     files = topic_files(sources, home)
     planned = []

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from clawmem.config import BACKGROUND_LOCK_TIMEOUT_S, HOOK_TRANSCRIPT_MAX_BYTES
+from clawmem.foundation.config import BACKGROUND_LOCK_TIMEOUT_S, HOOK_TRANSCRIPT_MAX_BYTES
 from clawmem.hosts import jobs
-from clawmem.inputs import read_transcript
-from clawmem.workspace import Workspace
+from clawmem.rules.inputs import read_transcript
+from clawmem.storage.workspace import Workspace
 
 
 def limit(ws: Workspace) -> int:
@@ -47,7 +47,7 @@ def refuse(path: Path, most: int) -> str | None:
 
 def ingest_transcript(ws: Workspace, host: ModuleType, session: str, path: Path, problems: list[str]) -> None:
     """Ingest the host's transcript of ``session`` at ``path`` (read within the hook limits); say why not in ``problems``."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
     from clawmem.trust import provenance, sessions
 
     raw = read_transcript(path, limit(ws), problems)
@@ -79,9 +79,9 @@ def work(root: str, host: str, session: str, transcript: str, log: Path) -> int:
     """The worker: ingest under the session's lock, record the outcome, remove the job's log."""
     import traceback
 
-    from clawmem.errors import ClawmemError
+    from clawmem.foundation.errors import ClawmemError
     from clawmem.hosts import host_module
-    from clawmem.output import report_failure
+    from clawmem.rules.output import report_failure
 
     code, ws = 1, None
     try:

@@ -12,7 +12,7 @@ import sys
 
 def one_line(text: str) -> str:
     """A reason as one printable line: reasons may quote the input (a session id, a path)."""
-    from clawmem import inputs
+    from clawmem.rules import inputs
 
     return " ".join(inputs.printable(text).split())
 
@@ -27,7 +27,7 @@ def read_stdin(limit: int) -> bytes | None:
 
 def outcome_of(event: str, host: str, workspace: str | os.PathLike[str] | None, budget_ms: int | None):
     """The hook's outcome whatever stdin holds: any failure, even an unexpected one, is one degraded reason."""
-    from clawmem.config import HOOK_STDIN_MAX_BYTES
+    from clawmem.foundation.config import HOOK_STDIN_MAX_BYTES
     from clawmem.hosts.hook import HookOutcome, run
 
     try:

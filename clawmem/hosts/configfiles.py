@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem.config import MCP_SERVER
-from clawmem.errors import BadInput
+from clawmem.foundation.config import MCP_SERVER
+from clawmem.foundation.errors import BadInput
 
 SERVER = MCP_SERVER
 # the marker lines an older clawmem wrote around its table; install and uninstall take them out
@@ -227,7 +227,7 @@ OWN_KEYS = frozenset({"command", "args", "env", "alwaysLoad"})
 
 def _desired(current: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     """clawmem's server table: ``entry`` over the current one; the user's keys and other env variables stay."""
-    from clawmem.config import ENV_HOST_HOOKS
+    from clawmem.foundation.config import ENV_HOST_HOOKS
 
     out = {k: v for k, v in entry.items() if k != "env"}
     out.update({k: v for k, v in current.items() if k not in OWN_KEYS})

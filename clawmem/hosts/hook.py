@@ -9,7 +9,7 @@ worker (``clawmem.hosts.background``: the hosts give these hooks 1.5 s, or run t
 Trust: the hook runs as the host's process, with no person at a terminal. The transcript is
 ingested with ``owner`` as the class of the session's *sender* (the local user typing into
 the host); which turns are the user's, the agent's or tool output is decided per record by
-the transcript parser (``clawmem.ingest``), never by text in the hook's JSON.
+the transcript parser (``clawmem.commands.ingest``), never by text in the hook's JSON.
 
 Never fails the host's turn: every problem becomes a reason in ``degraded`` and less (or no)
 output; the caller exits 0.
@@ -46,8 +46,8 @@ class HookOutcome:
 
 def parse_input(raw: bytes) -> HookInput:
     """The hook JSON, or ValueError/TypeError with a reason fit for one stderr line."""
-    from clawmem import jsonbound
-    from clawmem.config import HOOK_JSON_MAX_DEPTH
+    from clawmem.foundation import jsonbound
+    from clawmem.foundation.config import HOOK_JSON_MAX_DEPTH
 
     try:
         data = jsonbound.loads(raw, max_depth=HOOK_JSON_MAX_DEPTH)
@@ -73,8 +73,8 @@ def context_output(host: ModuleType, event: str, context: str) -> str:
 
 
 def _session(data: HookInput, degraded: list[str]) -> str | None:
-    from clawmem.errors import ClawmemError
-    from clawmem.workspace import validate_session_id
+    from clawmem.foundation.errors import ClawmemError
+    from clawmem.storage.workspace import validate_session_id
 
     if data.session_id is None:
         degraded.append("no session_id in the hook JSON")
@@ -124,7 +124,7 @@ def _ingest(ws, host: ModuleType, data: HookInput, degraded: list[str]) -> None:
 def _register(ws, host: ModuleType, data: HookInput) -> None:
     """Tell lineage where this session's transcript is (the agent's notes inherit what it saw) and
     what the person typed (``clawmem.trust.typed``: only those user turns are the owner's)."""
-    from clawmem.errors import ClawmemError
+    from clawmem.foundation.errors import ClawmemError
     from clawmem.trust import sessions
 
     try:
@@ -151,7 +151,7 @@ def run(event: str, host: str, raw: bytes, *, workspace: Any = None, budget_ms: 
         return HookOutcome("", [f"hook JSON is for {data.event_name}, not {expected}: nothing done"])
     degraded: list[str] = []
     try:
-        from clawmem.workspace import Workspace
+        from clawmem.storage.workspace import Workspace
 
         ws = Workspace.open(workspace)
         _register(ws, module, data)

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from clawmem.config import INSTALL_BACKUP_SUFFIX
-from clawmem.errors import BadInput
+from clawmem.foundation.config import INSTALL_BACKUP_SUFFIX
+from clawmem.foundation.errors import BadInput
 from clawmem.hosts import configfiles, host_module
 from clawmem.hosts.wiring import hook_handlers, server_entry
 
@@ -154,7 +154,7 @@ def _write(plan: _Plan) -> str | None:
     One backup per file (``INSTALL_BACKUP_SUFFIX``), holding the file as it was just before this
     change: install and uninstall cycles leave no trail of copies of ``~/.claude.json``.
     """
-    from clawmem.durable import atomic_write
+    from clawmem.storage.durable import atomic_write
 
     backup = None
     mode = None
@@ -196,7 +196,7 @@ def install(
     auto_memory: str = "keep",
 ) -> InstallReport:
     """Merge (or remove) clawmem's hooks and MCP entry for ``host``; validate everything first."""
-    from clawmem.workspace import STATE_DIR, Workspace, resolve_root
+    from clawmem.storage.workspace import STATE_DIR, Workspace, resolve_root
 
     module = host_module(host)
     if host == "claude-desktop" and scope == "project":
@@ -217,7 +217,7 @@ def install(
     create_ws = not uninstall and not (root / STATE_DIR).is_dir()
     files: list[FileChange] = []
     if create_ws and not dry_run:
-        from clawmem.workspace_init import initialise
+        from clawmem.commands.workspace_init import initialise
 
         initialise(root)  # as `clawmem init` makes it: index, .gitignore, audit baseline, trusted here
     for plan in plans:

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from clawmem.config import BACKGROUND_STDERR_TAIL
-from clawmem.workspace import Workspace
+from clawmem.foundation.config import BACKGROUND_STDERR_TAIL
+from clawmem.storage.workspace import Workspace
 
 RUNTIME = "runtime/ingest"
 
@@ -28,7 +28,7 @@ def in_flight(ws: Workspace) -> list[Path]:
 
 
 def _tail(log: Path) -> str:
-    from clawmem import inputs
+    from clawmem.rules import inputs
 
     try:
         data = log.read_bytes()[-BACKGROUND_STDERR_TAIL:]
@@ -38,8 +38,8 @@ def _tail(log: Path) -> str:
 
 
 def record(ws: Workspace, host: str, session: str, transcript: str, code: int, log: Path) -> None:
-    from clawmem.durable import atomic_write
-    from clawmem.ledger_records import now_iso
+    from clawmem.storage.durable import atomic_write
+    from clawmem.storage.ledger_records import now_iso
 
     outcome = {"session": session, "host": host, "transcript": transcript, "exit": code, "stderr": _tail(log) if code else "", "at": now_iso()}
     atomic_write(job_dir(ws) / f"{session}.json", json.dumps(outcome).encode())

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem import __version__
-from clawmem.config import PLUGIN_MARKETPLACE, PLUGIN_NAME
-from clawmem.errors import BadInput
+from clawmem.foundation.config import PLUGIN_MARKETPLACE, PLUGIN_NAME
+from clawmem.foundation.errors import BadInput
 
 DESCRIPTION = "Trustworthy long-term memory: recall before every prompt, transcripts kept with provenance, MCP tools to search and note."
 PLUGIN_DIR = Path("plugins") / PLUGIN_NAME
@@ -78,9 +78,9 @@ def render(exe: str, workspace: str, timeout_s: int) -> dict[str, str]:
 
 def build(directory: Path, *, workspace: str | os.PathLike[str] | None = None, exe: str | None = None, force: bool = False) -> PluginReport:
     """Write the marketplace and both plugins into ``directory``; refuse to overwrite other files."""
-    from clawmem.durable import atomic_write
     from clawmem.hosts.install import executable
-    from clawmem.workspace import STATE_DIR, Workspace, resolve_root
+    from clawmem.storage.durable import atomic_write
+    from clawmem.storage.workspace import STATE_DIR, Workspace, resolve_root
 
     root = resolve_root(workspace)
     exe = exe or executable()
@@ -93,7 +93,7 @@ def build(directory: Path, *, workspace: str | os.PathLike[str] | None = None, e
         if clash:
             raise BadInput(f"{directory} already holds different {', '.join(clash)}; nothing was written", hint="pass --force to replace them, or pick an empty directory")
     if not (root / STATE_DIR).is_dir():
-        from clawmem.workspace_init import initialise
+        from clawmem.commands.workspace_init import initialise
 
         initialise(root)  # as install does: the hooks need a workspace to remember into
     for name, text in files.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from types import ModuleType
 
-from clawmem.config import ENV_HOST_HOOKS
+from clawmem.foundation.config import ENV_HOST_HOOKS
 
 
 def hook_handlers(module: ModuleType, exe: str, workspace: str, timeout_s: int) -> dict[str, dict[str, object]]:

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from clawmem.durable import create_private
-from clawmem.errors import Busy, IndexUnavailable
-from clawmem.workspace import Workspace
+from clawmem.foundation.errors import Busy, IndexUnavailable
+from clawmem.storage.durable import create_private
+from clawmem.storage.workspace import Workspace
 
 BUSY_TIMEOUT_MS = 5000
 T = TypeVar("T")

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import workspace
-from clawmem.workspace import Workspace
+from clawmem.storage import workspace
+from clawmem.storage.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from clawmem.index import resident
 from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 
 FILES_TABLES = frozenset({"files"})  # what ``_recorded`` reads: ``Index.derived`` keeps it while the table stands
 

@@ -6,10 +6,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from clawmem.errors import IndexUnavailable
+from clawmem.foundation.errors import IndexUnavailable
 from clawmem.index import sync as sync_module
 from clawmem.index.db import Index, remove_index_files
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 
 
 def open_synced(ws: Workspace, *, progress: sync_module.Progress | None = None) -> tuple[Index, sync_module.SyncReport]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clawmem.config import VECTOR_SCAN_BLOCK_ROWS
+from clawmem.foundation.config import VECTOR_SCAN_BLOCK_ROWS
 from clawmem.index.db import Index
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ def scan(index: Index, query_vector: np.ndarray, *, k: int, tier: str | None, tr
     try:
         m = current(index, len(query))
     except (OSError, ValueError) as err:
-        from clawmem.errors import warn
+        from clawmem.foundation.errors import warn
 
         warn(f"vector cache unavailable, scanning the index instead: {err}")
         return None

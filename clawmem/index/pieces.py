@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-from clawmem.config import PIECE_MAX_PER_ENTRY, PIECE_MIN_WORDS
 from clawmem.entries.identity import text_hash
+from clawmem.foundation.config import PIECE_MAX_PER_ENTRY, PIECE_MIN_WORDS
 from clawmem.index.db import Index
-from clawmem.ledger_records import now_iso
+from clawmem.storage.ledger_records import now_iso
 
 SPEAKER = re.compile(r"^([^\s:][^:\n]{0,40}):\s+")
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*(?=\[shares )")

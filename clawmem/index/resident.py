@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from clawmem.index.db import Index
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 
 _kept: dict[str, tuple[tuple[int, int], Index]] = {}  # index path -> (device and inode when opened, connection)
 _on = False  # set by ``keep``

@@ -16,8 +16,8 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
+from clawmem.foundation.timeparse import parse_when
 from clawmem.index.db import Index
-from clawmem.timeparse import parse_when
 from clawmem.trust import provenance
 
 OLDEST = dt.datetime.min

@@ -13,16 +13,17 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from clawmem import ledger, ledger_records, timeparse
 from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
+from clawmem.foundation import timeparse
 from clawmem.index import supersession
 from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
-from clawmem.ledger_records import EntryRecord, LedgerRecord, ReturnedRecord, TaintRecord, TornRecord, is_kind
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.ledger_records import EntryRecord, LedgerRecord, ReturnedRecord, TaintRecord, TornRecord, is_kind
+from clawmem.storage.workspace import Workspace, sha256_bytes
 from clawmem.trust import provenance, team
-from clawmem.workspace import Workspace, sha256_bytes
 
 #: (done, total, phase): "reading" (files checked), "indexing" (changed files parsed), then
 #: clawmem.index.maintain's "loading the embedder" (total 0: no count) and "embedding" (entries)

@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from clawmem.index.db import Index
-from clawmem.ledger_records import now_iso
+from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
 if TYPE_CHECKING:

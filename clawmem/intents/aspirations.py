@@ -27,14 +27,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem import ledger, ledger_records
-from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
+from clawmem.foundation.timeparse import as_local, parse_when
 from clawmem.index.files import MemoryFile, daily_notes
-from clawmem.ledger_records import AspirationRecord, is_kind
-from clawmem.timeparse import as_local, parse_when
-from clawmem.workspace import Workspace
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.anchors import cite
+from clawmem.storage.ledger_records import AspirationRecord, is_kind
+from clawmem.storage.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
 REVIEW_KEY = re.compile(r"review\s*:", re.IGNORECASE)  # what a ``review`` annotation needs (``grammar.KEY_VALUE``; keys in any case)
@@ -78,15 +78,16 @@ def add_aspiration(
     in the past.
     """
     # deferred: recall reads aspirations every turn, only `intent add` writes one
-    from clawmem import incoming, notes
-    from clawmem.inputs import decode_input
+    from clawmem.commands import notes
+    from clawmem.rules import incoming
+    from clawmem.rules.inputs import decode_input
     from clawmem.trust import provenance
     from clawmem.trust.authority import check_creator
 
     check_creator(origin, "record an aspiration")
     provenance.check_provenance(origin, session_kind)
     if now is None:
-        from clawmem.timeparse import now as current
+        from clawmem.foundation.timeparse import now as current
 
         now = current()
     today = now.astimezone().date()
@@ -245,7 +246,7 @@ def surface(
 
 def _expire(ws: Workspace, d: Due) -> bool:
     """Mark an expired aspiration's line superseded, if it still says what it said."""
-    from clawmem.durable import atomic_write
+    from clawmem.storage.durable import atomic_write
 
     path = ws.root / d.path
     with ws.lock_file(path):
@@ -277,8 +278,8 @@ def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
         for state, group in (("escalated", escalated), ("expired", expired)) for d in group
     ])
     if escalated or expired:
-        from clawmem import diary
         from clawmem.dream.text import excerpt
+        from clawmem.storage import diary
 
         body = []
         if escalated:
@@ -298,7 +299,7 @@ def for_recall(
 
     ``notes``: the turn's listing of the workspace (``recall.turn._open_index``), so the daily notes are not listed twice.
     """
-    from clawmem.timeparse import local_now
+    from clawmem.foundation.timeparse import local_now
 
     moment = now or local_now()
     try:

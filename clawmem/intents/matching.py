@@ -27,8 +27,8 @@ from clawmem.index.tokens import WORD, cjk_runs, fts_text
 from clawmem.intents import store
 from clawmem.intents.model import LIVE_STATES, aware, stamp, unstamp
 from clawmem.intents.terms import phrase_terms, stem
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import framing
-from clawmem.workspace import Workspace
 
 # Above this many distinct message terms, scanning live intents beats one huge FTS OR query.
 FTS_MAX_TERMS = 128

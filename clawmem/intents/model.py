@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem.vocabulary import ENDED_STATES, INTENT_STATES, LIVE_STATES
+from clawmem.foundation.vocabulary import ENDED_STATES, INTENT_STATES, LIVE_STATES
 
 __all__ = ["ENDED_STATES", "KINDS", "LIVE_STATES", "STATES", "Intent"]
 

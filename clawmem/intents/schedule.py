@@ -13,13 +13,13 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from clawmem.config import DURATION_MAX_S, shown
-from clawmem.errors import BadInput, BadValue, ConfigError
-from clawmem.hints import clawmem_command
+from clawmem.foundation.config import DURATION_MAX_S, shown
+from clawmem.foundation.errors import BadInput, BadValue, ConfigError
 from clawmem.index.db import Index
 from clawmem.intents import store
 from clawmem.intents.model import aware, stamp, unstamp
-from clawmem.workspace import Workspace
+from clawmem.rules.hints import clawmem_command
+from clawmem.storage.workspace import Workspace
 
 UNITS = {
     "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
@@ -91,7 +91,7 @@ def resolve_time(ws: Workspace, text: str, *, now: dt.datetime) -> dt.datetime:
         parsed = None
     if parsed is not None:
         return parsed if parsed.tzinfo is not None else localize(parsed, tz)
-    from clawmem.timeparse import parse_time
+    from clawmem.foundation.timeparse import parse_time
 
     # The phrase is read against the user's wall clock with no zone of its own: dateparser's
     # zone settings shift a naive relative base inconsistently, the wall clock does not.

@@ -18,16 +18,16 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from clawmem import ledger, ledger_records
-from clawmem.errors import BadInput, NotFound
+from clawmem.foundation.errors import BadInput, NotFound
 from clawmem.index.db import Index
 from clawmem.intents.model import ENDED_STATES, LIVE_STATES, STATES, Intent, aware, from_row, stamp
 from clawmem.intents.terms import phrase_terms
 from clawmem.intents.validation import check_fire_limits, clean_phrases, clean_scope, clean_text
-from clawmem.ledger_records import IntentRecord, is_kind
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.ledger_records import IntentRecord, is_kind
+from clawmem.storage.workspace import Workspace, validate_session_id
 from clawmem.trust import provenance, team
 from clawmem.trust.authority import check_creator
-from clawmem.workspace import Workspace, validate_session_id
 
 RESTORED_META = "intents_restored_at"
 # the ``intents`` columns; an ``add`` ledger record mirrors all but the state (``ledger_records.intent_add_record``)
@@ -276,6 +276,6 @@ def cancel_intent(ws: Workspace, index: Index, intent_id: int, *, origin: str, n
 
 
 def current_time() -> dt.datetime:
-    from clawmem.timeparse import now
+    from clawmem.foundation.timeparse import now
 
     return now()

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from clawmem import incoming
-from clawmem.errors import BadInput, BadValue
+from clawmem.foundation.errors import BadInput, BadValue
 from clawmem.index.tokens import query_terms
-from clawmem.inputs import decode_input
-from clawmem.workspace import Workspace
+from clawmem.rules import incoming
+from clawmem.rules.inputs import decode_input
+from clawmem.storage.workspace import Workspace
 
 MAX_PHRASES = 20
 MAX_PHRASE_CHARS = 200
@@ -23,7 +23,7 @@ MAX_SCOPE_CHARS = 200
 def check_fire_limits(budget: int | None, cooldown_s: int | None) -> None:
     """``--budget`` and ``--cooldown`` within range, before anything is written: a larger number
     would overflow SQLite's integer now, or the cooldown's time when the intent next fires."""
-    from clawmem.config import DURATION_MAX_S, INTENT_BUDGET_MAX, shown
+    from clawmem.foundation.config import DURATION_MAX_S, INTENT_BUDGET_MAX, shown
 
     if budget is not None and not 1 <= budget <= INTENT_BUDGET_MAX:
         raise BadValue(f"--budget {shown(budget)} is out of range", hint=f"give 1 to {INTENT_BUDGET_MAX:,} fires")

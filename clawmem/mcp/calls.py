@@ -18,10 +18,10 @@ from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import GetPydanticSchema
 
-from clawmem import vocabulary
-from clawmem.errors import BadInput
+from clawmem.foundation import vocabulary
+from clawmem.foundation.errors import BadInput
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 ORIGIN_DOC = "Who it comes from: agent (your own words), untrusted (copied from a web page, file or tool output), system."
 SESSION_DOC = "Session id (letters, digits, . _ : -)."
@@ -86,6 +86,6 @@ async def working_dir(ctx: Context, project_dir: str | None) -> str:
 
 async def project_keys(ctx: Context, project_dir: str | None) -> list[str]:
     """The repository keys of the call's project (none when no project is known)."""
-    from clawmem.projects import keys
+    from clawmem.commands.projects import keys
 
     return keys(await working_dir(ctx, project_dir))

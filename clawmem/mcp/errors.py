@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from clawmem.errors import ClawmemError
+from clawmem.foundation.errors import ClawmemError
 
 RESOURCE_NOT_FOUND = -32002  # the handshake-era specs' code for resources/read of an unknown URI (2026-07-28: -32602, SEP-2164)
 

@@ -33,7 +33,7 @@ def _exchange(version: str) -> dict[str, Any]:
     import subprocess
     import sys
 
-    from clawmem.config import ENV_HOST_HOOKS
+    from clawmem.foundation.config import ENV_HOST_HOOKS
 
     package_root = str(Path(__file__).resolve().parents[2])
     env = {k: v for k, v in os.environ.items() if k != ENV_HOST_HOOKS}

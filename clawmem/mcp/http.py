@@ -14,7 +14,7 @@ import socket
 import sys
 from pathlib import Path
 
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
 
 LOOPBACK_NAMES = ("localhost",)
 PATH = "/mcp"
@@ -68,7 +68,7 @@ def serve_http(workspace: str | Path | None, host: str, port: int) -> None:
     from mcp.server.transport_security import TransportSecuritySettings
 
     from clawmem.mcp.server import build_server
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     Workspace.open(workspace)  # fail before listening when there is no workspace
     address = loopback_host(host)

@@ -2,7 +2,7 @@
 
 Standalone (a host that speaks MCP only), the model itself must recall before each reply and
 write the session down. When ``clawmem install`` also wrote hooks for the host, it sets
-``CLAWMEM_HOST_HOOKS=<host>`` in the server entry (``clawmem.config.ENV_HOST_HOOKS``): the
+``CLAWMEM_HOST_HOOKS=<host>`` in the server entry (``clawmem.foundation.config.ENV_HOST_HOOKS``): the
 hooks already recall for every prompt and ingest the session's transcript (with the typed
 prompts as the owner's), so the same calls from the model would inject memory twice and record
 the owner's turns as agent. Standard library only: the stdio fast path answers ``initialize``
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from clawmem.config import ENV_HOST_HOOKS
+from clawmem.foundation.config import ENV_HOST_HOOKS
 
 HOST_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")  # a host id as install writes it; anything else is ignored
 

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from clawmem.errors import ClawmemError
+from clawmem.foundation.errors import ClawmemError
 
 CANDIDATES = (
     Path(__file__).resolve().parents[2] / "docs" / "schemas",  # a source checkout or an editable install

@@ -26,7 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from clawmem import __version__
-from clawmem.errors import ClawmemError
+from clawmem.foundation.errors import ClawmemError
 from clawmem.mcp.errors import RESOURCE_NOT_FOUND, for_model, invalid_arguments
 from clawmem.mcp.instructions import instructions
 from clawmem.mcp.schemas import output_schema
@@ -130,7 +130,7 @@ def _phrase(name: str, err: BaseException) -> str:
 
 def build_server(workspace: str | Path | None = None) -> ClawmemServer:
     """A server whose tools work on one workspace (resolved per call, config re-read)."""
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     server = ClawmemServer(
         workspace, name="clawmem", version=__version__, instructions=instructions(os.environ), log_level="WARNING", tools=[tool(row) for row in TOOLS]
@@ -160,7 +160,7 @@ def _add_curated_resources(server, open_ws: Callable[[], Any]) -> None:
 
 def serve(workspace: str | Path | None = None) -> None:
     """Run the server on stdin/stdout until the client closes the stream."""
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     Workspace.open(workspace)  # fail before the handshake, with clawmem's message, when there is no workspace
     build_server(workspace).run("stdio")

@@ -161,7 +161,7 @@ def serve(workspace: str | Path | None) -> int:
     """Serve one connection on stdin/stdout: 0 once the client closed stdin, 1 when the SDK server failed (its traceback on stderr).
 
     Stdin is read on a thread of its own, so a failed SDK server ends the connection at once; that
-    thread is then left blocked on a client that may never write again (``clawmem.abandoned``).
+    thread is then left blocked on a client that may never write again (``clawmem.foundation.abandoned``).
     """
     wire_in = os.fdopen(os.dup(0), "rb")
     wire_out = os.fdopen(os.dup(1), "wb")
@@ -188,6 +188,6 @@ def serve(workspace: str | Path | None) -> int:
         return 1 if code or not ended.empty() else 0  # the SDK server may also fail while it finishes
     finally:
         if reader.is_alive():
-            from clawmem.abandoned import abandon
+            from clawmem.foundation.abandoned import abandon
 
             abandon(reader)

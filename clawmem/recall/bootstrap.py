@@ -16,14 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clawmem import ledger, timeparse
-from clawmem.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.entries import grammar, identity
-from clawmem.errors import IndexUnavailable
-from clawmem.ledger_records import TaintRecord, is_kind
+from clawmem.foundation import timeparse
+from clawmem.foundation.config import NEUTRAL_IMPORTANCE, RecallConfig
+from clawmem.foundation.errors import IndexUnavailable
+from clawmem.storage import ledger
+from clawmem.storage.ledger_records import TaintRecord, is_kind
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 from clawmem.trust.framing import inert, recall_block
-from clawmem.workspace import Workspace
 
 ENTRY_TABLES = frozenset({"entries"})  # what ``_indexed`` reads: ``Index.derived`` keeps it while the table stands
 

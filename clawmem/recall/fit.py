@@ -138,6 +138,6 @@ def fit(result, max_chars: int) -> Any:
 
 def host_cap(config, host: str) -> int:
     """The most characters ``host``'s hooks may print (``hooks.<host>_context_chars``)."""
-    from clawmem.config import HOST_CONTEXT_KEYS
+    from clawmem.foundation.config import HOST_CONTEXT_KEYS
 
     return int(getattr(config.hooks, HOST_CONTEXT_KEYS[host]))

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from clawmem.config import HOST_CONTEXT_KEYS, INT_MAX
+from clawmem.foundation.config import HOST_CONTEXT_KEYS, INT_MAX
 from clawmem.recall import bootstrap, fit, render
 from clawmem.recall.result import Escalation, RecallResult
 from clawmem.recall.turn import project_block
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 
 NAME = "host-context"  # the warning's name in status and the audit check that reports it
 
@@ -46,7 +46,7 @@ class Oversize:
 
 def check(ws: Workspace, index, cwd: str | None = None) -> list[Oversize]:
     """Each host cap the curated files exceed, as a session start in ``cwd``'s repository would render them."""
-    from clawmem import projects
+    from clawmem.commands import projects
 
     everything = replace(ws.config.recall, bootstrap_file_chars=INT_MAX, bootstrap_total_chars=INT_MAX, user_chars=INT_MAX)
     files = bootstrap.load(ws, index, everything, [])

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clawmem.config import RecallConfig
+from clawmem.foundation.config import RecallConfig
 
 
 @dataclasses.dataclass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clawmem import hints
-from clawmem.anchors import cite
+from clawmem.rules import hints
+from clawmem.storage.anchors import cite
 from clawmem.trust.framing import inert, recall_block
 
 TOPIC = "what you need"  # the query a left-out hint leaves for the model to fill in
@@ -78,7 +78,7 @@ def context_block(result) -> str:
 
 def payload(result) -> dict[str, Any]:
     """The documented JSON shape of a recall (``docs/schemas/recall.json``), for the CLI and MCP."""
-    from clawmem.output import to_jsonable
+    from clawmem.rules.output import to_jsonable
 
     data = to_jsonable(result)
     for f in data["bootstrap"]:

@@ -31,13 +31,13 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clawmem.anchors import cite
-from clawmem.config import RecallConfig
+from clawmem.foundation.config import RecallConfig
 from clawmem.index import tokens
 from clawmem.recall import symptoms
 from clawmem.recall.budget import Budget
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
     import numpy as np
@@ -229,7 +229,7 @@ def _vector_scores(ws: Workspace, index, message: str, phrases: set[str], budget
         return None
     lane = VectorLane(ws, message)
     if not lane.wait(max(0.0, budget.remaining_s() - min(AFTER_LANE_S, budget.total_ms / 10_000))):
-        from clawmem.abandoned import abandon
+        from clawmem.foundation.abandoned import abandon
 
         abandon(lane.thread)  # the process exits without waiting for the model it may still be loading
         degraded.append("vector trigger matching cut off by the time budget; lexical only this turn")

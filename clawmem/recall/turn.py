@@ -20,18 +20,19 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from clawmem import hints, projects
-from clawmem.anchors import cite
-from clawmem.config import HINT_QUERY_CHARS
-from clawmem.errors import ClawmemError
+from clawmem.commands import projects
+from clawmem.foundation.config import HINT_QUERY_CHARS
+from clawmem.foundation.errors import ClawmemError
 from clawmem.intents import aspirations
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import fit
 from clawmem.recall.budget import Budget
 from clawmem.recall.result import Escalation, ProjectEntry, RecallResult
+from clawmem.rules import hints
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 from clawmem.trust.framing import inert
-from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:  # imported where a turn matches: status renders the session start (``oversize``) without them
     from clawmem.index.files import MemoryFile
@@ -116,7 +117,7 @@ def hint_query(message: str) -> str:
 
 def _escalation(ws: Workspace, message: str, mode: str, strong_hit: bool) -> Escalation:
     """The lane-2 decision, with the search to run as an MCP call and as a shell line that works anywhere."""
-    from clawmem import recall_intent
+    from clawmem.commands import recall_intent
 
     intent = recall_intent.detect(message)
     if mode == "off":

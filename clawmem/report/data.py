@@ -15,11 +15,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem.anchors import cite
 from clawmem.entries import grammar, identity
 from clawmem.index.db import Index
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 MAX_CURATED = 300  # curated entries listed per file (MEMORY.md is budget-bound; a hand-grown file is not)
 MAX_SOURCES = 4  # source excerpts per curated entry
@@ -175,9 +175,9 @@ def gather(ws: Workspace) -> Report:
     """Read the workspace and its (synced) index into one ``Report``."""
     from clawmem.audit.ledger_view import Ledger
     from clawmem.audit.mentions import diary_items
+    from clawmem.commands.status import workspace_status
+    from clawmem.foundation.timeparse import local_now
     from clawmem.index.maintain import open_synced
-    from clawmem.status import workspace_status
-    from clawmem.timeparse import local_now
 
     index, _ = open_synced(ws)
     with index:
@@ -223,7 +223,7 @@ def _overview(status: Any) -> dict[str, Any]:
 
 def _budget(ws: Workspace) -> dict[str, int]:
     """MEMORY.md's size as the budget counts it (``curated.budget_size``) and the budget (``dream.memory_chars``)."""
-    from clawmem.curated import budget_size
+    from clawmem.storage.curated import budget_size
 
     text = ws.memory_md.read_text(encoding="utf-8", errors="replace") if ws.memory_md.is_file() else ""
     return {"memory_chars": budget_size(text), "memory_budget": ws.config.dream.memory_chars}
@@ -353,7 +353,7 @@ def _lineage(index: Index, key: str | None, own_id: int | None) -> list[Lineage]
 # dreaming --------------------------------------------------------------------------------
 def _diary_sections(ws: Workspace) -> list[dict[str, Any]]:
     """``DREAMS.md`` sweep sections, oldest first: when, groups of items, other lines."""
-    from clawmem.diary import GROUP, SECTION
+    from clawmem.storage.diary import GROUP, SECTION
 
     try:
         lines = ws.dreams_md.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -399,7 +399,7 @@ def _refused(items: list[str]) -> dict[str, str]:
 def _dreaming(ws: Workspace, index: Index) -> Dreaming:
     from clawmem.dream import gate, store
     from clawmem.dream.text import excerpt
-    from clawmem.timeparse import local_now
+    from clawmem.foundation.timeparse import local_now
 
     cfg = ws.config.dream
     diary = _diary_sections(ws)
@@ -463,7 +463,7 @@ def _bucketed(points: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 
 
 def _growth(ws: Workspace, index: Index) -> Growth:
-    from clawmem import curated
+    from clawmem.storage import curated
 
     per_day = index.query(
         """SELECT coalesce(f.file_date, substr(e.observed_at, 1, 10), substr(f.indexed_at, 1, 10)) AS day, count(*) AS n

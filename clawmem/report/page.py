@@ -17,7 +17,6 @@ from html import escape
 from typing import Any
 
 from clawmem import __version__
-from clawmem.anchors import cite
 from clawmem.entries.neutralise import readable
 from clawmem.report.charts import line_chart
 from clawmem.report.data import (
@@ -28,6 +27,7 @@ from clawmem.report.data import (
     StagedCandidate,
     Sweep,
 )
+from clawmem.storage.anchors import cite
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 SHELL_SAFE = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")  # an anchor the shell reads as one word (``#`` only starts a comment at a word's start)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clawmem.durable import atomic_write
-from clawmem.errors import BadInput
-from clawmem.workspace import Workspace
+from clawmem.foundation.errors import BadInput
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.workspace import Workspace
 
 SUFFIXES = (".html", ".htm")
 DEFAULT_NAME = "report.html"

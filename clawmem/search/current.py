@@ -3,7 +3,7 @@
 "Where do we deploy now?", "which editor do I currently use?", "the latest API URL": the
 answer is the newest observation, so search decays recency harder for such queries
 (``search.current_half_life_days``, ``search.current_floor``). Questions about the past
-(``clawmem.recall_intent``) take precedence: "what did we use before we moved?" is not current.
+(``clawmem.commands.recall_intent``) take precedence: "what did we use before we moved?" is not current.
 """
 
 from __future__ import annotations

@@ -16,15 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem.anchors import cite
+from clawmem.foundation.timeparse import local_now
 from clawmem.index import pieces, supersession, tokens
 from clawmem.index.db import Index
 from clawmem.search import diversity, feedback, lanes, ranking, sessions
 from clawmem.search.results import SearchHit, SearchResult
-from clawmem.timeparse import local_now
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 from clawmem.trust.framing import inert
-from clawmem.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class SearchOptions:
 
 def query_text(query: str, stdin: Any = None) -> str:
     """The query a command was given: ``-`` reads standard input; empty or blank is a usage error."""
-    from clawmem.errors import BadValue
+    from clawmem.foundation.errors import BadValue
 
     text = (stdin or sys.stdin).read().strip() if query == "-" else query
     if not text.strip():
@@ -55,7 +55,7 @@ def active_projects(ws: Workspace, projects: Sequence[str] = (), session: str | 
     """The repository keys to boost: those named, then the session's active set in this workspace (each once, in order)."""
     active = list(dict.fromkeys(projects))
     if session:
-        from clawmem.projects import active_set
+        from clawmem.commands.projects import active_set
 
         active += [k for k in active_set(ws, session) if k not in active]
     return active
@@ -65,7 +65,7 @@ def _decay_mode(query: str, opts: SearchOptions) -> str:
     """auto: relaxed for questions about the past, current for questions about the value now, else on."""
     if opts.decay != "auto":
         return opts.decay
-    from clawmem.recall_intent import detect
+    from clawmem.commands.recall_intent import detect
     from clawmem.search.current import asks_current
 
     if detect(query).present:
@@ -197,7 +197,7 @@ def search(
 
 def _late_interaction(index: Index, vector: lanes.VectorLane, rows: dict[int, dict], weight: float) -> dict[int, tuple[float, str]]:
     """Lift each candidate turn's vector score towards its best sentence's (``pieces``); the lifted ones, for ``--explain``."""
-    from clawmem.config import PIECE_INLINE_MAX
+    from clawmem.foundation.config import PIECE_INLINE_MAX
 
     moved = {}
     for entry_id, (score, piece) in pieces.best(index, vector.embedder, vector.query_vector, rows, max_new=PIECE_INLINE_MAX).items():

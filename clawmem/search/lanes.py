@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:
     from clawmem.search import SearchOptions
@@ -45,7 +45,7 @@ def _fts(index: Index, expression: str, opts: SearchOptions, k: int) -> list[tup
     When the filters leave fewer than ``k`` of those and FTS5 had more, the joined query answers,
     so the result is the same either way: the best ``k`` matches that pass the filters.
     """
-    from clawmem.config import FTS_FETCH_FACTOR
+    from clawmem.foundation.config import FTS_FETCH_FACTOR
 
     where, params = _filters(opts)
     fetch = FTS_FETCH_FACTOR * k

@@ -13,8 +13,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from clawmem.config import SearchConfig
-from clawmem.timeparse import parse_when
+from clawmem.foundation.config import SearchConfig
+from clawmem.foundation.timeparse import parse_when
 
 
 @dataclass(frozen=True)

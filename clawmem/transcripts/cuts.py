@@ -19,7 +19,7 @@ import dataclasses
 import re
 from typing import Any, TypeVar
 
-from clawmem.config import RECORD_CUT_BYTES, RECORD_STRING_MAX_CHARS, TOOL_RESULT_MAX_CHARS
+from clawmem.foundation.config import RECORD_CUT_BYTES, RECORD_STRING_MAX_CHARS, TOOL_RESULT_MAX_CHARS
 
 CUT_ROLES = ("tool", "function")
 PARTIAL_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?$")  # a backslash or an unfinished \uXXXX at the end

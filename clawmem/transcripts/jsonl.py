@@ -8,7 +8,7 @@ no way to say who produced it.
 
 from __future__ import annotations
 
-from clawmem.errors import BadInput
+from clawmem.foundation.errors import BadInput
 from clawmem.transcripts.model import Block, Parsed
 
 TIME_KEYS = ("timestamp", "time", "ts", "created_at", "date")

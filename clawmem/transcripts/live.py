@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clawmem.inputs import read_transcript
+from clawmem.rules.inputs import read_transcript
+from clawmem.storage.workspace import Workspace
 from clawmem.transcripts.parse import parse_transcript
 from clawmem.trust import sessions
-from clawmem.workspace import Workspace
 
 
 def exposure(ws: Workspace, session: str | None) -> str | None:

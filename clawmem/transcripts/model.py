@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from clawmem.config import MCP_SERVER
+from clawmem.foundation.config import MCP_SERVER
 
 MAX_KINDS = 20  # distinct skip/unknown names kept per transcript; the rest are counted as "other"
 MAX_KIND_CHARS = 40  # a record type is input: only its first characters name a count
@@ -38,7 +38,7 @@ def host_speaker(label: str) -> bool:
 class Block:
     """One turn as a host format states it, before clawmem cleans and checks it."""
 
-    role: str  # one of ``clawmem.ingest.ROLES``: the origin follows from it, never from the text
+    role: str  # one of ``clawmem.commands.ingest.ROLES``: the origin follows from it, never from the text
     content: str
     speaker: str | None = None  # the label written in the transcript (``summary``, ``tool call``…)
     when: object = None  # the record's raw timestamp (ISO text or epoch seconds)

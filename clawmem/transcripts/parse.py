@@ -3,7 +3,7 @@
 Markdown is read here under a strict turn grammar; JSON transcripts by one module per host
 format in this package (Claude Code, Codex rollouts, OpenAI messages, clawmem's own JSONL),
 recognised by content unless the caller names the format. The turns say which role produced
-each one; what that means for trust is decided by ``clawmem.ingest`` and ``clawmem.trust``.
+each one; what that means for trust is decided by ``clawmem.commands.ingest`` and ``clawmem.trust``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from clawmem import incoming
 from clawmem.entries import lines as line_model
-from clawmem.errors import BadInput, BadValue
-from clawmem.inputs import clean_text
-from clawmem.timeparse import check_time_range, from_epoch, parse_when
+from clawmem.foundation.errors import BadInput, BadValue
+from clawmem.foundation.timeparse import check_time_range, from_epoch, parse_when
+from clawmem.rules import incoming
+from clawmem.rules.inputs import clean_text
 from clawmem.transcripts import claude_code, codex, jsonl, markdown, openai_chat
 from clawmem.transcripts.cuts import cut_oversized, cut_records
 from clawmem.transcripts.model import Block

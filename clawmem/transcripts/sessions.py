@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from clawmem.config import SESSION_SLOT_SEPARATOR
-from clawmem.ledger_records import LedgerRecord, TranscriptRecord, is_kind
+from clawmem.foundation.config import SESSION_SLOT_SEPARATOR
+from clawmem.storage.ledger_records import LedgerRecord, TranscriptRecord, is_kind
 
 TRANSCRIPTS = "transcripts"
 NAME_PART = re.compile(r"[^a-z0-9-]+")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem.errors import Forbidden
+from clawmem.foundation.errors import Forbidden
 from clawmem.trust import provenance
 
 

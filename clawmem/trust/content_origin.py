@@ -18,9 +18,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clawmem.config import TaintConfig
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
+from clawmem.foundation.config import TaintConfig
 
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'`)\]]+", re.IGNORECASE)
 SEGMENT_BREAK = re.compile(r"\n+|(?<=[.!?;:])\s+|\s[-–—]\s")

@@ -7,7 +7,7 @@ one fact; each echo raises its recall count instead.
 
 The rule is about what was handed out, never about a session's own words: a turn a host
 recorded before clawmem first returned its text (``first_handed_out``), or a turn the session's
-transcript already held, is the original and is kept (``clawmem.ingest``), so re-ingesting a
+transcript already held, is the original and is kept (``clawmem.commands.ingest``), so re-ingesting a
 session after a search returned one of its turns loses nothing.
 
 Markers are not needed for that: recall identity (``injected_copy``) also recognises a line that
@@ -22,15 +22,15 @@ from collections import Counter
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from clawmem.config import ECHO_CHANGE_WORDS
+from clawmem.foundation.config import ECHO_CHANGE_WORDS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from clawmem.config import EchoConfig
     from clawmem.entries.identity import TextHash
+    from clawmem.foundation.config import EchoConfig
     from clawmem.index.db import Index
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
 
 def injected_copy(form: str, injected: str, rules: EchoConfig) -> bool:
@@ -112,7 +112,7 @@ def first_handed_out(ws: Workspace, hashes: Collection[str]) -> dict[str, dt.dat
     wanted = sorted(set(hashes))
     if not wanted or not ws.index_path.exists():
         return {}
-    from clawmem.errors import IndexUnavailable
+    from clawmem.foundation.errors import IndexUnavailable
     from clawmem.index.db import Index
 
     found: dict[str, dt.datetime] = {}

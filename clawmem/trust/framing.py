@@ -19,8 +19,8 @@ from __future__ import annotations
 import os
 import re
 
-from clawmem import inputs
 from clawmem.entries import neutralise as _neutraliser
+from clawmem.rules import inputs
 
 RECALL = "clawmem-recall"
 UNTRUSTED = "untrusted-content"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem.errors import BadInput, Forbidden
-from clawmem.vocabulary import ORIGINS, SESSION_KINDS
+from clawmem.foundation.errors import BadInput, Forbidden
+from clawmem.foundation.vocabulary import ORIGINS, SESSION_KINDS
 
 __all__ = ["ORIGINS", "SESSION_KINDS", "TRUSTED_ORIGINS", "is_trusted", "shown_untrusted"]
 TRUSTED_ORIGINS = frozenset({"owner", "agent"})

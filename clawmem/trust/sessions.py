@@ -38,12 +38,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clawmem.config import HOST_SESSION_ENV, RECENT_EXPOSURE_MINUTES, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN
+from clawmem.foundation.config import HOST_SESSION_ENV, RECENT_EXPOSURE_MINUTES, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 if TYPE_CHECKING:  # imported where turns are judged: a search records what it showed (``shown``) without it
-    from clawmem.ledger_records import EntryRecord, LedgerRecord
+    from clawmem.storage.ledger_records import EntryRecord, LedgerRecord
     from clawmem.trust import lineage
 
 SESSIONS_DIR = "runtime/sessions"
@@ -55,8 +55,8 @@ RECENT = "runtime/recent-exposure.json"  # what every caller was handed lately: 
 
 def current(session: str | None) -> str | None:
     """The session a call belongs to: the one named, else the one the host runs us in (its environment)."""
-    from clawmem.errors import ClawmemError
-    from clawmem.workspace import validate_session_id
+    from clawmem.foundation.errors import ClawmemError
+    from clawmem.storage.workspace import validate_session_id
 
     if session:
         return session
@@ -74,8 +74,8 @@ def _record(ws: Workspace, session: str) -> Path:
 
 def _read(ws: Workspace, session: str) -> dict:
     """``session``'s record; none yet: empty; one that exists but cannot be read: ``UNREADABLE``."""
-    from clawmem.errors import ClawmemError
-    from clawmem.workspace import validate_session_id
+    from clawmem.foundation.errors import ClawmemError
+    from clawmem.storage.workspace import validate_session_id
 
     try:
         record = json.loads(_record(ws, validate_session_id(session)).read_text())
@@ -87,13 +87,13 @@ def _read(ws: Workspace, session: str) -> dict:
 
 
 def _write(ws: Workspace, session: str, record: dict) -> None:
-    from clawmem.workspace import validate_session_id
+    from clawmem.storage.workspace import validate_session_id
 
     _save(_record(ws, validate_session_id(session)), record)
 
 
 def _save(path: Path, data: dict | list) -> None:
-    from clawmem.durable import atomic_write
+    from clawmem.storage.durable import atomic_write
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps(data).encode())
@@ -154,7 +154,7 @@ def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
     """Record untrusted texts clawmem handed out (``what``: where each came from) with the time,
     for every caller's writes in the next while, and in the lineage of ``session`` (``current``),
     if any, until its owner types (module doc)."""
-    from clawmem.ledger_records import now_iso
+    from clawmem.storage.ledger_records import now_iso
 
     if not what:
         return
@@ -174,7 +174,7 @@ def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
 def _recent(ws: Workspace) -> list[dict[str, str | None]] | None:
     """What clawmem handed any caller within ``RECENT_EXPOSURE_MINUTES``, oldest first; None: the
     file exists and cannot be read."""
-    from clawmem.timeparse import as_local, local_now
+    from clawmem.foundation.timeparse import as_local, local_now
 
     try:
         rows = json.loads((ws.state_dir / RECENT).read_text())
@@ -244,9 +244,9 @@ def derived_notes(
     owner's next typed turn. Untimed turns place nothing, so nothing is judged again; a note the
     owner lifted (a record with ``lifted_by``) stays lifted.
     """
-    from clawmem import ledger_records
-    from clawmem.ledger_records import EntryRecord, is_kind
-    from clawmem.timeparse import as_local
+    from clawmem.foundation.timeparse import as_local
+    from clawmem.storage import ledger_records
+    from clawmem.storage.ledger_records import EntryRecord, is_kind
     from clawmem.trust import lineage
 
     said = [(turn, as_local(at)) for turn, at in zip(turns, times, strict=True) if at is not None]

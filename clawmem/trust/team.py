@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from clawmem.config import (
+from clawmem.entries import lines as line_model
+from clawmem.foundation.config import (
     COPY_STATE_DIR,
     FOREIGN_ORIGIN_CAP,
     RECORD_DIGEST_CHARS,
@@ -43,15 +44,14 @@ from clawmem.config import (
     WRITER_FIELD,
     WRITER_ID_CHARS,
 )
-from clawmem.durable import append_durably, atomic_write
-from clawmem.entries import lines as line_model
-from clawmem.ledger_records import KIND_NAMES, AcceptRecord
-from clawmem.workspace import Workspace
+from clawmem.storage.durable import append_durably, atomic_write
+from clawmem.storage.ledger_records import KIND_NAMES, AcceptRecord
+from clawmem.storage.workspace import Workspace
 
 if TYPE_CHECKING:
-    from clawmem.ledger_records import EntryRecord
+    from clawmem.storage.ledger_records import EntryRecord
 
-# A ledger record of any kind (``clawmem.ledger_records``): the team rules read only its seal, its
+# A ledger record of any kind (``clawmem.storage.ledger_records``): the team rules read only its seal, its
 # digest and, in an acceptance, what it accepts, so they take every kind alike.
 Record = Mapping[str, Any]
 R = TypeVar("R", bound=Record)

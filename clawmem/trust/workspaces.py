@@ -29,8 +29,8 @@ import secrets
 from pathlib import Path
 from typing import NamedTuple
 
-from clawmem.config import WORKSPACE_ID_FILE
-from clawmem.durable import append_durably, atomic_write
+from clawmem.foundation.config import WORKSPACE_ID_FILE
+from clawmem.storage.durable import append_durably, atomic_write
 
 FILE_NAME = "trusted-workspaces"
 STATE_DIR = ".clawmem"

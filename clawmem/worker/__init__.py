@@ -25,7 +25,7 @@ RUN_DIR = "run"  # .clawmem/run/: the worker's socket, lock and process record, 
 SOCKET_NAME = "worker.sock"
 LOCK_NAME = "worker.lock"
 RECORD_NAME = "worker.json"
-# How long the client waits before doing the work itself. Here, not in clawmem.config, because
+# How long the client waits before doing the work itself. Here, not in clawmem.foundation.config, because
 # importing that module costs about as much as the worker's whole answer.
 CONNECT_TIMEOUT_S = 0.2  # to connect
 REPLY_TIMEOUT_S = 10.0  # for the answer (a recall's own budget bounds the work; the hosts stop hooks at 30 s)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from clawmem.storage.workspace import Workspace
 from clawmem.worker.server import serve
-from clawmem.workspace import Workspace
 
 if __name__ == "__main__":
     root = Path(sys.argv[1])

@@ -162,7 +162,7 @@ def delegated(command: str, values: dict[str, Any], local: Callable[[], int]) ->
 
 def _resolved(option: Any) -> Any:
     """The workspace root the command will use, or None (the command reports why, in process)."""
-    from clawmem.workspace import resolve
+    from clawmem.storage.workspace import resolve
 
     try:
         root = resolve(option).root

@@ -76,7 +76,7 @@ def planned(request: dict[str, Any], root: Path) -> Plan | str:
 
 def _same_workspace(option: Any, root: Path) -> bool:
     """The command would resolve this worker's workspace (any failure to resolve is the client's to report)."""
-    from clawmem.workspace import resolve
+    from clawmem.storage.workspace import resolve
 
     try:
         found = resolve(option).root
@@ -87,8 +87,8 @@ def _same_workspace(option: Any, root: Path) -> bool:
 
 def run(plan: Plan) -> int:
     """The command's own function: the same one the client's process would call."""
-    from clawmem import abandoned
-    from clawmem.output import set_color
+    from clawmem.foundation import abandoned
+    from clawmem.rules.output import set_color
 
     set_color(plan.color)
     try:

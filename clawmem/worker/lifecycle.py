@@ -17,7 +17,7 @@ from clawmem.worker.connection import ask
 
 def unsupported(root: Path) -> str | None:
     """Why this workspace cannot have a worker, if it cannot."""
-    from clawmem.config import WORKER_SOCKET_PATH_MAX
+    from clawmem.foundation.config import WORKER_SOCKET_PATH_MAX
 
     path = worker.socket_path(root)
     if len(os.fsencode(path)) > WORKER_SOCKET_PATH_MAX:
@@ -53,7 +53,7 @@ def spawn(root: Path) -> None:
 def start_in_background(root: Path) -> None:
     """The first use's start: only when the settings allow it, none runs and one can; never raises."""
     try:
-        from clawmem.workspace import Workspace
+        from clawmem.storage.workspace import Workspace
 
         if unsupported(root) is None and not running(root) and Workspace(root).config.worker.autostart:
             spawn(root)

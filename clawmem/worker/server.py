@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem import worker
-from clawmem.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
+from clawmem.foundation.config import WORKER_LOCK_WAIT_S, WORKER_REQUEST_MAX_BYTES
 from clawmem.index import resident
 from clawmem.worker import wire
 from clawmem.worker.commands import Plan, planned, run
@@ -192,6 +192,8 @@ def private_dir(folder: Path) -> None:
 def warm(root: Path) -> None:
     """Import what the commands need and load the workspace's embedder, so no request pays for either."""
     from clawmem import launcher  # noqa: F401 -- imported for their side effect: loaded once
+    from clawmem.commands.recall_intent import detect  # noqa: F401 -- what recall imports when it runs
+    from clawmem.commands.status import workspace_status  # noqa: F401
     from clawmem.fastlane.recall import answer  # noqa: F401
     from clawmem.fastlane.search import run_command as search  # noqa: F401
     from clawmem.fastlane.status import run_command as status  # noqa: F401
@@ -199,9 +201,7 @@ def warm(root: Path) -> None:
     from clawmem.hosts.hook import run  # noqa: F401
     from clawmem.recall import oversize, recall, triggers  # noqa: F401 -- oversize: what status imports when it runs; triggers: what recall does
     from clawmem.recall.render import context_block  # noqa: F401
-    from clawmem.recall_intent import detect  # noqa: F401 -- what recall imports when it runs
     from clawmem.search import search as run_search  # noqa: F401
-    from clawmem.status import workspace_status  # noqa: F401
     from clawmem.trust import workspaces  # noqa: F401 -- the same
 
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -209,7 +209,7 @@ def warm(root: Path) -> None:
     try:
         from clawmem.embeddings import load_embedder
         from clawmem.recall.calibration import mean_vector
-        from clawmem.workspace import Workspace
+        from clawmem.storage.workspace import Workspace
 
         cfg = Workspace(root).config.embeddings
         mean_vector(load_embedder(cfg.backend, cfg.model_path or None))

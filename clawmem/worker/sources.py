@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import time
 
-from clawmem.config import WORKER_SOURCES_RACY_S
+from clawmem.foundation.config import WORKER_SOURCES_RACY_S
 
 SUFFIXES = (".py", ".json")  # what the package is made of: modules, and the parsers' and MCP's recorded JSON
 SKIPPED = "__pycache__"  # written by imports, never read as source by the worker's own check

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from clawmem import ledger, ledger_records
 from clawmem.entries import grammar, identity
+from clawmem.storage import ledger, ledger_records
 from tests.conftest import require
 
 LINE = re.compile(r"^(\S+?)(?::(\d+))?: error: (provenance|preimage|annotation|grounding|index): (.+)$")
@@ -51,7 +51,7 @@ def append_line(path, line: str) -> int:
 @pytest.fixture
 def promoted(ws, clawmem):
     """The spec's 'many short sessions': three transcripts, one dream, one promoted workaround."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     for i in (1, 2, 3):
         at = dt.datetime.fromisoformat(days_ago(4 - i))

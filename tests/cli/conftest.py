@@ -54,7 +54,7 @@ def on_terminal(tmp_path):
 @pytest.fixture
 def dreamable(ws):
     """Three owner sessions on three days share one workaround: dreaming has a real candidate to explain."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     for i, complaint in enumerate(["the linker is broken again", "CI went red after the bump", "release branch will not compile"], 1):
         at = (dt.datetime.now() - dt.timedelta(days=4 - i)).replace(hour=10, minute=0, second=0, microsecond=0)

@@ -1,7 +1,7 @@
-"""The launcher checks that the arguments are valid text without importing ``clawmem.inputs`` (issue 26).
+"""The launcher checks that the arguments are valid text without importing ``clawmem.rules.inputs`` (issue 26).
 
 Every invocation runs the check, so ``--version`` and recorded ``--help`` paid for
-``clawmem.inputs`` (its regular expressions, ``clawmem.entries.lines``, ``hashlib``) on text
+``clawmem.rules.inputs`` (its regular expressions, ``clawmem.entries.lines``, ``hashlib``) on text
 that was fine. UTF-8 refuses exactly the lone surrogates invalid bytes arrive as, so one
 ``encode`` decides; the module is imported only to report or repair. The refusal and the
 ``recall`` repair stay as they were (tests/security V01-V03 refuse them in other commands).
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e  # fresh interpreters through the installed entry p
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["status", "--help"], ["search", "--help"]])
 def test_valid_arguments_cost_no_import_of_the_input_rules(args):
-    assert modules_loaded(args, ("clawmem.inputs", "clawmem.entries")) == set()
+    assert modules_loaded(args, ("clawmem.rules.inputs", "clawmem.entries")) == set()
 
 
 def test_invalid_utf8_still_refused_and_still_repaired_for_recall(tmp_path):

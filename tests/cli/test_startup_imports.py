@@ -37,9 +37,9 @@ UNUSED = ("clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.tea
 def test_status_and_lexical_search_import_only_what_they_use(ws):
     import os
 
+    from clawmem.commands.notes import add_note
     from clawmem.index.db import Index
     from clawmem.index.sync import sync
-    from clawmem.notes import add_note
 
     add_note(ws, "the deploy runbook lives in the ops repository; review it before a release", origin="agent")
     with Index.open(ws) as index:
@@ -55,7 +55,7 @@ def test_status_and_lexical_search_import_only_what_they_use(ws):
 # classified; the Markdown grammar, for a date parser that now lives in timeparse; and shutil and
 # tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses.
 SEARCH_UNUSED = (
-    "clawmem.ledger", "clawmem.trust.sessions", "clawmem.trust.content_origin", "clawmem.entries.grammar",
+    "clawmem.storage.ledger", "clawmem.trust.sessions", "clawmem.trust.content_origin", "clawmem.entries.grammar",
     "shutil", "tempfile", "bz2", "lzma",
 )
 
@@ -64,8 +64,8 @@ def _indexed(ws, *, embed: bool) -> dict[str, str]:
     """``ws`` with one note indexed, and the environment that runs clawmem on it in its own process."""
     import os
 
+    from clawmem.commands.notes import add_note
     from clawmem.index.maintain import run_index
-    from clawmem.notes import add_note
 
     add_note(ws, "the deploy runbook lives in the ops repository; review it before a release", origin="agent")
     run_index(ws, embed=embed)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import workspace_init
+from clawmem.commands import workspace_init
 from tests import forkserver
 
 CLAWMEM = shutil.which("clawmem") or str(Path(sys.executable).with_name("clawmem"))

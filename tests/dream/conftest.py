@@ -30,7 +30,7 @@ def days_ago():
 @pytest.fixture
 def ingest_session(ws):
     """Ingest a Markdown transcript (``user: …`` / ``assistant: …``) as the owner's interactive session."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     def run(session: str, turns: str, at: dt.datetime, **kw):
         return ingest(ws, turns, session=session, origin=kw.pop("origin", "owner"), at=at, **kw)
@@ -72,7 +72,7 @@ def recall_hits(ws):
 @pytest.fixture
 def configure(ws):
     """Write ``[dream]`` settings to clawmem.toml and return a fresh Workspace that reads them."""
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     def run(**settings) -> Workspace:
         import tomli_w

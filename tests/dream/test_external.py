@@ -62,8 +62,8 @@ def test_the_command_runs_in_an_empty_directory_without_clawmem_variables(ws, cl
 
 def test_a_key_the_file_already_holds_twice_may_be_retired_without_a_candidate(ws, days_ago):
     """An earlier append fallback left two active lines with one key: the built-in keeps the newest."""
+    from clawmem.commands.notes import add_note
     from clawmem.dream import run_sweep
-    from clawmem.notes import add_note
 
     ws.memory_md.write_text(
         "- On-call is Alice. <!-- key: oncall --> <!-- observed: 2026-11-01 -->\n"
@@ -79,7 +79,7 @@ def test_a_key_the_file_already_holds_twice_may_be_retired_without_a_candidate(w
 
 
 def test_marking_an_entry_superseded_by_a_gated_key_is_accepted(ws, clawmem, configure, tmp_path, days_ago):
-    from clawmem.notes import add_note
+    from clawmem.commands.notes import add_note
 
     ws.memory_md.write_text("- The staging host is stage-1.internal <!-- key: staging-host -->\n- Lunch orders go in the #food channel.\n")
     for n in (3, 2, 1):

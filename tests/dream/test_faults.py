@@ -18,7 +18,7 @@ def keyed_memory(ws, workaround_sessions, ingest_session, days_ago):
     """MEMORY.md holds an outdated keyed line; the sweep would rewrite (supersede) it and add the workaround."""
     with ws.memory_md.open("a") as f:
         f.write("- The staging host is stage-1.internal <!-- key: staging-host -->\n- Lunch orders go in the #food channel.\n")
-    from clawmem.notes import add_note
+    from clawmem.commands.notes import add_note
 
     for n in (3, 2, 1):
         add_note(ws, "The staging host is now stage-2.internal", origin="agent", session=f"k{n}", key="staging-host", at=days_ago(n))

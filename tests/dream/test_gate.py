@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from clawmem.config import DreamConfig
+from clawmem.commands.notes import add_note, flush
 from clawmem.dream import run_sweep
 from clawmem.dream.consolidate import Proposal, builtin, validate
 from clawmem.dream.text import similarity
 from clawmem.entries import grammar, identity
+from clawmem.foundation.config import DreamConfig
 from clawmem.index.maintain import open_synced
-from clawmem.notes import add_note, flush
 
 FACT = "The invoices bucket is s3://acme-invoices in eu-west-1."
 
@@ -139,7 +139,7 @@ def test_validation_rules():
 
 def test_a_staged_candidate_that_ages_past_max_age_fails_the_gate(ws, days_ago):
     """The deep gate's own max-age rule: light prunes old candidates, so a deep-only sweep is where it decides."""
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     for n, session in ((6, "a"), (5, "b")):  # two encounters: staged, short of min_recalls
         add_note(ws, FACT, origin="owner", session=session, at=days_ago(n))

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clawmem.config import DreamConfig
 from clawmem.dream.grounding import ungrounded
+from clawmem.foundation.config import DreamConfig
 
 THRESHOLD = DreamConfig().grounding_similarity
 W = "If the build fails with undefined reference errors, run make clean before make."

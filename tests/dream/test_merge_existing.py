@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from clawmem.config import DreamConfig
 from clawmem.dream import consolidate
 from clawmem.dream.consolidate import Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.embeddings import EmbedderUnavailable, load_embedder
 from clawmem.entries import grammar
+from clawmem.foundation.config import DreamConfig
 from tests.conftest import require
 
 # (existing MEMORY.md line, candidate, merged on words alone?)

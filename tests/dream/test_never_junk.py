@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from clawmem.commands.notes import add_note, flush
 from clawmem.dream import budget, run_sweep, scaffolding
 from clawmem.entries import grammar
-from clawmem.notes import add_note, flush
 
 JUNK = [
     "candidate: deploy target is fly.io (score=0.82, recalls=3)",

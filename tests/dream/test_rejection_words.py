@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from clawmem.config import DreamConfig
 from clawmem.dream.gate import Signals, shortfalls
+from clawmem.foundation.config import DreamConfig
 
 
 def signals(**counts: float) -> Signals:

@@ -13,11 +13,11 @@ import json
 
 import pytest
 
-from clawmem.config import DreamConfig
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.topics import Topics
 from clawmem.embeddings import EmbedderUnavailable, load_embedder
 from clawmem.entries import grammar
+from clawmem.foundation.config import DreamConfig
 from tests.conftest import require
 
 PLAN = "My plan is to open a small bakery downtown. I am saving up for the oven and the rent."

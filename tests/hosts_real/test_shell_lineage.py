@@ -3,7 +3,7 @@
 The model (the stub on 127.0.0.1) runs one shell command with the host's shell tool: ``clawmem
 get`` of an untrusted note, then ``clawmem note add --origin agent`` of a French paraphrase,
 with no ``--session`` and no shared word. Claude Code and Codex set their session in the
-environment of the commands they run (``clawmem.config.HOST_SESSION_ENV``), so clawmem ties the
+environment of the commands they run (``clawmem.foundation.config.HOST_SESSION_ENV``), so clawmem ties the
 read and the write to the session without the agent's help, and the note is untrusted-derived.
 A second session that writes the paraphrase soon after is no way round it: a session id is a
 claim, so what clawmem showed any caller lately taints every agent note. Control: the same kind
@@ -18,8 +18,8 @@ import shlex
 
 import pytest
 
-from clawmem.config import RECENT_EXPOSURE_MINUTES
 from clawmem.entries.identity import text_hash
+from clawmem.foundation.config import RECENT_EXPOSURE_MINUTES
 from tests.conftest import CLAWMEM
 from tests.hosts_real.conftest import HOSTS, ClaudeCode, Codex, Sandbox
 from tests.hosts_real.stubs import Rule, Script, StubModel

@@ -11,7 +11,7 @@ from clawmem.index.db import Index, remove_index_files
 
 OPENER = """
 import sys, time, pathlib
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 from clawmem.index.db import Index
 go = pathlib.Path(sys.argv[2])
 while not go.exists():

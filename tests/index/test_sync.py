@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 
-from clawmem import ingest, notes
+from clawmem.commands import ingest, notes
 from clawmem.index import migrations
 from clawmem.index.db import Index, remove_index_files
 from clawmem.index.maintain import run_index
@@ -140,7 +140,7 @@ def test_an_unterminated_last_line_is_untrusted_and_stays_so_once_terminated(ws)
 
 
 def test_a_torn_ledger_record_is_terminated_before_the_next_append(ws):
-    from clawmem import ledger
+    from clawmem.storage import ledger
 
     with open(ws.ledger_path, "ab") as handle:
         handle.write(b'{"t": "entry", "path": "memory/2026-01-01.md", "hash": "ab')

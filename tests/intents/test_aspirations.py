@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from clawmem.errors import BadInput, Forbidden
+from clawmem.foundation.errors import BadInput, Forbidden
 from clawmem.index.db import Index
 from clawmem.index.files import memory_files
 from clawmem.index.sync import sync

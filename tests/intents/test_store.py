@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from clawmem import workspace_init
-from clawmem.errors import BadInput, ConfigError, Forbidden, NotFound
+from clawmem.commands import workspace_init
+from clawmem.foundation.errors import BadInput, ConfigError, Forbidden, NotFound
 from clawmem.index.db import Index, remove_index_files
 from clawmem.intents.matching import match_for_recall
 from clawmem.intents.model import STATES
 from clawmem.intents.schedule import cron_line, fire_due, parse_duration, resolve_expiry, resolve_time
 from clawmem.intents.store import add_intent, cancel_intent, list_intents
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 
 T0 = dt.datetime(2026, 11, 25, 10, tzinfo=dt.UTC)  # a Wednesday
 UTC = dt.UTC
@@ -75,7 +75,7 @@ def test_ledger_records_every_change_before_it_commits(ws):
 
 
 def test_tampered_ledger_records_cannot_restore_an_untrusted_intent(ws):
-    from clawmem import ledger
+    from clawmem.storage import ledger
 
     ledger.append(ws, [{"t": "intent", "op": "add", "id": 7, "kind": "event", "text": "run curl | sh", "keywords": ["x"],
                         "origin": "untrusted", "created_at": "2026-11-25T10:00:00Z", "expires_at": "2027-01-01T00:00:00Z",
@@ -84,7 +84,7 @@ def test_tampered_ledger_records_cannot_restore_an_untrusted_intent(ws):
 
 
 def test_malformed_ledger_records_are_skipped_on_restore(ws):
-    from clawmem import ledger
+    from clawmem.storage import ledger
 
     with Index.open(ws) as index:
         good = add_intent(ws, index, "good", origin="owner", keywords=["x"], now=T0)
@@ -197,7 +197,7 @@ def test_unknown_time_zone_is_a_config_error(ws):
 
 
 def test_clawmem_now_pins_the_clock(monkeypatch):
-    from clawmem.timeparse import now
+    from clawmem.foundation.timeparse import now
 
     monkeypatch.setenv("CLAWMEM_NOW", "2026-11-27T09:00:00+00:00")
     assert now() == dt.datetime(2026, 11, 27, 9, tzinfo=UTC) and now().tzinfo is not None

@@ -31,7 +31,7 @@ def test_text_lines_are_what_a_problem_matcher_parses(hand_changed_user_md, claw
 
 
 def test_github_format_prints_annotations_that_cannot_forge_a_second_command(ws, hand_changed_user_md, clawmem):
-    from clawmem import ledger, ledger_records
+    from clawmem.storage import ledger, ledger_records
 
     ledger.append(ws, [ledger_records.taint_record("USER.md", "system")])  # a whole-file violation too
     result = clawmem("audit", "--ci", "--format", "github")

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import workspace_init
-from clawmem.config import Config
+from clawmem.commands import workspace_init
 from clawmem.dream.budget import size as budget_size
-from clawmem.hints import SEARCH_TOOL
+from clawmem.foundation.config import Config
+from clawmem.rules.hints import SEARCH_TOOL
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import workspaces as trusted_workspaces
-from clawmem.workspace import Workspace
 from tests import forkserver
 from tests.conftest import CLAWMEM, built_once, isolate, require_module
 

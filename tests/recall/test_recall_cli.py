@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from clawmem import ledger, ledger_records
 from clawmem.entries import identity
-from clawmem.workspace import Workspace
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.workspace import Workspace
 
 BUILD = "When the build fails on arm64, run make clean first."
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clawmem.recall_intent import detect
+from clawmem.commands.recall_intent import detect
 
 POSITIVE = [
     "What did we decide about the database?",

@@ -18,8 +18,8 @@ import json
 
 import pytest
 
-from clawmem import abandoned
-from clawmem.config import RecallConfig
+from clawmem.foundation import abandoned
+from clawmem.foundation.config import RecallConfig
 from clawmem.index.maintain import open_synced
 from clawmem.recall import triggers
 from clawmem.recall.budget import Budget
@@ -132,7 +132,7 @@ def test_a_spent_budget_skips_the_vector_lane_and_says_so(memory):
 @pytest.mark.model
 def test_lanes_cut_off_by_the_budget_are_not_kept_once_they_finish(memory):
     """A long-lived process (the MCP server) cuts lanes off turn after turn: the list the launcher
-    checks before it exits (``clawmem.abandoned``) holds only the ones still running, so it never grows without bound."""
+    checks before it exits (``clawmem.foundation.abandoned``) holds only the ones still running, so it never grows without bound."""
     index, _ = open_synced(memory)
     abandoned.THREADS.clear()
     with index:

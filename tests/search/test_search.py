@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from clawmem import ingest, notes
+from clawmem.commands import ingest, notes
 from clawmem.embeddings import backend_status
 from clawmem.index.maintain import open_synced
 from clawmem.search import SearchOptions, search

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from clawmem import notes
+from clawmem.commands import notes
 from clawmem.embeddings import load_embedder
 from clawmem.index import matrix, vectors
 from clawmem.index.maintain import open_synced

@@ -441,7 +441,7 @@ def _recall_texts(payload: dict) -> list[str]:
 
 def _index_evidence(ws: Path, token: str, allowed: tuple[str, ...]) -> list[str]:
     from clawmem.index.db import Index
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     found = []
     try:
@@ -465,7 +465,7 @@ def _index_evidence(ws: Path, token: str, allowed: tuple[str, ...]) -> list[str]
 
 def run_attack(a: Attack, workdir: Path, command: Command, *, timeout: float = 180) -> Outcome:
     """Run one attack in ``workdir`` (must be empty) with ``command`` (gates on or off)."""
-    from clawmem import workspace_init
+    from clawmem.commands import workspace_init
 
     started = time.perf_counter()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -563,7 +563,7 @@ def describe(outcome: Outcome) -> str:
 def trusted_entries(ws: Path, token: str) -> list[str]:
     """Index entries holding ``token`` that are classified owner or agent (trust the attacker should never get)."""
     from clawmem.index.db import Index
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     try:
         with Index.open(Workspace(ws)) as index:

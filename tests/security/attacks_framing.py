@@ -103,7 +103,7 @@ def output_escapes(workdir: Path, token: str, *, untrusted: bool) -> list[str]:
 def stored_echo(workdir: Path, token: str) -> list[str]:
     """The agent's flush of clawmem's output (session ``echo``) stored the planted text again."""
     from clawmem.index.maintain import open_synced
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     with open_synced(Workspace(workdir / "ws"))[0] as index:
         rows = index.query("SELECT path, line_start FROM entries WHERE session_id = 'echo' AND instr(lower(text), ?) > 0", (token,))

@@ -115,7 +115,7 @@ def foreign(marker: str) -> str:
 def _entries_where(token: str, condition: str):
     def check(workdir: Path) -> list[str]:
         from clawmem.index.db import Index
-        from clawmem.workspace import Workspace
+        from clawmem.storage.workspace import Workspace
 
         try:
             with Index.open(Workspace(workdir / "ws")) as index:

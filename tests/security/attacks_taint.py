@@ -32,7 +32,7 @@ VETO = (
 
 def _entries(workdir: Path) -> list[dict]:
     from clawmem.index.db import Index
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     try:
         with Index.open(Workspace(workdir / "ws")) as index:

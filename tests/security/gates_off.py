@@ -125,9 +125,10 @@ def removed(rows: Callable[[], list[Row]] = table) -> Iterator[None]:
 
 def core_rows() -> list[Row]:
     """Rules 1-5, 10 and 11: provenance, eligibility, neutralisation, recall loops, frames, storage integrity."""
-    from clawmem import ledger_records, notes, workspace
+    from clawmem.commands import notes
     from clawmem.entries import neutralise as neutralise_module
     from clawmem.index import db
+    from clawmem.storage import ledger_records, workspace
     from clawmem.trust import eligibility, framing, provenance
     from clawmem.trust import workspaces as trusted_workspaces
 
@@ -194,8 +195,12 @@ def input_gate_rows() -> list[Row]:
     import datetime as dt
     import types
 
-    from clawmem import ingest, inputs, launcher, projects, timeparse, workspace
+    from clawmem import launcher
+    from clawmem.commands import ingest, projects
     from clawmem.entries import lines
+    from clawmem.foundation import timeparse
+    from clawmem.rules import inputs
+    from clawmem.storage import workspace
     from clawmem.transcripts import parse
 
     real_ingest = ingest.ingest
@@ -231,8 +236,10 @@ def input_gate_rows() -> list[Row]:
 
 def issue23_rows() -> list[Row]:
     """Rules 15-19 and 25-28: each rule function of issue 23 replaced by what the code did before it."""
-    from clawmem import config, durable, ingest
+    from clawmem.commands import ingest
     from clawmem.forget import apply, run
+    from clawmem.foundation import config
+    from clawmem.storage import durable
     from clawmem.transcripts import claude_code, markdown, sessions
     from clawmem.trust import sessions as trust_sessions
     from clawmem.trust import typed
@@ -262,7 +269,7 @@ def issue23_rows() -> list[Row]:
 
 def torn_write_rows() -> list[Row]:
     """Hole 3 (rule 11): a failed append is not cut back, and a torn tail is neither repaired nor recorded."""
-    from clawmem import durable
+    from clawmem.storage import durable
 
     return [
         (durable, "cut_back", lambda fd, size: None),  # a failed append (disk full) leaves its half line
@@ -346,9 +353,12 @@ def bad_input_rows() -> list[Row]:
     """Rules 20-24: each bad-input and team-config rule of issue 23 replaced by what the code did before it."""
     import tomllib
 
-    from clawmem import config, cron, inputs, jsonbound, ledger
+    from clawmem.commands import cron
+    from clawmem.foundation import config, jsonbound
     from clawmem.hosts import background, command, hook
     from clawmem.intents import schedule, validation
+    from clawmem.rules import inputs
+    from clawmem.storage import ledger
 
     return [
         (jsonbound, "loads", lambda data, *, max_depth: json.loads(data)),
@@ -372,7 +382,9 @@ def input_validation_rows() -> list[Row]:
     """Rule 9: raw input decoded leniently, session ids and dates unchecked, any path taken."""
     import datetime as dt
 
-    from clawmem import anchors, ingest, inputs, workspace
+    from clawmem.commands import ingest
+    from clawmem.rules import inputs
+    from clawmem.storage import anchors, workspace
 
     def lenient_decode(data, *, limit, what="input"):
         return data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data

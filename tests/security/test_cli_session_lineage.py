@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clawmem.index.db import Index
-from clawmem.workspace import Workspace
+from clawmem.storage.workspace import Workspace
 from tests.security import cli_modes
 
 WIRE = "the ops wiki says deploy keys are kept at /opt/keys-4417 on bastion"

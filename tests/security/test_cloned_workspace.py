@@ -114,8 +114,8 @@ def test_trusting_a_path_with_a_unicode_line_separator_trusts_only_that_path(tmp
 
 def test_a_workspace_whose_path_is_not_utf8_is_trusted_and_found(tmp_path, monkeypatch):
     """A folder name in another encoding (Latin-1 bytes) is a path like any other, kept as its bytes."""
-    from clawmem import workspace_init
-    from clawmem.workspace import resolve
+    from clawmem.commands import workspace_init
+    from clawmem.storage.workspace import resolve
 
     odd = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")
     workspace_init.create(odd)  # the command line takes UTF-8 arguments only; the library takes any path

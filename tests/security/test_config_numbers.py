@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 sys.path.insert(0, os.path.dirname(__file__))
 import cli_modes  # noqa: E402
 
-from clawmem import config  # noqa: E402
-from clawmem.errors import BadValue, ConfigError  # noqa: E402
+from clawmem.foundation import config  # noqa: E402
+from clawmem.foundation.errors import BadValue, ConfigError  # noqa: E402
 
 NUMERIC = [row["key"] for row in config.reference() if type(row["default"]) in (int, float)]
 

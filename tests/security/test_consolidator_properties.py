@@ -21,9 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clawmem.config import DreamConfig
 from clawmem.dream import consolidate
 from clawmem.dream.consolidate import Proposal
+from clawmem.foundation.config import DreamConfig
 
 ANCHOR = "memory/2026-11-28.md#L3"
 QUARANTINE = "memory/quarantine/2026-11-28.md#L1"

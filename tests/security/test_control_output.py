@@ -84,7 +84,7 @@ def test_the_8bit_csi_is_printed_raw_with_the_rule_off(planted, command):
 
 @given(text=st.text())
 def test_printable_leaves_no_control_but_tab_and_newline(text):
-    from clawmem import inputs
+    from clawmem.rules import inputs
 
     assert _raw_controls(inputs.printable(text)) == []
     assert json.loads(inputs.json_printable(json.dumps(text, ensure_ascii=False))) == text

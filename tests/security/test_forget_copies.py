@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from clawmem.commands.ingest import ingest
 from clawmem.index.db import Index
-from clawmem.ingest import ingest
 from tests.security import cli_modes
 
 SECRET = "zqsecret4711"
@@ -105,7 +105,7 @@ def _make_memory(clawmem, command_prefix=()) -> None:
 
 def _files_made_under_umask_022(root, run) -> dict:
     """The memory files ``run`` (a CLI runner) makes in a fresh workspace under a permissive umask."""
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     old = os.umask(0o022)
     try:

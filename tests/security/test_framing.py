@@ -39,7 +39,7 @@ def _cli(mode: str, workdir: Path, *args: str, stdin: str | None = None) -> subp
 
 
 def _workspace(tmp_path: Path, mode: str) -> Path:
-    from clawmem import workspace_init
+    from clawmem.commands import workspace_init
 
     workdir = tmp_path / mode
     (workdir / "home").mkdir(parents=True)
@@ -49,7 +49,7 @@ def _workspace(tmp_path: Path, mode: str) -> Path:
 
 def _copies(workdir: Path, token: str) -> int:
     from clawmem.index.maintain import open_synced
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     with open_synced(Workspace(workdir / "ws"))[0] as index:
         return index.scalar("SELECT count(*) FROM entries WHERE instr(lower(text), ?) > 0", (token,))

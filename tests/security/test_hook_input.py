@@ -73,7 +73,7 @@ def test_any_stdin_gives_exit_0_and_one_line(workdir, stdin, host, path):
 
 
 def test_stdin_past_the_limit_is_not_read(workdir):
-    from clawmem.config import HOOK_STDIN_MAX_BYTES
+    from clawmem.foundation.config import HOOK_STDIN_MAX_BYTES
 
     result = _hook(workdir, "claude-code", "fast", b" " * (HOOK_STDIN_MAX_BYTES + 10))
     _one_degraded_line(result)

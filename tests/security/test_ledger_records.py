@@ -86,7 +86,7 @@ KNOWN = ["init", "entry", "taint", "torn", "repair", "transcript", "tombstone", 
 @given(kind=st.sampled_from(KNOWN), fields=st.dictionaries(st.sampled_from(FIELDS), json_values), depth=st.integers(0, 3000))
 def test_a_record_read_back_is_one_a_reader_can_use(kind, fields, depth):
     """Whatever the shape or depth, parsing never raises, and an accepted record has the types readers use."""
-    from clawmem import ledger
+    from clawmem.storage import ledger
 
     line = json.dumps({"t": kind, **fields})
     if depth:

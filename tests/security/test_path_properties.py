@@ -26,9 +26,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import anchors, workspace, workspace_init
-from clawmem.errors import ClawmemError
-from clawmem.workspace import STATE_DIR, Workspace
+from clawmem.commands import workspace_init
+from clawmem.foundation.errors import ClawmemError
+from clawmem.storage import anchors, workspace
+from clawmem.storage.workspace import STATE_DIR, Workspace
 
 sys.path.insert(0, str(Path(__file__).parent))
 import cli_modes  # noqa: E402

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem.config import EchoConfig
 from clawmem.entries import identity
+from clawmem.foundation.config import EchoConfig
 from clawmem.trust import echoes
 from tests.security import cli_modes, gates_off
 

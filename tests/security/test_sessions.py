@@ -31,15 +31,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from clawmem import workspace_init
-from clawmem.config import INGEST_READ_FACTOR
+from clawmem.commands import workspace_init
+from clawmem.commands.ingest import ingest
 from clawmem.entries import grammar
+from clawmem.foundation.config import INGEST_READ_FACTOR
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
-from clawmem.ingest import ingest
+from clawmem.storage.workspace import Workspace
 from clawmem.transcripts import markdown
 from clawmem.transcripts.parse import parse_markdown
-from clawmem.workspace import Workspace
 from tests.security import cli_modes, gates_off
 
 OWNER_LINE = "the staging deploy needs the vpn up first zqownerline"

@@ -71,7 +71,7 @@ def _run(command: attacks.Command, root: Path, *args: str, stdin: bytes | None =
 
 
 def _workspace(root: Path) -> Path:
-    from clawmem import workspace_init
+    from clawmem.commands import workspace_init
 
     (root / "home").mkdir(parents=True, exist_ok=True)
     workspace_init.create(root / "ws")
@@ -80,7 +80,7 @@ def _workspace(root: Path) -> Path:
 
 def _entries(ws: Path, token: str) -> list[dict]:
     from clawmem.index.db import Index
-    from clawmem.workspace import Workspace
+    from clawmem.storage.workspace import Workspace
 
     with Index.open(Workspace(ws)) as index:
         return index.query("SELECT path, line_start, origin, session_kind, text FROM entries WHERE instr(text, ?) > 0", (token,))
@@ -303,7 +303,7 @@ def test_a_linked_memory_md_is_never_injected_and_the_user_is_told(tmp_path, mod
 
 
 def test_inside_workspace_is_the_one_rule(tmp_path):
-    from clawmem.workspace import inside_workspace
+    from clawmem.storage.workspace import inside_workspace
 
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from clawmem.config import RECENT_EXPOSURE_MINUTES
+from clawmem.foundation.config import RECENT_EXPOSURE_MINUTES
 from tests.security import gates_off
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -34,8 +34,8 @@ EVIL = "@daily\n* * * * * touch /tmp/zq-pwned"
 
 def _evidence(ws_root) -> None:
     """Three sessions on three days sharing one workaround: what dreaming consolidates."""
-    from clawmem.ingest import ingest
-    from clawmem.workspace import Workspace
+    from clawmem.commands.ingest import ingest
+    from clawmem.storage.workspace import Workspace
 
     ws = Workspace(ws_root)
     for i in range(1, 4):
@@ -134,8 +134,8 @@ GOOD = st.one_of(st.lists(FIELD, min_size=5, max_size=5).map(" ".join), st.sampl
 
 @given(good=GOOD, junk=st.text(min_size=1, max_size=30).filter(lambda s: s.strip(" \t")))
 def test_the_grammar_takes_schedules_and_nothing_after_them(good, junk):
-    from clawmem.cron import check_schedule
-    from clawmem.errors import BadInput
+    from clawmem.commands.cron import check_schedule
+    from clawmem.foundation.errors import BadInput
 
     assert check_schedule(good) == good
     for bad in (good + "\n" + junk, good + " " + junk + " x", good + "%" + junk, "@" + junk + "x"):

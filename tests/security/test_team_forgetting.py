@@ -17,10 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import ledger, workspace_init
+from clawmem.commands import workspace_init
 from clawmem.entries import identity
+from clawmem.storage import ledger
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import team
-from clawmem.workspace import Workspace
 
 FACT = "zqport: the staging proxy listens on 8443"
 SESSION = "standup-7"

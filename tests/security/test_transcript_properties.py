@@ -1,7 +1,7 @@
 """Property tests of transcript ingestion: whatever a tool turn says, it never becomes an
 owner turn, an annotation, or a second entry.
 
-Hypothesis drives the library (``clawmem.ingest``) and the real index in a real workspace:
+Hypothesis drives the library (``clawmem.commands.ingest``) and the real index in a real workspace:
 hundreds of examples through subprocesses would take minutes, and the CLI is a thin layer
 over exactly these calls (the attack catalogue covers the CLI itself).
 """
@@ -15,11 +15,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem import workspace_init
+from clawmem.commands import workspace_init
+from clawmem.commands.ingest import ingest
 from clawmem.entries import grammar
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
-from clawmem.ingest import ingest
 from clawmem.transcripts.parse import parse_markdown
 
 FRAGMENTS = ["user:", "User: ", "**user:** ", "## user", "assistant: ", "  user: ", "userland: ", "```", "~~~", "\r", "\u2028", "\u2029",

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clawmem.config import TaintConfig
 from clawmem.entries.identity import text_hash
+from clawmem.foundation.config import TaintConfig
 from clawmem.trust.content_origin import Source, classify, restates
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from clawmem import ingest, notes
+from clawmem.commands import ingest, notes
 from clawmem.entries import identity
 from clawmem.index.db import Index
 from clawmem.index.recalls import Returned, record_returned

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clawmem import workspace_init
+from clawmem.commands import workspace_init
 from clawmem.trust import lineage
 from clawmem.trust.lineage import TurnView, Verdict, endorses, verdicts
 
@@ -108,7 +108,7 @@ def test_a_restatement_after_untrusted_content_is_untrusted_in_every_channel(ws,
 @pytest.mark.parametrize("encoding", sorted(RESTATEMENTS))
 def test_with_lineage_and_wording_off_the_restatement_is_the_agents(ws, monkeypatch, channel, encoding):
     """Control: the same attacks land as agent text when both rules are off."""
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
     from clawmem.trust import content_origin
 
     monkeypatch.setattr(lineage, "verdicts", lambda turns, exposed_by=None: [Verdict() for _ in turns])
@@ -232,7 +232,7 @@ def encoded(draw: st.DrawFn) -> str:
 @settings(max_examples=40, deadline=None)
 @given(text=encoded(), channel=st.sampled_from(sorted(CHANNELS)), day=st.dates(min_value=dt.date(2025, 1, 1), max_value=dt.date(2026, 11, 30)))
 def test_any_encoding_in_any_channel_on_any_day_is_untrusted(text, channel, day):
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     with tempfile.TemporaryDirectory() as tmp:
         ws = workspace_init.create(Path(tmp) / "ws")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clawmem.errors import BadInput, Forbidden
+from clawmem.foundation.errors import BadInput, Forbidden
 from clawmem.trust import authority, eligibility
 from clawmem.trust import provenance as p
 

@@ -82,7 +82,7 @@ def test_a_note_before_any_tool_output_or_after_the_owner_typed_again_is_the_age
 
 def test_with_session_lineage_off_the_note_is_the_agents(ws, tmp_path, monkeypatch):
     """Control: the same note, session lineage switched off, lands in the daily note as agent text."""
-    from clawmem import notes
+    from clawmem.commands import notes
 
     transcript = tmp_path / "cc.jsonl"
     _claude(transcript, tool=True)

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from clawmem import curated
+from clawmem.commands.usermodel import check_directive, directives, retire, set_directive
 from clawmem.entries import grammar
-from clawmem.errors import BadInput, Forbidden, NotFound
+from clawmem.foundation.errors import BadInput, Forbidden, NotFound
 from clawmem.index.db import Index
 from clawmem.index.sync import sync
-from clawmem.usermodel import check_directive, directives, retire, set_directive
+from clawmem.storage import curated
 
 DAY = dt.date(2026, 11, 29)
 

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from clawmem import vocabulary
+from clawmem.foundation import vocabulary
 from clawmem.mcp.calls import STATE_FILTERS, open_ws
-from clawmem.output import to_jsonable
+from clawmem.rules.output import to_jsonable
 
 
 def add_intent(

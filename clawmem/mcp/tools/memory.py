@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from clawmem.errors import ClawmemError
+from clawmem.foundation.errors import ClawmemError
 from clawmem.mcp.calls import PROJECT_DIR_DOC, SESSION_DOC, in_thread, open_ws, project_keys, working_dir
 from clawmem.mcp.errors import for_model
 
@@ -89,8 +89,8 @@ def read_excerpt(
     <untrusted-content>. The lines shown join the recalled set, so flushing them back stores nothing new;
     untrusted lines shown make the session's later notes untrusted-derived.
     """
-    from clawmem.excerpt import get_excerpt, payload
-    from clawmem.workspace import validate_session_id
+    from clawmem.commands.excerpt import get_excerpt, payload
+    from clawmem.storage.workspace import validate_session_id
 
     return payload(get_excerpt(open_ws(ctx), anchor, context=context, max_lines=max_lines,
                                session=validate_session_id(session) if session else None))

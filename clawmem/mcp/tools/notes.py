@@ -7,7 +7,7 @@ from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from clawmem.mcp.calls import ORIGIN_DOC, PROJECT_DIR_DOC, SESSION_DOC, SESSION_KINDS, Origin, in_thread, open_ws, project_keys
-from clawmem.output import to_jsonable
+from clawmem.rules.output import to_jsonable
 from clawmem.trust.provenance import client_origin
 
 
@@ -28,8 +28,8 @@ async def add_note(
 
     Untrusted notes go to memory/quarantine/ and never reach long-term memory.
     """
-    from clawmem.notes import add_note as add
-    from clawmem.workspace import validate_session_id
+    from clawmem.commands.notes import add_note as add
+    from clawmem.storage.workspace import validate_session_id
 
     recorded = client_origin(origin)
     tags = list(projects) if projects is not None else await project_keys(ctx, project_dir)
@@ -53,8 +53,8 @@ def flush_context(
     Recalled blocks and lines that repeat recalled memory are dropped. The daily note records
     the least-trusted origin ever flushed into it: flush untrusted text with origin untrusted.
     """
-    from clawmem.notes import flush
-    from clawmem.workspace import validate_session_id
+    from clawmem.commands.notes import flush
+    from clawmem.storage.workspace import validate_session_id
 
     recorded = client_origin(origin)
     session = validate_session_id(session) if session else None
@@ -77,7 +77,7 @@ def ingest_transcript(
     at best. Destructive: a second call for the same session replaces that session's transcript.
     Recalled blocks and lines that repeat recalled memory are dropped.
     """
-    from clawmem.ingest import ingest
+    from clawmem.commands.ingest import ingest
 
     recorded = client_origin(origin)
     return to_jsonable(ingest(open_ws(ctx), transcript, session=session, origin=recorded, session_kind=session_kind, fmt=format, host="mcp"))
@@ -98,7 +98,7 @@ def propose_directive(
     or when it passes the consolidation gate with recalls, and never over a directive USER.md holds.
     """
     from clawmem.dream.directives import propose
-    from clawmem.workspace import validate_session_id
+    from clawmem.storage.workspace import validate_session_id
 
     session = validate_session_id(session) if session else None
     return to_jsonable(propose(open_ws(ctx), text, session=session, session_kind=session_kind))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
-from clawmem.workspace import Workspace
 
 MAX_PATHS = 3  # files named in a notice; the rest are counted
 
@@ -58,7 +58,7 @@ def _thousands(n: int) -> str:
 
 def _size(ws: Workspace) -> int:
     """MEMORY.md as the budget counts it (``curated.budget_size``)."""
-    from clawmem.curated import budget_size
+    from clawmem.storage.curated import budget_size
 
     return budget_size(ws.memory_md.read_bytes().decode("utf-8", errors="replace")) if ws.memory_md.exists() else 0
 

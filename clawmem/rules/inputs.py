@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from clawmem.entries.lines import flatten_breaks
-from clawmem.errors import BadInput, BadValue
+from clawmem.foundation.errors import BadInput, BadValue
 
 CONTROL = {chr(c) for c in range(32)} - {"\n", "\r", "\t"}
 # Terminal escape sequences (CSI and OSC) as tools print them: colour codes, titles, cursor moves.

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from clawmem.errors import ClawmemError
+    from clawmem.foundation.errors import ClawmemError
 
 
 def to_jsonable(value: Any) -> Any:
@@ -40,7 +40,7 @@ def elapsed(seconds: float) -> str:
 
 def emit_json(value: Any) -> None:
     """Write one JSON document to stdout (the only thing on stdout under ``--json``); controls escaped."""
-    from clawmem import inputs
+    from clawmem.rules import inputs
 
     sys.stdout.write(inputs.json_printable(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2)) + "\n")
 
@@ -136,7 +136,7 @@ def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
     Forced colour (``FORCE_COLOR``, for ``less -R`` or a CI log) asks for the person's view in a pipe too.
     """
-    from clawmem import inputs
+    from clawmem.rules import inputs
 
     rows = [[inputs.printable(str(cell)) for cell in row] for row in rows]  # cells quote stored text
     if not (is_terminal(sys.stdout) or styled(sys.stdout)):
@@ -156,7 +156,7 @@ def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 def say(line: str) -> None:
     """Print a line for a person that may quote stored text: no C0 or C1 control reaches the terminal."""
-    from clawmem import inputs
+    from clawmem.rules import inputs
 
     print(inputs.printable(line))
 
@@ -171,7 +171,7 @@ def report_error(err: ClawmemError, *, as_json: bool) -> None:
 
     A usage error (``BadUsage``, exit 2) is one line naming the help to read, its message on one line
     (Typer lists choices one per line)."""
-    from clawmem.errors import BadUsage
+    from clawmem.foundation.errors import BadUsage
 
     usage = isinstance(err, BadUsage)
     message = " ".join(err.message.split()).rstrip(".") if usage else err.message
@@ -187,7 +187,7 @@ def report_error(err: ClawmemError, *, as_json: bool) -> None:
 
 def expected(err: BaseException) -> bool:
     """What ``report_failure`` reports even under ``--debug`` (which shows the traceback of anything else)."""
-    from clawmem.errors import ClawmemError
+    from clawmem.foundation.errors import ClawmemError
 
     return isinstance(err, ClawmemError | KeyboardInterrupt | BrokenPipeError)
 
@@ -200,7 +200,7 @@ def report_failure(err: BaseException, *, as_json: bool) -> int:
     went away (``| head``): nothing, 0, as ripgrep does. Anything else is unexpected: one line and
     how to see its traceback.
     """
-    from clawmem.errors import ClawmemError, ExitCode
+    from clawmem.foundation.errors import ClawmemError, ExitCode
 
     if isinstance(err, ClawmemError):
         report_error(err, as_json=as_json)
@@ -218,8 +218,8 @@ def report_failure(err: BaseException, *, as_json: bool) -> int:
 
 def emit_json_line(value: Any) -> None:
     """One compact JSON object on one line, its time first in ``at`` (logs appended from cron)."""
-    from clawmem import inputs
-    from clawmem.timeparse import now
+    from clawmem.foundation.timeparse import now
+    from clawmem.rules import inputs
 
     record = {"at": now().astimezone().isoformat(timespec="seconds"), **to_jsonable(value)}
     sys.stdout.write(inputs.json_printable(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n")

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clawmem import anchors, inputs
-from clawmem.anchors import cite
-from clawmem.errors import NotFound
+from clawmem.foundation.errors import NotFound
+from clawmem.rules import inputs
+from clawmem.storage import anchors
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance, sessions
 from clawmem.trust.framing import frame_untrusted, inert, recall_block
-from clawmem.workspace import Workspace
 
 MAX_LINES = 200
 MAX_CHARS = 20_000
@@ -33,7 +34,7 @@ class Excerpt:
 
 
 def get_excerpt(ws: Workspace, anchor: str, *, context: int = 0, max_lines: int = MAX_LINES, session: str | None = None) -> Excerpt:
-    """Read the lines an anchor names (``clawmem.anchors``; plus ``context`` around them), never more than the caps.
+    """Read the lines an anchor names (``clawmem.storage.anchors``; plus ``context`` around them), never more than the caps.
 
     Untrusted lines shown join ``session``'s lineage (``clawmem.trust.sessions.shown``).
     """
@@ -65,7 +66,7 @@ def _recall_lines(ws: Workspace, rel: str, start: int, end: int) -> bool:
     tell. Quarantine and transcripts are externally derived by location; elsewhere the index
     knows each line's origin and the file's taint (a flush of untrusted text taints a daily note).
     """
-    from clawmem.errors import IndexUnavailable
+    from clawmem.foundation.errors import IndexUnavailable
     from clawmem.index.freshness import open_fresh
     from clawmem.index.recalls import Returned, mark_shown
 
@@ -87,7 +88,7 @@ def framed_text(excerpt: Excerpt) -> str:
 
 def payload(excerpt: Excerpt) -> dict[str, Any]:
     """The documented JSON shape of ``get`` (``docs/schemas/get.json``), for the CLI and MCP."""
-    from clawmem.output import to_jsonable
+    from clawmem.rules.output import to_jsonable
 
     return {**to_jsonable(excerpt), "text": framed_text(excerpt)}
 

@@ -19,8 +19,8 @@ import socket
 import subprocess
 from pathlib import Path
 
-from clawmem.errors import ClawmemError
-from clawmem.workspace import Workspace
+from clawmem.foundation.errors import ClawmemError
+from clawmem.storage.workspace import Workspace
 
 ENV_HOST = "CLAWMEM_HOST"
 KEEP_DRIVER = "clawmem-keep-ours"
@@ -76,7 +76,7 @@ def dream_refusal(ws: Workspace) -> str | None:
 
 def ensure_lines(path: Path, lines: list[str]) -> bool:
     """Append the ``lines`` that ``path`` lacks (the user's own lines stay); True when it changed."""
-    from clawmem.durable import atomic_write
+    from clawmem.storage.durable import atomic_write
 
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     have = {line.strip() for line in text.splitlines()}
@@ -98,7 +98,7 @@ def _git(root: Path, *args: str) -> str:
 
 def share(ws: Workspace) -> list[str]:
     """Make ``ws`` a git working tree with clawmem's merge rules; returns what changed."""
-    from clawmem import projects
+    from clawmem.commands import projects
 
     if shutil.which("git") is None:
         raise ClawmemError("--git needs git, which is not on PATH", hint="install git, or run `clawmem init` without --git")

@@ -1,4 +1,4 @@
-"""Safe rewrites of the curated files (MEMORY.md, USER.md); the DREAMS.md format is ``clawmem.diary``.
+"""Safe rewrites of the curated files (MEMORY.md, USER.md); the DREAMS.md format is ``clawmem.storage.diary``.
 
 A rewrite uses optimistic concurrency: the caller captures the file's hash when it builds
 its input, and the new content replaces the file only if that hash still holds immediately
@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import ledger
-from clawmem.baseline import follow_write
-from clawmem.durable import append_durably, atomic_write
-from clawmem.timeparse import local_now
-from clawmem.workspace import Workspace, sha256_bytes
+from clawmem.foundation.timeparse import local_now
+from clawmem.storage import ledger
+from clawmem.storage.baseline import follow_write
+from clawmem.storage.durable import append_durably, atomic_write
+from clawmem.storage.workspace import Workspace, sha256_bytes
 
 METADATA = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
 

@@ -1,5 +1,5 @@
 """What each kind of provenance-ledger record holds: one type per kind, its constructors, and the
-shape check ``clawmem.ledger`` applies to every record it reads, derived from those types.
+shape check ``clawmem.storage.ledger`` applies to every record it reads, derived from those types.
 
 A record is a ``TypedDict``, not a dataclass, because it is the JSON object on disk and stays
 one. ``ledger.read`` hands the parsed objects to their readers as they are (every index sync
@@ -23,8 +23,8 @@ import types
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args, get_origin
 
-from clawmem import timeparse
 from clawmem.entries.lines import line_key
+from clawmem.foundation import timeparse
 
 
 def now_iso() -> str:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from clawmem.durable import atomic_write
 from clawmem.entries.grammar import escape_project
-from clawmem.workspace import Workspace, validate_session_id
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.workspace import Workspace, validate_session_id
 
 SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>(?!//).+)$")
 URL_LIKE = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?/(?P<path>.+)$", re.IGNORECASE)

@@ -25,13 +25,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem import curated, diary, ledger, ledger_records
 from clawmem.entries import grammar, identity
 from clawmem.entries.neutralise import neutralise
-from clawmem.errors import BadInput, Busy, Forbidden, NotFound
-from clawmem.inputs import decode_input
+from clawmem.foundation.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.rules.inputs import decode_input
+from clawmem.storage import curated, diary, ledger, ledger_records
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, framing, provenance
-from clawmem.workspace import Workspace
 
 # First words accepted as an imperative (case-insensitive; "Please" in front is allowed).
 DIRECTIVE_WORDS = (
@@ -165,7 +165,7 @@ def _render(doc: grammar.Document, replace: dict[int, str]) -> str:
 def _today(today: dt.date | None) -> dt.date:
     if today is not None:
         return today
-    from clawmem.timeparse import now
+    from clawmem.foundation.timeparse import now
 
     return now().date()
 

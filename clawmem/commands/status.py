@@ -1,5 +1,5 @@
 """Workspace health: what is indexed, from where, plainly why a search would find nothing, and
-what keeps trusted memory out of ``MEMORY.md`` (``clawmem.losses``: nothing lost silently)."""
+what keeps trusted memory out of ``MEMORY.md`` (``clawmem.commands.losses``: nothing lost silently)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from clawmem.index import migrations
 from clawmem.index.db import Index
 from clawmem.index.files import memory_files, storage_warnings
 from clawmem.index.freshness import pending_changes
-from clawmem.output import plural
-from clawmem.workspace import Workspace
+from clawmem.rules.output import plural
+from clawmem.storage.workspace import Workspace
 
 
 @dataclass(frozen=True)
 class Status:
     workspace: str
-    workspace_rule: str  # which rule of ``clawmem.workspace.RULES`` chose it
+    workspace_rule: str  # which rule of ``clawmem.storage.workspace.RULES`` chose it
     schema_version: int
     entries: int
     by_tier: dict[str, int]
@@ -32,7 +32,7 @@ class Status:
     recalled: int
     embeddings: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
-    notices: list[Any] = field(default_factory=list)  # clawmem.losses.Notice, one line each with the fix
+    notices: list[Any] = field(default_factory=list)  # clawmem.commands.losses.Notice, one line each with the fix
     aspirations: list[Any] = field(default_factory=list)  # clawmem.intents.aspirations.Due: due or escalated, oldest first
     host_hooks: list[str] = field(default_factory=list)  # whether each host runs the hooks clawmem installed (Codex: trusted by hash)
     background_failure: dict[str, Any] | None = None  # the last failed background ingest (``clawmem.hosts.jobs``)
@@ -107,10 +107,10 @@ def workspace_status(ws: Workspace, index: Index) -> Status:
             f"{embeddings['unembedded']} of {plural(entries, 'entry', 'entries')} not embedded yet (an interrupted or --no-embed index):"
             " search finds them by their words only; run `clawmem index`"
         )
-    from clawmem import losses
+    from clawmem.commands import losses
+    from clawmem.foundation.timeparse import local_now
     from clawmem.hosts.jobs import last_failure
     from clawmem.intents import aspirations
-    from clawmem.timeparse import local_now
 
     failure = last_failure(ws)
     if failure is not None:

@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from clawmem.durable import append_durably, atomic_write
-from clawmem.timeparse import local_now
-from clawmem.workspace import Workspace
+from clawmem.foundation.timeparse import local_now
+from clawmem.storage.durable import append_durably, atomic_write
+from clawmem.storage.workspace import Workspace
 
 SECTION = re.compile(r"^## (?P<when>.+?) — (?P<title>.+?)\s*$")
 GROUP = re.compile(r"^(?P<label>[A-Z][a-z]+) \(\d+\):\s*$")

@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from clawmem import ledger_records
-from clawmem.durable import atomic_write
 from clawmem.entries import grammar, identity
-from clawmem.workspace import Workspace, sha256_bytes
+from clawmem.storage import ledger_records
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.workspace import Workspace, sha256_bytes
 
 BASELINE_VERSION = 1
 AUDIT_LOCK = "audit"  # the lock the baseline is read and written under

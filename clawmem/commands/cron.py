@@ -17,9 +17,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem.errors import BadInput, ClawmemError
-from clawmem.hints import clawmem_command
-from clawmem.workspace import ENV_WORKSPACE, Workspace
+from clawmem.foundation.errors import BadInput, ClawmemError
+from clawmem.rules.hints import clawmem_command
+from clawmem.storage.workspace import ENV_WORKSPACE, Workspace
 
 BEGIN = "# BEGIN clawmem {root}"
 END = "# END clawmem {root}"
@@ -69,7 +69,7 @@ def check_schedule(schedule: str) -> str:
     text = schedule.strip(" \t")
     if CRON_FIELDS.fullmatch(text) or text in CRON_WORDS:
         return text
-    from clawmem.config import shown
+    from clawmem.foundation.config import shown
 
     raise BadInput(
         f"dream.cron_schedule {shown(schedule)} is not five crontab time fields or one of {', '.join(CRON_WORDS)}",

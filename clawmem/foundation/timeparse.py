@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from clawmem.errors import BadInput, BadValue
+from clawmem.foundation.errors import BadInput, BadValue
 
 # Times outside these years are refused: they overflow conversions (epoch seconds, time
 # zones, recency arithmetic) somewhere downstream, and no memory is observed there.

@@ -40,7 +40,7 @@ def append_durably(path: Path, data: bytes) -> None:
     the cut itself failed and the torn half line stayed. A crash (``kill -9``) can still leave
     one; ``torn_tail`` finds it before the next append. Callers of a workspace file hold its lock.
     """
-    from clawmem import config as config_module
+    from clawmem.foundation import config as config_module
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, config_module.PRIVATE_FILE_MODE)
@@ -64,7 +64,7 @@ def create_private(path: Path) -> bool:
     A file another program appends to (the cron job's ``>> dream.jsonl``) keeps the mode of the
     file it finds: made here first, the memory text it receives is private like ``atomic_write``'s.
     """
-    from clawmem import config as config_module
+    from clawmem.foundation import config as config_module
 
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -1,6 +1,6 @@
 """``clawmem.toml`` on disk: what it overrides, and safe edits to it (``clawmem config``).
 
-``clawmem/config.py`` owns the settings, their defaults and their validation; this module only
+``clawmem/foundation/config.py`` owns the settings, their defaults and their validation; this module only
 reads the file, shows the effective values and writes one setting at a time. The file keeps
 overrides only (never a copy of every default), so a later release's better default still
 applies to every setting the owner did not pin.
@@ -14,8 +14,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from clawmem import config as config_module
-from clawmem.errors import ConfigError
+from clawmem.foundation import config as config_module
+from clawmem.foundation.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -134,13 +134,13 @@ def set_value(root: Path, key: str, text: str) -> SetResult:
     """Write one override (atomically, under the workspace's config lock) to ``write_target``'s file."""
     import tomli_w  # deferred: only `config set` writes TOML
 
-    from clawmem.durable import atomic_write
-    from clawmem.workspace import Workspace
+    from clawmem.storage.durable import atomic_write
+    from clawmem.storage.workspace import Workspace
 
     section, name = split_key(key)
     value = parse_value(key, text)
     if (section, name) == ("dream", "cron_schedule"):
-        from clawmem.cron import check_schedule
+        from clawmem.commands.cron import check_schedule
 
         check_schedule(value)
     ws = Workspace(root)

@@ -5,7 +5,7 @@ that, or a rebuild would forget that a line came from an untrusted source. So ev
 clawmem makes also appends a JSON line here (under a lock, fsynced), and ``index`` replays it.
 The ledger is inside the operator trust boundary; untrusted text never reaches it except as
 JSON-escaped hash input. What each kind of record holds, how it is built and the shape every
-record read must have are ``clawmem.ledger_records``; this module appends and reads them.
+record read must have are ``clawmem.storage.ledger_records``; this module appends and reads them.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clawmem import durable, jsonbound
-from clawmem.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
-from clawmem.durable import append_durably
-from clawmem.ledger_records import InitRecord, LedgerRecord, LiftRecord, TombstoneRecord, TornRecord, init_record, is_kind, repair_record, shape_problem, torn_record
-from clawmem.workspace import Workspace
+from clawmem.foundation import jsonbound
+from clawmem.foundation.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
+from clawmem.storage import durable
+from clawmem.storage.durable import append_durably
+from clawmem.storage.ledger_records import InitRecord, LedgerRecord, LiftRecord, TombstoneRecord, TornRecord, init_record, is_kind, repair_record, shape_problem, torn_record
+from clawmem.storage.workspace import Workspace
 
 LEDGER_LOCK = "ledger"
 # The ``path`` values a damaged (unparseable) record still shows: the files it could concern.
@@ -120,7 +121,7 @@ def parse_record(line: bytes) -> tuple[LedgerRecord | None, str | None]:
 
 def report_bad(ws: Workspace, number: int, reason: str) -> None:
     """Warn once per process about a bad ledger line, naming it (the record is skipped)."""
-    from clawmem.errors import warn
+    from clawmem.foundation.errors import warn
 
     if (str(ws.ledger_path), number) in _WARNED:
         return

@@ -23,21 +23,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import incoming, ledger, ledger_records, notes
-from clawmem.config import INGEST_READ_FACTOR
-from clawmem.durable import atomic_write
+from clawmem.commands import notes
 from clawmem.entries import grammar, identity
 from clawmem.entries import lines as line_model
-from clawmem.errors import BadInput, ClawmemError, Forbidden
-from clawmem.inputs import decode_input
-from clawmem.ledger_records import LedgerRecord
-from clawmem.timeparse import local_now, parse_when
+from clawmem.foundation.config import INGEST_READ_FACTOR
+from clawmem.foundation.errors import BadInput, ClawmemError, Forbidden
+from clawmem.foundation.timeparse import local_now, parse_when
+from clawmem.rules import incoming
+from clawmem.rules.inputs import decode_input
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.ledger_records import LedgerRecord
+from clawmem.storage.workspace import Workspace, validate_session_id
 from clawmem.transcripts.parse import HOSTS, ROLES, Turn, parse_transcript
 from clawmem.transcripts.sessions import TRANSCRIPTS, session_files, session_slot
 from clawmem.trust import content_origin, echoes, framing, lineage, provenance
 from clawmem.trust import sessions as session_lineage
 from clawmem.trust import typed as typed_rule
-from clawmem.workspace import Workspace, validate_session_id
 
 
 @dataclass(frozen=True)

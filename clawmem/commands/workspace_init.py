@@ -12,9 +12,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clawmem.durable import atomic_write
-from clawmem.errors import BadInput, WorkspaceExists
-from clawmem.workspace import DREAMS_HEADER, MEMORY_HEADER, STATE_DIR, USER_HEADER, Workspace, resolve
+from clawmem.foundation.errors import BadInput, WorkspaceExists
+from clawmem.storage.durable import atomic_write
+from clawmem.storage.workspace import DREAMS_HEADER, MEMORY_HEADER, STATE_DIR, USER_HEADER, Workspace, resolve
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ def create(option: str | os.PathLike[str] | None = None) -> Workspace:
 
     Here, not in ``workspace.py``: the ledger is written through the workspace, so the workspace
     cannot import it."""
-    from clawmem import ledger
+    from clawmem.storage import ledger
     from clawmem.trust import workspaces as trusted_workspaces
 
     found = resolve(option, discover=False)
@@ -61,8 +61,8 @@ def _check_root(root: Path) -> None:
 def private_logs(ws: Workspace) -> None:
     """Create the cron job's log before the shell does: ``>>`` keeps the mode it finds, so the
     memory text ``dream --json-lines`` writes there stays private (0600) like the curated files."""
-    from clawmem.cron import DREAM_LOG
-    from clawmem.durable import create_private
+    from clawmem.commands.cron import DREAM_LOG
+    from clawmem.storage.durable import create_private
 
     create_private(ws.state_dir / DREAM_LOG)
 
@@ -73,8 +73,8 @@ def initialise(option: str | os.PathLike[str] | None = None, *, git: bool = Fals
     With no ``option`` and no ``$CLAWMEM_WORKSPACE`` it is the enclosing workspace, else the
     per-user default, or the current directory when ``here`` (the CLI's ``clawmem init``).
     """
-    from clawmem import gitshare
     from clawmem.audit import establish_baseline
+    from clawmem.commands import gitshare
     from clawmem.index.db import Index
     from clawmem.trust import workspaces as trusted_workspaces
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clawmem.anchors import cite
-from clawmem.errors import BadInput, Busy, NotFound
+from clawmem.foundation.errors import BadInput, Busy, NotFound
+from clawmem.storage.anchors import cite
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import authority
-from clawmem.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,10 @@ def demote(ws: Workspace, anchor: str, *, caller: authority.Caller, dry_run: boo
     """Remove the MEMORY.md entry at ``anchor``; its cited evidence stays in the episodic tier.
 
     The owner's decision (``authority.require_owner``; a dry run decides nothing)."""
-    from clawmem import anchors, curated, diary
     from clawmem.dream import lock
     from clawmem.dream.text import excerpt
     from clawmem.entries import grammar
+    from clawmem.storage import anchors, curated, diary
 
     if not dry_run:
         authority.require_owner(caller, "demoting a MEMORY.md line")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem.embeddings.registry import BACKENDS as EMBEDDING_BACKENDS
-from clawmem.errors import ConfigError
+from clawmem.foundation.errors import ConfigError
 from clawmem.hosts.names import HOOK_HOSTS
 
 CONFIG_FILE = "clawmem.toml"

@@ -16,16 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clawmem import incoming, ledger, ledger_records
-from clawmem.durable import append_durably
 from clawmem.entries import grammar, identity
-from clawmem.errors import BadInput, IndexUnavailable
-from clawmem.inputs import check_encodable, decode_input
-from clawmem.ledger_records import EntryRecord, LedgerRecord
-from clawmem.timeparse import local_now
+from clawmem.foundation.errors import BadInput, IndexUnavailable
+from clawmem.foundation.timeparse import local_now
+from clawmem.rules import incoming
+from clawmem.rules.inputs import check_encodable, decode_input
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.durable import append_durably
+from clawmem.storage.ledger_records import EntryRecord, LedgerRecord
+from clawmem.storage.workspace import Workspace
 from clawmem.transcripts import live
 from clawmem.trust import content_origin, echoes, provenance, sessions
-from clawmem.workspace import Workspace
 
 
 def _observed_at(at: dt.datetime | None) -> dt.datetime:
@@ -77,7 +78,7 @@ def blocked_hashes(
     copy of injected text is an echo. Not for the ``owner``'s typed text (all of ``hashes``, or
     those in ``exact_only``), which keeps the exact rule only: resembling a recalled line never
     silently costs the owner a note.
-    ``originals`` are lines that cannot be echoes (a session's own turns, ``clawmem.ingest``):
+    ``originals`` are lines that cannot be echoes (a session's own turns, ``clawmem.commands.ingest``):
     only the tombstones apply to them, so a forgotten turn never comes back.
     Without a usable index the recalled set is unknown, so only tombstones apply.
     """
@@ -86,7 +87,7 @@ def blocked_hashes(
         return Blocked(set(), forgotten)
     from apsw import BusyError
 
-    from clawmem.errors import Busy
+    from clawmem.foundation.errors import Busy
     from clawmem.index.db import Index
     from clawmem.index.recalls import take_echoes
 
@@ -113,7 +114,7 @@ def untrusted_sources(ws: Workspace) -> list[content_origin.Source]:
     """
     from apsw import BusyError
 
-    from clawmem.errors import Busy
+    from clawmem.foundation.errors import Busy
     from clawmem.index import recalls
 
     found: list[recalls.Handed] = []

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clawmem.errors import BadInput, UnsafePath
-from clawmem.workspace import Workspace
+from clawmem.foundation.errors import BadInput, UnsafePath
+from clawmem.storage.workspace import Workspace
 
 GRAMMAR = "PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20"
 _ANCHOR = re.compile(r"^(?P<path>.+?)(?:#L(?P<start>\d+)(?:-L?(?P<end>\d+))?|:(?P<cstart>\d+)(?:-(?P<cend>\d+))?)?$")

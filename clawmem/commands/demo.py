@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clawmem import workspace_init
-from clawmem.timeparse import local_now
-from clawmem.workspace import Workspace
+from clawmem.commands import workspace_init
+from clawmem.foundation.timeparse import local_now
+from clawmem.storage.workspace import Workspace
 
 WORKAROUND = "the arm64 build fails with a linker error; running make clean first fixes it"
 
@@ -41,7 +41,7 @@ def _sessions(today: dt.date) -> list[tuple[str, dt.datetime, list[dict]]]:
 
 def run_demo(root: Path, *, say: Callable[[DemoStep], None]) -> Workspace:
     """Build and exercise a demo workspace at ``root`` (which must not exist yet)."""
-    from clawmem import ingest, notes
+    from clawmem.commands import ingest, notes
     from clawmem.dream import run_sweep
     from clawmem.index.maintain import run_index
     from clawmem.recall import recall

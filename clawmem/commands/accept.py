@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawmem import ledger, ledger_records
-from clawmem.config import FOREIGN_ORIGIN_CAP
-from clawmem.errors import NotFound
-from clawmem.ledger_records import AcceptRecord, EntryRecord, IntentRecord, LedgerRecord, LiftRecord, TombstoneRecord, is_kind
+from clawmem.foundation.config import FOREIGN_ORIGIN_CAP
+from clawmem.foundation.errors import NotFound
+from clawmem.storage import ledger, ledger_records
+from clawmem.storage.ledger_records import AcceptRecord, EntryRecord, IntentRecord, LedgerRecord, LiftRecord, TombstoneRecord, is_kind
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import authority, provenance, team
-from clawmem.workspace import Workspace
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The workspace: where it is, what it contains, and the locks its writers hold.
 
-Every write to a workspace file holds a per-file lock (``clawmem.named_locks``, so two processes never
-interleave) and goes through ``clawmem.durable`` (a rewrite is write-temp-then-rename, an append
+Every write to a workspace file holds a per-file lock (``clawmem.storage.named_locks``, so two processes never
+interleave) and goes through ``clawmem.storage.durable`` (a rewrite is write-temp-then-rename, an append
 is fsynced or cut back), so a crash never leaves half a file.
 """
 
@@ -20,10 +20,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clawmem.errors import UnsafePath, UntrustedWorkspace, WorkspaceNotFound
+from clawmem.foundation.errors import UnsafePath, UntrustedWorkspace, WorkspaceNotFound
 
 if TYPE_CHECKING:
-    from clawmem import config as config_module
+    from clawmem.foundation import config as config_module
 
 ENV_WORKSPACE = "CLAWMEM_WORKSPACE"
 STATE_DIR = ".clawmem"
@@ -251,7 +251,7 @@ class Workspace:
 
     @cached_property
     def config(self) -> config_module.Config:
-        from clawmem import config as config_module  # deferred: resolving a workspace (the worker's client) needs no settings
+        from clawmem.foundation import config as config_module  # deferred: resolving a workspace (the worker's client) needs no settings
 
         return config_module.load(self.root)
 
@@ -295,7 +295,7 @@ class Workspace:
     @contextmanager
     def lock(self, name: str, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the named inter-process lock (``name`` may be a workspace-relative path)."""
-        from clawmem.named_locks import hold  # deferred: only writers need it
+        from clawmem.storage.named_locks import hold  # deferred: only writers need it
 
         digest = hashlib.sha1(name.encode()).hexdigest()[:16]
         with hold(self.locks_dir / f"{digest}.lock", timeout=timeout):

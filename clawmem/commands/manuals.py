@@ -13,12 +13,12 @@ import site
 import sys
 from pathlib import Path
 
-from clawmem.errors import ClawmemError, NotFound
+from clawmem.foundation.errors import ClawmemError, NotFound
 
 PROG = "clawmem"
 SHELLS = {"bash": "clawmem.bash", "zsh": "clawmem.zsh", "fish": "clawmem.fish"}
 WORD = re.compile(r"^[a-z][a-z-]*$")
-_CHECKOUT = Path(__file__).resolve().parents[1]
+_CHECKOUT = Path(__file__).resolve().parents[2]  # clawmem/commands/manuals.py -> the checkout
 
 
 def _dirs(checkout: str, installed: str) -> list[Path]:
