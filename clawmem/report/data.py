@@ -352,30 +352,10 @@ def _lineage(index: Index, key: str | None, own_id: int | None) -> list[Lineage]
 
 # dreaming --------------------------------------------------------------------------------
 def _diary_sections(ws: Workspace) -> list[dict[str, Any]]:
-    """``DREAMS.md`` sweep sections, oldest first: when, groups of items, other lines."""
-    from clawmem.storage.diary import GROUP, SECTION
+    """``DREAMS.md``'s sweep sections, oldest first (``storage.diary.sections``): when, groups of items, other lines."""
+    from clawmem.storage.diary import sections
 
-    try:
-        lines = ws.dreams_md.read_text(encoding="utf-8", errors="replace").splitlines()
-    except FileNotFoundError:
-        return []
-    sections: list[dict[str, Any]] = []
-    group: list[str] | None = None
-    for line in lines:
-        head = SECTION.match(line)
-        if head:
-            sections.append({"when": head["when"], "title": head["title"], "groups": {}, "notes": []})
-            group = None
-        elif not sections or not line.strip():
-            continue
-        elif (match := GROUP.match(line)) is not None:
-            group = sections[-1]["groups"].setdefault(match["label"], [])
-        elif line.startswith("- ") and group is not None:
-            group.append(line[2:])
-        else:
-            sections[-1]["notes"].append(line)
-            group = None
-    return [s for s in sections if s["title"] == "dream sweep"]
+    return [{"when": s.when, "title": s.title, "groups": s.groups(), "notes": list(s.notes)} for s in sections(ws) if s.title == "dream sweep"]
 
 
 def _minute(stamp: str | None) -> str:

@@ -11,8 +11,9 @@ redaction, and its shape is::
     - [forgotten on 2026-12-01]              <- an item forget redacted
 
 Writers compose body lines with ``group`` and ``item``; ``append`` adds a section;
-``items`` parses every item back with its section and group (``audit`` traces curated
-lines to the sweep that wrote them); ``redact`` rewrites items that quote forgotten text.
+``sections`` is the one parser: each section with its items and other lines (the review report
+reads it), and ``items`` every item with its section and group (``audit`` traces curated lines
+to the sweep that wrote them); ``redact`` rewrites items that quote forgotten text.
 """
 
 from __future__ import annotations
@@ -50,38 +51,68 @@ def append(ws: Workspace, title: str, body_lines: Iterable[str]) -> None:
 
 
 @dataclass(frozen=True)
+class Section:
+    """One ``## when — title`` section as written: its items and its other lines."""
+
+    when: str
+    title: str
+    items: tuple[tuple[str | None, int, str], ...]  # (group label as written, None outside a group; line number; the item after "- ")
+    notes: tuple[str, ...]  # every other non-blank line outside a group, as written (an item outside a group too)
+
+    def groups(self) -> dict[str, list[str]]:
+        """The grouped items by label, as written (sources suffix kept)."""
+        found: dict[str, list[str]] = {}
+        for label, _, text in self.items:
+            if label is not None:
+                found.setdefault(label, []).append(text)
+        return found
+
+
+def sections(ws: Workspace) -> list[Section]:
+    """Every section of the diary in file order (none when there is no diary yet): the one parser.
+
+    A group runs from its heading to the next heading, section or line that is not an item."""
+    try:
+        lines = ws.dreams_md.read_text(encoding="utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    found: list[Section] = []
+    label: str | None = None
+    for number, line in enumerate(lines, 1):
+        if (head := SECTION.match(line)) is not None:
+            found.append(Section(head["when"], head["title"], (), ()))
+            label = None
+        elif not found or not line.strip():
+            continue
+        elif (heading := GROUP.match(line)) is not None:
+            label = heading["label"]
+        else:
+            last = found[-1]
+            item = line.startswith(ITEM)
+            items = (*last.items, (label, number, line[len(ITEM):])) if item else last.items
+            notes = last.notes if item and label is not None else (*last.notes, line)
+            found[-1] = Section(last.when, last.title, items, notes)
+            label = label if item else None
+    return found
+
+
+@dataclass(frozen=True)
 class Item:
     """One ``- `` line, with the section and group it sits in."""
 
     when: str
     title: str
-    label: str | None  # the group label, lower-cased; None before any group
+    label: str | None  # the group label, lower-cased; None outside a group
     line: int
     text: str  # without the leading "- " and the sources suffix
 
 
 def items(ws: Workspace) -> list[Item]:
-    """Every item of every section, in file order (none when there is no diary yet)."""
-    try:
-        lines = ws.dreams_md.read_text(encoding="utf-8", errors="replace").splitlines()
-    except FileNotFoundError:
-        return []
-    found: list[Item] = []
-    when: str | None = None
-    title = ""
-    label: str | None = None
-    for number, line in enumerate(lines, 1):
-        section = SECTION.match(line)
-        if section:
-            when, title, label = section["when"], section["title"], None
-            continue
-        heading = GROUP.match(line)
-        if heading:
-            label = heading["label"].lower()
-            continue
-        if line.startswith(ITEM) and when is not None:
-            found.append(Item(when, title, label, number, SOURCES.sub("", line[len(ITEM):])))
-    return found
+    """Every item of every section, in file order (``sections``)."""
+    return [
+        Item(s.when, s.title, label.lower() if label else None, number, SOURCES.sub("", text))
+        for s in sections(ws) for label, number, text in s.items
+    ]
 
 
 def redact(ws: Workspace, quotes_forgotten: Callable[[str], bool], stamp: str) -> int:
