@@ -37,7 +37,7 @@ from clawmem.recall import symptoms
 from clawmem.recall.budget import Budget
 from clawmem.storage.anchors import cite
 from clawmem.storage.workspace import Workspace
-from clawmem.trust import provenance
+from clawmem.trust import eligibility
 
 if TYPE_CHECKING:
     import numpy as np
@@ -135,10 +135,7 @@ CANDIDATE_TABLES = frozenset({"entries", "file_taint"})  # what ``candidates`` r
 def _all_candidates(index) -> tuple[Candidate, ...]:
     rows = index.query(
         "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects, e.superseded_by FROM entries e "
-        "LEFT JOIN file_taint t ON t.path = e.path "
-        f"WHERE e.tier = 'curated' AND e.triggers IS NOT NULL AND {provenance.trusted_sql('e.origin')} "
-        "AND e.session_kind = 'interactive' AND (e.status IS NULL OR e.status = 'active') "
-        f"AND (t.origin IS NULL OR {provenance.trusted_sql('t.origin')})"
+        f"LEFT JOIN file_taint t ON t.path = e.path WHERE e.triggers IS NOT NULL AND {eligibility.injectable_sql('e', 't')}"
     )
     found = []
     for row in rows:

@@ -4,6 +4,10 @@ One rule, asked by dreaming's light phase and gate, the problem hunt, ``clawmem 
 ``--force-untrusted`` overrides it on the owner's word) and the user-model writer: trusted origin,
 an interactive session, an untainted file, not a recalled copy; a whole index entry must also be
 a live list entry outside quarantine (``entry_reasons``).
+
+Injection by trigger has its own rule (``injectable_sql``): only curated memory a trusted writer
+made in an interactive session, still active, in a file no untrusted content tainted, may put
+itself into a turn unasked.
 """
 
 from __future__ import annotations
@@ -47,3 +51,12 @@ def entry_reasons(row: dict, taint: str | None, recalled_copy: bool) -> list[str
     verdict = promotion_eligibility(origin=row["origin"], session_kind=row["session_kind"], file_taint=taint, recalled_copy=recalled_copy)
     return reasons + list(verdict.reasons)
 
+
+
+def injectable_sql(entry: str, taint: str) -> str:
+    """SQL condition for an entry (alias ``entry``, its file's taint row ``taint``, LEFT JOINed) that
+    may be injected by its triggers: curated, trusted origin, interactive session, active, untainted."""
+    return (
+        f"{entry}.tier = 'curated' AND {provenance.trusted_sql(f'{entry}.origin')} AND {entry}.session_kind = 'interactive' "
+        f"AND ({entry}.status IS NULL OR {entry}.status = 'active') AND ({taint}.origin IS NULL OR {provenance.trusted_sql(f'{taint}.origin')})"
+    )

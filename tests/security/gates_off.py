@@ -162,19 +162,12 @@ def late_rows() -> list[Row]:
     from clawmem.dream import consolidate, external, grounding, standalone
     from clawmem.dream import text as dream_text
     from clawmem.entries import scaffold
-    from clawmem.recall import triggers
-    from clawmem.trust import provenance
-
-    def any_tier_candidates(index, active_keys):
-        rows = index.query("SELECT id, path, line_start, text, text_hash, triggers, projects FROM entries WHERE triggers IS NOT NULL")
-        for row in rows:
-            row["phrases"] = json.loads(row["triggers"])
-        return rows
+    from clawmem.trust import eligibility, provenance
 
     never = re.compile(r"(?!)")
     return [
         (provenance, "is_trusted", lambda origin: True),  # and every rule asking it: its SQL form, the display rule, eligibility, taint
-        (triggers, "candidates", any_tier_candidates),
+        (eligibility, "injectable_sql", lambda entry, taint: "1"),  # any entry with a trigger may inject, whatever its tier, origin or file
         (scaffold, "record", lambda text: None),  # tool calls, JSON, code and program output read as speech
         (dream_text, "RECORD_LABELS", {}),  # a tool turn is speech like any other
         (standalone, "DEPENDENT", never),  # every sentence stands on its own
