@@ -351,13 +351,6 @@ def _lineage(index: Index, key: str | None, own_id: int | None) -> list[Lineage]
 
 
 # dreaming --------------------------------------------------------------------------------
-def _diary_sections(ws: Workspace) -> list[dict[str, Any]]:
-    """``DREAMS.md``'s sweep sections, oldest first (``storage.diary.sections``): when, groups of items, other lines."""
-    from clawmem.storage.diary import sections
-
-    return [{"when": s.when, "title": s.title, "groups": s.groups(), "notes": list(s.notes)} for s in sections(ws) if s.title == "dream sweep"]
-
-
 def _minute(stamp: str | None) -> str:
     """A stored time as the diary writes its headings (local ``YYYY-MM-DD HH:MM``)."""
     from clawmem.audit.ledger_view import when
@@ -380,19 +373,20 @@ def _dreaming(ws: Workspace, index: Index) -> Dreaming:
     from clawmem.dream import gate, store
     from clawmem.dream.text import excerpt
     from clawmem.foundation.timeparse import local_now
+    from clawmem.storage.diary import sections
 
     cfg = ws.config.dream
-    diary = _diary_sections(ws)
+    diary = [s for s in sections(ws) if s.title == "dream sweep"]  # DREAMS.md's sweep sections, oldest first
     total = index.scalar("SELECT count(*) FROM dream_sweeps")
     rows = index.query("SELECT * FROM dream_sweeps ORDER BY id DESC LIMIT ?", (MAX_SWEEPS,))
     sweeps = []
     for r in rows:
         # a sweep's diary section is headed by a minute between its start and its end
         lo, hi = _minute(r["started_at"]), _minute(r["finished_at"] or r["started_at"])
-        section = next((s for s in reversed(diary) if lo <= s["when"] <= hi), None) if lo else None
-        groups = {k: v[:MAX_SWEEP_ITEMS] for k, v in (section["groups"] if section else {}).items()}
+        section = next((s for s in reversed(diary) if lo <= s.when <= hi), None) if lo else None
+        groups = {k: v[:MAX_SWEEP_ITEMS] for k, v in (section.groups() if section else {}).items()}
         sweeps.append(
-            Sweep(r["started_at"], r["finished_at"], r["phases"], r["status"], json.loads(r["summary"] or "{}"), groups, section["notes"] if section else [])
+            Sweep(r["started_at"], r["finished_at"], r["phases"], r["status"], json.loads(r["summary"] or "{}"), groups, list(section.notes) if section else [])
         )
     now = local_now()
     refused = _refused(sweeps[0].groups.get("Rejected", []) if sweeps else [])

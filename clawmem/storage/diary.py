@@ -76,24 +76,24 @@ def sections(ws: Workspace) -> list[Section]:
         lines = ws.dreams_md.read_text(encoding="utf-8", errors="replace").splitlines()
     except FileNotFoundError:
         return []
-    found: list[Section] = []
+    found: list[tuple[str, str, list[tuple[str | None, int, str]], list[str]]] = []  # when, title, items, notes
     label: str | None = None
     for number, line in enumerate(lines, 1):
         if (head := SECTION.match(line)) is not None:
-            found.append(Section(head["when"], head["title"], (), ()))
+            found.append((head["when"], head["title"], [], []))
             label = None
         elif not found or not line.strip():
             continue
         elif (heading := GROUP.match(line)) is not None:
             label = heading["label"]
+        elif line.startswith(ITEM):
+            found[-1][2].append((label, number, line[len(ITEM):]))
+            if label is None:
+                found[-1][3].append(line)
         else:
-            last = found[-1]
-            item = line.startswith(ITEM)
-            items = (*last.items, (label, number, line[len(ITEM):])) if item else last.items
-            notes = last.notes if item and label is not None else (*last.notes, line)
-            found[-1] = Section(last.when, last.title, items, notes)
-            label = label if item else None
-    return found
+            found[-1][3].append(line)
+            label = None
+    return [Section(when, title, tuple(items), tuple(notes)) for when, title, items, notes in found]
 
 
 @dataclass(frozen=True)
