@@ -42,6 +42,8 @@ ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function
 # before it in the same turn, or is dropped when the turn has none.
 DEPENDENT = re.compile(
     r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really|like)[,!]?\s+)?"
+    # "This week has been swamped", "This morning I ran 5k": a time counted from the day it was said leans on nothing
+    r"(?!this (?:week|weekend|morning|afternoon|evening|month|year|summer|winter|spring|fall|autumn|semester|season)\b)"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
     r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so|"
@@ -153,6 +155,13 @@ BARE_VERB = re.compile(
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though|anyway)\b)",
     re.IGNORECASE,
 )
+# "I haven't read that yet", "I've never tried that before": that as a verb's object is what the
+# other speaker named (after "know", "think" or "said" it opens a clause, so those verbs are not here)
+BARE_THAT = re.compile(
+    r"\b(?:read|seen|saw|watched|tried|played|heard of|visited|finished|listened to|eaten|tasted|bought|used)\s+that"
+    r"(?=\s*(?:[.,!?;]|$)|\s+(?:yet|before|either|too|already|one|but|and|so|though)\b)",
+    re.IGNORECASE,
+)
 # "The book is called Pachinko", "the movie titled Oppenheimer": the line names what it points at
 NAMED_HERE = re.compile(r"\s+(?:(?:is|was)\s+)?(?:called|named|titled)\b", re.IGNORECASE)
 # "I'd like to visit again", "I want to try it too" without the it: a verb whose object was the chat's
@@ -193,6 +202,12 @@ IMPRESSED = "an impression of what the other person said, no fact about the spea
 ABOUT_THE_TALK = re.compile(r"\b(?:our|this|been a|such a)\s+(?:\w+\s+){0,2}?(?:chat|conversation|talk|discussion)s?\b", re.IGNORECASE)
 THE_TALK = "about the conversation itself, no fact"
 OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
+# "Just finished Dune", "Joined a travel club last week": chat drops the "I" before a past verb
+DROPPED_I = re.compile(
+    r"^(?:(?:just|finally|recently|also|actually|already|then)\s+)*(?:[a-z]{3,}ed|got|went|had|made|took|saw|bought|found|met|ran|began|won|lost|"
+    r"left|came|did|wrote|heard|felt|spent|gave|sold|built|caught|drove|flew|ate|slept|woke|became)\b(?!\s+(?:is|was|are|were)\b)",
+    re.IGNORECASE,
+)
 
 NUMBER = r"(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few|several)"
 NUMBERS = {
@@ -347,10 +362,10 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the book you recommended", "try this", "never been", "I could have", "mentioned him") at what its
+    accident", "the book you recommended", "try this", "read that yet", "never been", "I could have", "mentioned him") at what its
     turn has not said before it (``earlier``: its words; ``someone``: whether it named a person), or
     at the speaker's own earlier words ("as I said")."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE)):
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
@@ -525,10 +540,11 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
 
 def _of_the_speaker(unit: str) -> bool:
     """Whether a named speaker's account is about them or the people in their life ("I", "we",
-    "my brother", "the kids"): one that is not ("The Louvre is a treasure trove of art.") is a
-    remark about the world."""
-    tokens = set(words(scaffold.speech(unit)))
-    return bool(tokens & OWN_WORDS) or _people(tokens)
+    "my brother", "the kids", or no subject before a past verb: "Just finished Dune"); one that is
+    not ("The Louvre is a treasure trove of art.") is a remark about the world."""
+    said = scaffold.speech(unit)
+    tokens = set(words(said))
+    return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 
 
 def read(row: Mapping) -> list[Unit]:

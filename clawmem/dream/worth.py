@@ -71,7 +71,7 @@ PHATIC = GREETINGS | frozenset(
     thanks thank thx ty cheers appreciate appreciated ok okay k kk yeah yep yup nope sure alright right fine good great
     nice cool awesome amazing perfect excellent wonderful fantastic brilliant lovely sweet super glad happy hear sounds
     sound worked works work working fixed fixes fix solved helped helps help trick did will do done got gotcha noted
-    understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh
+    understood agreed exactly indeed totally absolutely definitely true lol haha hahaha wow omg yay woohoo hmm hm ah oh gotta gtg
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
     so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
     anything else pleasure course ready feel free question questions reach thankful grateful blessed touched honored
@@ -122,6 +122,8 @@ COURTESY = re.compile(
     r"kudos|hats off|congrat(?:s|ulations)|well done|"
     r"(?:i'?m |i am |so |really )*sorry(?: to hear)?)\b(?!,)|"
     r"^(?:let me know|keep (?:you|me) posted|(?:i'?ll |i will )?keep you (?:updated|posted|in the loop)|"
+    # "I'll definitely reach out if I need more suggestions": a promise to the listener
+    r"(?:i'?ll |i will )(?:(?:definitely|totally|surely|for sure|be sure to)\s+)?(?:reach out|let you know|get back to you|hit you up)|"
     r"(?:just )?(?:tell|ask) me if|(?:i'?m |i am )?(?:here|always here) (?:for you|if you need))\b",
     re.IGNORECASE,
 )
@@ -136,15 +138,15 @@ REQUEST = re.compile(
 # and your family!", "Have a safe flight!", "Enjoy your weekend!" ("Happy to say I got the job"
 # is not one, and neither is anything the speaker says about themselves)
 WISH = re.compile(
-    r"^(?:\w+[,!]\s*)?(?:(?:i |we )?(?:hope|wish) (?:you|your|u)\b|happy(?! to\b)|merry|have (?:a|an|fun)\b|enjoy (?:your|the|it)\b|"
+    r"^(?:\w+[,!]\s*)?(?:(?:i |we )?(?:hope|wish) (?:you|your|u|we both|both of (?:us|our))\b|happy(?! to\b)|merry|have (?:a|an|fun)\b|enjoy (?:your|the|it)\b|"
     r"good luck|best of luck|best wishes|safe (?:travels|flight|trip)|get well|sleep well|sweet dreams|cheers to)",
     re.IGNORECASE,
 )
 # How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
 # ("I'm doing great, I just got back from Lisbon" says more, and stays)
 WELL_BEING = re.compile(
-    r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*"
-    r"(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b",
+    r"^(?:\w+[,!]\s*)?(?:(?:not much|nothing much|same old)\b|(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+"
+    r"(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b)",
     re.IGNORECASE,
 )
 QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
@@ -154,7 +156,7 @@ ABOUT_YOUR_NEWS = re.compile(
     r"^(?:\w+[,!]\s*)?(?:i'?m|i am|im)\s+(?:so |really |very |super |just )*(?:glad|happy|sorry|excited|thrilled|proud)\s+(?:that\s+)?(?:you|your|to hear)\b",
     re.IGNORECASE,
 )
-SMALL_TALK = frozenset(("doing", "asking", "today", "tonight", "also", "feeling", "thanks", "checking"))
+SMALL_TALK = frozenset(("doing", "asking", "today", "tonight", "also", "feeling", "thanks", "checking", "usual", "old", "chilling"))
 SECOND_PERSON = frozenset(("you", "your", "yours", "yourself", "yourselves", "ya", "u"))
 FIRST_PERSON = OWN | frozenset(("i", "me", "ourselves", "im", "ive", "id"))
 SINGULAR = frozenset(("i", "me", "my", "mine", "myself", "im", "ive", "id"))
@@ -248,6 +250,7 @@ VAGUE = frozenset(
     happen happens happened happening going goes went busy hectic crazy wild lately recently since last chat chats chatted
     chatting talk talks talked talking spoke speak speaking catch catching caught news update updates much quite ages
     while big stuff things lots whole bunch been here life going-on everything something anything few day days meantime
+    forever eternity awhile seems least
     """.split()  # noqa: SIM905
 )
 

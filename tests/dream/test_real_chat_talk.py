@@ -50,11 +50,25 @@ TALK = [
     # a hedge with nothing hedged
     "Ah maybe i guess lol",
     "idk, probably",
+    # a reunion greeting, a promise to the listener, a sign-off, small talk
+    "Seems like forever since we caught up!",
+    "Hey good afternoon it's been a while or at least it feels like it has since we last talked.",
+    "feels like an eternity since we chatted",
+    "I'll definitely reach out if I need more suggestions.",
+    "I will get back to you about the dates.",
+    "I'll let you know how it goes!",
+    "Gotta run, bye!",
+    "gtg, ttyl",
+    "Not much, just chilling.",
+    "Nothing much, same as usual",
 ]
 FACTS = [
     "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
     "Happy to say I got the marketing job at the agency in Miami.",
     "I'm doing well at my new job at the bank in Miami, I started in January.",
+    "It's been a while since I moved to Denver, about three years now.",
+    "I'll let my sister know that the bakery on Main Street is hiring.",
+    "Not much changed at the bank after the merger in March.",
     "What I learned at the cooking class is that pasta needs salted water.",
     "I went to Turks and Caicos twice for spring break.",
     "My old car was awful on ice, so I sold it in March.",
@@ -119,6 +133,10 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I got this because it symbolizes strength and resilience.",
         "I haven't tried much new lately, but I did get this yesterday.",
         "Our bond feels even stronger when moments like these show up.",
+        # that as the object of a verb: what the other speaker named
+        "I haven't read that yet but I've heard great things!",
+        "I've never tried that before, sounds fun.",
+        "We watched that too and loved it.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -283,3 +301,26 @@ def test_a_long_account_split_in_two_does_not_leave_its_he_behind():
 
 def test_a_sentence_too_short_and_pointing_back_is_not_leaned_on():
     assert all(why is not None for why in verdicts("I actually have not been. I will take note of it so I can visit them next time!"))
+
+
+@pytest.mark.parametrize(
+    "turn, kept",
+    [
+        # a greeting or a "hang tight" opens no claim, so the fact after it is a line of its own
+        ("Seems like forever since we caught up! I'm now mentoring the younger players on my team.", "I'm now mentoring the younger players"),
+        ("Hang tight. This week has been swamped with exams for me but I'm plowing through.", "This week (the week of 2024-01-08) has been swamped"),
+        # the "I" that chat drops before a past verb: the speaker's own account, not a remark about the world
+        ('I haven\'t read that yet. Just finished "A Dance with Dragons" by George Martin.', 'Just finished "A Dance with Dragons"'),
+        ("Joined a travel club in Berlin last month.", "Joined a travel club in Berlin"),
+    ],
+)
+def test_talk_around_a_fact_leaves_the_fact_alone(turn, kept):
+    lines = accounts(turn, "Tim")
+    assert len(lines) == 1 and lines[0].startswith(f"Tim said: {kept}"), lines
+
+
+@pytest.mark.parametrize("turn", ["This week has been swamped with exams.", "This morning I ran ten kilometres along the river."])
+def test_a_time_counted_from_today_leans_on_nothing(turn):
+    assert not standalone._leans(turn)
+    assert standalone._leans("That week was swamped with exams.")
+
