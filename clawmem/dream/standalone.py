@@ -52,7 +52,11 @@ DEPENDENT = re.compile(
     r"|in the meantime|meanwhile|after that|since then|by then|at that point|afterwards|later on|on top of that|apart from that|"
     r"other than that|speaking of which|that said|even so|in that case|as a result|because of (?:that|this)|for that reason"
     # "I bet they bring lots of joy", "I'm sure it helps": a hedge before a pronoun from earlier
-    r"|(?:i bet|i'?m sure|i think|i guess|i hope|i wish|i know|i love how|i'?m glad)\s+(?:he|she|they|it|that|this|these|those)(?:'s|'re)?)\b",
+    r"|(?:i bet|i'?m sure|i think|i guess|i hope|i wish|i know|i love how|i'?m glad)\s+(?:he|she|they|it|that|this|these|those)(?:'s|'re)?"
+    # "I do and I hate that …", "We did, twice": the answer to the other speaker's yes-or-no question
+    r"|(?:i|we)\s+(?:do|did|have|had|am|was|will|would|can|could)(?:n't| not)?(?=\s*(?:[,.!;]|$)|\s+(?:and|but|too|though|as well|also)\b)"
+    # "My summer however, will start in Hawaii": a contrast with what was said before
+    r"|(?:[\w']+\s+){1,2}however)\b",
     re.IGNORECASE,
 )
 # "I chose them because …", "the kids loved it", "never had a chance to visit it", "sometimes I
@@ -134,8 +138,10 @@ BARE_THIS = re.compile(
     r"\bthis\b(?=\s*(?:[.,!?;:]|$)|\s+(?:the|a|an|next|someday|soon|too|again|later|sometime|tomorrow|when|if|as well|out"
     # "I had this custom made", "I got this because …", "I did get this yesterday": this as the object, a thing shown
     r"|because|yesterday|today|custom|made|and|since|while)\b)"
-    # "moments like these": the ones the chat was about
-    r"|\blike (?:these|those)\b",
+    # "moments like these", "something like that": the ones the chat was about
+    r"|\blike (?:these|those)\b|\b(?:something|anything|one|stuff) like (?:that|this)\b"
+    # "I thought this was really awesome": an opinion of what the chat showed
+    r"|\b(?:thought|think|guess|bet|knew|felt)\s+(?:this|that)\s+(?:was|is|would|will)\b",
     re.IGNORECASE,
 )
 # "I took that pic near Fort Wayne", "wanting to play this one for a while": what was shown or

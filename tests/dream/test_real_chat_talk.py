@@ -137,6 +137,12 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I haven't read that yet but I've heard great things!",
         "I've never tried that before, sounds fun.",
         "We watched that too and loved it.",
+        # the answer to a yes-or-no question, a contrast with what was said, the chat's thing
+        "I do and i hate that i gravitate towards sweet drinks lol",
+        "We did, twice last summer.",
+        "My summer however, will start in the US in Hawaii.",
+        "I could really use something like that - maybe I'll give painting a go.",
+        "I thought this was really awesome and funny.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
