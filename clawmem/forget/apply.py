@@ -8,7 +8,7 @@ from pathlib import Path
 from clawmem.entries import grammar, identity
 from clawmem.forget.plan import Target, contains
 from clawmem.foundation.errors import Busy
-from clawmem.index.db import Index
+from clawmem.index.db import Index, in_batches
 from clawmem.storage import diary
 from clawmem.storage.durable import atomic_write
 from clawmem.storage.workspace import Workspace
@@ -98,9 +98,7 @@ def clean_index(ws: Workspace, hashes: set[str], changed: set[str], spans: set[t
         tables = {r["name"] for r in index.query("SELECT name FROM sqlite_master")}
         wanted = sorted(hashes)
         with index.transaction():
-            for start in range(0, len(wanted), 400):
-                part = wanted[start : start + 400]
-                marks = ",".join("?" * len(part))
+            for part, marks in in_batches(wanted):
                 index.execute(f"DELETE FROM recall_events WHERE text_hash IN ({marks})", part)
                 index.execute(f"DELETE FROM recalled WHERE text_hash IN ({marks})", part)
                 index.execute(f"DELETE FROM embedding_cache WHERE text_hash IN ({marks})", part)
@@ -153,9 +151,8 @@ def scrub_index_copies(index: Index, tables: set[str], hashes: list[str], norms:
 
     with index.transaction():
         if "returned_untrusted" in tables:
-            for start in range(0, len(hashes), 400):
-                part = hashes[start : start + 400]
-                index.execute(f"DELETE FROM returned_untrusted WHERE text_hash IN ({','.join('?' * len(part))})", part)
+            for part, marks in in_batches(hashes):
+                index.execute(f"DELETE FROM returned_untrusted WHERE text_hash IN ({marks})", part)
             doomed = [r["text_hash"] for r in index.query("SELECT text_hash, text FROM returned_untrusted WHERE text IS NOT NULL") if quotes_forgotten(r["text"], norms)]
             index.executemany("DELETE FROM returned_untrusted WHERE text_hash = ?", [(h,) for h in doomed])
         if "trigger_vectors" in tables:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +19,18 @@ from clawmem.storage.durable import create_private
 from clawmem.storage.workspace import Workspace
 
 BUSY_TIMEOUT_MS = 5000
+# values bound in one ``IN (...)`` list: SQLite limits a statement's variables (999 before
+# 3.32), and the statement's other parameters need room too
+IN_LIST_MAX = 500
 T = TypeVar("T")
+
+
+def in_batches(values: Sequence[T]) -> Iterator[tuple[list[T], str]]:
+    """``values`` in parts of at most ``IN_LIST_MAX``, each with its placeholders (``?,?,?``),
+    so a query over any number of ids or hashes is a few ``IN (...)`` statements."""
+    for start in range(0, len(values), IN_LIST_MAX):
+        part = list(values[start : start + IN_LIST_MAX])
+        yield part, ",".join("?" * len(part))
 
 
 def _apsw():

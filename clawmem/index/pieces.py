@@ -17,7 +17,7 @@ from typing import Any
 
 from clawmem.entries.identity import text_hash
 from clawmem.foundation.config import PIECE_MAX_PER_ENTRY, PIECE_MIN_WORDS
-from clawmem.index.db import Index
+from clawmem.index.db import Index, in_batches
 from clawmem.storage.ledger_records import now_iso
 
 SPEAKER = re.compile(r"^([^\s:][^:\n]{0,40}):\s+")
@@ -46,9 +46,7 @@ def _cached(index: Index, embedder_id: str, hashes: list[str]) -> dict[str, Any]
     import numpy as np  # deferred: only vector work needs numpy
 
     found: dict[str, Any] = {}
-    for start in range(0, len(hashes), 500):
-        part = hashes[start : start + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in in_batches(hashes):
         rows = index.query(f"SELECT text_hash, vector FROM embedding_cache WHERE embedder = ? AND text_hash IN ({marks})", [embedder_id, *part])
         found.update({r["text_hash"]: np.frombuffer(r["vector"], dtype=np.float32) for r in rows})
     return found

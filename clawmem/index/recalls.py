@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from clawmem.entries import identity
 from clawmem.foundation.timeparse import local_now
-from clawmem.index.db import Index
+from clawmem.index.db import Index, in_batches
 from clawmem.storage import ledger_records
 from clawmem.storage.ledger_records import ReturnedRecord, is_kind, now_iso
 from clawmem.storage.workspace import Workspace
@@ -135,9 +135,7 @@ def take_echoes(index: Index, hashes: Iterable[str]) -> set[str]:
         return set()
     found: set[str] = set()
     with index.transaction():
-        for start in range(0, len(wanted), 500):
-            part = wanted[start : start + 500]
-            marks = ",".join("?" * len(part))
+        for part, marks in in_batches(wanted):
             found.update(r["text_hash"] for r in index.query(f"SELECT text_hash FROM recalled WHERE text_hash IN ({marks})", part))
         for text_hash in found:
             index.execute("UPDATE recalled SET echoes = echoes + 1 WHERE text_hash = ?", (text_hash,))
@@ -174,9 +172,7 @@ def mark_recalled(index: Index, hashes: Iterable[str]) -> None:
     """Add injected content (e.g. bootstrap lines) to the recalled set without logging events."""
     wanted = sorted(set(hashes))
     known: set[str] = set()
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in in_batches(wanted):
         known.update(r[0] for r in index.conn.execute(f"SELECT text_hash FROM recalled WHERE text_hash IN ({marks})", part))
     at = now_iso()
     rows = [(h, at, at) for h in wanted if h not in known]

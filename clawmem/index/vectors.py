@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from clawmem.index.db import Index
+from clawmem.index.db import Index, in_batches
 from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
@@ -256,9 +256,7 @@ def cached_vectors(index: Index, embedder_id: str, ids: list[int]) -> dict[int, 
     import numpy as np  # deferred: only vector work needs numpy
 
     found: dict[int, np.ndarray] = {}
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in in_batches(ids):
         # pairs, not ``index.query``'s dict rows: a hybrid search reads about a thousand here
         hashes = dict(index.conn.execute(f"SELECT id, text_hash FROM entries WHERE id IN ({marks})", part))
         if not hashes:

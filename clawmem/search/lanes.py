@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from clawmem.index import supersession, tokens
-from clawmem.index.db import Index
+from clawmem.index.db import Index, in_batches
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 
@@ -67,9 +67,7 @@ def _fts(index: Index, expression: str, opts: SearchOptions, k: int) -> list[tup
 def _passing(index: Index, ids: list[int], where: str, params: list[Any]) -> set[int]:
     """Those of ``ids`` with an entry that passes the filters (``_filters``)."""
     kept: set[int] = set()
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in in_batches(ids):
         kept.update(r[0] for r in index.conn.execute(f"SELECT e.id FROM entries e WHERE e.id IN ({marks}){where}", [*part, *params]))
     return kept
 
@@ -119,11 +117,10 @@ def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> di
         return {}
     trust = f" AND NOT {provenance.shown_untrusted_sql()}" if trusted_only else ""
     found: dict[int, list[int]] = {}
-    for start in range(0, len(paths), 400):
-        part = paths[start : start + 400]
+    for part, marks in in_batches(paths):
         sql = (
             "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
-            f"WHERE path IN ({','.join('?' * len(part))}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
+            f"WHERE path IN ({marks}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
             f"WHERE id IN ({','.join('?' * len(wanted))})"
         )
         for entry_id, before, after in index.conn.execute(sql, [*part, *wanted]).fetchall():
@@ -134,9 +131,7 @@ def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> di
 def rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
     """Entry rows by id (in chunks that stay under SQLite's variable limit)."""
     found: dict[int, dict] = {}
-    for start in range(0, len(ids), 500):
-        part = list(ids[start : start + 500])
-        marks = ",".join("?" * len(part))
+    for part, marks in in_batches(ids):
         for row in index.query(f"SELECT * FROM entries WHERE id IN ({marks})", part):
             found[row["id"]] = row
     return found

@@ -113,14 +113,12 @@ def first_handed_out(ws: Workspace, hashes: Collection[str]) -> dict[str, dt.dat
     if not wanted or not ws.index_path.exists():
         return {}
     from clawmem.foundation.errors import IndexUnavailable
-    from clawmem.index.db import Index
+    from clawmem.index.db import Index, in_batches
 
     found: dict[str, dt.datetime] = {}
     try:
         with Index.open(ws) as index:
-            for start in range(0, len(wanted), 500):
-                part = wanted[start : start + 500]
-                marks = ",".join("?" * len(part))
+            for part, marks in in_batches(wanted):
                 for row in index.query(f"SELECT text_hash, first_at FROM recalled WHERE text_hash IN ({marks})", part):
                     when = _aware(row["first_at"])
                     if when is not None:
