@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from clawmem.dream import worth
 from clawmem.dream.consolidate import MAX_TRIGGERS
 from clawmem.dream.store import Candidate, Evidence, taints
 from clawmem.dream.text import CAPTION, PHRASE_BREAK, TRANSCRIPT_LABEL, key_phrases
@@ -246,10 +247,13 @@ def is_plain(phrase: str) -> bool:
 
 
 def acceptable(phrase: str) -> bool:
-    """A trigger on its own terms: no word that wraps a line (``NOISE``), not generic, and two
+    """A trigger on its own terms: no word that wraps a line (``NOISE``), not generic, no talk
+    (``worth.social``: "long time no see", "see you soon" would fire on every greeting), and two
     content words or more, or one standalone identifier (kept only beside a plain phrase)."""
     tokens = WORD.findall(phrase)
     if not tokens or any(t.casefold() in NOISE for t in tokens) or is_generic(phrase) or clean(phrase).count("|"):
+        return False
+    if worth.social(phrase):
         return False
     return len(content_words(phrase)) >= 2 or (len(tokens) == 1 and standalone(tokens[0]))
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clawmem.dream.problems import choose, is_generic, problem_text
+from clawmem.dream.problems import acceptable, choose, is_generic, problem_text
 from clawmem.entries import grammar
 
 FIX = "Install sphinx-rtd-theme into the docs virtualenv before building the docs."
@@ -56,6 +56,12 @@ def test_generic_complaints_and_plain_chat_give_no_trigger():
     assert problem_text("Add -latomic to LDFLAGS and run make clean.", whole=False) == ""
     assert all(is_generic(p) for p in ("build fails", "thanks again", "remember"))
     assert not is_generic("undefined reference")
+
+
+def test_a_line_greeting_its_listener_gives_no_trigger_of_its_greeting():
+    """"Long time no see" or "see you soon" as a trigger would inject the line into every greeting."""
+    assert not any(acceptable(p) for p in ("Long time no see", "see you soon", "catch up soon", "good to hear"))
+    assert all(acceptable(p) for p in ("younger players", "linker error", "deploy fails on arm64"))
 
 
 def test_only_the_problem_clause_of_a_fix_counts():
