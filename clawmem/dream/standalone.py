@@ -96,7 +96,7 @@ EVENT_NOUN = re.compile(
     r"surgery|diagnosis|breakup|fight|argument|ordeal|trip|roadtrip|event|party|concert|performance|interview|pic|pics|picture|photo|"
     r"photos|video|opening|launch|premiere|debut|recital|ceremony|show|competition|tournament|test|exam|quiz|"
     # "how the book was actually that sad", "switched lives with the celebrity": what the chat was about
-    r"book|movie|film|song|episode|article|celebrity|question|topic|"
+    r"book|movie|film|song|episode|series|podcast|album|novel|article|celebrity|question|topic|"
     # "she saw the girl touching my arm": a person the line has not introduced
     r"girl|guy|lady|dude|man|woman|boy)\b",
     re.IGNORECASE,
@@ -167,6 +167,29 @@ BARE_THAT = re.compile(
     r"\b(?:read|seen|saw|watched|tried|played|heard of|visited|finished|listened to|eaten|tasted|bought|used)\s+that"
     r"(?=\s*(?:[.,!?;]|$)|\s+(?:yet|before|either|too|already|one|but|and|so|though)\b)",
     re.IGNORECASE,
+)
+# "If I could choose, I'd visit the Roaring Twenties", "That would be an incredible choice": the
+# answer to the other speaker's what-if question, no fact about anyone
+HYPOTHETICAL = re.compile(
+    r"^(?:\w+[,!]\s*)?if i (?:could|had to|were to|got to|was able to)\s+(?:choose|pick|go|travel|live|meet|be|have|visit|switch)\b"
+    r"|\bwould be (?:a|an|my)\s+(?:[\w'-]+\s+){0,2}(?:choice|pick|option|answer|idea)\b",
+    re.IGNORECASE,
+)
+# "I love the message it sends", "I've watched a couple seasons of it": an "it" with nothing before
+# it in its turn to stand for (the show or the book was the other speaker's); "the sound it makes"
+# after "my new guitar" has one (``_bare_it``)
+RELATIVE_IT = re.compile(r"\b(?:the|a|an)\s+(?:[\w'-]+\s+){0,2}?it\s+(?!is\b|was\b|has\b|had\b)[a-z]+(?:s|ed)\b", re.IGNORECASE)
+PART_OF_IT = re.compile(
+    r"\b(?:some|most|all|much|part|parts|half|a lot|a bit|(?:a couple|a few|\d+)(?: of)? (?:seasons?|episodes?|chapters?|pages?|songs?)|"
+    r"(?:seasons?|episodes?|chapters?|pages?))\s+of it\b",
+    re.IGNORECASE,
+)
+# what may come before such an "it" with nothing for it to stand for: a feeling, a way of taking something in
+BEFORE_BARE_IT = frozenset(
+    """
+    love loved like liked enjoy enjoyed adore hate hated really also just definitely actually ive watched watch seen saw read
+    played heard finished listened
+    """.split()  # noqa: SIM905
 )
 # "The book is called Pachinko", "the movie titled Oppenheimer": the line names what it points at
 NAMED_HERE = re.compile(r"\s+(?:(?:is|was)\s+)?(?:called|named|titled)\b", re.IGNORECASE)
@@ -368,16 +391,26 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the book you recommended", "try this", "read that yet", "never been", "I could have", "mentioned him") at what its
+    accident", "the book you recommended", "try this", "read that yet", "never been", "I could have", "mentioned him", "if I could choose") at what its
     turn has not said before it (``earlier``: its words; ``someone``: whether it named a person), or
     at the speaker's own earlier words ("as I said")."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE)):
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL)):
+        return True
+    if not earlier and _bare_it(said):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
         if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known and not NAMED_HERE.match(said, m.end()):
             return True
     return (not someone and _unnamed_person(said)) or _unnamed_group(said, earlier)
+
+
+def _bare_it(said: str) -> bool:
+    """Whether ``said`` has an "it" that no word before it in the sentence can stand for: part of
+    it ("a couple seasons of it") or "the X it does", after nothing but a feeling or a way of
+    taking it in ("I love", "I've watched")."""
+    m = PART_OF_IT.search(said) or RELATIVE_IT.search(said)
+    return m is not None and content_words(said[: m.start()]) <= BEFORE_BARE_IT
 
 
 def _unnamed_group(said: str, earlier: set[str]) -> bool:

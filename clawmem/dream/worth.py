@@ -138,10 +138,13 @@ REQUEST = re.compile(
 # and your family!", "Have a safe flight!", "Enjoy your weekend!" ("Happy to say I got the job"
 # is not one, and neither is anything the speaker says about themselves)
 WISH = re.compile(
-    r"^(?:\w+[,!]\s*)?(?:(?:i |we )?(?:hope|wish) (?:you|your|u|we both|both of (?:us|our))\b|happy(?! to\b)|merry|have (?:a|an|fun)\b|enjoy (?:your|the|it)\b|"
+    r"^(?:\w+[,!]\s*)?(?:(?:i |we )?(?:hope|wish) (?:you|your|u)\b|happy(?! to\b)|merry|have (?:a|an|fun)\b|enjoy (?:your|the|it)\b|"
     r"good luck|best of luck|best wishes|safe (?:travels|flight|trip)|get well|sleep well|sweet dreams|cheers to)",
     re.IGNORECASE,
 )
+# "I hope both of our travel dreams come true, Bella", "Wish we both get in": a wish for the
+# speaker and the listener together (the "our" is theirs, not a fact of the speaker's)
+SHARED_WISH = re.compile(r"^(?:\w+[,!]\s*)?(?:i |we )?(?:hope|wish) (?:we both|both of (?:us|our)|we (?:can|could|will|get to) both)\b", re.IGNORECASE)
 # How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
 # ("I'm doing great, I just got back from Lisbon" says more, and stays)
 WELL_BEING = re.compile(
@@ -179,8 +182,8 @@ FEELINGS = frozenset(
 COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|looks?|sounds?)\b|\w['’]s\b", re.IGNORECASE)
 # "check my ideal dance studio", "here's a peek at …", "look at this": pointing at a picture
 SHOWN = re.compile(
-    r"^(?:\w+[,!]\s*|(?:and|so|plus|also)\s+)?(?:check(?: it)?(?: out)?|here(?:'s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)"
-    r"|[,;–—]\s*(?:and\s+)?here(?:'s| is| are)\b",  # "Nature's amazing, here's a painting I did"
+    r"^(?:\w+[,!]\s*|(?:and|so|plus|also)\s+)?(?:check(?: it)?(?: out)?|here(?:'s|s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)"
+    r"|[,;–—]\s*(?:and\s+)?here(?:'s|s| is| are)\b",  # "Nature's amazing, here's a painting I did"
     re.IGNORECASE,
 )
 # "I've got the following code so far.", "It should look something like this:": a pointer at what
@@ -352,7 +355,7 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "a request to the other person (a standing one goes to USER.md), not a fact"
     if ABOUT_YOUR_NEWS.match(said):
         return "a remark about the person addressed, no fact"
-    if WISH.match(said) and not OWN & set(tokens):
+    if (WISH.match(said) and not OWN & set(tokens)) or SHARED_WISH.match(said):
         return "a wish or greeting for the other person, no information"
     if WELL_BEING.match(said) and len([w for w in tokens if w not in STOPWORDS and w not in PHATIC and w not in SMALL_TALK]) <= 1:
         return "small talk about how the speaker is, no information"

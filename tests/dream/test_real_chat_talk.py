@@ -61,6 +61,10 @@ TALK = [
     "gtg, ttyl",
     "Not much, just chilling.",
     "Nothing much, same as usual",
+    # a wish for the two of them, a picture shown (typed without the apostrophe)
+    "Well, I hope both of our travel dreams come true someday, Bella.",
+    "I wish we both get into Stanford next year!",
+    "Heres a picture of the field me and my friends played football at today!",
 ]
 FACTS = [
     "I have celebrated New Years in New York once and the ball drop was my favorite moment.",
@@ -69,6 +73,8 @@ FACTS = [
     "It's been a while since I moved to Denver, about three years now.",
     "I'll let my sister know that the bakery on Main Street is hiring.",
     "Not much changed at the bank after the merger in March.",
+    "I hope our bakery on Main Street opens in March.",
+    "If I could afford it I would move to Lisbon with my sister next year.",
     "What I learned at the cooking class is that pasta needs salted water.",
     "I went to Turks and Caicos twice for spring break.",
     "My old car was awful on ice, so I sold it in March.",
@@ -143,6 +149,15 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "My summer however, will start in the US in Hawaii.",
         "I could really use something like that - maybe I'll give painting a go.",
         "I thought this was really awesome and funny.",
+        # the chat's series, the answer to a what-if question
+        "The series had me hooked for a whole weekend.",
+        "If I could choose, I'd love to visit the Roaring Twenties.",
+        "if i had to pick one era it would be ancient Rome",
+        "The Renaissance would be an incredible choice for me!",
+        # an "it" with nothing in the turn to stand for
+        "I love the message it sends and the themes it discusses.",
+        "Ive watched a couple season of it although it is quite long.",
+        "I really liked the way it ended.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -154,6 +169,10 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
     [
         "I have been to Paris twice.",
         "My brother visited last week. I cooked lasagna for him.",
+        # an "it" that stands for what the sentence named before it
+        "I found a used copy of Dune in Boston and read half of it on the train.",
+        "I got a puppy named Rex in May and I'm so proud of it.",
+        "I love my new Fender guitar and the sound it makes.",
         "I met Anna at the gym and I helped her with her squats.",
         "I love this song by Adele.",
         # this that introduces (a spoken indefinite) or says when
