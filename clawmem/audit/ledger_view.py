@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from clawmem.foundation.records import dataclass
 from clawmem.storage import ledger
 from clawmem.storage.ledger_records import EntryRecord, TaintRecord, TombstoneRecord, is_kind
 from clawmem.storage.workspace import Workspace

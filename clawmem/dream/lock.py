@@ -14,9 +14,9 @@ import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
+from clawmem.foundation.records import dataclass
 from clawmem.storage.ledger_records import now_iso
 from clawmem.storage.workspace import Workspace
 

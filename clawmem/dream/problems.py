@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.dream.consolidate import MAX_TRIGGERS
 from clawmem.dream.store import Candidate, Evidence, taints
 from clawmem.dream.text import CAPTION, PHRASE_BREAK, TRANSCRIPT_LABEL, key_phrases
 from clawmem.entries import scaffold
 from clawmem.entries.words import STOPWORDS
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 from clawmem.recall import symptoms
 from clawmem.trust import eligibility, provenance

@@ -6,10 +6,11 @@ runs the sweep, do not import each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from clawmem.dream.consolidate import Change
+from clawmem.foundation.records import dataclass
 
 
 @dataclass(frozen=True)

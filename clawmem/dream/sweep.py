@@ -35,6 +35,7 @@ from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt
 from clawmem.entries import grammar
 from clawmem.foundation.config import DreamConfig
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
@@ -72,7 +73,7 @@ def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg:
     )
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True)
 class DeepResult:
     consolidator: str | None
     written: write.Written | None

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from clawmem.entries import lines as line_model
 from clawmem.foundation import timeparse
+from clawmem.foundation.records import dataclass
 
 KNOWN_KEYS = ("trigger", "importance", "project", "source", "key", "observed", "status", "review")
 STATUSES = ("active", "superseded")

@@ -18,11 +18,12 @@ output; the caller exits 0.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from clawmem.foundation.records import dataclass
 from clawmem.hosts.names import CONTEXT_EVENTS
 
 

@@ -16,11 +16,11 @@ import hashlib
 import json
 import os
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clawmem.foundation.config import VECTOR_SCAN_BLOCK_ROWS
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 
 if TYPE_CHECKING:

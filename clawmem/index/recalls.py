@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.entries import identity
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now
 from clawmem.index.db import Index
 from clawmem.storage import ledger_records

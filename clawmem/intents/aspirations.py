@@ -25,10 +25,10 @@ import datetime as dt
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import as_local, parse_when
 from clawmem.index.files import MemoryFile, daily_notes
 from clawmem.storage import ledger, ledger_records

@@ -13,13 +13,14 @@ counted (``omitted``) and the context says how to reach it: nothing is truncated
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation import timeparse
 from clawmem.foundation.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.foundation.errors import IndexUnavailable
+from clawmem.foundation.records import dataclass
 from clawmem.storage import ledger
 from clawmem.storage.ledger_records import TaintRecord, is_kind
 from clawmem.storage.workspace import Workspace

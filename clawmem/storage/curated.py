@@ -9,9 +9,9 @@ before the atomic rename. Every accepted rewrite first stores the pre-image unde
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now
 from clawmem.storage import ledger
 from clawmem.storage.baseline import follow_write

@@ -34,11 +34,11 @@ import datetime as dt
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clawmem.foundation.config import HOST_SESSION_ENV, RECENT_EXPOSURE_MINUTES, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN
+from clawmem.foundation.records import dataclass
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 
