@@ -129,6 +129,11 @@ def _fast_mcp(argv: list[str], found: dict[str, str | bool]) -> int:
 
 
 FAST_LANES = {"recall": _fast_recall, "search": _fast_search, "status": _fast_status, "hook": _fast_hook, "mcp": _fast_mcp}
+# Lanes whose process runs one short command, then ends: the cyclic collector stays off (its passes
+# over the modules just imported cost about 3 % of a lexical search; what these commands drop is freed
+# by reference counting), and the heap is frozen before the exit, so finalization does not walk it
+# either (another 5 %). ``hook`` (an ingest) and ``mcp`` (a server) may run long and keep it.
+UNCOLLECTED_LANES = ("recall", "search", "status")
 
 
 def lane_args(argv: list[str]) -> tuple[str, dict[str, str | bool], list[str]] | None:
@@ -153,14 +158,23 @@ def _fast(argv: list[str]) -> int | None:
     lane = FAST_LANES.get(rest[0]) if rest else None
     if lane is None:
         return None
+    import gc
+
     from clawmem.fastlane import Usage
     from clawmem.rules.output import set_color
 
     set_color(color)
+    uncollected = rest[0] in UNCOLLECTED_LANES
+    if uncollected:
+        gc.disable()
     try:
-        return lane(rest[1:], found)
+        code = lane(rest[1:], found)
     except Usage:
+        gc.enable()  # Typer parses (and reports) them: an ordinary run
         return None
+    if uncollected:
+        gc.freeze()
+    return code
 
 
 def _checked_argv(argv: list[str]) -> list[str]:

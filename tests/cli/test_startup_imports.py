@@ -82,3 +82,29 @@ def test_a_hybrid_search_on_a_current_matrix_imports_neither(ws):
     env = _indexed(ws, embed=True)
     assert "numpy" in modules_loaded(["search", "deploy runbook"], ("numpy",), env)  # the vector lane ran, and built the matrix
     assert modules_loaded(["search", "deploy runbook"], SEARCH_UNUSED, env) == set()
+
+
+# A short lane's process does not run the cyclic collector, nor walk its heap at exit (issue 26);
+# the other commands (Typer's, and the hook and mcp lanes, which may run long) keep the collector.
+_GC_PROBE = """
+import gc, json, sys
+sys.argv = ["clawmem", *json.loads(sys.argv[1])]
+from clawmem.launcher import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nGC=" + json.dumps([gc.isenabled(), gc.get_freeze_count() > 0]))
+"""
+
+
+@pytest.mark.parametrize(("args", "collected"), [(["status"], False), (["search", "deploy runbook", "--lexical"], False), (["config", "show"], True)])
+def test_a_short_lane_leaves_its_garbage_to_the_exit(ws, args, collected):
+    import json
+    import subprocess
+    import sys
+
+    env = _indexed(ws, embed=False)
+    proc = subprocess.run([sys.executable, "-c", _GC_PROBE, json.dumps(args)], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0 and "GC=" in proc.stderr, proc.stderr
+    assert json.loads(proc.stderr.rsplit("GC=", 1)[1]) == [collected, not collected]
