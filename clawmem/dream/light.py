@@ -30,10 +30,10 @@ from clawmem.dream.text import excerpt, sentences, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
 from clawmem.storage import ledger
 from clawmem.storage.anchors import cite
-from clawmem.storage.ledger_records import now_iso
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from clawmem.foundation.records import dataclass
-from clawmem.storage.ledger_records import now_iso
+from clawmem.foundation.timeparse import now_iso
 from clawmem.storage.workspace import Workspace
 
 LOCK_NAME = "dream.lock"

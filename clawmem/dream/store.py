@@ -18,9 +18,9 @@ from typing import Any
 
 from clawmem.entries import identity
 from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
 from clawmem.storage.anchors import cite
-from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
 

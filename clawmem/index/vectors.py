@@ -13,8 +13,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
-from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
 if TYPE_CHECKING:

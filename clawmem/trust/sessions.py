@@ -154,7 +154,7 @@ def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
     """Record untrusted texts clawmem handed out (``what``: where each came from) with the time,
     for every caller's writes in the next while, and in the lineage of ``session`` (``current``),
     if any, until its owner types (module doc)."""
-    from clawmem.storage.ledger_records import now_iso
+    from clawmem.foundation.timeparse import now_iso
 
     if not what:
         return

@@ -29,9 +29,13 @@ def test_note_add_imports_nothing_heavy(ws):
 
 
 # What the in-process `status` and `search --lexical` used to import without using it (issue 26):
-# recall's trigger matching, the transcript lineage rules, the ledger's team checks, and standard
-# modules pulled in for a default they do not take (argparse's terminal probe, `secrets` for a nonce).
-UNUSED = ("clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.team", "statistics", "shutil", "secrets", "subprocess", "tomllib")
+# recall's trigger matching, the transcript lineage rules, the ledger's team checks, the ledger and
+# its record types (read or written only by writers, or for an untrusted hit), and standard modules
+# pulled in for a default they do not take (argparse's terminal probe, `secrets` for a nonce).
+UNUSED = (
+    "clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.team", "clawmem.storage.ledger", "clawmem.storage.ledger_records",
+    "statistics", "shutil", "secrets", "subprocess", "tomllib",
+)
 
 
 def test_status_and_lexical_search_import_only_what_they_use(ws):
