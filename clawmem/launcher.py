@@ -2,8 +2,8 @@
 
 ``recall`` runs on every agent turn and ``search`` is a shell command agents call in loops.
 Importing Typer and validating options through it costs more than the work itself, so plain
-invocations of these are parsed here with argparse (``clawmem.fastlane``, whose parsers are
-built from the Typer commands' own declarations, recorded in ``fastlane/options.json``) and
+invocations of these are read here (``clawmem.fastlane``, which takes the Typer commands' own
+declarations, recorded in ``fastlane/options.json``) and
 never import Typer. Global options come before the subcommand, git-style
 (``clawmem -w DIR --json search ...``), and mean the same as after it (``--color`` anywhere
 before ``--``, as in the Typer app). Help, anything the fast parser does not accept (Typer
