@@ -73,6 +73,9 @@ PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the r
 # make OpenBLAS split each product over every core: at 100k entries 7 ms on one thread, but 26 ms p50 and
 # about 200 ms p95 split when other processes hold the cores (load 3); 1,024 x 384 stays on one thread.
 VECTOR_SCAN_BLOCK_ROWS = 1024
+# Inputs up to this many bytes are hashed by CPython's own SHA-256, longer ones by hashlib's (OpenSSL:
+# about 5x faster per byte, 4 ms to load; ``foundation.digest``): lines, ids and queries never load it.
+DIGEST_BUILTIN_MAX_BYTES = 4096
 FTS_FETCH_FACTOR = 2  # FTS5's best matches a lexical lane reads per candidate it wants, before the filters (``search.lanes._fts``)
 
 

@@ -8,11 +8,11 @@ derived from untrusted text.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from clawmem.entries import identity
+from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now, now_iso
 from clawmem.index.db import Index
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def query_hash(query: str) -> str:
-    return hashlib.sha256(" ".join(query.casefold().split()).encode()).hexdigest()[:16]
+    return sha256_hex(" ".join(query.casefold().split()).encode())[:16]
 
 
 @dataclass(frozen=True)

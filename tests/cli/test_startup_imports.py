@@ -30,11 +30,12 @@ def test_note_add_imports_nothing_heavy(ws):
 
 # What the in-process `status` and `search --lexical` used to import without using it (issue 26):
 # recall's trigger matching, the transcript lineage rules, the ledger's team checks, the ledger and
-# its record types (read or written only by writers, or for an untrusted hit), and standard modules
-# pulled in for a default they do not take (argparse's terminal probe, `secrets` for a nonce).
+# its record types (read or written only by writers, or for an untrusted hit), argparse (the fast
+# lane reads its arguments itself), OpenSSL's hashlib for digests of a few bytes (foundation.digest),
+# and standard modules pulled in for a default they do not take (`secrets` for a nonce).
 UNUSED = (
     "clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.team", "clawmem.storage.ledger", "clawmem.storage.ledger_records",
-    "statistics", "shutil", "secrets", "subprocess", "tomllib",
+    "argparse", "_hashlib", "statistics", "shutil", "secrets", "subprocess", "tomllib",
 )
 
 
@@ -57,10 +58,11 @@ def test_status_and_lexical_search_import_only_what_they_use(ws):
 # What a search imported only for a branch it rarely takes (issue 26): the ledger and the session
 # lineage, written when an untrusted hit is returned; the content-origin rules, read when a note is
 # classified; the Markdown grammar, for a date parser that now lives in timeparse; and shutil and
-# tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses.
+# tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses; and OpenSSL (`_hashlib`),
+# loaded for digests of a few bytes before ``foundation.digest``.
 SEARCH_UNUSED = (
     "clawmem.storage.ledger", "clawmem.trust.sessions", "clawmem.trust.content_origin", "clawmem.entries.grammar",
-    "shutil", "tempfile", "bz2", "lzma",
+    "shutil", "tempfile", "bz2", "lzma", "_hashlib",
 )
 
 
