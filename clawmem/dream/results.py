@@ -6,11 +6,10 @@ runs the sweep, do not import each other.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from clawmem.dream.consolidate import Change
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,11 @@ import datetime as dt
 import json
 import os
 import re
-from dataclasses import field
 from functools import cached_property
 from typing import Any
 
 from clawmem.entries import identity
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
 from clawmem.storage.anchors import cite

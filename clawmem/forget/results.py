@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import field
-
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field
 
 
 @dataclass(frozen=True)

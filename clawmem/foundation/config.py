@@ -6,16 +6,14 @@ config table and ``clawmem config show`` are generated from these definitions.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
-from dataclasses import field, fields
 from pathlib import Path
 from typing import Any
 
 from clawmem.embeddings.registry import BACKENDS as EMBEDDING_BACKENDS
 from clawmem.foundation.errors import ConfigError
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field, record_fields, replace
 from clawmem.hosts.names import HOOK_HOSTS
 
 CONFIG_FILE = "clawmem.toml"
@@ -285,7 +283,7 @@ class Config:
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""
-        return dataclasses.replace(self, **{section: dataclasses.replace(getattr(self, section), **changes)})
+        return replace(self, **{section: replace(getattr(self, section), **changes)})
 
 
 CHOICES = {
@@ -297,14 +295,14 @@ CHOICES = {
 
 def sections() -> dict[str, type]:
     """Section name -> dataclass, in documentation order."""
-    return {f.name: f.default_factory for f in fields(Config)}  # type: ignore[misc]
+    return {f.name: f.default_factory for f in record_fields(Config)}
 
 
 def reference() -> list[dict[str, Any]]:
     """Every setting with its section, default and documentation (docs are generated from this)."""
     rows = []
     for section, cls in sections().items():
-        for f in fields(cls):
+        for f in record_fields(cls):
             rows.append({"key": f"{section}.{f.name}", "default": f.default, "doc": f.metadata["doc"]})
     return rows
 
@@ -365,7 +363,7 @@ def from_mapping(data: dict[str, Any]) -> Config:
         defaults = getattr(config, section)
         changes = {}
         for name, value in values.items():
-            if name not in {f.name for f in fields(defaults)}:
+            if name not in {f.name for f in record_fields(type(defaults))}:
                 raise ConfigError(f"unknown setting {section}.{name[:SHOWN_VALUE_CHARS]}")
             changes[name] = _coerce(section, name, getattr(defaults, name), value)
         config = config.replace(section, **changes)
@@ -375,7 +373,7 @@ def from_mapping(data: dict[str, Any]) -> Config:
 def local_only(section: str, name: str) -> bool:
     """Whether ``section.name`` makes this machine run something (read only from machine-local config)."""
     cls = sections().get(section)
-    found = [f for f in fields(cls) if f.name == name] if cls is not None else []
+    found = [f for f in record_fields(cls) if f.name == name] if cls is not None else []
     return bool(found and found[0].metadata.get("local_only"))
 
 
@@ -447,6 +445,8 @@ def load(workspace_root: Path) -> Config:
 
 def as_mapping(config: Config) -> dict[str, dict[str, Any]]:
     """The config as nested plain dicts (for TOML or JSON output)."""
+    import dataclasses
+
     return dataclasses.asdict(config)
 
 

@@ -13,14 +13,13 @@ counted (``omitted``) and the context says how to reach it: nothing is truncated
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation import timeparse
 from clawmem.foundation.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.foundation.errors import IndexUnavailable
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 from clawmem.trust.framing import inert, recall_block

@@ -11,10 +11,9 @@ import datetime as dt
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import field
 
 from clawmem.foundation.config import SearchConfig
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import parse_when
 
 

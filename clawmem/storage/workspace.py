@@ -14,14 +14,13 @@ import shlex
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.errors import UnsafePath, UntrustedWorkspace, WorkspaceNotFound
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, field
 
 if TYPE_CHECKING:
     from clawmem.foundation import config as config_module

@@ -32,10 +32,11 @@ def test_note_add_imports_nothing_heavy(ws):
 # recall's trigger matching, the transcript lineage rules, the ledger's team checks, the ledger and
 # its record types (read or written only by writers, or for an untrusted hit), argparse (the fast
 # lane reads its arguments itself), OpenSSL's hashlib for digests of a few bytes (foundation.digest),
-# and standard modules pulled in for a default they do not take (`secrets` for a nonce).
+# the standard dataclasses with inspect (foundation.records), and standard modules pulled in for a
+# default they do not take (`secrets` for a nonce).
 UNUSED = (
     "clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.team", "clawmem.storage.ledger", "clawmem.storage.ledger_records",
-    "argparse", "_hashlib", "statistics", "shutil", "secrets", "subprocess", "tomllib",
+    "argparse", "_hashlib", "dataclasses", "inspect", "statistics", "shutil", "secrets", "subprocess", "tomllib",
 )
 
 
