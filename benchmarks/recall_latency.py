@@ -79,7 +79,7 @@ def main() -> None:
         root = tmp / "ws"
         build(root, args.entries, args.triggers)
         env = {"CLAWMEM_WORKSPACE": str(root)}
-        clawmem_argv = [sys.executable, "-m", "clawmem"] if args.code else [shutil.which("clawmem") or "clawmem"]
+        clawmem_argv = [sys.executable, "-P", "-m", "clawmem"] if args.code else [shutil.which("clawmem") or "clawmem"]  # -P: not the current folder's clawmem
         budget = ["--budget-ms", "2000"]  # measure the work itself, not the budget cut-off
         commands = {
             "clawmem --version": [*clawmem_argv, "--version"],

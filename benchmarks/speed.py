@@ -369,9 +369,13 @@ def process_times(argv: list[str], runs: int, env: dict[str, str]) -> list[float
 
 
 def clawmem_command() -> list[str]:
-    """The console script, or (measuring another checkout with ``--code``) ``python -m clawmem`` from it."""
+    """The console script, or (measuring another checkout with ``--code``) ``python -m clawmem`` from it.
+
+    ``-P``: ``-m`` would put the current folder first on the path, so run from a checkout's root it
+    measured that checkout instead of ``--code``'s.
+    """
     script = Path(sys.executable).parent / "clawmem"
-    return [str(script)] if script.exists() and "--code" not in sys.argv else [sys.executable, "-m", "clawmem"]
+    return [str(script)] if script.exists() and "--code" not in sys.argv else [sys.executable, "-P", "-m", "clawmem"]
 
 
 def peak_rss_mb(argv: list[str], env: dict[str, str]) -> float:

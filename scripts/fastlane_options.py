@@ -1,8 +1,8 @@
 """The options of the fast-laned commands, read from their Typer definitions for ``clawmem/fastlane/options.json``.
 
-The launcher parses ``recall``, ``search``, ``status``, ``hook`` and ``mcp`` with argparse so
-as not to import Typer; each argparse parser is built from this table (``clawmem.fastlane``),
-so the two cannot declare different options. Each command's parameters are listed in Typer's
+The launcher reads ``recall``, ``search``, ``status``, ``hook`` and ``mcp`` itself so as not to
+import Typer (``clawmem.fastlane``); what each takes comes from this table, so the two cannot
+declare different options. Each command's parameters are listed in Typer's
 order: the argument or option names, the Python name (``dest``), the value's type, fixed
 choices, bounds, whether it repeats or is required, and its default. A parameter the table
 cannot describe faithfully (a callback, a path check, a clamped range, a variadic argument)

@@ -78,7 +78,7 @@ KEPT = {
     "clawmem.embeddings.loader._cache": "the loaded embedder: read-only weights, kept as the fork server and the worker keep them",
     "clawmem.index.migrations.MIGRATIONS": "the migrations, registered once at import by their decorator",
     "clawmem.fastlane.declared": "the hot commands' options, read from the package's own options.json (never written at run time)",
-    "clawmem.fastlane.parser": "the hot commands' parsers, built from those options (parsing leaves a parser as it was)",
+    "clawmem.fastlane.switches": "the hot commands' option strings, from those options",
 }
 
 

@@ -1,8 +1,8 @@
-"""The config sections: dataclasses for their fields, with one shared set of methods (issue 26).
+"""The config sections: frozen dataclasses from ``clawmem.foundation.records`` (issue 26).
 
-Every command imports ``clawmem.foundation.config``; a section that let ``dataclass`` compile its own
-``__init__``, ``__eq__``, ``__hash__``, ``__repr__``, ``__setattr__`` and ``__delattr__`` would cost
-each of them again, so each must take them from ``Section`` and behave as a frozen dataclass.
+Every command imports ``clawmem.foundation.config``; a section whose ``__init__``, ``__eq__``,
+``__hash__``, ``__repr__``, ``__setattr__`` and ``__delattr__`` the standard ``dataclass`` compiled
+would cost each of them again, so each takes them from ``records`` and behaves as a frozen dataclass.
 """
 
 from __future__ import annotations
@@ -11,16 +11,13 @@ import dataclasses
 
 import pytest
 
-from clawmem.foundation import config
-from clawmem.foundation.config import Config, DreamConfig, SearchConfig, Section
-
-GENERATED = ("__init__", "__eq__", "__hash__", "__repr__", "__setattr__", "__delattr__")
+from clawmem.foundation import config, records
+from clawmem.foundation.config import Config, DreamConfig, SearchConfig
 
 
 @pytest.mark.parametrize("cls", [Config, *config.sections().values()])
-def test_every_section_takes_its_methods_from_section(cls):
-    assert issubclass(cls, Section) and dataclasses.is_dataclass(cls)
-    assert [name for name in GENERATED if name in vars(cls)] == []
+def test_every_section_takes_its_methods_from_records(cls):
+    assert dataclasses.is_dataclass(cls) and cls.__init__.__code__ is records._init(object, ()).__code__
 
 
 def test_a_section_behaves_as_a_frozen_dataclass():

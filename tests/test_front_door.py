@@ -126,19 +126,18 @@ def test_each_hook_host_has_its_context_cap_setting():
 
 @pytest.mark.parametrize("name", list(FAST_LANES))
 def test_each_fast_lane_parser_takes_what_its_typer_command_declares(name):
-    """One declaration: the argparse parser is built from the Typer command's parameters (``fastlane/options.json``)."""
+    """One declaration: the fast lane reads the Typer command's parameters (``fastlane/options.json``)."""
     import typer
 
     from clawmem import fastlane
     from clawmem.cli import app
 
     command = typer.main.get_command(app).get_command(None, name)
-    parser = fastlane.parser(name)
     typer_switches = {switch for param in command.params if param.param_type_name == "option" for switch in [*param.opts, *param.secondary_opts]}
-    assert {switch for action in parser._actions for switch in action.option_strings} == typer_switches
-    assert {action.dest for action in parser._actions} == {param.name for param in command.params}
+    assert set(fastlane.switches(name)) == typer_switches
+    assert {param["dest"] for param in fastlane.declared(name)} == {param.name for param in command.params}
     choices = {param.name: [str(getattr(c, "value", c)) for c in param.type_descriptor.choices] for param in command.params if param.type_descriptor.choices}
-    assert {action.dest: list(action.choices) for action in parser._actions if action.choices} == choices
+    assert {param["dest"]: param["choices"] for param in fastlane.declared(name) if param["choices"]} == choices
 
 
 def test_the_fast_lane_checks_bounds_as_typer_does():
@@ -150,6 +149,23 @@ def test_the_fast_lane_checks_bounds_as_typer_does():
     for bad in (["-n", "0"], ["-n", "201"], ["--min-score", "nan"], ["--min-score", "-1e-9"]):
         with pytest.raises(Usage):
             parse("search", ["q", *bad])
+
+
+def test_the_fast_lane_reads_the_plain_forms_and_leaves_the_rest_to_typer():
+    """What it takes, it reads as Typer does; any other form is ``Usage`` (Typer reads and reports it)."""
+    from clawmem.fastlane import Usage, parse
+
+    args = parse("search", ["--limit=3", "deploy", "--project", "a", "--lexical", "--project", "b", "--tier", "curated", "-n", "4"])
+    assert (args.query, args.limit, args.project, args.lexical, args.tier, args.explain) == ("deploy", 4, ["a", "b"], True, "curated", False)
+    assert parse("search", ["-"]).query == "-" and parse("search", [""]).query == ""
+    assert parse("recall", ["hi", "--no-bootstrap"]).bootstrap is False and parse("recall", ["hi"]).bootstrap is True
+    assert vars(parse("status", ["--json", "-w", "ws"])) == {"workspace": "ws", "json_output": True}
+    for other in (["--", "q"], ["-q"], ["q", "-n3"], ["q", "--limit", "-3"], ["q", "--session", "-"], ["q", "--limit="], ["q", "--lexical=yes"],
+                  ["q", "--limit"], ["q", "--tier", "bogus"], ["q", "-h"], ["q", "--help"], ["q", "r"], [], ["q", "--lex"]):
+        with pytest.raises(Usage):
+            parse("search", other)
+    with pytest.raises(Usage):
+        parse("hook", ["prompt"])  # --host is required
 
 
 def _strings(tree: ast.AST) -> list[str]:

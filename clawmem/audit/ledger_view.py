@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage import ledger
 from clawmem.storage.ledger_records import EntryRecord, TaintRecord, TombstoneRecord, is_kind
 from clawmem.storage.workspace import Workspace

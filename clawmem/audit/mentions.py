@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawmem.audit.results import SweepRef
 from clawmem.entries import identity
+from clawmem.foundation.records import dataclass
 from clawmem.storage import diary
 from clawmem.storage.workspace import Workspace
 

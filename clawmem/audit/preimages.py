@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import Finding
 from clawmem.entries import grammar, identity
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage import ledger_records
 from clawmem.storage.baseline import entry_hashes, load_baseline, save_baseline
 from clawmem.storage.workspace import Workspace, sha256_bytes

@@ -1,9 +1,9 @@
 """``clawmem recall``: the per-turn entry point. Always exits 0, within its time budget.
 
-Agents call this on every message, so ``clawmem.launcher`` parses these options with argparse
-and skips Typer entirely (Typer's import and per-option validation cost more than the recall
-itself); its parser is built from this declaration (``clawmem/fastlane/options.json``, written
-by ``scripts/gen_docs.py``).
+Agents call this on every message, so ``clawmem.launcher`` reads these options itself
+(``clawmem.fastlane``) and skips Typer entirely (Typer's import and per-option validation cost
+more than the recall itself); what it takes comes from this declaration
+(``clawmem/fastlane/options.json``, written by ``scripts/gen_docs.py``).
 """
 
 from __future__ import annotations

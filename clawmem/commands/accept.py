@@ -11,11 +11,11 @@ untrusted (it claims nothing to accept).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem.foundation.config import FOREIGN_ORIGIN_CAP
 from clawmem.foundation.errors import NotFound
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage import ledger, ledger_records
 from clawmem.storage.ledger_records import AcceptRecord, EntryRecord, IntentRecord, LedgerRecord, LiftRecord, TombstoneRecord, is_kind
 from clawmem.storage.workspace import Workspace

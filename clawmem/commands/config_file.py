@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from clawmem.foundation import config as config_module
 from clawmem.foundation.errors import ConfigError
+from clawmem.foundation.records import dataclass
 
 
 @dataclass(frozen=True)

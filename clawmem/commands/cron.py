@@ -14,10 +14,10 @@ import os
 import re
 import shlex
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem.foundation.errors import BadInput, ClawmemError
+from clawmem.foundation.records import dataclass
 from clawmem.rules.hints import clawmem_command
 from clawmem.storage.workspace import ENV_WORKSPACE, Workspace
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawmem.commands import workspace_init
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import local_now
 from clawmem.storage.workspace import Workspace
 

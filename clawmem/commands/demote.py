@@ -11,9 +11,8 @@ to go back to: demote refuses it and names ``forget`` (undoable) instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawmem.foundation.errors import BadInput, Busy, NotFound
+from clawmem.foundation.records import dataclass
 from clawmem.storage.anchors import cite
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import authority

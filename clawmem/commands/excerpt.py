@@ -7,10 +7,10 @@ block, and untrusted lines come inside their untrusted-content frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from clawmem.foundation.errors import NotFound
+from clawmem.foundation.records import dataclass
 from clawmem.rules import inputs
 from clawmem.storage import anchors
 from clawmem.storage.anchors import cite

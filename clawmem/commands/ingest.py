@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem.commands import notes
@@ -28,6 +27,7 @@ from clawmem.entries import grammar, identity
 from clawmem.entries import lines as line_model
 from clawmem.foundation.config import INGEST_READ_FACTOR
 from clawmem.foundation.errors import BadInput, ClawmemError, Forbidden
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import local_now, parse_when
 from clawmem.rules import incoming
 from clawmem.rules.inputs import decode_input

@@ -10,8 +10,8 @@ one line, and carry them in ``--json`` as ``notices``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
+from clawmem.foundation.records import dataclass
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation.errors import BadInput, IndexUnavailable
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import local_now
 from clawmem.rules import incoming
 from clawmem.rules.inputs import check_encodable, decode_input

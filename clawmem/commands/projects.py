@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from clawmem.entries.grammar import escape_project
+from clawmem.foundation.records import dataclass
 from clawmem.storage.durable import atomic_write
 from clawmem.storage.workspace import Workspace, validate_session_id
 

@@ -8,7 +8,8 @@ tomorrow") are not recall.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from clawmem.foundation.records import dataclass
 
 # Each pattern names why it counts; order does not matter.
 RECALL_PATTERNS: tuple[tuple[str, str], ...] = (

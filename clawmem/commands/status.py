@@ -3,9 +3,9 @@ what keeps trusted memory out of ``MEMORY.md`` (``clawmem.commands.losses``: not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from clawmem.foundation.records import dataclass, field
 from clawmem.index import migrations
 from clawmem.index.db import Index
 from clawmem.index.files import memory_files, storage_warnings

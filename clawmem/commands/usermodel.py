@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem.entries import grammar, identity
 from clawmem.entries.neutralise import neutralise
 from clawmem.foundation.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.foundation.records import dataclass
 from clawmem.rules.inputs import decode_input
 from clawmem.storage import curated, diary, ledger, ledger_records
 from clawmem.storage.workspace import Workspace

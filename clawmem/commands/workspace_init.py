@@ -9,10 +9,10 @@ merge rules (``gitshare``); on a fresh clone it is the per-machine setup (index,
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawmem.foundation.errors import BadInput, WorkspaceExists
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage.durable import atomic_write
 from clawmem.storage.workspace import DREAMS_HEADER, MEMORY_HEADER, STATE_DIR, USER_HEADER, Workspace, resolve
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass, field
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation.config import DreamConfig
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage.curated import budget_size as size  # noqa: F401  (the budget's measure; dream and promote call it budget.size)
 
 DEFAULT_IMPORTANCE = 5

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from clawmem.dream import budget, grounding, scaffolding, updates, verbatim
 from clawmem.dream.paraphrase import Judge
@@ -27,6 +26,7 @@ from clawmem.dream.topics import Topics, contains
 from clawmem.entries import grammar, identity
 from clawmem.foundation import timeparse
 from clawmem.foundation.config import DreamConfig
+from clawmem.foundation.records import dataclass
 from clawmem.trust import provenance
 
 MAX_SOURCES = 3

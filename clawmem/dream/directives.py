@@ -44,7 +44,6 @@ import dataclasses
 import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from clawmem.commands import usermodel
@@ -57,6 +56,7 @@ from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import excerpt, sentences, similarity, speaker_label
 from clawmem.entries import identity
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 from clawmem.storage import diary, ledger, ledger_records
 from clawmem.storage.anchors import cite

@@ -38,13 +38,13 @@ import datetime as dt
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from clawmem.dream import store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words, excerpt
 from clawmem.entries import scaffold
 from clawmem.foundation.config import DreamConfig
+from clawmem.foundation.records import dataclass
 from clawmem.trust import eligibility, provenance
 
 

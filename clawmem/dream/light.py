@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import Counter
-from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import directive_in
@@ -30,10 +29,11 @@ from clawmem.dream.store import Candidate, Evidence, Staging
 from clawmem.dream.text import excerpt, sentences, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
+from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
 from clawmem.storage import ledger
 from clawmem.storage.anchors import cite
-from clawmem.storage.ledger_records import now_iso
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
 

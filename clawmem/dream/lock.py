@@ -14,10 +14,10 @@ import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
-from clawmem.storage.ledger_records import now_iso
+from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.storage.workspace import Workspace
 
 LOCK_NAME = "dream.lock"

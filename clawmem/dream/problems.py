@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.dream import worth
 from clawmem.dream.consolidate import MAX_TRIGGERS
@@ -37,6 +36,7 @@ from clawmem.dream.store import Candidate, Evidence, taints
 from clawmem.dream.text import CAPTION, PHRASE_BREAK, TRANSCRIPT_LABEL, key_phrases
 from clawmem.entries import scaffold
 from clawmem.entries.words import STOPWORDS
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 from clawmem.recall import symptoms
 from clawmem.trust import eligibility, provenance

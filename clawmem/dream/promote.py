@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clawmem.dream import budget
 from clawmem.foundation.errors import BadInput, Busy, Forbidden, NotFound
+from clawmem.foundation.records import dataclass
 from clawmem.storage import curated, diary, ledger, ledger_records
 from clawmem.storage.anchors import cite
 from clawmem.storage.ledger_records import PromoteRecord

@@ -6,10 +6,10 @@ runs the sweep, do not import each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem.dream.consolidate import Change
+from clawmem.foundation.records import dataclass, field
 
 
 @dataclass(frozen=True)

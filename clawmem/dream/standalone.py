@@ -28,12 +28,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from clawmem.dream import scaffolding, store, worth
 from clawmem.dream.directive_grammar import directive_in
 from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
 from clawmem.entries import scaffold
+from clawmem.foundation.records import dataclass
 from clawmem.transcripts.model import host_speaker
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))

@@ -12,14 +12,14 @@ import datetime as dt
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from clawmem.entries import identity
+from clawmem.foundation.records import dataclass, field
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
 from clawmem.storage.anchors import cite
-from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
 

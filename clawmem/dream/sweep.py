@@ -35,13 +35,14 @@ from clawmem.dream.store import Candidate, Staging
 from clawmem.dream.text import document_frequency, excerpt
 from clawmem.entries import grammar
 from clawmem.foundation.config import DreamConfig
+from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
 from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
 from clawmem.intents import aspirations
 from clawmem.storage import curated
 from clawmem.storage.anchors import cite
-from clawmem.storage.ledger_records import now_iso
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
 
@@ -72,7 +73,7 @@ def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg:
     )
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True)
 class DeepResult:
     consolidator: str | None
     written: write.Written | None

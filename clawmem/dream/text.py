@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
@@ -17,6 +16,7 @@ from clawmem.entries import identity, scaffold
 from clawmem.entries import lines as line_model
 from clawmem.entries.neutralise import neutralise
 from clawmem.entries.words import STOPWORDS
+from clawmem.foundation.records import dataclass
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count
 # towards conceptual richness. Imperative filler ("run", "use") is here too, so a phrase

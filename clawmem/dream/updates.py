@@ -18,10 +18,10 @@ consolidation (a ``MEMORY.md`` line it retires is removed, recorded in the diary
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from clawmem.dream.text import content_words, words
 from clawmem.entries.words import STOPWORDS
+from clawmem.foundation.records import dataclass
 
 VALUE = r"[\w./:@+#-]+(?:\s+(?-i:[A-Z0-9])[\w./:@+#-]*){0,2}"  # "render", "GitHub Actions", "Postgres 16"
 PATTERNS = (

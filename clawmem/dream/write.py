@@ -12,13 +12,13 @@ now, within the budget, and the edit is kept.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.dream import consolidate, testhook, verbatim
 from clawmem.dream.consolidate import Outcome, Proposal
 from clawmem.dream.paraphrase import Judge
 from clawmem.entries import identity
 from clawmem.foundation.config import DreamConfig
+from clawmem.foundation.records import dataclass
 from clawmem.storage import curated, ledger, ledger_records
 from clawmem.storage.workspace import Workspace
 

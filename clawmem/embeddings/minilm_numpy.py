@@ -11,11 +11,12 @@ import json
 import mmap
 import struct
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from tokenizers import Encoding, Tokenizer
+
+from clawmem.foundation.records import dataclass
 
 from .base import (
     DEFAULT_MODEL,

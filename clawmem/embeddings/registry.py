@@ -7,8 +7,9 @@ imports the heavy libraries only when called.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+from clawmem.foundation.records import dataclass
 
 from . import cpu, locate
 from .base import (

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from clawmem.entries import lines as line_model
 from clawmem.foundation import timeparse
+from clawmem.foundation.records import dataclass, field
 
 KNOWN_KEYS = ("trigger", "importance", "project", "source", "key", "observed", "status", "review")
 STATUSES = ("active", "superseded")

@@ -8,11 +8,11 @@ entry grammar, below the index and the trust rules, because all of them need it.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
 from clawmem.entries.neutralise import fold
+from clawmem.foundation.digest import sha256_hex
 
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
@@ -43,7 +43,7 @@ class TextHash(str):
 def text_hash(text: str) -> str:
     """Stable short hash of the normalised text (the key of the recalled set and the ledger)."""
     form = normalise(text)
-    hashed = TextHash(hashlib.sha256(form.encode()).hexdigest()[:20])
+    hashed = TextHash(sha256_hex(form.encode())[:20])
     hashed.form = form
     hashed.text = text
     return hashed

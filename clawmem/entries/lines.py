@@ -10,8 +10,9 @@ writers pass incoming text through ``flatten_breaks`` first, and both agree by c
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+from clawmem.foundation.digest import sha256_hex
 
 # Every character ``str.splitlines`` treats as a line boundary, except "\n" itself.
 LOOKALIKE_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -55,4 +56,4 @@ def strip_break(line: str) -> str:
 
 def line_key(line: str) -> str:
     """A stable key for one source line (its stripped text), used to mark torn lines."""
-    return "line:" + hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return "line:" + sha256_hex(line.strip().encode("utf-8", "surrogatepass"))[:24]

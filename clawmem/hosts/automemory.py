@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from clawmem.foundation.config import CLAUDE_AUTO_MEMORY_KEY, CLAUDE_AUTO_MEMORY_STATE, CLAUDE_MEMORY_IMPORTS
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass, field
 
 
 def state_path() -> Path:

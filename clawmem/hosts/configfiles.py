@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clawmem.foundation.config import MCP_SERVER
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass
 
 SERVER = MCP_SERVER
 # the marker lines an older clawmem wrote around its table; install and uninstall take them out

@@ -18,11 +18,11 @@ output; the caller exits 0.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from clawmem.foundation.records import dataclass, field
 from clawmem.hosts.names import CONTEXT_EVENTS
 
 

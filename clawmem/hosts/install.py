@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
 from clawmem.foundation.config import INSTALL_BACKUP_SUFFIX
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass, field
 from clawmem.hosts import configfiles, host_module
 from clawmem.hosts.wiring import hook_handlers, server_entry
 

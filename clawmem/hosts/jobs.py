@@ -38,8 +38,8 @@ def _tail(log: Path) -> str:
 
 
 def record(ws: Workspace, host: str, session: str, transcript: str, code: int, log: Path) -> None:
+    from clawmem.foundation.timeparse import now_iso
     from clawmem.storage.durable import atomic_write
-    from clawmem.storage.ledger_records import now_iso
 
     outcome = {"session": session, "host": host, "transcript": transcript, "exit": code, "stderr": _tail(log) if code else "", "at": now_iso()}
     atomic_write(job_dir(ws) / f"{session}.json", json.dumps(outcome).encode())

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem import __version__
 from clawmem.foundation.config import PLUGIN_MARKETPLACE, PLUGIN_NAME
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass
 
 DESCRIPTION = "Trustworthy long-term memory: recall before every prompt, transcripts kept with provenance, MCP tools to search and note."
 PLUGIN_DIR = Path("plugins") / PLUGIN_NAME

@@ -10,9 +10,9 @@ import os
 import re
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from clawmem.foundation.records import dataclass
 from clawmem.storage import workspace
 from clawmem.storage.workspace import Workspace
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
 from typing import Any
 
 from clawmem.foundation.errors import IndexUnavailable
+from clawmem.foundation.records import dataclass, replace
 from clawmem.index import sync as sync_module
 from clawmem.index.db import Index, remove_index_files
 from clawmem.storage.workspace import Workspace

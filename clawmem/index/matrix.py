@@ -12,15 +12,15 @@ folder renamed into place, so concurrent searches never see half a matrix.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clawmem.foundation.config import VECTOR_SCAN_BLOCK_ROWS
+from clawmem.foundation.digest import sha256_hex
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def cache_root(index: Index) -> Path:
 
 
 def _prefix(embedder_id: str) -> str:
-    return "vectors-" + hashlib.sha256(embedder_id.encode()).hexdigest()[:16]
+    return "vectors-" + sha256_hex(embedder_id.encode())[:16]
 
 
 def _state(index: Index) -> tuple[int, int]:

@@ -17,8 +17,8 @@ from typing import Any
 
 from clawmem.entries.identity import text_hash
 from clawmem.foundation.config import PIECE_MAX_PER_ENTRY, PIECE_MIN_WORDS
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index, in_batches
-from clawmem.storage.ledger_records import now_iso
 
 SPEAKER = re.compile(r"^([^\s:][^:\n]{0,40}):\s+")
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*(?=\[shares )")

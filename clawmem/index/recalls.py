@@ -8,21 +8,23 @@ derived from untrusted text.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from clawmem.entries import identity
-from clawmem.foundation.timeparse import local_now
+from clawmem.foundation.digest import sha256_hex
+from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import local_now, now_iso
 from clawmem.index.db import Index, in_batches
-from clawmem.storage import ledger_records
-from clawmem.storage.ledger_records import ReturnedRecord, is_kind, now_iso
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 
+if TYPE_CHECKING:
+    from clawmem.storage.ledger_records import ReturnedRecord
+
 
 def query_hash(query: str) -> str:
-    return hashlib.sha256(" ".join(query.casefold().split()).encode()).hexdigest()[:16]
+    return sha256_hex(" ".join(query.casefold().split()).encode())[:16]
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def mark_shown(index: Index, hits: Iterable[Returned], *, ws: Workspace | None =
 def _remember(index: Index, rows: list[Returned], ws: Workspace | None, at: str, *, times: int) -> None:
     untrusted = [h for h in rows if not joins_recalled_set(h.origin)]
     if untrusted and ws is not None:
-        from clawmem.storage import ledger  # deferred: a search that returns nothing untrusted never writes the ledger
+        from clawmem.storage import ledger, ledger_records  # deferred: a search that returns nothing untrusted never writes the ledger
 
         known = _known_untrusted(index, [h.text_hash for h in untrusted])
         ledger.append(ws, [ledger_records.returned_record(h.text_hash, h.path) for h in untrusted if h.text_hash not in known])
@@ -193,6 +195,7 @@ def ledger_returned(ws: Workspace) -> list[Handed]:
     found: list[Handed] = []
     if b'"returned"' in data:
         from clawmem.storage import ledger
+        from clawmem.storage.ledger_records import ReturnedRecord, is_kind
 
         for line in data.splitlines():
             r = ledger.parse_record(line)[0] if b'"returned"' in line else None  # malformed: skipped (``ledger.read`` reports it)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from dataclasses import dataclass
 
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import parse_when
 from clawmem.index.db import Index
 from clawmem.trust import provenance

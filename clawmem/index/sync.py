@@ -11,11 +11,11 @@ import datetime as dt
 import json
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
 from clawmem.foundation import timeparse
+from clawmem.foundation.records import dataclass
 from clawmem.index import supersession
 from clawmem.index.db import Index
 from clawmem.index.files import MemoryFile, memory_files, storage_warnings

@@ -9,12 +9,12 @@ the model; the cache is capped and trimmed least-recently-used first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from clawmem.foundation.records import dataclass
+from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index, in_batches
-from clawmem.storage.ledger_records import now_iso
 from clawmem.trust import provenance
 
 if TYPE_CHECKING:

@@ -25,15 +25,13 @@ import datetime as dt
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation.errors import BadInput
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import as_local, parse_when
 from clawmem.index.files import MemoryFile, daily_notes
-from clawmem.storage import ledger, ledger_records
 from clawmem.storage.anchors import cite
-from clawmem.storage.ledger_records import AspirationRecord, is_kind
 from clawmem.storage.workspace import Workspace
 
 DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -81,6 +79,7 @@ def add_aspiration(
     from clawmem.commands import notes
     from clawmem.rules import incoming
     from clawmem.rules.inputs import decode_input
+    from clawmem.storage import ledger_records
     from clawmem.trust import provenance
     from clawmem.trust.authority import check_creator
 
@@ -208,7 +207,9 @@ def ident(a: Aspiration) -> str:
 
 def _recorded(ws: Workspace, state: str) -> set[str]:
     """Aspirations recorded in ``state`` by this copy or accepted by its owner: a pulled "done" never silences one."""
-    from clawmem.trust import team  # here: status and recall read aspirations without the ledger (team imports subprocess)
+    from clawmem.storage import ledger  # here: status and recall read aspirations without the ledger
+    from clawmem.storage.ledger_records import AspirationRecord, is_kind
+    from clawmem.trust import team  # (team imports subprocess)
 
     records = team.counting_here(ws, ledger.read(ws).records)
     return {r["id"] for r in records if is_kind(r, AspirationRecord) and r.get("state") == state and isinstance(r.get("id"), str)}
@@ -264,6 +265,7 @@ def _expire(ws: Workspace, d: Due) -> bool:
 
 def review(ws: Workspace, today: dt.date, *, dry_run: bool) -> AspirationReview:
     """Dreaming's pass: expire long-overdue aspirations, escalate overdue ones (each once), report."""
+    from clawmem.storage import ledger, ledger_records
     cfg = ws.config.intents
     marked = _recorded(ws, "escalated")
     found = due(ws, today)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 from clawmem.index.tokens import WORD, cjk_runs, fts_text
 from clawmem.intents import store

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.vocabulary import ENDED_STATES, INTENT_STATES, LIVE_STATES
 
 __all__ = ["ENDED_STATES", "KINDS", "LIVE_STATES", "STATES", "Intent"]

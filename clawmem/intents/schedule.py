@@ -11,10 +11,10 @@ import datetime as dt
 import math
 import re
 import shlex
-from dataclasses import dataclass
 
 from clawmem.foundation.config import DURATION_MAX_S, shown
 from clawmem.foundation.errors import BadInput, BadValue, ConfigError
+from clawmem.foundation.records import dataclass
 from clawmem.index.db import Index
 from clawmem.intents import store
 from clawmem.intents.model import aware, stamp, unstamp

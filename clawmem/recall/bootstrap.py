@@ -13,15 +13,13 @@ counted (``omitted``) and the context says how to reach it: nothing is truncated
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation import timeparse
 from clawmem.foundation.config import NEUTRAL_IMPORTANCE, RecallConfig
 from clawmem.foundation.errors import IndexUnavailable
-from clawmem.storage import ledger
-from clawmem.storage.ledger_records import TaintRecord, is_kind
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 from clawmem.trust.framing import inert, recall_block
@@ -76,6 +74,9 @@ def _ineligible_reason(ws: Workspace, index, rel: str, hashes: list[str]) -> str
             return f"file tainted by {taint} content"
         bad = index.scalar(f"SELECT count(*) FROM entries WHERE path = ? AND {provenance.untrusted_class_sql()}", (rel,))
         return f"{bad} line(s) trace to untrusted or system content" if bad else None
+    from clawmem.storage import ledger  # without the index only: the ledger is read whole
+    from clawmem.storage.ledger_records import TaintRecord, is_kind
+
     wanted = set(hashes)
     for record in ledger.read(ws).records:
         if record.get("path") != rel:

@@ -17,10 +17,10 @@ the MCP tool and the shell line that reach it (``render.left_out_line``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
 from json.encoder import encode_basestring
 from typing import Any
 
+from clawmem.foundation.records import dataclass, replace
 from clawmem.recall import bootstrap, render
 
 # clawmem.hosts.hook.context_output prints this shape; the longest event name, so the count is an upper bound

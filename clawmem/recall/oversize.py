@@ -9,9 +9,8 @@ eligible entry, and reports each cap they exceed, with the sizes and the fix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from clawmem.foundation.config import HOST_CONTEXT_KEYS, INT_MAX
+from clawmem.foundation.records import dataclass, replace
 from clawmem.recall import bootstrap, fit, render
 from clawmem.recall.result import Escalation, RecallResult
 from clawmem.recall.turn import project_block

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from clawmem.foundation.config import RecallConfig
+from clawmem.foundation.records import dataclass
 
 
-@dataclasses.dataclass
+@dataclass
 class Scored:
     """One message against one fix: the best calibrated score per kind of phrase that may match it."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from clawmem.foundation.records import dataclass, field
 from clawmem.recall import bootstrap as bootstrap_module
 
 if TYPE_CHECKING:  # imported where a turn matches: status renders the session start (``oversize``) without them

@@ -28,10 +28,10 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clawmem.foundation.config import RecallConfig
+from clawmem.foundation.records import dataclass
 from clawmem.index import tokens
 from clawmem.recall import symptoms
 from clawmem.recall.budget import Budget

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from clawmem.commands import projects
 from clawmem.foundation.config import HINT_QUERY_CHARS
 from clawmem.foundation.errors import ClawmemError
+from clawmem.foundation.records import replace
 from clawmem.intents import aspirations
 from clawmem.recall import bootstrap as bootstrap_module
 from clawmem.recall import fit

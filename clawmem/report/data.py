@@ -12,10 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from typing import Any
 
 from clawmem.entries import grammar, identity
+from clawmem.foundation.records import dataclass, field
 from clawmem.index.db import Index
 from clawmem.storage.anchors import cite
 from clawmem.storage.workspace import Workspace

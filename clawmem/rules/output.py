@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import sys
@@ -15,8 +14,10 @@ if TYPE_CHECKING:
 
 
 def to_jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {k: to_jsonable(v) for k, v in dataclasses.asdict(value).items()}
+    """``value`` as JSON types: a record (``foundation.records``) as the dict ``dataclasses.asdict`` gives, dates as ISO text."""
+    fields = getattr(type(value), "__record_fields__", None)
+    if fields is not None and not isinstance(value, type):
+        return {name: to_jsonable(getattr(value, name)) for name in fields}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set)):

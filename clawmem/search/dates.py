@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from clawmem.foundation.records import dataclass
 
 MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 MONTH = {name: n for n, name in enumerate(MONTH_NAMES, start=1)} | {name[:3]: n for n, name in enumerate(MONTH_NAMES, start=1)} | {"sept": 9}

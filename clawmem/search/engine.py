@@ -13,9 +13,9 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now
 from clawmem.index import pieces, supersession, tokens
 from clawmem.index.db import Index

@@ -9,10 +9,10 @@ runs: lexical searches and empty indexes never import numpy or a model.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from clawmem.foundation.records import dataclass, field
 from clawmem.index import supersession, tokens
 from clawmem.index.db import Index, in_batches
 from clawmem.storage.workspace import Workspace

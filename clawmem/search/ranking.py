@@ -11,9 +11,9 @@ import datetime as dt
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from clawmem.foundation.config import SearchConfig
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import parse_when
 
 

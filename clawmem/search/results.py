@@ -6,9 +6,9 @@ trusted ones inert, so no hit can spell a marker that closes another's frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from clawmem.foundation.records import dataclass, field
 from clawmem.trust.framing import frame_untrusted, inert
 
 

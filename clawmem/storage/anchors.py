@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from clawmem.foundation.errors import BadInput, UnsafePath
+from clawmem.foundation.records import dataclass
 from clawmem.storage.workspace import Workspace
 
 GRAMMAR = "PATH, PATH#L12, PATH#L12-L20, PATH:12 or PATH:12-20"

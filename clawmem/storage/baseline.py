@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from clawmem.entries import grammar, identity
-from clawmem.storage import ledger_records
+from clawmem.foundation.timeparse import now_iso
 from clawmem.storage.durable import atomic_write
 from clawmem.storage.workspace import Workspace, sha256_bytes
 
@@ -50,7 +50,7 @@ def follow_write(ws: Workspace, path: Path, before: bytes, after: bytes) -> None
         base = files.get(rel) if isinstance(files.get(rel), dict) else None
         if base is not None and base.get("sha256") != sha256_bytes(before):
             return
-        now = ledger_records.now_iso()
+        now = now_iso()
         files[rel] = state(after, (base or {}).get("first_seen") or {}, now)
         for other in (ws.memory_md, ws.user_md):  # a workspace without a baseline gets one, as init makes it
             if not isinstance(files.get(ws.rel(other)), dict) and other.exists():

@@ -9,11 +9,10 @@ before the atomic rename. Every accepted rewrite first stores the pre-image unde
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now
-from clawmem.storage import ledger
 from clawmem.storage.baseline import follow_write
 from clawmem.storage.durable import append_durably, atomic_write
 from clawmem.storage.workspace import Workspace, sha256_bytes
@@ -87,6 +86,8 @@ def append_lines(ws: Workspace, path: Path, lines: list[str]) -> None:
     """Append whole lines to a curated file under its lock (the append fallback path)."""
     if not lines:
         return
+    from clawmem.storage import ledger  # a writer's: status imports this module to measure MEMORY.md
+
     with ws.lock_file(path):
         ledger.append(ws, ledger.tail_records(ws, path))  # a torn last line stays untrusted once terminated
         existing = path.read_bytes() if path.exists() else b""

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now
 from clawmem.storage.durable import append_durably, atomic_write
 from clawmem.storage.workspace import Workspace

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clawmem.foundation import jsonbound
 from clawmem.foundation.config import LEDGER_RECORD_MAX_DEPTH, SEAL_FIELD, SEQ_FIELD, WRITER_FIELD
+from clawmem.foundation.records import dataclass
 from clawmem.storage import durable
 from clawmem.storage.durable import append_durably
 from clawmem.storage.ledger_records import InitRecord, LedgerRecord, LiftRecord, TombstoneRecord, TornRecord, init_record, is_kind, repair_record, shape_problem, torn_record

@@ -24,12 +24,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args, get_origin
 
 from clawmem.entries.lines import line_key
-from clawmem.foundation import timeparse
-
-
-def now_iso() -> str:
-    """The one clock as a record timestamp: ``timeparse.now`` (so ``$CLAWMEM_NOW`` pins it too)."""
-    return timeparse.now().isoformat(timespec="seconds")
+from clawmem.foundation.timeparse import now_iso
 
 
 class Stamp(TypedDict, total=False):

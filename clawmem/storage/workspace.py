@@ -8,19 +8,19 @@ is fsynced or cut back), so a crash never leaves half a file.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import re
 import shlex
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.errors import UnsafePath, UntrustedWorkspace, WorkspaceNotFound
+from clawmem.foundation.records import dataclass, field
 
 if TYPE_CHECKING:
     from clawmem.foundation import config as config_module
@@ -152,7 +152,7 @@ def validate_date(value: str) -> dt.date:
 
 
 def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 def linked(info: os.stat_result) -> bool:
@@ -295,6 +295,8 @@ class Workspace:
     @contextmanager
     def lock(self, name: str, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the named inter-process lock (``name`` may be a workspace-relative path)."""
+        import hashlib
+
         from clawmem.storage.named_locks import hold  # deferred: only writers need it
 
         digest = hashlib.sha1(name.encode()).hexdigest()[:16]

@@ -30,9 +30,9 @@ is recorded as a ``subagent`` session, like a Claude Code sidechain.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
+from clawmem.foundation.records import replace
 from clawmem.transcripts.model import OWN_OUTPUT, Block, Parsed, own_tool
 from clawmem.transcripts.openai_chat import responses_item
 from clawmem.trust.typed import mark, typed_only

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
 
 from clawmem.foundation.config import MCP_SERVER
+from clawmem.foundation.records import dataclass, field, replace
 
 MAX_KINDS = 20  # distinct skip/unknown names kept per transcript; the rest are counted as "other"
 MAX_KIND_CHARS = 40  # a record type is input: only its first characters name a count

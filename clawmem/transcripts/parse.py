@@ -11,10 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass, field
 
 from clawmem.entries import lines as line_model
 from clawmem.foundation.errors import BadInput, BadValue
+from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import check_time_range, from_epoch, parse_when
 from clawmem.rules import incoming
 from clawmem.rules.inputs import clean_text

@@ -9,9 +9,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawmem.foundation.errors import Forbidden
+from clawmem.foundation.records import dataclass
 from clawmem.trust import provenance
 
 

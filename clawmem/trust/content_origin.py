@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.config import TaintConfig
+from clawmem.foundation.records import dataclass
 
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'`)\]]+", re.IGNORECASE)
 SEGMENT_BREAK = re.compile(r"\n+|(?<=[.!?;:])\s+|\s[-–—]\s")

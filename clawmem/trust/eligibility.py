@@ -12,8 +12,7 @@ itself into a turn unasked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from clawmem.foundation.records import dataclass
 from clawmem.trust import provenance
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from clawmem.entries import scaffold
+from clawmem.foundation.records import dataclass
 from clawmem.trust import provenance
 
 # An owner's typed affirmation of what the agent just said: a request to keep it, a verdict on

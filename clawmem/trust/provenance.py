@@ -9,9 +9,8 @@ there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from clawmem.foundation.errors import BadInput, Forbidden
+from clawmem.foundation.records import dataclass
 from clawmem.foundation.vocabulary import ORIGINS, SESSION_KINDS
 
 __all__ = ["ORIGINS", "SESSION_KINDS", "TRUSTED_ORIGINS", "is_trusted", "shown_untrusted"]

@@ -34,11 +34,11 @@ import datetime as dt
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clawmem.foundation.config import HOST_SESSION_ENV, RECENT_EXPOSURE_MINUTES, SESSION_MAX_PROMPTS, SESSION_MAX_SHOWN
+from clawmem.foundation.records import dataclass
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance
 
@@ -154,7 +154,7 @@ def shown(ws: Workspace, session: str | None, what: Sequence[str]) -> None:
     """Record untrusted texts clawmem handed out (``what``: where each came from) with the time,
     for every caller's writes in the next while, and in the lineage of ``session`` (``current``),
     if any, until its owner types (module doc)."""
-    from clawmem.storage.ledger_records import now_iso
+    from clawmem.foundation.timeparse import now_iso
 
     if not what:
         return

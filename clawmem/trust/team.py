@@ -29,7 +29,6 @@ import json
 import os
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -44,6 +43,7 @@ from clawmem.foundation.config import (
     WRITER_FIELD,
     WRITER_ID_CHARS,
 )
+from clawmem.foundation.records import dataclass, field
 from clawmem.storage.durable import append_durably, atomic_write
 from clawmem.storage.ledger_records import KIND_NAMES, AcceptRecord
 from clawmem.storage.workspace import Workspace

@@ -27,10 +27,10 @@ holds no memory text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from clawmem.entries import identity
+from clawmem.foundation.records import replace
 from clawmem.trust import provenance
 
 HOST_TYPED_SOURCES = frozenset(("typed", "sdk"))  # Claude Code's ``promptSource`` of a prompt the person (or their own ``claude -p``) submitted

@@ -14,12 +14,12 @@ to print). The client then runs the command itself.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clawmem import worker
 from clawmem.fastlane import Usage
+from clawmem.foundation.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The argparse fast lane for ``clawmem recall`` (``tests/test_launcher_parity.py`` runs it against Typer)."""
+"""The fast lane for ``clawmem recall`` (``tests/test_launcher_parity.py`` runs it against Typer)."""
 
 from __future__ import annotations
 

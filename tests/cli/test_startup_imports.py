@@ -29,9 +29,15 @@ def test_note_add_imports_nothing_heavy(ws):
 
 
 # What the in-process `status` and `search --lexical` used to import without using it (issue 26):
-# recall's trigger matching, the transcript lineage rules, the ledger's team checks, and standard
-# modules pulled in for a default they do not take (argparse's terminal probe, `secrets` for a nonce).
-UNUSED = ("clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.team", "statistics", "shutil", "secrets", "subprocess", "tomllib")
+# recall's trigger matching, the transcript lineage rules, the ledger's team checks, the ledger and
+# its record types (read or written only by writers, or for an untrusted hit), argparse (the fast
+# lane reads its arguments itself), OpenSSL's hashlib for digests of a few bytes (foundation.digest),
+# the standard dataclasses with inspect (foundation.records), and standard modules pulled in for a
+# default they do not take (`secrets` for a nonce).
+UNUSED = (
+    "clawmem.recall.triggers", "clawmem.trust.lineage", "clawmem.trust.team", "clawmem.storage.ledger", "clawmem.storage.ledger_records",
+    "argparse", "_hashlib", "dataclasses", "inspect", "statistics", "shutil", "secrets", "subprocess", "tomllib",
+)
 
 
 def test_status_and_lexical_search_import_only_what_they_use(ws):
@@ -53,10 +59,11 @@ def test_status_and_lexical_search_import_only_what_they_use(ws):
 # What a search imported only for a branch it rarely takes (issue 26): the ledger and the session
 # lineage, written when an untrusted hit is returned; the content-origin rules, read when a note is
 # classified; the Markdown grammar, for a date parser that now lives in timeparse; and shutil and
-# tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses.
+# tempfile (with zlib, bz2 and lzma), which only a rebuild of the vector matrix uses; and OpenSSL (`_hashlib`),
+# loaded for digests of a few bytes before ``foundation.digest``.
 SEARCH_UNUSED = (
     "clawmem.storage.ledger", "clawmem.trust.sessions", "clawmem.trust.content_origin", "clawmem.entries.grammar",
-    "shutil", "tempfile", "bz2", "lzma",
+    "shutil", "tempfile", "bz2", "lzma", "_hashlib",
 )
 
 
@@ -82,3 +89,29 @@ def test_a_hybrid_search_on_a_current_matrix_imports_neither(ws):
     env = _indexed(ws, embed=True)
     assert "numpy" in modules_loaded(["search", "deploy runbook"], ("numpy",), env)  # the vector lane ran, and built the matrix
     assert modules_loaded(["search", "deploy runbook"], SEARCH_UNUSED, env) == set()
+
+
+# A short lane's process does not run the cyclic collector, nor walk its heap at exit (issue 26);
+# the other commands (Typer's, and the hook and mcp lanes, which may run long) keep the collector.
+_GC_PROBE = """
+import gc, json, sys
+sys.argv = ["clawmem", *json.loads(sys.argv[1])]
+from clawmem.launcher import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nGC=" + json.dumps([gc.isenabled(), gc.get_freeze_count() > 0]))
+"""
+
+
+@pytest.mark.parametrize(("args", "collected"), [(["status"], False), (["search", "deploy runbook", "--lexical"], False), (["config", "show"], True)])
+def test_a_short_lane_leaves_its_garbage_to_the_exit(ws, args, collected):
+    import json
+    import subprocess
+    import sys
+
+    env = _indexed(ws, embed=False)
+    proc = subprocess.run([sys.executable, "-c", _GC_PROBE, json.dumps(args)], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0 and "GC=" in proc.stderr, proc.stderr
+    assert json.loads(proc.stderr.rsplit("GC=", 1)[1]) == [collected, not collected]
