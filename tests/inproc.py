@@ -27,6 +27,7 @@ system call or running Python code, not one computing in C.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import subprocess
@@ -93,6 +94,16 @@ def reset() -> None:
     tempfile.tempdir = None
 
 
+def _collect_as_exit_would() -> None:
+    """After a short lane, which leaves the collector off and the heap frozen for the exit it expects
+    (``launcher.UNCOLLECTED_LANES``): the collector back on, and what the command left in reference
+    cycles (an index connection among them) freed now, as ending its process would have."""
+    if not gc.isenabled():
+        gc.unfreeze()
+        gc.enable()
+        gc.collect()
+
+
 def run(args: Sequence[str], *, input: bytes | str | None = None, env: dict[str, str] | None = None, cwd: str | Path | None = None,
         timeout: float | None = None, text: bool = False) -> subprocess.CompletedProcess:
     """``clawmem ARGS`` in this process: a ``CompletedProcess`` as ``forkserver.run`` gives it (bytes, or ``text`` decoded as there).
@@ -148,6 +159,7 @@ def run(args: Sequence[str], *, input: bytes | str | None = None, env: dict[str,
             os.environ.clear()
             os.environ.update(saved_env)
             time.tzset()
+            _collect_as_exit_would()
             reset()  # the test's own calls into clawmem find it as before the command
         out.seek(0)
         err.seek(0)

@@ -75,6 +75,17 @@ def test_the_process_is_put_back_as_it_was(workdir, monkeypatch):
     assert after == before
 
 
+@pytest.mark.parametrize("args", [["search", "deploy", "--lexical"], ["status"]])
+def test_a_short_lane_leaves_this_process_collecting(workdir, args):
+    """``search`` and ``status`` turn the collector off and freeze the heap for the exit of their own
+    process (``launcher.UNCOLLECTED_LANES``); here that exit does not come, so the collector is back
+    on and nothing stays frozen (an index connection left in a cycle would stay open otherwise)."""
+    import gc
+
+    assert inproc.run(args, cwd=workdir).returncode == 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_module_state_is_reset_before_each_command(workdir):
     """A damaged ledger line is reported once per process (``ledger._WARNED``): here, once per command."""
     with (workdir / "ws" / ".clawmem" / "provenance.jsonl").open("a") as ledger:
