@@ -143,6 +143,19 @@ def isolate(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def isolated_user_state(tmp_path_factory):
+    """The user's clawmem state (the trusted-workspaces list, the default workspace) under the run's
+    temp folder for the whole session, so a module or session fixture, which runs before
+    ``isolated_env``, never writes to the real one; each test then gets its own (``isolate``).
+    HOME and the config folder stay: a fixture that builds a venv needs the user's pip settings."""
+    base = tmp_path_factory.mktemp("user-state")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(base / "state"))
+        patch.setenv("XDG_DATA_HOME", str(base / "share"))
+        yield base
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
     """Every test in its own temp dir (``isolate``)."""
