@@ -8,10 +8,11 @@ from typing import Any
 from clawmem.audit.ledger_view import Ledger
 from clawmem.audit.results import Finding
 from clawmem.entries import grammar, identity
+from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.records import dataclass, field
 from clawmem.storage import ledger_records
 from clawmem.storage.baseline import entry_hashes, load_baseline, save_baseline
-from clawmem.storage.workspace import Workspace, sha256_bytes
+from clawmem.storage.workspace import Workspace
 
 
 def _excerpt(text: str, limit: int = 80) -> str:
@@ -90,7 +91,7 @@ def inspect_preimages(ws: Workspace, led: Ledger) -> _PreimageOutcome:
         rel = ws.rel(path)
         data = path.read_bytes() if path.exists() else b""
         text = data.decode("utf-8", errors="replace")
-        sha = sha256_bytes(data)
+        sha = sha256_hex(data)
         current = entry_hashes(text)
         base = files.get(rel) if isinstance(files.get(rel), dict) else None
         if base is None or not isinstance(base.get("text"), str):
@@ -144,7 +145,7 @@ def accept_edits(ws: Workspace, outcome: _PreimageOutcome) -> None:
     now = ledger_records.now_iso()
     for held in outcome.held:
         old = held.base["text"].encode()
-        image = curated.store_preimage(ws, curated.Snapshot(held.path, old, sha256_bytes(old)), reason="audit-accept")
+        image = curated.store_preimage(ws, curated.Snapshot(held.path, old, sha256_hex(old)), reason="audit-accept")
         diary.append(
             ws, f"audit: accepted an edit of {held.rel}",
             [f"- {len(held.lost)} entr{'y' if len(held.lost) == 1 else 'ies'} removed or changed outside clawmem since the audit of "
@@ -176,7 +177,7 @@ def redact_baseline(ws: Workspace, hashes: set[str]) -> int:
         text = "".join(b.raw for b in doc.blocks if b.line_start not in doomed or not isinstance(b, grammar.Entry))
         removed += len(doomed)
         seen = {h: v for h, v in (base.get("first_seen") or {}).items() if h not in hashes}
-        files[rel] = {**base, "text": text, "sha256": sha256_bytes(text.encode()), "first_seen": seen}
+        files[rel] = {**base, "text": text, "sha256": sha256_hex(text.encode()), "first_seen": seen}
     if removed:
         save_baseline(ws, files)
     return removed

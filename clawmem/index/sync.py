@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from clawmem.entries import grammar, identity
 from clawmem.entries.lines import line_key
 from clawmem.foundation import timeparse
+from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.records import dataclass
 from clawmem.index import supersession
 from clawmem.index.db import Index
@@ -22,7 +23,7 @@ from clawmem.index.files import MemoryFile, memory_files, storage_warnings
 from clawmem.index.tokens import fts_text
 from clawmem.storage import ledger, ledger_records
 from clawmem.storage.ledger_records import EntryRecord, LedgerRecord, ReturnedRecord, TaintRecord, TornRecord, is_kind
-from clawmem.storage.workspace import Workspace, sha256_bytes
+from clawmem.storage.workspace import Workspace
 from clawmem.trust import provenance, team
 
 #: (done, total, phase): "reading" (files checked), "indexing" (changed files parsed), then
@@ -331,7 +332,7 @@ def sync(
             reclassify = touched is None or mf.rel in touched
             if row and (row["size"], row["mtime_ns"]) == (st.st_size, st.st_mtime_ns) and not reclassify:
                 continue
-            digest = sha256_bytes(mf.path.read_bytes())
+            digest = sha256_hex(mf.path.read_bytes())
             if row and row["content_hash"] == digest and not reclassify:
                 index.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, mf.rel))
                 continue
@@ -341,7 +342,7 @@ def sync(
                 progress(position, len(to_index), "indexing")
             st = mf.path.stat()
             data = mf.path.read_bytes()  # what is hashed is what is parsed, even if the file changed since the first pass
-            digest = sha256_bytes(data)
+            digest = sha256_hex(data)
             if row:
                 _remove_file(index, mf.rel)
             index.execute(

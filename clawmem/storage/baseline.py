@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from clawmem.entries import grammar, identity
+from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.timeparse import now_iso
 from clawmem.storage.durable import atomic_write
-from clawmem.storage.workspace import Workspace, sha256_bytes
+from clawmem.storage.workspace import Workspace
 
 BASELINE_VERSION = 1
 AUDIT_LOCK = "audit"  # the lock the baseline is read and written under
@@ -48,7 +49,7 @@ def follow_write(ws: Workspace, path: Path, before: bytes, after: bytes) -> None
     with ws.lock(AUDIT_LOCK):
         files = load_baseline(ws)
         base = files.get(rel) if isinstance(files.get(rel), dict) else None
-        if base is not None and base.get("sha256") != sha256_bytes(before):
+        if base is not None and base.get("sha256") != sha256_hex(before):
             return
         now = now_iso()
         files[rel] = state(after, (base or {}).get("first_seen") or {}, now)
@@ -61,7 +62,7 @@ def follow_write(ws: Workspace, path: Path, before: bytes, after: bytes) -> None
 def state(data: bytes, first_seen: dict[str, str], now: str) -> dict[str, Any]:
     """One file's baseline record: its bytes' hash, its text, and when each entry was first seen."""
     text = data.decode("utf-8", errors="replace")
-    return {"sha256": sha256_bytes(data), "text": text, "audited_at": now, "first_seen": {h: first_seen.get(h, now) for h in entry_hashes(text)}}
+    return {"sha256": sha256_hex(data), "text": text, "audited_at": now, "first_seen": {h: first_seen.get(h, now) for h in entry_hashes(text)}}
 
 
 def entry_hashes(text: str) -> dict[str, grammar.Entry]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now
 from clawmem.storage.baseline import follow_write
 from clawmem.storage.durable import append_durably, atomic_write
-from clawmem.storage.workspace import Workspace, sha256_bytes
+from clawmem.storage.workspace import Workspace
 
 METADATA = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
 
@@ -42,7 +43,7 @@ class Snapshot:
 def snapshot(path: Path) -> Snapshot:
     """The file's bytes and hash now (empty when it does not exist)."""
     data = path.read_bytes() if path.exists() else b""
-    return Snapshot(path, data, sha256_bytes(data))
+    return Snapshot(path, data, sha256_hex(data))
 
 
 def store_preimage(ws: Workspace, snap: Snapshot, *, reason: str) -> Path:

@@ -18,7 +18,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.errors import UnsafePath, UntrustedWorkspace, WorkspaceNotFound
 from clawmem.foundation.records import dataclass, field
 
@@ -149,10 +148,6 @@ def validate_date(value: str) -> dt.date:
         return dt.date.fromisoformat(value)
     except ValueError as err:
         raise UnsafePath(f"invalid date {value!r}: {err}", hint="use YYYY-MM-DD") from err
-
-
-def sha256_bytes(data: bytes) -> str:
-    return sha256_hex(data)
 
 
 def linked(info: os.stat_result) -> bool:
