@@ -138,8 +138,8 @@ def legacy_holds(root: Path, here: Identity) -> bool:
 def is_trusted(root: Path) -> bool:
     """Did this user create or trust the workspace at ``root``, and is it still the one they listed (its id)?"""
     here = current(root)
-    own = (here.path, here.path + b"\0")  # an entry for this path, either form: only those are parsed
-    mine = [parse(line) for line in trusted() if line == own[0] or line.startswith(own[1])]
+    full_entry = here.path + b"\0"  # only this path's entries are parsed: a path-only one or a full one
+    mine = [parse(line) for line in trusted() if line == here.path or line.startswith(full_entry)]
     if any(matches(e, here) for e in mine):
         return True
     full = [e for e in mine if e.id is not None]
