@@ -128,6 +128,9 @@ def table(rows: list[tuple[locomo.Variant, dict]], k: int, *, unit: bool = False
 
 
 def main(argv: list[str] | None = None) -> int:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, help="BEAM folder of numbered conversations (e.g. /work/shared/data/beam-100k)")
     parser.add_argument("--embedders", default="numpy", help="comma-separated embedding backends measured in the same run")

@@ -138,6 +138,9 @@ def agent(files: list[Path], root: Path) -> dict[str, Tally]:
 
 
 def main() -> None:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--locomo", type=Path, help="LoCoMo JSON (e.g. the development split)")
     parser.add_argument("--sweep", action="store_true", help="also run the LoCoMo stress mode at other thresholds")

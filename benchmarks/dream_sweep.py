@@ -72,6 +72,9 @@ def timed(label: str, fn):
 
 
 def main() -> None:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--entries", type=int, default=10_000)

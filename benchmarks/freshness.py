@@ -244,6 +244,9 @@ def locomo_scores(convs: list, overrides: tuple[tuple[str, Any], ...], embedder:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, nargs="+", help="a BEAM folder and/or agent case JSON files")
     parser.add_argument("--k", type=int, default=10, help="results per search")

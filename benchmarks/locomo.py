@@ -644,6 +644,9 @@ def category_table(rows: list[tuple[Variant, dict]], k: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, help="locomo JSON file (e.g. /work/shared/data/locomo-dev.json)")
     parser.add_argument("--out", type=Path, default=None, help="directory for results JSON")

@@ -64,6 +64,9 @@ def floor(env: dict[str, str]) -> float:
 
 
 def main() -> int:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")

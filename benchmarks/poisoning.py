@@ -181,6 +181,9 @@ def false_positives(locomo: Path | None) -> str:
 
 
 def main() -> None:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="attacks run at once")
     parser.add_argument("--only", help="comma-separated attack ids")

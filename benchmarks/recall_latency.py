@@ -68,6 +68,9 @@ def build(root: Path, entries: int, triggers: int) -> None:
 
 
 def main() -> None:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--triggers", type=int, default=200)

@@ -549,6 +549,9 @@ def print_tables(results: list[SizeResult], embed: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from _state import private_user_state
+
+    private_user_state()  # its workspaces are not trusted in the user's own list
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated entry counts")
     parser.add_argument("--no-embed", action="store_true", help="lexical only: skip embeddings and hybrid search")
