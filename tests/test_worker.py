@@ -223,6 +223,20 @@ def test_a_turn_the_worker_answers_imports_almost_nothing(root):
     assert not imported & {"json", "binascii", "socket", "typing"}
 
 
+def test_a_reader_that_went_away_from_an_answered_turn_is_not_an_error(root):
+    """A client the worker answered ends without finalizing (``launcher._exit``): output it cannot write is still exit 0 and silent, as in process."""
+    started()
+    served = status()["served"]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([CLAWMEM, "recall", "time to cut the release tag"], stdout=write_end, stderr=subprocess.PIPE, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert status()["served"] == served + 1
+
+
 def modules_imported(importtime: bytes) -> set[str]:
     """The modules ``python -X importtime`` reports on stderr."""
     return {line.rsplit("|", 1)[1].strip() for line in importtime.decode().splitlines() if line.startswith("import time:")}
