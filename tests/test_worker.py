@@ -290,11 +290,47 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
         proc.stdin.close()
         conn, _ = listener.accept()
         with conn:
-            conn.makefile("rb").readline()  # the request's first line, as a JSON-lines worker reads it (its stdin is asked for only once accepted)
+            conn.makefile("rb").readline()  # the request's first line, as a JSON-lines worker reads it (a hook's stdin comes with the request)
             conn.sendall(reply)
         out = proc.stdout.read()
         assert proc.wait(timeout=120) == 0
     assert NONCE.sub("id=N", out.decode()) == expected  # the stdin sent to the worker was not lost
+
+
+def test_a_hook_turn_is_one_exchange_with_its_stdin_sent_along(root):
+    """The hook client sends the host's JSON with its request; refused, it runs the hook on those same bytes."""
+    payload = json.dumps({**PROMPT, "session_id": "o-1"}).encode()
+    expected = NONCE.sub("id=N", hook("prompt", PROMPT, "o-0", env={"CLAWMEM_WORKER": "off"}).stdout.decode())
+    folder = root / ".clawmem" / "run"
+    folder.mkdir(mode=0o700)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener, open(folder / "worker.lock", "a") as lock:
+        listener.bind(str(folder / "worker.sock"))
+        listener.listen()
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.Popen(
+            [CLAWMEM, "hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        proc.stdin.write(payload)
+        proc.stdin.close()
+        conn, _ = listener.accept()
+        with conn:
+            request = wire.unpack(conn.makefile("rb").read, 1 << 24)
+            conn.sendall(wire.pack({"ok": False, "error": "environment"}))
+        out = proc.stdout.read()
+        assert proc.wait(timeout=120) == 0
+    assert request["argv"][:2] == ["hook", "prompt"] and request["stdin"] == payload
+    assert NONCE.sub("id=N", out.decode()) == expected
+
+
+def test_the_worker_takes_stdin_sent_along_only_as_the_command_reads_it(root):
+    """A hook's bytes sent with the request are its stdin; bytes sent along for ``recall -`` (which the worker asks for) are refused, and that client runs the command itself."""
+    from clawmem.worker.connection import ask
+
+    started()
+    base = {"command": "run", "cwd": str(root), "stdin_encoding": "utf-8", "stdin_errors": "strict", "stdin_tty": False, "stdout_tty": False, "stderr_tty": False}
+    hooked = ask(root, {**base, "argv": ["hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"], "stdin": json.dumps({**PROMPT, "session_id": "o-2"}).encode()})
+    assert hooked is not None and hooked["ok"] and hooked["code"] == 0 and "release helper" in hooked["stdout"]
+    assert ask(root, {**base, "argv": ["recall", "-", "--budget-ms", "60000"], "stdin": b"the release tag"}) == {"ok": False, "error": "stdin"}
 
 
 def test_the_client_reads_a_hook_stdin_past_the_hook_limit():

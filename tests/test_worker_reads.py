@@ -121,7 +121,7 @@ def test_the_client_hands_over_only_what_the_worker_may_serve():
         (["search", "q", "--lexical"], True), (["search", "q"], True), (["search", "q", "--lexical"], False),
         (["search", "q", "--", "--lexical"], True), (["worker", "status"], True),
     ]
-    assert [_route(args, piped) for args, piped in cases] == ["", None, "ws", "", None, None, None, None]
+    assert [_route(args, piped) for args, piped in cases] == [("status", ""), None, ("status", "ws"), ("search", ""), None, None, None, None]
 
 
 def test_what_the_worker_shows_joins_the_clients_host_session(root):

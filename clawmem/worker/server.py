@@ -1,9 +1,9 @@
 """The worker process: one per workspace, serving ``recall``, the context hooks, piped ``status`` and ``search --lexical`` over a Unix socket.
 
-One JSON object per line each way. A request carries the client's protocol, install and
-environment, its command line, its working directory and whether its streams are terminals;
-the worker parses the command line as the client's launcher would (``commands.planned``),
-asks for the stdin bytes the command reads, runs the command's own function
+One message (``wire``) each way. A request carries the client's protocol, install and
+environment, its command line, its working directory, whether its streams are terminals and,
+for a hook, its stdin bytes; the worker parses the command line as the client's launcher would
+(``commands.planned``), asks for the stdin bytes a ``recall -`` reads, runs the command's own function
 (``clawmem.fastlane.recall.answer``, ``clawmem.hosts.command.answer``) with those streams in
 place, one request at a time, and sends back what it printed and its exit code. Anything it
 cannot serve exactly as the client's own process would is refused with a reason, and the
@@ -129,7 +129,10 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             plan = planned(request, self.root)
         if not isinstance(plan, Plan):
             return {"ok": False, "error": plan}
-        data = stdin(plan.stdin) if plan.stdin else b""  # not under the lock: a slow writer holds up no other client
+        sent = request.get("stdin")  # a hook's, read by the client as ``plan.stdin`` says (``client.answered``)
+        if sent is not None and (plan.stdin != worker.STDIN_READ_MAX or not isinstance(sent, bytes)):
+            return {"ok": False, "error": "stdin"}  # read otherwise than this command reads it: the client runs it on those bytes
+        data = sent if sent is not None else stdin(plan.stdin) if plan.stdin else b""  # not under the lock: a slow writer holds up no other client
         with self.busy:
             with streams(request, data) as (out, err):
                 code = run(plan)
