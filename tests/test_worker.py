@@ -205,6 +205,27 @@ def test_a_client_of_another_version_is_refused_and_the_old_worker_makes_way(roo
     wait_until(lambda: not alive(pid))
 
 
+def test_a_hint_names_the_command_the_client_was_started_as(root):
+    """The shell line of a hint (``hints.clawmem_command``) is the client's own, its console script or its
+    ``python -m clawmem``, as in its own process; never the worker's."""
+    import sys
+
+    memory = root / "MEMORY.md"
+    memory.write_text(memory.read_text() + "".join(f"- Deploy step {n}: check gateway {n} before the window opens.\n" for n in range(400)))
+    run("index", "--no-embed")
+    started()
+    served = status()["served"]
+    for n, command in enumerate(([CLAWMEM], [str(Path(sys.executable).with_name("python")), "-m", "clawmem"])):
+        args = [*command, "hook", "session-start", "--host", "claude-code", "--budget-ms", "60000"]
+        shown = []
+        for session, env in ((f"h-{n}-off", {"CLAWMEM_WORKER": "off"}), (f"h-{n}-on", {})):
+            proc = subprocess.run(args, input=json.dumps({**START, "session_id": session}).encode(), capture_output=True, timeout=120, env={**os.environ, **env}, check=True)
+            shown.append(NONCE.sub("id=N", proc.stdout.decode()))
+        assert "without MCP, run: " + " ".join(command[:1]) in shown[0].replace("\\/", "/")
+        assert shown[1] == shown[0]
+    assert status()["served"] == served + 2
+
+
 def test_a_turn_the_worker_answers_imports_almost_nothing(root):
     """The hook client on every turn: the launcher, the worker's client and its wire, no ``json`` (``worker.wire``)."""
     import sys

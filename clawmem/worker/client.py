@@ -113,7 +113,7 @@ def answered(argv: list[str]) -> int | None:
         return None
     stdin = sys.stdin
     request = {
-        **greeting(), "command": "run", "argv": argv, "cwd": cwd,
+        **greeting(), "command": "run", "argv0": sys.argv[0] if sys.argv else "", "executable": sys.executable, "argv": argv, "cwd": cwd,
         "stdin_encoding": stdin.encoding, "stdin_errors": stdin.errors, "stdin_tty": stdin.isatty(),
         "stdout_tty": sys.stdout.isatty(), "stderr_tty": sys.stderr.isatty(),
     }

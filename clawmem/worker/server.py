@@ -77,15 +77,20 @@ def host_session(request: dict[str, Any]) -> Iterator[None]:
 
 @contextmanager
 def streams(request: dict[str, Any], data: bytes) -> Iterator[tuple[Output, Output]]:
-    """Swap in the client's streams (stdin holding ``data``), directory and host session for one request."""
-    saved = sys.stdin, sys.stdout, sys.stderr
+    """Swap in the client's streams (stdin holding ``data``), command line, interpreter path, directory and host session for one request.
+
+    The command line and the interpreter's path (``python`` or ``python3`` of one install) because a
+    hint names the command the client was started as (``hints.clawmem_command``).
+    """
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.executable
     out, err = Output(request["stdout_tty"]), Output(request["stderr_tty"])
     sys.stdin, sys.stdout, sys.stderr = stdin_of(request, data), out, err
+    sys.argv, sys.executable = [str(request.get("argv0", "")), *request["argv"]], str(request.get("executable", sys.executable))
     try:
         with directory(request["cwd"]), host_session(request):
             yield out, err
     finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
+        sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.executable = saved
 
 
 class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
