@@ -339,9 +339,10 @@ def before_variants() -> list[Variant]:
 SIGNALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "speakers": (("speaker_boost", 0.0),),
     "dates": (("date_boost", 0.0),),
+    "passages": (("session_weight", 0.0),),
 }
 SIGNALS_OFF = tuple(pair for pairs in SIGNALS.values() for pair in pairs)
-NEW_SIGNALS = ("dates",)  # issue 25: "without issue-25" is the ranking before it
+NEW_SIGNALS = ("dates", "passages")  # issue 25: "without issue-25" is the ranking before it
 
 
 # Candidate signals measured before they became defaults: name -> [search] value that switches it on.
@@ -349,7 +350,7 @@ TRIALS: dict[str, tuple[tuple[str, Any], ...]] = {
     "temporal": (("temporal_boost", 0.2),),  # LoCoMo R@10 +1.3, BEAM neutral: off by default
     "rrf": (("fusion", "rrf"),),  # LoCoMo hybrid R@5 -10.9 with MiniLM: the blend stays
     "feedback 0.1": (("feedback_weight", 0.1),),
-    "session 0.4": (("session_weight", 0.4),),  # LoCoMo hybrid +2.0 / +1.6 but multi-hop -2.1 R@5: off by default
+    "passages 0.6": (("session_weight", 0.6),),  # the passage lift (on at 0.4) stronger
     "dates 0.5": (("date_boost", 0.5),),
     "pieces 0.5": (("piece_weight", 0.5),),
     "pieces 1": (("piece_weight", 1.0),),

@@ -101,3 +101,24 @@ def test_flush_splits_units_and_drops_marked_blocks(ws):
     assert result.written == 2 and result.dropped_marked == 1
     bodies = [e.body for e in entries_of(ws.daily_note(dt.date.today()))]
     assert bodies == ["fact one\ncontinued", "loose line"]
+
+
+@pytest.mark.parametrize("heading", ["# 2026-12-04", "## Decisions", "### Deploy notes ###"])
+def test_flush_leaves_out_a_heading_that_titles_entries(ws, heading):
+    """A daily note (or a sectioned summary) flushed back whole: its heading states nothing."""
+    result = notes.flush(ws, f"{heading}\n\n- Deploys go out on Tuesdays\nloose line\n", origin="agent")
+    assert result.written == 2 and result.titles == 1
+    assert [e.body for e in entries_of(ws.daily_note(dt.date.today()))] == ["Deploys go out on Tuesdays", "loose line"]
+
+
+def test_flush_keeps_a_heading_with_nothing_under_it(ws):
+    result = notes.flush(ws, "# Staging is called atlas\n\n## Notes\n- Deploys go out on Tuesdays\n", origin="agent")
+    assert result.written == 2 and result.titles == 1
+    assert [e.body for e in entries_of(ws.daily_note(dt.date.today()))] == ["Staging is called atlas", "Deploys go out on Tuesdays"]
+
+
+def test_flush_through_the_cli_reports_the_titles_left_out(ws, clawmem):
+    shown = clawmem("note", "flush", "-", "--origin", "agent", input="# 2026-12-04\n\n- The db is postgres 16\n")
+    assert shown.returncode == 0 and "1 section heading(s)" in shown.stdout
+    text = ws.daily_note(dt.date.today()).read_text()
+    assert "- The db is postgres 16" in text and "- 2026-12-04" not in text

@@ -120,5 +120,6 @@ def flush(
     else:
         print(
             f"Flushed {result.written} entr{'y' if result.written == 1 else 'ies'} to {result.path}"
-            f" (dropped {result.dropped_marked} recalled block(s), {result.dropped_recalled} recalled line(s))"
+            f" (dropped {result.dropped_marked} recalled block(s), {result.dropped_recalled} recalled line(s)"
+            f"{f', {result.titles} section heading(s)' if result.titles else ''})"
         )

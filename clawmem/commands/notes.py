@@ -220,17 +220,34 @@ class FlushResult:
     file_taint: str
     lines: list[int] = field(default_factory=list)
     quarantined: int = 0  # agent units that restate an untrusted hit: recorded untrusted, in the quarantine file
+    titles: int = 0  # headings left out because they title the entries under them
 
 
-def flush_units(text: str) -> list[str]:
-    """Split a flushed block into entries: list items keep their continuation; other lines stand alone."""
-    units: list[str] = []
+def flush_units(text: str) -> tuple[list[str], int]:
+    """Split a flushed block into entries, and count the section titles left out.
+
+    List items keep their continuation; other lines stand alone. A heading with something
+    under it before the next heading titles a section ("# 2026-12-04", "## Decisions"): it
+    states nothing, so it is not an entry. A heading with nothing under it is the statement.
+    """
+    sections: list[tuple[str | None, list[str]]] = [(None, [])]
     for block in grammar.parse(text).blocks:
         if isinstance(block, grammar.Entry):
-            units.append(" ".join([block.body, *block.comments]))
-        elif block.kind in ("text", "heading"):
-            units.extend(line.strip().lstrip("#").strip() for line in block.lines)
-    return [u.strip() for u in units if u.strip()]
+            sections[-1][1].append(" ".join([block.body, *block.comments]))
+        elif block.kind == "heading":
+            sections.append(("".join(block.lines).strip().lstrip("#").strip(), []))
+        elif block.kind == "text":
+            sections[-1][1].extend(line.strip() for line in block.lines)
+    units: list[str] = []
+    titles = 0
+    for heading, body in sections:
+        body = [u.strip() for u in body if u.strip()]
+        if heading and body:
+            titles += 1
+        elif heading:
+            units.append(heading)
+        units.extend(body)
+    return units, titles
 
 
 def _append_units(
@@ -267,7 +284,7 @@ def flush(
     session = sessions.current(session)
     text = decode_input(text, limit=ws.config.limits.max_ingest_bytes, what="flush input")
     text, marked = incoming.clean(text, typed_by_owner=False)
-    units = flush_units(text)
+    units, titles = flush_units(text)
     hashes = [identity.text_hash(u) for u in units]
     blocked = blocked_hashes(ws, hashes, owner=origin == "owner")
     sources = untrusted_sources(ws) if origin == "agent" else []
@@ -302,4 +319,5 @@ def flush(
         file_taint=origin,
         lines=lines,
         quarantined=len(derived),
+        titles=titles,
     )

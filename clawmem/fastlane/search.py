@@ -92,7 +92,7 @@ def _lines(result: Any, explain: bool, *, person: bool) -> list[tuple[str, str]]
 
 
 def _moved_by(signals: dict, *, shown: int) -> str:
-    """The retrieval signals that moved a hit, in words: feedback words, its session's share,
+    """The retrieval signals that moved a hit, in words: feedback words, the passage that lifted it,
     its best sentence (late interaction), and diversity (MMR), which lists a hit below a lower score
     when it repeats a hit above it."""
     parts = []
@@ -103,7 +103,7 @@ def _moved_by(signals: dict, *, shown: int) -> str:
     if signals["feedback_terms"]:
         parts.append(f"feedback {signals['feedback']:.3f} ({', '.join(signals['feedback_terms'])})")
     if signals["session"] is not None:
-        parts.append(f"session {signals['session']:.3f}")
+        parts.append(f"passage {signals['session']:.3f} (turns near its session's best matches)")
     if signals.get("piece"):
         sentence = signals["piece"]["sentence"]
         parts.append(f"sentence {signals['piece']['score']:.3f} \"{sentence if len(sentence) <= 80 else sentence[:79] + '…'}\"")

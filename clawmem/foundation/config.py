@@ -74,6 +74,10 @@ VECTOR_SCAN_BLOCK_ROWS = 1024
 # Inputs up to this many bytes are hashed by CPython's own SHA-256, longer ones by hashlib's (OpenSSL:
 # about 5x faster per byte, 4 ms to load; ``foundation.digest``): lines, ids and queries never load it.
 DIGEST_BUILTIN_MAX_BYTES = 4096
+# A session's passage (``search.sessions``, search.session_weight): its best-matching turns, and the turns
+# this close to one of them, which are lifted toward those turns' mean relevance (LoCoMo dev, issue 25).
+SESSION_TOP_TURNS = 2
+SESSION_WINDOW_TURNS = 3
 FTS_FETCH_FACTOR = 2  # FTS5's best matches a lexical lane reads per candidate it wants, before the filters (``search.lanes._fts``)
 
 
@@ -111,7 +115,7 @@ class SearchConfig:
     feedback_docs: int = setting(5, "top hits whose words the feedback round reads")
     feedback_terms: int = setting(6, "most words the feedback round adds")
     feedback_min_docs: int = setting(2, "a feedback word must appear in at least this many of the top hits")
-    session_weight: float = setting(0.0, "share of its session's relevance (mean of its best turns) in a transcript turn's; 0 = off (0.4: LoCoMo +2.0 R@5, multi-hop -2.1)")
+    session_weight: float = setting(0.4, "share of its passage's relevance (the mean of its session's best turns) a transcript turn near them is lifted by, never lowered; 0 = off")
     date_boost: float = setting(0.3, "boost of a transcript turn said on, or speaking of, a date the query names (session day, \"last Friday\" resolved); 0 = off")
     piece_weight: float = setting(0.0, "late interaction: share of the way a transcript turn's vector score moves up to its best sentence's; 0 = off (0.5: multi-hop R@5 -0.6)")
     temporal_boost: float = setting(0.0, "boost of a transcript turn stating a time, for a query asking when (0 = off: LoCoMo +1.3 R@10, BEAM neutral)")

@@ -138,23 +138,27 @@ def search(
 
     best_pieces = _late_interaction(index, vector, rows, cfg.piece_weight) if vectors_on and cfg.piece_weight > 0 else {}
 
-    adjacent = lanes.neighbours(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight else {}
+    around = lanes.turns(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight or cfg.session_weight else {}
+    adjacent = {i: turn.beside for i, turn in around.items()} if cfg.context_weight else {}
     if vectors_on and adjacent:
-        vector.score_more(index, {n for around in adjacent.values() for n in around})
-    session = sessions.scores(rows, {i: relevance(i) for i in rows}) if cfg.session_weight > 0 else {}
+        vector.score_more(index, {n for beside in adjacent.values() for n in beside})
+    session = sessions.passages(rows, {i: relevance(i) for i in rows}, {i: turn.place for i, turn in around.items()}) if cfg.session_weight > 0 else {}
 
     boosts = ranking.conversation_factors(query, rows, cfg)
     decay = _decay_mode(query, opts)
     half_life, floor = _decay(decay, cfg)
     scored: dict[int, ranking.Signals] = {}
-    passes: dict[int, bool] = {}  # min_score is judged on the better of own and context (and session) relevance
+    passes: dict[int, bool] = {}  # min_score is judged on the better of own and context (and passage) relevance
     for entry_id, row in rows.items():
         own = relevance(entry_id)
         context = max((relevance(n) for n in adjacent.get(entry_id, ())), default=0.0)
         rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life, floor=floor)
         blended = ranking.with_context(own, context, cfg.context_weight) if entry_id in adjacent else own
-        if entry_id in session:
-            blended = ranking.with_context(blended, session[entry_id], cfg.session_weight)
+        passage = session.get(entry_id)
+        if passage is not None and passage > blended:  # a passage lifts the turns around its best, never lowers one
+            blended = ranking.with_context(blended, passage, cfg.session_weight)
+        else:
+            passage = None
         scored[entry_id] = ranking.Signals(
             text_score=text_scores.get(entry_id, 0.0),
             vector_score=vector_scores.get(entry_id, 0.0),
@@ -167,7 +171,7 @@ def search(
             boosts=boosts.get(entry_id, {}),
             feedback=feedback_scores.get(entry_id, 0.0),
             feedback_terms=feedback.present(terms, row["text"]) if entry_id in feedback_scores else (),
-            session=session.get(entry_id),
+            session=passage,
             piece=best_pieces.get(entry_id),
         )
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation

@@ -103,28 +103,37 @@ def allowed(row: dict, opts: SearchOptions) -> bool:
     return opts.include_untrusted or not provenance.shown_untrusted(row["origin"], row["kind"])
 
 
-def neighbours(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, list[int]]:
-    """Transcript entry id -> the turns just before and after it in the same transcript.
+@dataclass(frozen=True)
+class Turn:
+    """Where a transcript turn sits: its place in the transcript (1, 2, ...) and the turns beside it."""
+
+    place: int
+    beside: tuple[int, ...]
+
+
+def turns(index: Index, rows: dict[int, dict], *, trusted_only: bool) -> dict[int, Turn]:
+    """Transcript entry id -> its place and the turns just before and after it in the same transcript.
 
     A dialogue turn is often relevant only together with its neighbour (the question with its
-    answer); on the LoCoMo benchmark letting a turn share in its neighbour's relevance gained
-    several points of recall@5 (benchmarks/README.md). Daily-note lines are independent facts,
-    so they keep their own relevance.
+    answer), and the answer to a question is often a few turns from the turn that matches it best;
+    on the LoCoMo benchmark sharing relevance with both gained several points of recall@5
+    (benchmarks/README.md: ``context_weight``, ``session_weight``). Daily-note lines are
+    independent facts, so they keep their own relevance.
     """
     wanted = [i for i, r in rows.items() if r["kind"] == "transcript"]
     paths = sorted({rows[i]["path"] for i in wanted})
     if not wanted:
         return {}
     trust = f" AND NOT {provenance.shown_untrusted_sql()}" if trusted_only else ""
-    found: dict[int, list[int]] = {}
+    found: dict[int, Turn] = {}
     for part, marks in in_batches(paths):
         sql = (
-            "SELECT id, prev, next FROM (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM entries "
-            f"WHERE path IN ({marks}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
+            "SELECT id, place, prev, next FROM (SELECT id, ROW_NUMBER() OVER w AS place, LAG(id) OVER w AS prev, "
+            f"LEAD(id) OVER w AS next FROM entries WHERE path IN ({marks}){trust} WINDOW w AS (PARTITION BY path ORDER BY line_start)) "
             f"WHERE id IN ({','.join('?' * len(wanted))})"
         )
-        for entry_id, before, after in index.conn.execute(sql, [*part, *wanted]).fetchall():
-            found[entry_id] = [n for n in (before, after) if n is not None]
+        for entry_id, place, before, after in index.conn.execute(sql, [*part, *wanted]).fetchall():
+            found[entry_id] = Turn(place, tuple(n for n in (before, after) if n is not None))
     return found
 
 

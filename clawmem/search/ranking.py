@@ -30,7 +30,7 @@ class Signals:
     boosts: dict[str, float] = field(default_factory=dict)  # each boost that moved this entry, by name (for --explain)
     feedback: float = 0.0  # the second, feedback round's BM25 (``feedback``), blended into text_score
     feedback_terms: tuple[str, ...] = ()  # the expansion words this entry contains
-    session: float | None = None  # its session's relevance (``sessions``), shared into hybrid
+    session: float | None = None  # the relevance of the passage that lifted hybrid (``sessions``), if one did
     piece: tuple[float, str] | None = None  # its best sentence's score and text when it lifted the vector score (``pieces``)
 
     @property
