@@ -234,12 +234,7 @@ def _plain_mcp(argv: list[str]) -> str | None:
 
 
 def _dispatch() -> int:
-    """The command's exit code (Typer and a refused argument end by ``SystemExit`` instead)."""
-    from clawmem.worker.client import answered
-
-    code = answered(sys.argv[1:])  # recall and the context hooks: the workspace's worker first, before any import
-    if code is not None:
-        return code
+    """The command's exit code in this process (Typer and a refused argument end by ``SystemExit`` instead)."""
     workspace = _plain_mcp(sys.argv[1:])
     if workspace is not None:  # what a host runs: the handshake answered before the rest of the launcher is imported
         from clawmem.mcp.stdio import serve
@@ -269,9 +264,15 @@ def _dispatch() -> int:
 
 def main() -> None:
     """Run the command line, then end the process: the one place clawmem does (``_exit``)."""
+    from clawmem.worker.client import answered
+
+    served = False
     try:
         try:
-            code: int | str | None = _dispatch()
+            code: int | str | None = answered(sys.argv[1:])  # recall, the context hooks, piped reads: the workspace's worker first, before any import
+            served = code is not None
+            if not served:
+                code = _dispatch()
         finally:
             sys.stdout.flush()  # output still buffered meets a reader that went away here, not at exit
     except SystemExit as ended:
@@ -279,18 +280,23 @@ def main() -> None:
     except (KeyboardInterrupt, BrokenPipeError) as err:  # from any lane, as the Typer app reports them
         from clawmem.rules.output import report_failure
 
+        served = False
         code = report_failure(err, as_json=False)
-    _exit(code)
+    _exit(code, finished=served)
 
 
-def _exit(code: int | str | None) -> NoReturn:
-    """End the process; at once, without waiting for them, while a thread a command abandoned still runs.
+def _exit(code: int | str | None, *, finished: bool = False) -> NoReturn:
+    """End the process; at once when it has nothing left to finish, or while a thread a command abandoned still runs.
 
-    Only a command that abandoned one imported ``clawmem.foundation.abandoned`` (recall's vector lane cut
-    off by its budget, the MCP front's stdin reader after its SDK server failed).
+    ``finished``: the worker answered and its output is flushed. Such a process imported ``os``,
+    ``sys``, ``_socket``, ``marshal`` and the worker's client, holds no file, thread or ``atexit``
+    handler, and its socket is closed; the interpreter's finalization (tearing down every module
+    the start-up imported) would be the slowest step of the turn, about 3 ms, so it is skipped.
+    Only a command that abandoned a thread imported ``clawmem.foundation.abandoned`` (recall's
+    vector lane cut off by its budget, the MCP front's stdin reader after its SDK server failed).
     """
     abandoned = sys.modules.get("clawmem.foundation.abandoned")
-    if abandoned is None or not abandoned.running():
+    if not finished and (abandoned is None or not abandoned.running()):
         sys.exit(code)
     if isinstance(code, str):  # what ``sys.exit`` does with a message: print it, exit 1
         sys.stderr.write(code + "\n")

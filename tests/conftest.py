@@ -65,6 +65,8 @@ _IMPORT_PROBE = """
 import json, sys
 heavy = json.loads(sys.argv[2])
 sys.argv = ["clawmem", *json.loads(sys.argv[1])]
+import os
+os._exit = sys.exit  # main ends a served turn with os._exit (``launcher._exit``): here it returns, so what it loaded is reported
 from clawmem.launcher import main
 try:
     main()

@@ -65,6 +65,7 @@ def _close_kept(resident) -> None:
 RESETS = {
     "clawmem.foundation.abandoned.THREADS": lambda m: m.THREADS.clear(),
     "clawmem.intents.aspirations._READ": lambda m: m._READ.clear(),
+    "clawmem.index.files._MADE": lambda m: m._MADE.clear(),
     "clawmem.storage.ledger._WARNED": lambda m: m._WARNED.clear(),
     "clawmem.rules.output._color": lambda m: m.set_color("auto"),
     "clawmem.commands.projects.identify": lambda m: m.identify.cache_clear(),

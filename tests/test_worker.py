@@ -205,6 +205,27 @@ def test_a_client_of_another_version_is_refused_and_the_old_worker_makes_way(roo
     wait_until(lambda: not alive(pid))
 
 
+def test_a_hint_names_the_command_the_client_was_started_as(root):
+    """The shell line of a hint (``hints.clawmem_command``) is the client's own, its console script or its
+    ``python -m clawmem``, as in its own process; never the worker's."""
+    import sys
+
+    memory = root / "MEMORY.md"
+    memory.write_text(memory.read_text() + "".join(f"- Deploy step {n}: check gateway {n} before the window opens.\n" for n in range(400)))
+    run("index", "--no-embed")
+    started()
+    served = status()["served"]
+    for n, command in enumerate(([CLAWMEM], [str(Path(sys.executable).with_name("python")), "-m", "clawmem"])):
+        args = [*command, "hook", "session-start", "--host", "claude-code", "--budget-ms", "60000"]
+        shown = []
+        for session, env in ((f"h-{n}-off", {"CLAWMEM_WORKER": "off"}), (f"h-{n}-on", {})):
+            proc = subprocess.run(args, input=json.dumps({**START, "session_id": session}).encode(), capture_output=True, timeout=120, env={**os.environ, **env}, check=True)
+            shown.append(NONCE.sub("id=N", proc.stdout.decode()))
+        assert "without MCP, run: " + " ".join(command[:1]) in shown[0].replace("\\/", "/")
+        assert shown[1] == shown[0]
+    assert status()["served"] == served + 2
+
+
 def test_a_turn_the_worker_answers_imports_almost_nothing(root):
     """The hook client on every turn: the launcher, the worker's client and its wire, no ``json`` (``worker.wire``)."""
     import sys
@@ -221,6 +242,20 @@ def test_a_turn_the_worker_answers_imports_almost_nothing(root):
     ours = {name for name in imported if name.split(".")[0] == "clawmem"}
     assert ours == {"clawmem", "clawmem.launcher", "clawmem.worker", "clawmem.worker.client", "clawmem.worker.connection", "clawmem.worker.wire"}
     assert not imported & {"json", "binascii", "socket", "typing"}
+
+
+def test_a_reader_that_went_away_from_an_answered_turn_is_not_an_error(root):
+    """A client the worker answered ends without finalizing (``launcher._exit``): output it cannot write is still exit 0 and silent, as in process."""
+    started()
+    served = status()["served"]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([CLAWMEM, "recall", "time to cut the release tag"], stdout=write_end, stderr=subprocess.PIPE, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert status()["served"] == served + 1
 
 
 def modules_imported(importtime: bytes) -> set[str]:
@@ -276,11 +311,47 @@ def test_the_client_falls_back_on_a_socket_that_speaks_otherwise(root, reply):
         proc.stdin.close()
         conn, _ = listener.accept()
         with conn:
-            conn.makefile("rb").readline()  # the request's first line, as a JSON-lines worker reads it (its stdin is asked for only once accepted)
+            conn.makefile("rb").readline()  # the request's first line, as a JSON-lines worker reads it (a hook's stdin comes with the request)
             conn.sendall(reply)
         out = proc.stdout.read()
         assert proc.wait(timeout=120) == 0
     assert NONCE.sub("id=N", out.decode()) == expected  # the stdin sent to the worker was not lost
+
+
+def test_a_hook_turn_is_one_exchange_with_its_stdin_sent_along(root):
+    """The hook client sends the host's JSON with its request; refused, it runs the hook on those same bytes."""
+    payload = json.dumps({**PROMPT, "session_id": "o-1"}).encode()
+    expected = NONCE.sub("id=N", hook("prompt", PROMPT, "o-0", env={"CLAWMEM_WORKER": "off"}).stdout.decode())
+    folder = root / ".clawmem" / "run"
+    folder.mkdir(mode=0o700)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener, open(folder / "worker.lock", "a") as lock:
+        listener.bind(str(folder / "worker.sock"))
+        listener.listen()
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.Popen(
+            [CLAWMEM, "hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        proc.stdin.write(payload)
+        proc.stdin.close()
+        conn, _ = listener.accept()
+        with conn:
+            request = wire.unpack(conn.makefile("rb").read, 1 << 24)
+            conn.sendall(wire.pack({"ok": False, "error": "environment"}))
+        out = proc.stdout.read()
+        assert proc.wait(timeout=120) == 0
+    assert request["argv"][:2] == ["hook", "prompt"] and request["stdin"] == payload
+    assert NONCE.sub("id=N", out.decode()) == expected
+
+
+def test_the_worker_takes_stdin_sent_along_only_as_the_command_reads_it(root):
+    """A hook's bytes sent with the request are its stdin; bytes sent along for ``recall -`` (which the worker asks for) are refused, and that client runs the command itself."""
+    from clawmem.worker.connection import ask
+
+    started()
+    base = {"command": "run", "cwd": str(root), "stdin_encoding": "utf-8", "stdin_errors": "strict", "stdin_tty": False, "stdout_tty": False, "stderr_tty": False}
+    hooked = ask(root, {**base, "argv": ["hook", "prompt", "--host", "claude-code", "--budget-ms", "60000"], "stdin": json.dumps({**PROMPT, "session_id": "o-2"}).encode()})
+    assert hooked is not None and hooked["ok"] and hooked["code"] == 0 and "release helper" in hooked["stdout"]
+    assert ask(root, {**base, "argv": ["recall", "-", "--budget-ms", "60000"], "stdin": b"the release tag"}) == {"ok": False, "error": "stdin"}
 
 
 def test_the_client_reads_a_hook_stdin_past_the_hook_limit():

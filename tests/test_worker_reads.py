@@ -114,6 +114,45 @@ def test_the_worker_s_status_reports_a_hand_edit_without_syncing_and_its_search_
     assert status()["served"] == served + 4
 
 
+def test_the_file_listing_a_worker_keeps_follows_every_change_to_a_note(root):
+    """The worker keeps each listed file's record while its ``lstat`` stays the same (``index.files._listed``):
+    an append, a same-size rewrite, a note turned into a link out and a note given a second name are each
+    seen by the very next search it answers, as a search in its own process sees them."""
+    started()
+    served = status()["served"]
+    note = root / "memory" / "2026-11-30.md"
+    note.parent.mkdir(exist_ok=True)
+    outside = root.parent / "outside.md"
+
+    def found(word: str) -> bool:
+        code, out, _ = printed(["search", word, "--lexical"])  # the worker first: a search in its own process syncs the index
+        alone = printed(["search", word, "--lexical"], OFF)
+        assert code == 0 and (word in out) == (word in alone[1]), word
+        return word in out
+
+    note.write_text("- The zqalpha colony moved north.\n", encoding="utf-8")
+    assert found("zqalpha")
+    with note.open("a", encoding="utf-8") as handle:  # in place: the same inode, a new size
+        handle.write("- The zqbravo ferry runs at dawn.\n")
+    assert found("zqbravo")
+    with note.open("r+", encoding="utf-8") as handle:  # in place, to the same size: only the mtime moves
+        text = handle.read()
+        handle.seek(0)
+        handle.write(text.replace("zqbravo", "zqcharl"))
+    os.utime(note, ns=(note.stat().st_atime_ns, note.stat().st_mtime_ns + 1_000_000_000))
+    assert found("zqcharl") and not found("zqbravo")
+    outside.write_text("- The zqdelta vault code is 1234.\n", encoding="utf-8")
+    note.unlink()
+    note.symlink_to(outside)  # a link out of the workspace: never read
+    assert not found("zqdelta") and not found("zqalpha")
+    note.unlink()
+    note.write_text("- The zqecho bridge is closed.\n", encoding="utf-8")
+    assert found("zqecho")
+    os.link(note, root.parent / "second-name.md")  # a hard link: the same file under another name, no longer read
+    assert not found("zqecho")
+    assert status()["served"] == served + 8
+
+
 def test_the_client_hands_over_only_what_the_worker_may_serve():
     """The client's cheap reading: piped status, piped lexical search; nothing else of either."""
     cases = [
@@ -121,7 +160,7 @@ def test_the_client_hands_over_only_what_the_worker_may_serve():
         (["search", "q", "--lexical"], True), (["search", "q"], True), (["search", "q", "--lexical"], False),
         (["search", "q", "--", "--lexical"], True), (["worker", "status"], True),
     ]
-    assert [_route(args, piped) for args, piped in cases] == ["", None, "ws", "", None, None, None, None]
+    assert [_route(args, piped) for args, piped in cases] == [("status", ""), None, ("status", "ws"), ("search", ""), None, None, None, None]
 
 
 def test_what_the_worker_shows_joins_the_clients_host_session(root):

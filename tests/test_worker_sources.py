@@ -120,7 +120,7 @@ def test_the_installed_package_is_noted_whole():
     """What the worker notes of its own install: every module and JSON file, not bytecode."""
     top = worker.package_dir()
     sources = Sources(top)
-    noted = {path for path, _stamp in sources.files}
+    noted = {os.path.join(folder, name) for folder, files in sources.files.items() for name, _stamp in files}
     expected = {
         os.path.join(folder, name)
         for folder, dirs, files in os.walk(top) if "__pycache__" not in folder.split(os.sep)

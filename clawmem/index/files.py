@@ -40,9 +40,9 @@ class MemoryFile:
         return match.group(1) if match and self.kind in ("daily", "quarantine") else None
 
 
-def _followed(path: str, info: os.stat_result) -> os.stat_result:
-    """What a file admitted by the link rule is: itself, or (only were the rule to admit a link) its target."""
-    return os.stat(path) if stat.S_ISLNK(info.st_mode) else info
+def _followed(path: str, info: os.stat_result, folder: int | None = None) -> os.stat_result:
+    """What a file admitted by the link rule is: itself, or (only were the rule to admit a link) its target (``path`` in ``folder``, an open one)."""
+    return os.stat(path, dir_fd=folder) if stat.S_ISLNK(info.st_mode) else info
 
 
 def memory_files(ws: Workspace, skipped: list[str] | None = None) -> Iterator[MemoryFile]:
@@ -72,21 +72,46 @@ def daily_notes(ws: Workspace) -> Iterator[MemoryFile]:
     return _listed(ws, ws.daily_dir, "daily", None)
 
 
+# Per folder, each file's record with the ``lstat`` it was made from: a process that lists the workspace
+# on every turn (the worker) makes a record again only for a file whose ``lstat`` changed.
+_MADE: dict[tuple[str, str, str], dict[str, tuple[tuple[int, ...], MemoryFile | None]]] = {}
+
+
 def _listed(ws: Workspace, folder: Path, kind: str, skipped: list[str] | None) -> Iterator[MemoryFile]:
-    """The Markdown files of one of the workspace's folders, by name (``memory_files``)."""
+    """The Markdown files of one of the workspace's folders, by name (``memory_files``).
+
+    Each file is ``lstat``-ed relative to the open folder (one path component, not the whole path,
+    for the kernel to walk), and its record is the one made before when that ``lstat`` is the same.
+    """
     if not folder.is_dir():
         return
     prefix = ws.rel(folder) + "/"
     reachable = workspace.inside_workspace(ws.root, folder)
-    with os.scandir(folder) as listing:
-        found = sorted((e for e in listing if e.name.endswith(".md") and not e.name.startswith(".")), key=lambda e: e.name)
-    for entry in found:
-        info = entry.stat(follow_symlinks=False)
-        if not reachable or workspace.linked(info):  # the rule of ``inside_workspace``, per listed file
-            if skipped is not None:
-                skipped.append(prefix + entry.name)
-        elif stat.S_ISREG((info := _followed(entry.path, info)).st_mode):
-            yield MemoryFile(folder, entry.name, prefix + entry.name, kind, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino))
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        names = sorted(name for name in os.listdir(fd) if name.endswith(".md") and not name.startswith("."))
+        made = _MADE.setdefault((str(folder), prefix, kind), {})
+        if len(made) > len(names):  # files gone since: their records go too
+            for gone in made.keys() - set(names):
+                del made[gone]
+        for name in names:
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            if not reachable or workspace.linked(info):  # the rule of ``inside_workspace``, per listed file
+                if skipped is not None:
+                    skipped.append(prefix + name)
+                continue
+            seen = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_mode)
+            kept = made.get(name)
+            if kept is None or kept[0] != seen:
+                info = _followed(name, info, fd)  # a link's target may change under an unchanged link: not kept
+                record = MemoryFile(folder, name, prefix + name, kind, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino)) if stat.S_ISREG(info.st_mode) else None
+                kept = (seen, record)
+                if not stat.S_ISLNK(seen[-1]):
+                    made[name] = kept
+            if kept[1] is not None:
+                yield kept[1]
+    finally:
+        os.close(fd)
 
 
 def storage_warnings(skipped_links: tuple[str, ...] | list[str], ledger_damaged: int) -> list[str]:

@@ -142,24 +142,25 @@ def aspirations(ws: Workspace, notes: Iterable[MemoryFile] | None = None) -> lis
     so a note is read again only when its listed ``stat`` changed (``_in_note``).
     """
     found: list[Aspiration] = []
+    read = _READ.setdefault(str(ws.root), {})
     for note in daily_notes(ws) if notes is None else notes:
         if note.kind == "daily" and DAILY_NAME.match(note.name):
-            found.extend(_in_note(ws, note))
+            found.extend(_in_note(read, note))
     found.sort(key=lambda a: (a.review, a.path, a.line))
     return found
 
 
-_READ: dict[str, tuple[tuple[tuple[int, int], int, int], tuple[Aspiration, ...]]] = {}  # note -> (its stat when read, what it held)
+_Read = dict[str, tuple[tuple[tuple[int, int], int, int], tuple[Aspiration, ...]]]  # note's workspace path -> (its stat when read, what it held)
+_READ: dict[str, _Read] = {}  # per workspace root
 
 
-def _in_note(ws: Workspace, note: MemoryFile) -> tuple[Aspiration, ...]:
-    """The live aspirations of one daily note, read again whenever its size, mtime or inode changed."""
-    path = os.path.join(note.folder, note.name)
+def _in_note(read: _Read, note: MemoryFile) -> tuple[Aspiration, ...]:
+    """The live aspirations of one daily note, read again whenever its size, mtime or inode changed (``read``: its workspace's in ``_READ``)."""
     seen = (note.inode, note.size, note.mtime_ns)
-    kept = _READ.get(path)
+    kept = read.get(note.rel)
     if kept is not None and kept[0] == seen:
         return kept[1]
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    with open(os.path.join(note.folder, note.name), encoding="utf-8", errors="replace") as handle:
         text = handle.read()
     held: list[Aspiration] = []
     if "review" in text and REVIEW_KEY.search(text):  # cheap skip: most daily notes hold no aspiration, many the word
@@ -169,8 +170,8 @@ def _in_note(ws: Workspace, note: MemoryFile) -> tuple[Aspiration, ...]:
             if when is None or entry.first("status") == "superseded" or not entry.body.strip():
                 continue
             held.append(Aspiration(note.rel, entry.line_start, " ".join(entry.body.split()), when.date()))
-    _READ[path] = (seen, tuple(held))
-    return _READ[path][1]
+    read[note.rel] = (seen, tuple(held))
+    return read[note.rel][1]
 
 
 def overdue(ws: Workspace, today: dt.date, notes: Iterable[MemoryFile] | None = None) -> list[Aspiration]:

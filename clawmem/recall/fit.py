@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring
-from typing import Any
+from typing import Any, NamedTuple
 
-from clawmem.foundation.records import dataclass, replace
+from clawmem.foundation.records import replace
 from clawmem.recall import bootstrap, render
 
 # clawmem.hosts.hook.context_output prints this shape; the longest event name, so the count is an upper bound
@@ -46,8 +46,9 @@ def budget_left_out(files: list[bootstrap.BootstrapFile]) -> int:
     return sum(f.omitted for f in files if f.eligible)
 
 
-@dataclass(frozen=True)
-class _Unit:
+class _Unit(NamedTuple):
+    """One entry the context could show (a tuple: a session start over its cap makes one per curated line)."""
+
     section: str  # a curated file's path, or intents, aspirations, project, triggers
     position: int  # index in that section's list
     line: str  # as the context shows it

@@ -9,7 +9,7 @@ error"), so a vector match also has to agree with the words (``clawmem.recall.tr
   never "let's plan the release";
 - ``anchored``: the message shares a word stem with the phrase ("linking" ~ "linker", "ARM"
   ~ "arm64", "certs" ~ "certificate");
-- ``conflicts``: a message naming a different identifier of the same kind ("__atomic_load_4"
+- ``Conflicts``: a message naming a different identifier of the same kind ("__atomic_load_4"
   for "__atomic_load_8", "arm32" for "arm64") is about another thing, however alike it reads.
 """
 
@@ -110,9 +110,26 @@ def _same_kind(a: str, b: str) -> bool:
     return fuzz.ratio(a, b) >= IDENTIFIER_RATIO
 
 
-def conflicts(entry_identifiers: set[str], message_identifiers: set[str]) -> bool:
-    """True when the message names another thing of a kind the entry's triggers name, and not the
-    entry's own: "undefined symbol __atomic_load_4 on arm32" against a fix for ``__atomic_load_8``."""
-    missing = entry_identifiers - message_identifiers
-    others = message_identifiers - entry_identifiers
-    return any(_same_kind(p, m) for p in missing for m in others)
+class Conflicts:
+    """Whether the message names another thing of a kind an entry's triggers name, and not the entry's own:
+    "undefined symbol __atomic_load_4 on arm32" against a fix for ``__atomic_load_8``.
+
+    Asked of every trigger entry on every turn: which of the message's identifiers each entry
+    identifier is of a kind with is worked out once per turn, not once per entry.
+    """
+
+    def __init__(self, message_identifiers: set[str]) -> None:
+        self.message = message_identifiers
+        self.kin: dict[str, tuple[str, ...]] = {}  # an entry identifier -> the message's identifiers of its kind
+
+    def __call__(self, entry_identifiers: frozenset[str]) -> bool:
+        """An identifier of the entry the message lacks is of a kind with one the message names and the entry lacks."""
+        for mine in entry_identifiers:
+            if mine in self.message:
+                continue
+            kin = self.kin.get(mine)
+            if kin is None:
+                kin = self.kin[mine] = tuple(other for other in self.message if _same_kind(mine, other))
+            if any(other not in entry_identifiers for other in kin):
+                return True
+        return False

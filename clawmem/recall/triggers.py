@@ -76,6 +76,12 @@ class Words:
         self.cfg = cfg
         self.seen: dict[str, float] = {}
 
+    def identifiers(self, words: frozenset[str]) -> None:
+        """Score phrase words that are identifiers (``symptoms.exact_only``, known per index change) at once:
+        one counts only as itself (``_score``), so there is nothing to compare."""
+        present = self.present
+        self.seen.update({w: 1.0 if w in present else 0.0 for w in words})
+
     def word(self, word: str) -> float:
         score = self.seen.get(word)
         if score is None:
@@ -100,7 +106,12 @@ class Words:
         """Mean over the phrase's words (``phrase_words``) of how well the message contains each (1.0 = all present)."""
         if not words or not self.words:
             return 0.0
-        return sum(self.word(w) for w in words) / len(words)
+        seen = self.seen
+        total = 0.0  # summed in order, as ``sum`` does: every turn scores each of ~200 phrases
+        for w in words:
+            score = seen.get(w)
+            total += self.word(w) if score is None else score
+        return total / len(words)
 
 
 def phrase_words(phrase: str) -> tuple[str, ...]:
@@ -125,14 +136,15 @@ class Candidate:
     keys: tuple[str, ...]  # the projects it is tagged with
     phrases: tuple[str, ...]
     words: tuple[tuple[str, ...], ...]  # ``phrase_words`` of each phrase
-    identifiers: frozenset[str]  # the identifiers its phrases name (``_contradicted``)
+    identifiers: frozenset[str]  # the identifiers its phrases name (``symptoms.Conflicts``)
     fix: bool  # its triggers name a failure (``names_failure``)
 
 
 CANDIDATE_TABLES = frozenset({"entries", "file_taint"})  # what ``candidates`` reads: ``Index.derived`` keeps it while they stand
 
 
-def _all_candidates(index) -> tuple[Candidate, ...]:
+def _all_candidates(index) -> tuple[tuple[Candidate, ...], frozenset[str]]:
+    """Every entry with triggers that may inject, and the identifiers among their phrase words (``Words.identifiers``)."""
     rows = index.query(
         "SELECT e.id, e.path, e.line_start, e.text, e.text_hash, e.triggers, e.projects, e.superseded_by FROM entries e "
         f"LEFT JOIN file_taint t ON t.path = e.path WHERE e.triggers IS NOT NULL AND {eligibility.injectable_sql('e', 't')}"
@@ -145,18 +157,19 @@ def _all_candidates(index) -> tuple[Candidate, ...]:
             tuple(json.loads(row["projects"])) if row["projects"] else (), phrases, tuple(phrase_words(p) for p in phrases),
             frozenset().union(*(symptoms.identifiers(p) for p in phrases)), names_failure(list(phrases)),
         ))
-    return tuple(found)
+    words = {w for c in found for phrase in c.words for w in phrase}
+    return tuple(found), frozenset(w for w in words if symptoms.exact_only(w))
 
 
-def candidates(index, active_keys: list[str]) -> list[Candidate]:
-    """Curated, trusted, active entries with triggers, eligible under the project rule.
+def candidates(index, active_keys: list[str]) -> tuple[list[Candidate], frozenset[str]]:
+    """Curated, trusted, active entries with triggers, eligible under the project rule, and the identifiers among the phrase words of all.
 
     Each carries ``superseded_by`` (``clawmem.index.supersession``): ``match`` leaves replaced
     entries out unless asked, since an injected stale value is what supersession prevents. Read
     through ``Index.derived``: a worker's kept connection reads them again only after a change.
     """
-    everything = index.derived("recall.triggers.candidates", CANDIDATE_TABLES, lambda: _all_candidates(index))
-    return [c for c in everything if all(k in active_keys for k in c.keys)]
+    everything, identifiers = index.derived("recall.triggers.candidates", CANDIDATE_TABLES, lambda: _all_candidates(index))
+    return [c for c in everything if not c.keys or all(k in active_keys for k in c.keys)], identifiers
 
 
 class VectorLane:
@@ -294,13 +307,6 @@ def vector_score(phrase: str, value: float | None, calibrated: bool, message: Me
     return min(1.0, max(0.0, cfg.trigger_threshold + value - margin))
 
 
-def _contradicted(entry: Candidate, message: Message) -> bool:
-    """The message names another thing of a kind this entry's triggers name (see ``symptoms.conflicts``)."""
-    if not message.identifiers:
-        return False
-    return bool(entry.identifiers) and symptoms.conflicts(set(entry.identifiers), message.identifiers)
-
-
 def match(
     ws: Workspace, index, message: str, active_keys: list[str], budget: Budget, degraded: list[str], *, include_superseded: bool = False
 ) -> list[TriggerHit]:
@@ -309,10 +315,16 @@ def match(
     said = Message.of(message)
     if not said.words:
         return []  # nothing said (a session start): no phrase can match, by words or by meaning
-    rows = [r for r in candidates(index, active_keys) if (include_superseded or r.superseded_by is None) and not _contradicted(r, said)]
+    eligible, identifiers = candidates(index, active_keys)
+    contradicted = symptoms.Conflicts(said.identifiers)  # the message names another thing of a kind an entry's triggers name
+    rows = [
+        r for r in eligible
+        if (include_superseded or r.superseded_by is None) and not (said.identifiers and r.identifiers and contradicted(r.identifiers))
+    ]
     if not rows:
         return []
     words = Words(said.words, cfg)
+    words.identifiers(identifiers)
     lexical = [[words.phrase(w) for w in row.words] for row in rows]
     settled = any(score >= cfg.trigger_threshold for scores in lexical for score in scores)
     vectors: Vectors | None = None
@@ -322,6 +334,8 @@ def match(
         vectors = _vector_scores(ws, index, message, {p.casefold() for r in rows for p in r.phrases}, budget, degraded)
     hits = []
     for row, scores in zip(rows, lexical, strict=True):
+        if vectors is None and round(max(scores, default=0.0), 4) < cfg.trigger_threshold:
+            continue  # its best score is its best lexical one, rounded as below: it cannot inject
         best: tuple[float, str, float, float | None] | None = None  # score, phrase, lexical, vector
         fix = vectors is not None and row.fix
         for phrase, lex in zip(row.phrases, scores, strict=True):

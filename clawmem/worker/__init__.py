@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: the client imports this m
 if TYPE_CHECKING:
     from pathlib import Path
 
-PROTOCOL = 3  # 3: ``wire`` (length and marshal) where 2 sent JSON lines
+PROTOCOL = 4  # 3: ``wire`` (length and marshal) where 2 sent JSON lines; 4: a hook's stdin comes with the request
 RUN_DIR = "run"  # .clawmem/run/: the worker's socket, lock and process record, owner-only
 SOCKET_NAME = "worker.sock"
 LOCK_NAME = "worker.lock"

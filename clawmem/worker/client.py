@@ -5,9 +5,10 @@ answers costs this process ``os``, ``sys`` and ``_socket`` and nothing of clawme
 but this package. The command line is read here only to find the socket (which command,
 which workspace); the worker parses it with the launcher's own parsers and refuses anything it
 would not serve exactly as this process would, so a wrong guess costs a round trip, never a
-wrong answer. The worker asks for stdin only once it has accepted the request, so a refusal
-leaves stdin unread; once read, the fallback reads the same bytes, so nothing is lost and
-nothing is read twice.
+wrong answer. A hook's stdin (the host's JSON, written before the hook starts) goes with the
+request, read as the worker would ask for it, so the turn is one exchange; ``recall -`` (stdin
+a person may still be typing) is read only once the worker asks, after accepting. Once read,
+the fallback reads the same bytes, so nothing is lost and nothing is read twice.
 
 Falls back to the caller's own process on any failure: no worker (``delegated`` then starts
 one in the background for the next call), a stale socket, a timeout, a reply that is not the
@@ -36,8 +37,8 @@ VALUE_OPTIONS = ("-w", "--workspace", "--color")
 _asked: dict[str, str | None] = {"refusal": None}  # what the worker said when it refused this process's request ("version", "environment", ...)
 
 
-def _route(argv: list[str], piped: bool) -> str | None:
-    """The workspace option the command line names ("" for none), or None when no worker serves this command.
+def _route(argv: list[str], piped: bool) -> tuple[str, str] | None:
+    """The command and the workspace option the command line names ("" for none), or None when no worker serves this command.
 
     A cheap reading of the global options and of ``-w`` anywhere (the last one wins, as in
     the parsers): the worker checks the command line and the workspace itself. ``status``
@@ -65,7 +66,7 @@ def _route(argv: list[str], piped: bool) -> str | None:
         return None
     if command in worker.PIPED_ONLY and not (piped and (command != "search" or "--lexical" in args)):
         return None
-    return option
+    return command, option
 
 
 def _root(option: str, cwd: str) -> str:
@@ -92,9 +93,10 @@ def answered(argv: list[str]) -> int | None:
         return None
     if any(stream is None for stream in (sys.stdin, sys.stdout, sys.stderr)):
         return None
-    option = _route(argv, not (sys.stdout.isatty() or sys.stderr.isatty()))
-    if option is None:
+    route = _route(argv, not (sys.stdout.isatty() or sys.stderr.isatty()))
+    if route is None:
         return None
+    command, option = route
     try:
         "\0".join(argv).encode()
         cwd = os.getcwd()
@@ -111,12 +113,14 @@ def answered(argv: list[str]) -> int | None:
         return None
     stdin = sys.stdin
     request = {
-        **greeting(), "command": "run", "argv": argv, "cwd": cwd,
+        **greeting(), "command": "run", "argv0": sys.argv[0] if sys.argv else "", "executable": sys.executable, "argv": argv, "cwd": cwd,
         "stdin_encoding": stdin.encoding, "stdin_errors": stdin.errors, "stdin_tty": stdin.isatty(),
         "stdout_tty": sys.stdout.isatty(), "stderr_tty": sys.stderr.isatty(),
     }
     data = None
     try:
+        if command == "hook" and not request["stdin_tty"]:  # what ``commands.planned`` asks of a hook: sent along, no second exchange
+            data = request["stdin"] = _read(worker.STDIN_READ_MAX)
         conversation.send(request)
         reply = conversation.receive()
         if reply is not None and reply.get("ok") and isinstance(reply.get("stdin"), int):

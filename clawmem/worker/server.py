@@ -1,9 +1,9 @@
 """The worker process: one per workspace, serving ``recall``, the context hooks, piped ``status`` and ``search --lexical`` over a Unix socket.
 
-One JSON object per line each way. A request carries the client's protocol, install and
-environment, its command line, its working directory and whether its streams are terminals;
-the worker parses the command line as the client's launcher would (``commands.planned``),
-asks for the stdin bytes the command reads, runs the command's own function
+One message (``wire``) each way. A request carries the client's protocol, install and
+environment, its command line, its working directory, whether its streams are terminals and,
+for a hook, its stdin bytes; the worker parses the command line as the client's launcher would
+(``commands.planned``), asks for the stdin bytes a ``recall -`` reads, runs the command's own function
 (``clawmem.fastlane.recall.answer``, ``clawmem.hosts.command.answer``) with those streams in
 place, one request at a time, and sends back what it printed and its exit code. Anything it
 cannot serve exactly as the client's own process would is refused with a reason, and the
@@ -77,15 +77,20 @@ def host_session(request: dict[str, Any]) -> Iterator[None]:
 
 @contextmanager
 def streams(request: dict[str, Any], data: bytes) -> Iterator[tuple[Output, Output]]:
-    """Swap in the client's streams (stdin holding ``data``), directory and host session for one request."""
-    saved = sys.stdin, sys.stdout, sys.stderr
+    """Swap in the client's streams (stdin holding ``data``), command line, interpreter path, directory and host session for one request.
+
+    The command line and the interpreter's path (``python`` or ``python3`` of one install) because a
+    hint names the command the client was started as (``hints.clawmem_command``).
+    """
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.executable
     out, err = Output(request["stdout_tty"]), Output(request["stderr_tty"])
     sys.stdin, sys.stdout, sys.stderr = stdin_of(request, data), out, err
+    sys.argv, sys.executable = [str(request.get("argv0", "")), *request["argv"]], str(request.get("executable", sys.executable))
     try:
         with directory(request["cwd"]), host_session(request):
             yield out, err
     finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
+        sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.executable = saved
 
 
 class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
@@ -129,7 +134,10 @@ class Worker(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             plan = planned(request, self.root)
         if not isinstance(plan, Plan):
             return {"ok": False, "error": plan}
-        data = stdin(plan.stdin) if plan.stdin else b""  # not under the lock: a slow writer holds up no other client
+        sent = request.get("stdin")  # a hook's, read by the client as ``plan.stdin`` says (``client.answered``)
+        if sent is not None and (plan.stdin != worker.STDIN_READ_MAX or not isinstance(sent, bytes)):
+            return {"ok": False, "error": "stdin"}  # read otherwise than this command reads it: the client runs it on those bytes
+        data = sent if sent is not None else stdin(plan.stdin) if plan.stdin else b""  # not under the lock: a slow writer holds up no other client
         with self.busy:
             with streams(request, data) as (out, err):
                 code = run(plan)

@@ -35,13 +35,14 @@ class Sources:
     """The source files under ``top`` as first seen; ``changed()`` says whether any differs now."""
 
     def __init__(self, top: str) -> None:
-        self.files: list[tuple[str, tuple[int, int, int]]] = []  # path, (inode, size, mtime)
+        self.files: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}  # folder -> [(name, (inode, size, mtime))]
         self.folders: dict[str, tuple[int | None, frozenset[str]]] = {}  # path -> (mtime, None while racy; source entries)
         pending = [top]
         while pending:
             folder = pending.pop()
             mtime = self._settled(os.stat(folder).st_mtime_ns)
             names = []
+            files = self.files[folder] = []
             with os.scandir(folder) as found:
                 for entry in found:
                     if entry.is_dir(follow_symlinks=False):
@@ -50,19 +51,27 @@ class Sources:
                             pending.append(entry.path)
                     elif entry.name.endswith(SUFFIXES):
                         names.append(entry.name)
-                        self.files.append((entry.path, _stamp(entry.stat())))
+                        files.append((entry.name, _stamp(entry.stat())))
             self.folders[folder] = (mtime, frozenset(names))
 
     def changed(self) -> bool:
-        """True when a source file or folder differs from what was noted (a folder whose entries did not change is noted anew)."""
-        stat = os.stat
+        """True when a source file or folder differs from what was noted (a folder whose entries did not change is noted anew).
+
+        Each folder is opened once and its files ``stat``-ed relative to it: one path component
+        for the kernel to walk per file instead of the whole path.
+        """
+        stat, fstat = os.stat, os.fstat
         try:
-            for path, stamp in self.files:
-                info = stat(path)
-                if (info.st_ino, info.st_size, info.st_mtime_ns) != stamp:
-                    return True
             for folder, (mtime, names) in self.folders.items():
-                now = os.stat(folder).st_mtime_ns  # before the listing: a change after it moves the mtime again
+                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                try:
+                    now = fstat(fd).st_mtime_ns  # before the listing: a change after it moves the mtime again
+                    for name, stamp in self.files[folder]:
+                        info = stat(name, dir_fd=fd)
+                        if (info.st_ino, info.st_size, info.st_mtime_ns) != stamp:
+                            return True
+                finally:
+                    os.close(fd)
                 if now != mtime:
                     if _entries(folder) != names:
                         return True
