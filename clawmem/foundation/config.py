@@ -71,6 +71,9 @@ PIECE_INLINE_MAX = 2048  # sentences a search embeds itself before leaving the r
 # make OpenBLAS split each product over every core: at 100k entries 7 ms on one thread, but 26 ms p50 and
 # about 200 ms p95 split when other processes hold the cores (load 3); 1,024 x 384 stays on one thread.
 VECTOR_SCAN_BLOCK_ROWS = 1024
+# From this many rows a helper thread shares the scan's blocks (``index.matrix._products``): 11.5 -> 7 ms at
+# 100k on two free cores; below it, starting the thread costs more than the blocks it would take.
+VECTOR_SCAN_SHARED_MIN_ROWS = 16 * VECTOR_SCAN_BLOCK_ROWS
 # Inputs up to this many bytes are hashed by CPython's own SHA-256, longer ones by hashlib's (OpenSSL:
 # about 5x faster per byte, 4 ms to load; ``foundation.digest``): lines, ids and queries never load it.
 DIGEST_BUILTIN_MAX_BYTES = 4096

@@ -131,3 +131,17 @@ def test_incremental_mmr_picks_what_ranking_mmr_picks(seed):
         return ranking.jaccard(words[a], words[b])
 
     assert diversity.mmr_pairs(candidates, overlap, lam=0.7, limit=limit) == ranking.mmr(candidates, overlap, lam=0.7, limit=limit)
+
+
+@pytest.mark.parametrize("rows", [matrix.VECTOR_SCAN_SHARED_MIN_ROWS - 1, matrix.VECTOR_SCAN_SHARED_MIN_ROWS + 333])
+def test_the_scan_scores_every_row_once_alone_or_with_its_helper(rows):
+    """Below the threshold one thread scans; from it a helper shares the blocks. Either way every row's
+    product is the one a single conversion of the whole matrix gives (a block no thread took would be
+    left as ``np.empty`` made it)."""
+    import numpy as np
+
+    rng = np.random.default_rng(rows)
+    codes = rng.integers(-127, 128, size=(rows, 48), dtype=np.int8)
+    query = rng.standard_normal(48).astype(np.float32)
+    expected = codes.astype(np.float32) @ query
+    np.testing.assert_allclose(matrix._products(codes, query), expected, rtol=1e-5, atol=1e-3)
