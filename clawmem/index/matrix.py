@@ -214,9 +214,9 @@ def _products(codes: np.ndarray, query: np.ndarray) -> np.ndarray:
             scores[start : start + len(block)] = block.astype(np.float32) @ query
 
     if n >= VECTOR_SCAN_SHARED_MIN_ROWS:
-        from clawmem.index.vectors import in_background
+        from clawmem.foundation.background import in_background
 
-        helper = in_background(work)
+        helper = in_background(work, "clawmem-scan")
         work()
         helper()
     else:

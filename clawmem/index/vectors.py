@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+from clawmem.foundation.background import in_background
 from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index, in_batches
@@ -173,33 +174,7 @@ def interruptible(work: Callable[[], T]) -> T:
     at once. The helper is a daemon thread: an interrupted run exits without waiting for it, and
     nothing it computed is written (the caller commits after it returns).
     """
-    return in_background(work)()
-
-
-def in_background(work: Callable[[], T]) -> Callable[[], T]:
-    """Start ``work()`` on a daemon helper thread; the function returned waits for it and gives its
-    value, or raises its error. The models and SQLite release the GIL in their C calls, so the
-    caller's own work runs beside it on another core (``search.lanes.vector_lane``)."""
-    import threading
-
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as err:
-            box["error"] = err
-
-    helper = threading.Thread(target=run, name="clawmem-embed", daemon=True)
-    helper.start()
-
-    def result() -> T:
-        helper.join()
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
-
-    return result
+    return in_background(work, "clawmem-embed")()
 
 
 def trim_cache(index: Index, cap: int) -> int:

