@@ -106,13 +106,22 @@ def search(
     lexical_ids = [entry_id for entry_id, _ in lexical]
     text_scores = ranking.normalise_bm25(lexical)
     exact = [] if opts.lanes == "vector" else lanes.exact_candidates(index, query, opts, limit)
+    # Read while the query is still being encoded (the main thread would only wait): the lexical
+    # candidates' rows, their places in their transcripts and their stored vectors (issue 26).
+    found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *exact])))
+    early = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
+    wants_turns = bool(cfg.context_weight or cfg.session_weight)
+    around = lanes.turns(index, early, trusted_only=not opts.include_untrusted) if wants_turns else {}
+    lane_runs = finish_vectors is not lanes.no_vector_lane
+    stored = lanes.stored_vectors(index, [*early, *(n for turn in around.values() for n in turn.beside)]) if lane_runs else None
     vector = finish_vectors()
     vector_scores, vectors_on = vector.scores, vector.on
 
-    found = lanes.rows(index, list(dict.fromkeys([*lexical_ids, *vector_scores, *exact])))
+    found.update(lanes.rows(index, [i for i in vector_scores if i not in found]))
+    found = {i: found[i] for i in sorted(found)}  # by id, the order one read of them all gave: ties rank as before
     rows = {i: r for i, r in found.items() if lanes.allowed(r, opts)}
     if vectors_on:  # a lexical candidate beyond the vector scan's k has a cosine too: not 0 in the blend (LoCoMo +0.5 / +0.5)
-        vector.score_more(index, set(rows))
+        vector.score_more(index, set(rows), stored)
 
     fused = ranking.fused(lexical, vector_scores, cfg) if vectors_on and opts.lanes == "hybrid" else None
 
@@ -138,10 +147,11 @@ def search(
 
     best_pieces = _late_interaction(index, vector, rows, cfg.piece_weight) if vectors_on and cfg.piece_weight > 0 else {}
 
-    around = lanes.turns(index, rows, trusted_only=not opts.include_untrusted) if cfg.context_weight or cfg.session_weight else {}
+    if wants_turns:
+        around.update(lanes.turns(index, {i: r for i, r in rows.items() if i not in early}, trusted_only=not opts.include_untrusted))
     adjacent = {i: turn.beside for i, turn in around.items()} if cfg.context_weight else {}
     if vectors_on and adjacent:
-        vector.score_more(index, {n for beside in adjacent.values() for n in beside})
+        vector.score_more(index, {n for beside in adjacent.values() for n in beside}, stored)
     session = sessions.passages(rows, {i: relevance(i) for i in rows}, {i: turn.place for i, turn in around.items()}) if cfg.session_weight > 0 else {}
 
     boosts = ranking.conversation_factors(query, rows, cfg)

