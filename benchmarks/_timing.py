@@ -104,7 +104,13 @@ def paired_table(rows: dict[str, dict]) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     out += [
-        f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['cpu p50']:.0f} | {r['x floor']:.2f}x | {r['x floor p95']:.2f}x | {r['cpu x floor']:.2f}x | {r['floor p50']:.0f} |"
+        f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {_or_dash(r['cpu p50'], '.0f')} | {r['x floor']:.2f}x | {r['x floor p95']:.2f}x "
+        f"| {_or_dash(r['cpu x floor'], '.2f', 'x')} | {r['floor p50']:.0f} |"
         for name, r in rows.items()
     ]
     return "\n".join(out)
+
+
+def _or_dash(value: float | None, spec: str, unit: str = "") -> str:
+    """A figure, or a dash where the row has none (the MCP handshake's CPU)."""
+    return "–" if value is None else f"{value:{spec}}{unit}"

@@ -59,7 +59,9 @@ if "--blas-threads" in sys.argv[:-1]:  # must be set before numpy is first impor
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[_name] = _threads
 
-from _timing import compile_measured, paired, paired_table
+from _timing import compile_measured, paired, paired_table, percentile
+from mcp_handshake import floor as handshake_floor
+from mcp_handshake import handshake
 
 from clawmem.commands import workspace_init
 from clawmem.storage.workspace import Workspace
@@ -406,6 +408,26 @@ def cli_latency(ws: Workspace, qs: list[str], runs: int, lanes: list[str]) -> di
 TAB = "source {script}; COMP_WORDS=(clawmem se); COMP_CWORD=1; _clawmem_completion clawmem"
 
 
+MCP_ROW = "MCP `initialize` answered (stdio)"  # issue 26's row; ``benchmarks/mcp_handshake.py`` has tools/list too
+
+
+def mcp_row(argv: list[str], env: dict[str, str], runs: int) -> dict:
+    """Time until ``clawmem mcp`` answers ``initialize``, each run right after the floor (``_timing.paired``'s shape, no CPU)."""
+    full = {**os.environ, **env}
+    handshake(argv, full)  # warm-up
+    pairs = []
+    for _ in range(runs):
+        low = handshake_floor(full)
+        pairs.append((handshake(argv, full)[0], low))
+    ratios = [ms / low for ms, low in pairs]
+    wall = [ms for ms, _ in pairs]
+    return {
+        "p50": statistics.median(wall), "p95": percentile(wall, 0.95), "cpu p50": None,
+        "floor p50": statistics.median(low for _, low in pairs), "x floor": statistics.median(ratios),
+        "x floor p95": percentile(ratios, 0.95), "cpu x floor": None, "runs": runs,
+    }
+
+
 WORKER_ROWS = ("clawmem status", "clawmem search --lexical", "clawmem recall")  # what a resident worker answers (issue 26)
 
 
@@ -430,6 +452,7 @@ def process_rows(ws: Workspace, query: str, runs: int, lanes: list[str]) -> dict
     if "hybrid" in lanes:
         commands["clawmem search (hybrid)"] = [*cli, "search", query]
     rows = paired(commands, runs=runs, env={**env, "CLAWMEM_WORKER": "off"})
+    rows[MCP_ROW] = mcp_row([*cli, "mcp"], {**env, "CLAWMEM_WORKER": "off"}, runs)
     on_env = {**os.environ, **env}
     on_env.pop("CLAWMEM_WORKER", None)
     started = subprocess.run([*cli, "worker", "start", "--json"], env=on_env, capture_output=True, text=True, check=False)
