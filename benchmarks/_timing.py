@@ -59,6 +59,9 @@ def _once(argv: list[str], env: dict, cwd: str | None, stdin: bytes = b"") -> tu
     return wall, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000.0
 
 
+Pair = tuple[tuple[float, float | None], tuple[float, float | None]]  # (command's wall, CPU ms), (the floor's run next to it)
+
+
 def paired(
     commands: dict[str, list[str]], *, runs: int, env: dict | None = None, cwd: str | None = None,
     stdin: dict[str, bytes] | None = None, envs: dict[str, dict] | None = None,
@@ -77,24 +80,27 @@ def paired(
     _once(FLOOR, full_env, cwd)
     for name, argv in commands.items():
         _once(argv, own[name], cwd, given.get(name, b""))
-    pairs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {name: [] for name in commands}
+    pairs: dict[str, list[Pair]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
             floor = _once(FLOOR, full_env, cwd)
             pairs[name].append((_once(argv, own[name], cwd, given.get(name, b"")), floor))
-    found = {}
-    for name, samples in pairs.items():
-        wall = [run[0] for run, _ in samples]
-        cpu = [run[1] for run, _ in samples]
-        found[name] = {
-            "p50": statistics.median(wall), "p95": percentile(wall, 0.95), "cpu p50": statistics.median(cpu),
-            "floor p50": statistics.median(floor[0] for _, floor in samples),
-            "x floor": statistics.median(run[0] / floor[0] for run, floor in samples),
-            "x floor p95": percentile([run[0] / floor[0] for run, floor in samples], 0.95),
-            "cpu x floor": statistics.median(run[1] / max(floor[1], 0.1) for run, floor in samples),
-            "runs": runs,
-        }
-    return found
+    return {name: paired_row(samples) for name, samples in pairs.items()}
+
+
+def paired_row(samples: list[Pair]) -> dict:
+    """A row of ``paired`` from its runs, each beside its floor run; no CPU figures where a run has none."""
+    wall = [run[0] for run, _ in samples]
+    ratios = [run[0] / floor[0] for run, floor in samples]
+    timed = all(run[1] is not None and floor[1] is not None for run, floor in samples)
+    return {
+        "p50": statistics.median(wall), "p95": percentile(wall, 0.95),
+        "cpu p50": statistics.median(run[1] for run, _ in samples) if timed else None,
+        "floor p50": statistics.median(floor[0] for _, floor in samples),
+        "x floor": statistics.median(ratios), "x floor p95": percentile(ratios, 0.95),
+        "cpu x floor": statistics.median(run[1] / max(floor[1], 0.1) for run, floor in samples) if timed else None,
+        "runs": len(samples),
+    }
 
 
 def paired_table(rows: dict[str, dict]) -> str:

@@ -59,7 +59,7 @@ if "--blas-threads" in sys.argv[:-1]:  # must be set before numpy is first impor
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[_name] = _threads
 
-from _timing import compile_measured, paired, paired_table, percentile
+from _timing import compile_measured, paired, paired_row, paired_table
 from mcp_handshake import floor as handshake_floor
 from mcp_handshake import handshake
 
@@ -412,20 +412,14 @@ MCP_ROW = "MCP `initialize` answered (stdio)"  # issue 26's row; ``benchmarks/mc
 
 
 def mcp_row(argv: list[str], env: dict[str, str], runs: int) -> dict:
-    """Time until ``clawmem mcp`` answers ``initialize``, each run right after the floor (``_timing.paired``'s shape, no CPU)."""
+    """Time until ``clawmem mcp`` answers ``initialize``, each run right after the floor (a row of ``_timing.paired``, no CPU)."""
     full = {**os.environ, **env}
     handshake(argv, full)  # warm-up
-    pairs = []
+    samples = []
     for _ in range(runs):
         low = handshake_floor(full)
-        pairs.append((handshake(argv, full)[0], low))
-    ratios = [ms / low for ms, low in pairs]
-    wall = [ms for ms, _ in pairs]
-    return {
-        "p50": statistics.median(wall), "p95": percentile(wall, 0.95), "cpu p50": None,
-        "floor p50": statistics.median(low for _, low in pairs), "x floor": statistics.median(ratios),
-        "x floor p95": percentile(ratios, 0.95), "cpu x floor": None, "runs": runs,
-    }
+        samples.append(((handshake(argv, full)[0], None), (low, None)))
+    return paired_row(samples)
 
 
 WORKER_ROWS = ("clawmem status", "clawmem search --lexical", "clawmem recall")  # what a resident worker answers (issue 26)
