@@ -165,8 +165,10 @@ def search(
         rec, age = ranking.recency(row["observed_at"], row["tier"], now, cfg, half_life_days=half_life, floor=floor)
         blended = ranking.with_context(own, context, cfg.context_weight) if entry_id in adjacent else own
         passage = session.get(entry_id)
+        lent = 0.0
         if passage is not None and passage > blended:  # a passage lifts the turns around its best, never lowers one
-            blended = ranking.with_context(blended, passage, cfg.session_weight)
+            lifted = ranking.with_context(blended, passage, cfg.session_weight)
+            blended, lent = lifted, lifted - blended
         else:
             passage = None
         scored[entry_id] = ranking.Signals(
@@ -182,6 +184,7 @@ def search(
             feedback=feedback_scores.get(entry_id, 0.0),
             feedback_terms=feedback.present(terms, row["text"]) if entry_id in feedback_scores else (),
             session=passage,
+            lent=lent,
             piece=best_pieces.get(entry_id),
         )
         factors = rec * scored[entry_id].importance * scored[entry_id].project * scored[entry_id].conversation
@@ -198,7 +201,7 @@ def search(
     if opts.log_recall and hits:
         from clawmem.index.recalls import Returned, joins_recalled_set, record_returned
 
-        returned = [Returned(rows[h.id]["text_hash"], h.path, h.score, h.origin) for h in hits]
+        returned = [Returned(rows[h.id]["text_hash"], h.path, scored[h.id].earned, h.origin) for h in hits]
         with index.writes_apart():  # search's own records: what is derived from the entries stays (``Index.derived``)
             record_returned(index, returned, query=query, source="search", ws=ws)
         untrusted = [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)]

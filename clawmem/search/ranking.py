@@ -31,11 +31,22 @@ class Signals:
     feedback: float = 0.0  # the second, feedback round's BM25 (``feedback``), blended into text_score
     feedback_terms: tuple[str, ...] = ()  # the expansion words this entry contains
     session: float | None = None  # the relevance of the passage that lifted hybrid (``sessions``), if one did
+    lent: float = 0.0  # how much of hybrid that passage lent: the turns around it matched, not this one
     piece: tuple[float, str] | None = None  # its best sentence's score and text when it lifted the vector score (``pieces``)
 
     @property
     def score(self) -> float:
         return self.hybrid * self.recency * self.importance * self.project * self.conversation
+
+    @property
+    def earned(self) -> float:
+        """The score without what a passage lent: what a recall event records.
+
+        A passage lifts a turn because the turns around it matched; shown for that, the turn has
+        not been useful on its own, and a recall that counted the lift would promote the
+        neighbours of every good match.
+        """
+        return (self.hybrid - self.lent) * self.recency * self.importance * self.project * self.conversation
 
 
 def normalise_bm25(ranked: Sequence[tuple[int, float]]) -> dict[int, float]:

@@ -10,6 +10,9 @@ embedding model is installed.
 from __future__ import annotations
 
 import json
+import sqlite3
+
+import pytest
 
 from tests.search.test_conversation_signals import FILLER
 
@@ -103,3 +106,28 @@ def test_a_turn_near_its_sessions_best_matches_outranks_a_stray_match(clawmem, t
     _config(tmp_path, context_weight=0.0, session_weight=0.0)
     found = {hit["text"]: rank for rank, hit in enumerate(_results(clawmem, query))}
     assert found["Alice: The kids missed the school bus."] < found["Alice: Then the kids and I went camping."]
+
+
+def test_a_recall_records_what_a_turn_matched_not_what_its_passage_lent(clawmem, tmp_path):
+    """Dreaming promotes on recalls: a turn shown because its neighbours matched was not itself useful."""
+    _workspace(clawmem, tmp_path)
+    _ingest(clawmem, tmp_path, "kids", [
+        ("Alice", "The kids loved the beach."),
+        ("Bob", "Work has been busy with the quarterly report."),
+        ("Alice", "We built a sand castle at the beach with the kids."),
+        ("Bob", "My sister visited on Sunday."),
+        ("Alice", "Then the kids and I went camping."),
+    ], "2023-07-01")
+    query = "What did Alice do with her kids at the beach?"
+    camping = "Alice: Then the kids and I went camping."
+    _config(tmp_path, context_weight=0.0, session_weight=0.0)
+    own = {hit["text"]: hit["score"] for hit in _results(clawmem, query)}[camping]
+    _config(tmp_path, context_weight=0.0)
+    shown = {hit["text"]: hit for hit in _results(clawmem, query)}[camping]
+    assert shown["signals"]["session"] is not None and shown["score"] > own  # the passage lifted it
+    with sqlite3.connect(tmp_path / "ws" / ".clawmem" / "index.db") as db:
+        recorded = [score for (score,) in db.execute(
+            "SELECT r.score FROM recall_events r JOIN entries e ON e.text_hash = r.text_hash AND e.path = r.path"
+            " WHERE e.text = ? ORDER BY r.id", (camping,))]
+    assert len(recorded) == 2  # both searches count the turn as recalled ...
+    assert recorded == pytest.approx([own, own], abs=1e-6)  # ... at the relevance it earned itself
