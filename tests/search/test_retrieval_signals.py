@@ -16,6 +16,15 @@ import pytest
 
 from tests.search.test_conversation_signals import FILLER
 
+# a session whose two beach turns anchor a passage; the camping turn two turns on is lifted by it
+BEACH_DAY = [
+        ("Alice", "The kids loved the beach."),
+        ("Bob", "Work has been busy with the quarterly report."),
+        ("Alice", "We built a sand castle at the beach with the kids."),
+        ("Bob", "My sister visited on Sunday."),
+        ("Alice", "Then the kids and I went camping."),
+]
+
 
 def _ingest(clawmem, tmp_path, session: str, turns: list[tuple[str, str]], day: str) -> None:
     path = tmp_path / f"{session}.jsonl"
@@ -83,11 +92,7 @@ def test_a_turn_near_its_sessions_best_matches_outranks_a_stray_match(clawmem, t
     _workspace(clawmem, tmp_path)
     far = ["The weather was grey all week.", "I started reading a new novel.", "The garden needs watering.", "I bought new running shoes."]
     _ingest(clawmem, tmp_path, "kids", [
-        ("Alice", "The kids loved the beach."),
-        ("Bob", "Work has been busy with the quarterly report."),
-        ("Alice", "We built a sand castle at the beach with the kids."),
-        ("Bob", "My sister visited on Sunday."),
-        ("Alice", "Then the kids and I went camping."),
+        *BEACH_DAY,
         *[("Bob", text) for text in far],
         ("Alice", "The kids are asleep now."),
     ], "2023-07-01")
@@ -111,13 +116,7 @@ def test_a_turn_near_its_sessions_best_matches_outranks_a_stray_match(clawmem, t
 def test_a_recall_records_what_a_turn_matched_not_what_its_passage_lent(clawmem, tmp_path):
     """Dreaming promotes on recalls: a turn shown because its neighbours matched was not itself useful."""
     _workspace(clawmem, tmp_path)
-    _ingest(clawmem, tmp_path, "kids", [
-        ("Alice", "The kids loved the beach."),
-        ("Bob", "Work has been busy with the quarterly report."),
-        ("Alice", "We built a sand castle at the beach with the kids."),
-        ("Bob", "My sister visited on Sunday."),
-        ("Alice", "Then the kids and I went camping."),
-    ], "2023-07-01")
+    _ingest(clawmem, tmp_path, "kids", BEACH_DAY, "2023-07-01")
     query = "What did Alice do with her kids at the beach?"
     camping = "Alice: Then the kids and I went camping."
     _config(tmp_path, context_weight=0.0, session_weight=0.0)
