@@ -36,7 +36,7 @@ class Signals:
 
     @property
     def score(self) -> float:
-        return self.hybrid * self.recency * self.importance * self.project * self.conversation
+        return self._times_factors(self.hybrid)
 
     @property
     def earned(self) -> float:
@@ -46,7 +46,10 @@ class Signals:
         not been useful on its own, and a recall that counted the lift would promote the
         neighbours of every good match.
         """
-        return (self.hybrid - self.lent) * self.recency * self.importance * self.project * self.conversation
+        return self._times_factors(self.hybrid - self.lent)
+
+    def _times_factors(self, relevance: float) -> float:
+        return relevance * self.recency * self.importance * self.project * self.conversation
 
 
 def normalise_bm25(ranked: Sequence[tuple[int, float]]) -> dict[int, float]:
