@@ -1,5 +1,8 @@
 """The coding-sessions benchmark data stays usable: every transcript ingests, the gold labels are well-formed.
 
+Both sets: the development set (``coding-sessions``) and the held-out one written blind to
+clawmem's code and output (``coding-sessions-heldout``).
+
 Why: ``benchmarks/coding_sessions.py`` scores dreaming against hand-written labels; a transcript
 that stopped parsing (a format change) or a gold item whose keywords cannot match its own
 statement would silently turn into a lower score instead of an error.
@@ -18,10 +21,14 @@ import pytest
 from clawmem.transcripts import OWN_OUTPUT
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "benchmarks" / "data" / "coding-sessions"
-MANIFEST = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))
-GOLD = json.loads((DATA / "gold.json").read_text(encoding="utf-8"))
-SESSIONS = [(p["name"], s) for p in MANIFEST["projects"] for d in p["days"] for s in d["sessions"]]
+SETS = [ROOT / "benchmarks" / "data" / name for name in ("coding-sessions", "coding-sessions-heldout")]
+
+
+def _json(data: Path, name: str) -> dict:
+    return json.loads((data / name).read_text(encoding="utf-8"))
+
+
+SESSIONS = [(data, s) for data in SETS for p in _json(data, "manifest.json")["projects"] for d in p["days"] for s in d["sessions"]]
 FORMATS = {"claude": "claude-code", "codex": "codex"}
 
 
@@ -37,13 +44,13 @@ def _bench():
     return _load("coding_sessions_bench", ROOT / "benchmarks" / "coding_sessions.py")
 
 
-@pytest.mark.parametrize(("project", "session"), SESSIONS, ids=[s["file"].rsplit("/", 1)[-1][:40] for _, s in SESSIONS])
-def test_every_session_ingests(ws, project, session):
+@pytest.mark.parametrize(("data", "session"), SESSIONS, ids=[s["file"].rsplit("/", 1)[-1][:40] for _, s in SESSIONS])
+def test_every_session_ingests(ws, data, session):
     """Each file is recognised as its host's format, keeps owner turns, and has no record kind the parser does not know."""
     from clawmem.commands.ingest import ingest
     from clawmem.transcripts.parse import parse_transcript
 
-    path = DATA / session["file"]
+    path = data / session["file"]
     text = path.read_text(encoding="utf-8")
     assert _bench().file_session_id(path) == session["session"]
     parsed = parse_transcript(text, "auto")
@@ -58,9 +65,11 @@ def test_every_session_ingests(ws, project, session):
     assert (ws.root / result.path).is_file()
 
 
-def test_each_project_is_a_multi_day_mix_of_both_formats():
-    assert [p["name"] for p in MANIFEST["projects"]] == list(GOLD["projects"])
-    for project in MANIFEST["projects"]:
+@pytest.mark.parametrize("data", SETS, ids=lambda d: d.name)
+def test_each_project_is_a_multi_day_mix_of_both_formats(data):
+    manifest = _json(data, "manifest.json")
+    assert [p["name"] for p in manifest["projects"]] == list(_json(data, "gold.json")["projects"])
+    for project in manifest["projects"]:
         days = project["days"]
         assert 5 <= len(days) <= 7
         assert [d["date"] for d in days] == sorted({d["date"] for d in days})
@@ -69,15 +78,17 @@ def test_each_project_is_a_multi_day_mix_of_both_formats():
         assert abs(formats.count("claude") - formats.count("codex")) <= 1
 
 
-def test_data_is_what_make_py_writes():
+@pytest.mark.parametrize("data", SETS, ids=lambda d: d.name)
+def test_data_is_what_make_py_writes(data):
     """The committed files are byte for byte the generator's output (no hand edits drifting from make.py)."""
-    make = _load("coding_sessions_make", DATA / "make.py")
+    make = _load(f"coding_sessions_make_{data.name.replace('-', '_')}", data / "make.py")
+    manifest = _json(data, "manifest.json")
     for build in make.PROJECTS:
         files, entry = make.build(build())
-        assert entry in MANIFEST["projects"]
+        assert entry in manifest["projects"]
         for rel, text in files.items():
-            assert (DATA / rel).read_text(encoding="utf-8") == text, rel
-    assert sum(f.stat().st_size for f in DATA.rglob("*") if f.is_file()) < 1_500_000
+            assert (data / rel).read_text(encoding="utf-8") == text, rel
+    assert sum(f.stat().st_size for f in data.rglob("*") if f.is_file()) < 1_500_000
 
 
 def _keyword_ok(keyword: object) -> bool:
@@ -93,10 +104,12 @@ def _sets_ok(sets: object) -> bool:
     return isinstance(sets, list) and bool(sets) and all(isinstance(s, list) and s and all(_keyword_ok(k) for k in s) for s in sets)
 
 
-def test_gold_is_well_formed():
+@pytest.mark.parametrize("data", SETS, ids=lambda d: d.name)
+def test_gold_is_well_formed(data):
     bench = _bench()
-    assert all(isinstance(s, str) and s == s.lower() and s for s in GOLD["never_common"])
-    for name, gold in GOLD["projects"].items():
+    everything = _json(data, "gold.json")
+    assert all(isinstance(s, str) and s == s.lower() and s for s in everything["never_common"])
+    for name, gold in everything["projects"].items():
         assert set(gold) == {"facts", "directives", "stale", "never"}, name
         items = [*gold["facts"], *gold["directives"], *gold["stale"]]
         ids = [item["id"] for item in items]
@@ -111,7 +124,7 @@ def test_gold_is_well_formed():
             assert isinstance(item.get("optional", False), bool)
             # the keywords state the item: its own statement matches them (catches typos in the labels)
             assert bench.states({"match": item["match"]}, " ".join(item["statement"].lower().split())), item["id"]
-            never = [*GOLD["never_common"], *gold["never"]]
+            never = [*everything["never_common"], *gold["never"]]
             assert not any(s in item["statement"].lower() for s in never), item["id"]
         assert all(s["replaced_by"] in facts for s in gold["stale"]), name
         assert all(s.get("unless") for s in gold["stale"]), name
