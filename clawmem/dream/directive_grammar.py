@@ -156,7 +156,8 @@ QUOTE_OPENERS = "\"'“”‘’`«»„>"
 DOUBLE_QUOTES = re.compile(r"[\"“”«»„]")
 EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}|[*_]{1,3}(?![\w*_])")
 LEAD_IN = re.compile(
-    r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:oh and|and also|one more thing|for the record|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
+    r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:oh and|and also|one more thing|one last thing|one thing|for the record|just so it'?s said|just so you know|"
+    r"side note|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
     r"frankly|personally|seriously|generally|in general)\b\s*[,:;.!-]*\s*)+",
     re.IGNORECASE,
 )
@@ -172,6 +173,11 @@ WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time)\s+[^,]{3,80}),\
 PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
 RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
 CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)", re.IGNORECASE)
+# "Use uv from now on — `uv add`, `uv run`": what follows a dash spells out the rule before it; it is
+# a rule of its own only after a wrapper ("Quick note — never push to main"), never an elliptical
+# tail of a statement ("… in BIGINT columns — never floats")
+DASH = re.compile(r"\s+[—–]\s+")
+MAX_DASH_LEAD_WORDS = 3
 HINT = re.compile(
     r"\b(?:always|never|don'?t|do not|please|prefer|rather|from now on|going forward|future|henceforth|stop|not|instead|no|keep|answer|reply|respond|"
     r"speak|talk|rule|convention|policy|here|repo|repository|codebase|project|everything|everywhere|default|board|answers|docs|code|switch|back|"
@@ -547,7 +553,8 @@ def directives_in(text: str, *, transcript: bool) -> list[str]:
     found = []
     for piece in pieces(text, transcript=transcript):
         for sentence in (part for said in sentences(piece.said) for part in _lower_sentences(said)):
-            for clause in CLAUSES.split(sentence):
+            head, *tails = DASH.split(sentence)
+            for clause in CLAUSES.split(head if tails and len(head.split()) > MAX_DASH_LEAD_WORDS else sentence):
                 directive = directive_in(clause)
                 if directive and directive not in found:
                     found.append(directive)

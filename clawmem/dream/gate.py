@@ -28,7 +28,8 @@ all, while one note repeated in one session cannot.
 
 Thresholds: score >= ``min_score``, encounters >= ``min_recalls``, queries + occurrences >=
 ``min_diversity``, age <= ``max_age_days``, and at most ``max_promotions`` per sweep by rank.
-An owner's explicit decision (``strong_evidence``) is exempt from the first three.
+An owner's explicit decision, plain-language update or statement about themselves
+(``strong_evidence``) is exempt from the first three.
 """
 
 from __future__ import annotations
@@ -90,22 +91,46 @@ class Verdict:
 DECISION = re.compile(
     r"\b(?:we|i|the team)(?:'ve| have|'re| are)?\s+(?:decided|chose|picked|agreed|settled on|standardi[sz]ed on|standardi[sz]ing on|"
     r"going with|went with|will use|switching|switched|moving|moved|migrated|migrating|bumped|upgraded|pinned|dropped|adopted|"
-    r"deprecated|retired|replaced|no longer)\b|^(?:decision|rule|convention|policy|house rule)\b[^:]{0,40}[:—–-]|\bhow \w+(?: \w+)? works? here\b",
+    r"deprecated|retired|replaced|no longer)\b|^(?:decision|rule|convention|policy|house rule)\b[^:]{0,40}[:—–-]|\bhow \w+(?: \w+)? works? here\b"
+    r"|\bmake (?:it|this|that) (?:a|the|our|the house) (?:rule|convention|policy|standard)\b",
     re.IGNORECASE,
 )
 STRONG = "an owner's explicit decision: strong evidence, no recalls needed"
+# An owner's statement of a fact about themselves, told to their agent ("My name is Priya Raman",
+# "I'm the tech lead on billing", "I work at Acme", "I live in Leeds"), is strong evidence too:
+# said once, it is what the agent should not have to ask again.
+ROLE = (
+    r"engineer|developer|dev|programmer|designer|architect|lead|manager|maintainer|founder|co-founder|cto|ceo|owner|"
+    r"student|researcher|scientist|analyst|consultant|contractor|freelancer|admin|administrator|sre|intern|author|editor|"
+    r"teacher|professor|lecturer|nurse|doctor|lawyer|accountant"
+)
+SELF = re.compile(
+    r"^(?:my (?:name|pronouns|time ?zone|email|e-mail|handle|username|role|job title|title|team|manager|employer|company) (?:is|are)\b"
+    r"|i(?:'m| am) (?:called|based in|from|located in)\b|i live in\b|i work (?:at|for|as)\b|i work on (?:the )?[\w-]+ team\b"
+    rf"|i(?:'m| am) (?:a|an|the) (?:[\w-]+ ){{0,3}}?(?:{ROLE})s?\b)",
+    re.IGNORECASE,
+)
+ABOUT_THEMSELVES = "an owner's explicit statement about themselves: strong evidence, no recalls needed"
+# An owner's plain-language update told to the agent ("they're switching off the SFTP", "we no
+# longer use Redis") retires what it replaces only once it is promoted; until then the stale line
+# is injected into every session, so the update needs no recalls either.
+UPDATE = "an owner's plain-language update: strong evidence, no recalls needed (it retires what it replaces)"
 
 
 def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) -> str | None:
-    """Why the candidate needs no recalls (``DECISION`` said by the owner), else None.
+    """Why the candidate needs no recalls (``DECISION``, an update or ``SELF`` said by the owner), else None.
 
     A decision told to the agent (in a note, or in a session where the agent speaks) is strong
     evidence. In a transcript where no agent speaks (``among_people``: a chat between people,
     ingested as the owner's) "I decided to go to the garden" is one person's account of their
     day, not a decision for the agent to keep: such words earn their place by recalls.
     """
-    said = (scaffold.speech(e.text) for e in c.evidence if e.origin == "owner" and e.path not in among_people)
-    return STRONG if any(DECISION.search(text) for text in said) else None
+    said = [scaffold.speech(e.text) for e in c.evidence if e.origin == "owner" and e.path not in among_people]
+    if any(DECISION.search(text) for text in said):
+        return STRONG
+    if any(updates.parse(text) for text in said):
+        return UPDATE
+    return ABOUT_THEMSELVES if any(SELF.match(text) for text in said) else None
 
 
 def _log_scale(count: int, saturation: int) -> float:

@@ -69,6 +69,8 @@ OBJECT_PRONOUN = re.compile(
     r"(?:them|it|those|these|him|her)\b(?!\s*(?:is|was|are|were|'s|will|would)\b)",
     re.IGNORECASE,
 )
+# "… make it a rule: all money …": up to three words after the pronoun, then a colon and what it stands for
+SPELLED_OUT = re.compile(r"(?:\s+[\w'-]+){0,3}\s*:\s*\S+(?:\s+\S+){2}")
 # "Two weekends later", "a couple days earlier", "the next day": a time counted from an event said earlier, which the line
 # does not hold; the sentence leans on the one before it like a pronoun does
 EVENT_TIME = re.compile(
@@ -479,8 +481,14 @@ def _unaddressed(said: str) -> str:
 
 
 def _leans(unit: str) -> bool:
-    """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it)."""
-    return DEPENDENT.match(unit) is not None or OBJECT_PRONOUN.match(unit) is not None or EVENT_TIME.search(unit) is not None
+    """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it).
+
+    A pronoun object that a colon spells out points forward, not back ("Let's make it a rule: all
+    money is stored in pence", "Put it this way: …")."""
+    pronoun = OBJECT_PRONOUN.match(unit)
+    if pronoun is not None and SPELLED_OUT.match(unit, pronoun.end()):
+        pronoun = None
+    return DEPENDENT.match(unit) is not None or pronoun is not None or EVENT_TIME.search(unit) is not None
 
 
 def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, named: bool = False) -> list[tuple[Piece, str | None]]:

@@ -47,8 +47,13 @@ from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
 
 
-def derived_importance(score: float, cfg: DreamConfig) -> int:
-    """Importance for a line whose evidence named none: 6 at the gate's threshold up to 9 at 1.0."""
+def derived_importance(v: gate.Verdict, cfg: DreamConfig) -> int:
+    """Importance for a line whose evidence named none: 6 at the gate's threshold up to 9 at 1.0.
+
+    A candidate promoted on strong evidence (an owner's decision, said once) ranks as one at the
+    threshold at least: its low score only says nobody has looked it up yet, and a decision must
+    not be the first line the budget pushes out."""
+    score = max(v.score, cfg.min_score) if v.signals.strong else v.score
     span = max(1e-9, 1.0 - cfg.min_score)
     return max(1, min(10, 6 + round(3 * (score - cfg.min_score) / span)))
 
@@ -62,7 +67,7 @@ def proposal(c: Candidate, v: gate.Verdict, df: dict[str, int], total: int, cfg:
         text=text,
         sources=tuple(c.sources(MAX_SOURCES)),
         evidence=tuple(c.sources()),
-        importance=c.importance or derived_importance(v.score, cfg),
+        importance=c.importance or derived_importance(v, cfg),
         triggers=triggers,
         key=c.key,
         origin=c.origin,

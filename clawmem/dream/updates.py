@@ -37,17 +37,24 @@ PATTERNS = (
         rf"works? (?:at|for|with)|has|have)\s+(?P<old>{VALUE})",
         re.IGNORECASE,
     ),
-    re.compile(rf"(?P<subject>.{{0,40}}?)\b(?:stopped|quit|dropped)\s+(?:using\s+)?(?P<old>{VALUE})", re.IGNORECASE),
+    re.compile(
+        rf"(?P<subject>.{{0,40}}?)\b(?:stopped|stopping|quit|quitting|dropped|dropping|ditched|ditching|got rid of|getting rid of|"
+        rf"moved (?:off|away from)|moving (?:off|away from)|(?:switch|turn|shut)(?:ing|ed)? (?:off|down)|shut (?:off|down)|"
+        rf"decommission(?:ing|ed)?|sunset(?:ting|ted)?)\s+(?:using\s+)?(?:(?:the|our|their|its|his|her|my)\s+)?(?:(?:old|legacy|former|previous|current)\s+)?(?P<old>{VALUE})",
+        re.IGNORECASE,
+    ),
 )
 # words of an update that say it is one, not what it is about
 UPDATE_WORDS = frozenset(
     """
     moved moving switched switching migrated migrating changed changing went transitioned upgraded downgraded ported swapped
-    replaced instead longer stopped quit dropped over onto week month year day days weeks months years ago last since
+    replaced instead longer stopped stopping quit quitting dropped dropping ditched ditching rid off away down shut shutting turned turning
+    decommissioned decommissioning sunset sunsetting over onto week month year day days weeks months years ago last since
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
     october november december said user assistant
     """.split()  # noqa: SIM905
 )
+RESOLVED_DATE = re.compile(r"^\d{4}(?:-\d{2}){1,2}$")  # "this week (the week of 2026-11-16)": when, not what it is about
 STEM = 4  # "deploys" and "deploy" share a subject when their first letters agree this far
 
 
@@ -66,7 +73,7 @@ def _value(text: str) -> str:
 
 def _subject(text: str, values: set[str]) -> frozenset[str]:
     value_words = {w for v in values for w in words(v)}
-    return frozenset(w for w in content_words(text) - STOPWORDS - UPDATE_WORDS - value_words if not w.isdigit())
+    return frozenset(w for w in content_words(text) - STOPWORDS - UPDATE_WORDS - value_words if not w.isdigit() and not RESOLVED_DATE.match(w))
 
 
 def parse(text: str) -> Update | None:

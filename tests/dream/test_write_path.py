@@ -194,6 +194,81 @@ def test_an_owners_explicit_decision_needs_no_recalls_and_explain_says_why(ws, s
     assert active(ws.memory_md) == [decision]
     [row] = [e for e in report["explain"] if e["text"] == decision]
     assert "strong evidence" in row["signals"]["strong"]
+    assert entries(ws.memory_md)[0].importance == 6  # as one that just passed the gate: not the budget's first to go
+
+
+def entries(path) -> list[grammar.Entry]:
+    return [e for e in grammar.parse(path.read_text()).entries if e.status != "superseded"]
+
+
+@pytest.mark.parametrize("said", [
+    "My name is Priya Raman, and I live in Leeds.",
+    "I'm the tech lead on the billing team at Acme.",
+    "Let's make it a rule: all money is stored as integer pence in amount_minor columns.",
+])
+def test_what_the_owner_tells_the_agent_about_themselves_is_kept_from_one_statement(ws, say, dream, said):
+    """The issue's strong evidence: a fact about the owner, or a rule they set, said once to their agent."""
+    say("s1", f"user: {said}\nassistant: Noted.\n", day(1))
+    report = dream(day(1))
+    [line] = entries(ws.memory_md)
+    assert said.split(": ")[-1].rstrip(".") in line.body and line.importance is not None and line.importance >= 6
+    [row] = [e for e in report["explain"] if e["text"] and said.split(": ")[-1][:20] in e["text"]]
+    assert "strong evidence" in row["signals"]["strong"]
+
+
+@pytest.mark.parametrize("said", ["I'm a bit stuck on the login bug today.", "I work on this tomorrow.", "Just so you know I'm a bit tired."])
+def test_a_passing_state_in_the_first_person_is_no_statement_about_the_owner(ws, say, dream, said):
+    say("s1", f"user: {said}\nassistant: Noted.\n", day(1))
+    report = dream(day(1))
+    assert active(ws.memory_md) == []
+    assert not any(e["signals"].get("strong") for e in report["explain"] if e["text"] and said[:12] in e["text"])
+
+
+def test_what_the_owner_tells_a_friend_in_a_chat_waits_for_the_gate(ws, clawmem, tmp_path, dream):
+    """The same words between people (no agent speaks) are one person's account, not told to the agent."""
+    source = tmp_path / "chat.jsonl"
+    turns = [("Akib", "My name is Akib Hossain, and I live in Leeds."), ("Muhhamed", "I'm a nurse at the Leeds General Infirmary.")]
+    source.write_text("".join(json.dumps({"role": "user", "speaker": who, "content": text}) + "\n" for who, text in turns))
+    assert clawmem("ingest", str(source), "--session", "c1", "--origin", "owner", env={"CLAWMEM_NOW": at(day(1))}).returncode == 0
+    dream(day(1))
+    assert active(ws.memory_md) == []
+
+
+@pytest.mark.parametrize("update", ["We're dropping poetry.", "We got rid of poetry this week.", "We're moving off poetry."])
+def test_dropping_a_tool_retires_the_line_that_says_we_use_it(ws, say, dream, update):
+    for n in (20, 19, 18):
+        say(f"old{n}", "user: For dependencies we use poetry here, with poetry add.\n", day(n))
+    dream(day(18))
+    assert active(ws.memory_md) == ["For dependencies we use poetry here, with poetry add."]
+    for n in (3, 2, 1):
+        say(f"new{n}", f"user: {update} Dependencies go through uv add.\n", day(n))
+    report = dream(day(1))
+    assert [s["text"] for s in report["superseded"]] == ["For dependencies we use poetry here, with poetry add."]
+    assert not [line for line in active(ws.memory_md) if "we use poetry" in line]
+
+
+def test_an_update_told_to_the_agent_once_retires_the_stale_line_that_night(ws, say, dream):
+    """Until the update is promoted the stale line is injected into every session, so it needs no recalls."""
+    stale = "Velonet drops the nightly export on their SFTP, sftp.velonet.example, folder /exports."
+    for n in (20, 19, 18):
+        say(f"old{n}", f"user: {stale}\n", day(n))
+    dream(day(18))
+    assert active(ws.memory_md) == [stale]
+    say("new", "user: Big news from Velonet: they're switching off the SFTP.\nassistant: Noted.\n", day(1))
+    report = dream(day(1))
+    assert active(ws.memory_md) == ["Big news from Velonet: they're switching off the SFTP."]
+    assert [s["text"] for s in report["superseded"]] == [stale]
+    [row] = [e for e in report["explain"] if e["text"] and "switching off" in e["text"]]
+    assert "update" in row["signals"]["strong"]
+
+
+def test_a_directive_after_a_lead_in_or_before_its_examples_reaches_user_md_and_a_clause_after_a_dash_does_not(ws, say, dream):
+    say("s1", "user: Good. And just so it's said: never push to main directly.\n"
+              "user: Use uv from now on — `uv add`, `uv run`, `uv sync`.\n"
+              "user: Money lives in amount_minor BIGINT columns as integer pence — never floats, never Decimal in the database.\n"
+              "assistant: Noted.\n", day(1))
+    dream(day(1))
+    assert sorted(active(ws.user_md)) == ["Never push to main directly.", "Use uv."]
 
 
 @pytest.mark.parametrize("decision", [
