@@ -120,10 +120,11 @@ UPDATE = "an owner's plain-language update: strong evidence, no recalls needed (
 def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) -> str | None:
     """Why the candidate needs no recalls (``DECISION``, an update or ``SELF`` said by the owner), else None.
 
-    A decision told to the agent (in a note, or in a session where the agent speaks) is strong
-    evidence. In a transcript where no agent speaks (``among_people``: a chat between people,
-    ingested as the owner's) "I decided to go to the garden" is one person's account of their
-    day, not a decision for the agent to keep: such words earn their place by recalls.
+    A decision, an update or a statement about themselves told to the agent (in a note, or in a
+    session where the agent speaks) is strong evidence. In a transcript where no agent speaks
+    (``among_people``: a chat between people, ingested as the owner's) "I decided to go to the
+    garden" is one person's account of their day, not a decision for the agent to keep: such
+    words earn their place by recalls.
     """
     said = [scaffold.speech(e.text) for e in c.evidence if e.origin == "owner" and e.path not in among_people]
     if any(DECISION.search(text) for text in said):
