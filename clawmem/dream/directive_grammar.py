@@ -173,9 +173,10 @@ WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time)\s+[^,]{3,80}),\
 PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
 RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
 CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)", re.IGNORECASE)
-# "Use uv from now on — `uv add`, `uv run`": what follows a dash spells out the rule before it; it is
-# a rule of its own only after a wrapper ("Quick note — never push to main"), never an elliptical
-# tail of a statement ("… in BIGINT columns — never floats")
+# "Use uv from now on — `uv add`, `uv run`": what follows a dash spells out the rule before it, or
+# adds to it ("Never push to main — always a PR"); it is a rule of its own only after a wrapper
+# ("Quick note — never push to main"), never an elliptical tail of a statement ("… in BIGINT
+# columns — never floats")
 DASH = re.compile(r"\s+[—–]\s+")
 MAX_DASH_LEAD_WORDS = 3
 HINT = re.compile(
@@ -548,13 +549,23 @@ def _lower_sentences(sentence: str) -> list[str]:
     return [*parts, sentence[start:].strip()] if parts else [sentence]
 
 
+def _clauses(sentence: str) -> list[str]:
+    """The parts of ``sentence`` that may each state a rule (``CLAUSES``, ``DASH``)."""
+    head, *tails = DASH.split(sentence)
+    if not tails or len(head.split()) <= MAX_DASH_LEAD_WORDS:
+        return CLAUSES.split(sentence)
+    whole = CLAUSES.split(sentence)
+    if directive_in(head) and any(directive_in(clause) for clause in whole):
+        return whole
+    return CLAUSES.split(head)
+
+
 def directives_in(text: str, *, transcript: bool) -> list[str]:
     """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
     found = []
     for piece in pieces(text, transcript=transcript):
         for sentence in (part for said in sentences(piece.said) for part in _lower_sentences(said)):
-            head, *tails = DASH.split(sentence)
-            for clause in CLAUSES.split(head if tails and len(head.split()) > MAX_DASH_LEAD_WORDS else sentence):
+            for clause in _clauses(sentence):
                 directive = directive_in(clause)
                 if directive and directive not in found:
                     found.append(directive)

@@ -266,9 +266,10 @@ def test_a_directive_after_a_lead_in_or_before_its_examples_reaches_user_md_and_
     say("s1", "user: Good. And just so it's said: never push to main directly.\n"
               "user: Use uv from now on — `uv add`, `uv run`, `uv sync`.\n"
               "user: Money lives in amount_minor BIGINT columns as integer pence — never floats, never Decimal in the database.\n"
+              "user: Never force-push a shared branch — always a new commit.\n"
               "assistant: Noted.\n", day(1))
     dream(day(1))
-    assert sorted(active(ws.user_md)) == ["Never push to main directly.", "Use uv."]
+    assert sorted(active(ws.user_md)) == ["Never force-push a shared branch — always a new commit.", "Never push to main directly.", "Use uv."]
 
 
 @pytest.mark.parametrize("decision", [
