@@ -551,11 +551,9 @@ def _lower_sentences(sentence: str) -> list[str]:
 
 def _clauses(sentence: str) -> list[str]:
     """The parts of ``sentence`` that may each state a rule (``CLAUSES``, ``DASH``)."""
-    head, *tails = DASH.split(sentence)
-    if not tails or len(head.split()) <= MAX_DASH_LEAD_WORDS:
-        return CLAUSES.split(sentence)
     whole = CLAUSES.split(sentence)
-    if directive_in(head) and any(directive_in(clause) for clause in whole):
+    head, *tails = DASH.split(sentence)
+    if not tails or len(head.split()) <= MAX_DASH_LEAD_WORDS or (directive_in(head) and any(directive_in(c) for c in whole)):
         return whole
     return CLAUSES.split(head)
 

@@ -50,9 +50,9 @@ from clawmem.trust import eligibility, provenance
 def derived_importance(v: gate.Verdict, cfg: DreamConfig) -> int:
     """Importance for a line whose evidence named none: 6 at the gate's threshold up to 9 at 1.0.
 
-    A candidate promoted on strong evidence (an owner's decision, said once) ranks as one at the
-    threshold at least: its low score only says nobody has looked it up yet, and a decision must
-    not be the first line the budget pushes out."""
+    A candidate promoted on strong evidence (``gate.strong_evidence``: said once by the owner)
+    ranks as one at the threshold at least: its low score only says nobody has looked it up yet,
+    and what the owner told the agent must not be the first line the budget pushes out."""
     score = max(v.score, cfg.min_score) if v.signals.strong else v.score
     span = max(1e-9, 1.0 - cfg.min_score)
     return max(1, min(10, 6 + round(3 * (score - cfg.min_score) / span)))

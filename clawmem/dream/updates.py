@@ -39,7 +39,7 @@ PATTERNS = (
     ),
     re.compile(
         rf"(?P<subject>.{{0,40}}?)\b(?:stopped|stopping|quit|quitting|dropped|dropping|ditched|ditching|got rid of|getting rid of|"
-        rf"moved (?:off|away from)|moving (?:off|away from)|(?:switch|turn|shut)(?:ing|ed)? (?:off|down)|shut (?:off|down)|"
+        rf"moved (?:off|away from)|moving (?:off|away from)|(?:switch(?:ing|ed)?|turn(?:ing|ed)?|shut(?:ting)?) (?:off|down)|"
         rf"decommission(?:ing|ed)?|sunset(?:ting|ted)?)\s+(?:using\s+)?(?:(?:the|our|their|its|his|her|my)\s+)?(?:(?:old|legacy|former|previous|current)\s+)?(?P<old>{VALUE})",
         re.IGNORECASE,
     ),
@@ -48,7 +48,7 @@ PATTERNS = (
 UPDATE_WORDS = frozenset(
     """
     moved moving switched switching migrated migrating changed changing went transitioned upgraded downgraded ported swapped
-    replaced instead longer stopped stopping quit quitting dropped dropping ditched ditching rid off away down shut shutting turned turning
+    replaced instead longer stopped stopping quit quitting dropped dropping ditched ditching rid off away down switch turn turned turning shut shutting
     decommissioned decommissioning sunset sunsetting over onto week month year day days weeks months years ago last since
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
     october november december said user assistant
