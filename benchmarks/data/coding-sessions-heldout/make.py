@@ -1,7 +1,7 @@
 """Write the held-out coding-sessions set: two projects of multi-day coding-agent sessions.
 
 Same machinery as ``../coding-sessions/make.py`` (imported from that file by path: the step
-helpers, the Claude Code and Codex renderers, ``build``), but different projects, owners,
+helpers, the Claude Code and Codex renderers, ``build``, ``write_set``), but different projects, owners,
 stacks and wording, so a memory tool tuned on the first set can be checked on text it has
 never seen. The gold labels (``gold.json``) were written by hand from these transcripts alone,
 before any memory tool was run on them.
@@ -16,9 +16,7 @@ files on disk match what it would write). Output is deterministic.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -1073,26 +1071,7 @@ PROJECTS = (millrace, larder)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="verify the files on disk match, write nothing")
-    args = parser.parse_args()
-    files: dict[str, str] = {}
-    manifest = {"about": "Days of simulated coding-agent sessions per project; written by make.py, scored against gold.json.", "projects": []}
-    for make in PROJECTS:
-        project_files, entry = build(make())
-        files.update(project_files)
-        manifest["projects"].append(entry)
-    files["manifest.json"] = json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"
-    stale = [rel for rel, text in files.items() if not (HERE / rel).exists() or (HERE / rel).read_text(encoding="utf-8") != text]
-    if args.check:
-        print("\n".join(stale) or "up to date")
-        sys.exit(1 if stale else 0)
-    for rel, text in files.items():
-        path = HERE / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    size = sum(len(t.encode()) for t in files.values())
-    print(f"wrote {len(files)} files, {size / 1024:.0f} KiB ({len(stale)} changed)")
+    base.write_set(PROJECTS, HERE, __doc__ or "")
 
 
 if __name__ == "__main__":

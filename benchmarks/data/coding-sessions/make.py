@@ -1415,27 +1415,34 @@ def rivet() -> Project:
 PROJECTS = (ledgerline, tidepool, rivet)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_set(projects: tuple, here: Path, description: str) -> None:
+    """Write one data set's files and ``manifest.json`` under ``here`` (``--check``: only verify them).
+
+    The held-out set (``../coding-sessions-heldout/make.py``) calls this with its own projects."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="verify the files on disk match, write nothing")
     args = parser.parse_args()
     files: dict[str, str] = {}
     manifest = {"about": "Days of simulated coding-agent sessions per project; written by make.py, scored against gold.json.", "projects": []}
-    for make in PROJECTS:
+    for make in projects:
         project_files, entry = build(make())
         files.update(project_files)
         manifest["projects"].append(entry)
     files["manifest.json"] = json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"
-    stale = [rel for rel, text in files.items() if not (HERE / rel).exists() or (HERE / rel).read_text(encoding="utf-8") != text]
+    stale = [rel for rel, text in files.items() if not (here / rel).exists() or (here / rel).read_text(encoding="utf-8") != text]
     if args.check:
         print("\n".join(stale) or "up to date")
         sys.exit(1 if stale else 0)
     for rel, text in files.items():
-        path = HERE / rel
+        path = here / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     size = sum(len(t.encode()) for t in files.values())
     print(f"wrote {len(files)} files, {size / 1024:.0f} KiB ({len(stale)} changed)")
+
+
+def main() -> None:
+    write_set(PROJECTS, HERE, __doc__ or "")
 
 
 if __name__ == "__main__":
