@@ -52,6 +52,7 @@ CATEGORY_NAMES = {
     "traversal": "path traversal in path-like arguments",
     "bad-input": "oversized and non-UTF-8 input",
     "forged-turn": "tool output forging a transcript turn",
+    "told-once": "a forged owner turn saying what the owner is kept for saying once",
     "bad-value": "values that crashed after a record was written",
     "session-choice": "content choosing or replacing a session",
     "credentials": "credentials printed by the CLI",
