@@ -261,9 +261,17 @@ RELATIVE = re.compile(
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "winter": 12}
 SEASON = re.compile(r"\b(?P<which>last|this|next) (?P<season>spring|summer|fall|autumn|winter)\b(?! \()", re.IGNORECASE)
 # "I won the tournament on Friday": a weekday without "last" or "next" is the one just gone,
-# unless its sentence speaks of what is to come
 BARE_WEEKDAY = re.compile(rf"\b(?:on|this past|past) (?P<weekday>{'|'.join(WEEKDAYS)})\b(?! \()", re.IGNORECASE)
-FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|plan|planning|planned|next|tomorrow|can't wait|looking forward|hope to|want to)\b", re.IGNORECASE)
+# ... unless its sentence speaks of what is to come: a future or plan, a scheduled event in the present
+# tense ("the bucket gets deleted on Friday", "the release ships on Friday", "it's due on Monday"),
+# or an arrangement ("we're flying out on Friday")
+FUTURE = re.compile(
+    r"\b(?:will|'ll|going to|gonna|plan|planning|planned|next|tomorrow|can't wait|looking forward|hope to|want to"
+    r"|(?:gets?|is|are) (?:\w+ )?(?:deleted|removed|shut down|switched off|turned off|decommissioned|released|deployed|due|scheduled)"
+    r"|'s due|goes live|go live|ships|launches|expires|kicks off"
+    r"|(?:'re|'m|am|are|is) (?:going|leaving|flying|heading|moving|starting|meeting|visiting|coming|shipping|releasing|deploying|presenting))\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

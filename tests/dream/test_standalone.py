@@ -89,6 +89,13 @@ def test_conversational_wrappers_are_stripped(text, expected):
         ("last winter, last fall, this autumn", "last winter (winter 2022/23), last fall (fall 2022), this autumn (fall 2023)"),
         ("I won the tournament on Friday. I'm going to the lake on Saturday.",
          "I won the tournament on Friday (2023-05-05). I'm going to the lake on Saturday (2023-05-13)."),
+        # a scheduled event or an arrangement in the present tense is still to come; a report is not
+        ("The old bucket gets deleted on Friday.", "The old bucket gets deleted on Friday (2023-05-12)."),
+        ("The v2 API is switched off on Monday, the release ships on Thursday.",
+         "The v2 API is switched off on Monday (2023-05-15), the release ships on Thursday (2023-05-11)."),
+        ("We're flying out on Friday; the report is due on Monday.", "We're flying out on Friday (2023-05-12); the report is due on Monday (2023-05-15)."),
+        ("The bucket was deleted on Friday.", "The bucket was deleted on Friday (2023-05-05)."),
+        ("We went out on Friday, it was amazing.", "We went out on Friday (2023-05-05), it was amazing."),
         ("yesterday (2023-05-09)", "yesterday (2023-05-09)"),  # already resolved: unchanged
     ],
 )
