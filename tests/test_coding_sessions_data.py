@@ -1,7 +1,7 @@
 """The coding-sessions benchmark data stays usable: every transcript ingests, the gold labels are well-formed.
 
-Both sets: the development set (``coding-sessions``) and the held-out one written blind to
-clawmem's code and output (``coding-sessions-heldout``).
+All sets: the development set (``coding-sessions``) and the two held-out ones written blind to
+clawmem's code and output (``coding-sessions-heldout``, ``coding-sessions-heldout2``).
 
 Why: ``benchmarks/coding_sessions.py`` scores dreaming against hand-written labels; a transcript
 that stopped parsing (a format change) or a gold item whose keywords cannot match its own
@@ -21,7 +21,7 @@ import pytest
 from clawmem.transcripts import OWN_OUTPUT
 
 ROOT = Path(__file__).resolve().parent.parent
-SETS = [ROOT / "benchmarks" / "data" / name for name in ("coding-sessions", "coding-sessions-heldout")]
+SETS = [ROOT / "benchmarks" / "data" / name for name in ("coding-sessions", "coding-sessions-heldout", "coding-sessions-heldout2")]
 
 
 def _json(data: Path, name: str) -> dict:
