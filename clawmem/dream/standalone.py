@@ -499,7 +499,9 @@ def _leans(unit: str) -> bool:
     return DEPENDENT.match(unit) is not None or pronoun is not None or EVENT_TIME.search(unit) is not None
 
 
-def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, named: bool = False) -> list[tuple[Piece, str | None]]:
+def claims(
+    found: list[Piece], *, records_allowed: bool, answer: bool = False, request: bool = False, named: bool = False
+) -> list[tuple[Piece, str | None]]:
     """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
 
     A claim is one sentence that stands on its own, plus the sentences right after it that lean
@@ -507,7 +509,8 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, n
     leaning sentence with nothing to lean on is dropped, and so is one that is only talk
     (``worth.social``: "It was so cool.", "Check it out!"), one that points back at something the
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
-    announcements (``worth.answer_talk``); so are records (``scaffold.record``) unless
+    announcements (``worth.answer_talk``), in the owner's ``request`` to their agent its tasks
+    (``worth.request_talk``); so are records (``scaffold.record``) unless
     ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
     leave the claim before them open for what follows. In a conversation between ``named``
     people, a sentence spoken to the listener or about no one in particular (``_to_listener``)
@@ -526,7 +529,7 @@ def claims(found: list[Piece], *, records_allowed: bool, answer: bool = False, n
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
         said = scaffold.speech(piece.unit)
-        structure = worth.answer_talk(said, item=piece.item) if answer else None
+        structure = worth.answer_talk(said, item=piece.item) if answer else worth.request_talk(said) if request else None
         if structure:
             out.append((piece, structure))
             open_at = None if piece.item else open_at
@@ -617,7 +620,8 @@ def read(row: Mapping) -> list[Unit]:
 
     answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
     named = transcript and label is not None and label.casefold() not in ROLES and not host_speaker(label)
-    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, named=named)
+    request = transcript and not answer and (label or "").casefold() == "user"
+    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, request=request, named=named)
     for piece, why in _accounts(found_claims, speaker_of):
         if named and not why and piece.unit and not _of_the_speaker(piece.unit):
             why = worth.GENERAL_REMARK

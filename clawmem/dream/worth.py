@@ -44,6 +44,8 @@ A unit is no candidate when
 bold labels, "First, …"), its announcements and offers, its hedged suggestions ("Maybe we can
 …") and its unconditional instructions ("Create the templates …") are how the answer works
 through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
+``request_talk`` judges the owner's turns to their agent the same way: an unconditional
+instruction ("Bump the build number for me") is a task, not a fact.
 
 Text typed on phones is judged as if typed on a keyboard (``plain_quotes``: "Here’s" is
 "Here's"). Cheap and deterministic; the reason names the rule. Questions and short fragments are
@@ -96,18 +98,25 @@ POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "h
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
 # A technical problem stated without what fixes it, causes it or when it happens: "the linker
-# error is back", "the aarch64 cross build fails at link time" are complaints, not memories (their
-# words still become the fix's triggers).
+# error is back", "the aarch64 cross build fails at link time", "login just spins forever" are
+# complaints, not memories (their words still become the fix's triggers).
+NEVER_ENDS = r"(?:loads?|finish(?:es)?|returns?|completes?|responds?)\b"  # "it never finishes": a symptom, not the rule "never …"
 COMPLAINT = re.compile(
     r"\b(?:fails|failed|failing|keeps failing|fail to|crash(?:es|ed|ing)?|(?:is|are|was|were|got|still) broken|broke|errors? out|"
     r"panic(?:s|ked)|times out|timed out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work)|"
-    r"(?:is|are) back|(?:an?|the|this|that|same|new) (?:\w+ )?error|dies|died|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es))\b",
+    r"(?:is|are) back|(?:an?|the|this|that|same|new) (?:\w+ )?error|dies|died|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es)|"
+    # how a symptom is told in other words: "login just spins forever", "the model gives rubbish",
+    # "some rows just fail", "nothing happens", "it never finishes"
+    r"(?:just |still |now )fail|(?:just |keeps |still )?spin(?:s|ning)? forever|just spins|keeps spinning|"
+    r"(?:is|are|gets?|got) stuck|stuck on|nothing happens|blank (?:screen|page)|"
+    r"(?:gives?|giving|returns?|returning|spits? out|comes? out(?: as)?) (?:\w+ )?(?:rubbish|garbage|nonsense|junk|gibberish)|"
+    rf"never {NEVER_ENDS}|does(?:n'?t| not) (?:load|respond|finish|return|compile|build|start|connect))\b",
     re.IGNORECASE,
 )
 RESOLUTION = re.compile(
     r"\b(?:fix(?:es|ed)?|solved?|solution|workaround|because|caused|cause|due to|so that|run|use|add|set|install|upgrade|downgrade|"
     r"pin|revert|instead|needs?|requires?|without|unless|when(?:ever)?|if|until|try|disable|enable|remove|delete|clear|restart|"
-    r"switch|avoid|must|should|always|never|only|means|rather than|retr(?:y|ies|ied))\b",
+    rf"switch|avoid|must|should|always|never(?! {NEVER_ENDS})|only|means|rather than|retr(?:y|ies|ied))\b",
     re.IGNORECASE,
 )
 # How things stand right now ("9 protocol tests pass", "CI is green again"): true for a moment.
@@ -283,15 +292,16 @@ ANNOUNCEMENT = re.compile(
 )
 # "First, create a virtual environment", "Next, install the packages": a step of the answer's sequence
 STEP = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|now|finally|lastly|after that|afterwards)\b", re.IGNORECASE)
-# "Define your `User` model", "Create the necessary templates": an unconditional instruction is
-# about the listener's work at hand; one with a condition ("If the build fails, run …") is a
+# "Define your `User` model", "Create the necessary templates", "Bump the build number for me": an
+# unconditional instruction is about the listener's work at hand; one with a condition ("If the build fails, run …") is a
 # procedure and stays
 IMPERATIVE = frozenset(
     """
     create define initialize initialise run install add update use ensure make set open go navigate configure import replace
     place call check verify test write implement enable disable consider follow try start keep apply modify change move store
     include register generate review focus optimize optimise integrate handle validate estimate divide list assign conduct
-    prepare schedule allocate adjust refine restart save build
+    prepare schedule allocate adjust refine restart save build bump put fix rename delete remove rerun push commit merge deploy
+    revert refactor split wire hook route look find grab pull tidy clean drop rewrite ship tag release ping send
     """.split()  # noqa: SIM905
 )
 # "Maybe we can prioritize …", "You might want to add …", "It could help to …": a hedged proposal
@@ -299,6 +309,14 @@ IMPERATIVE = frozenset(
 SUGGESTION = re.compile(
     r"^(?:(?:maybe|perhaps|possibly)\b|(?:we|you) (?:could|might|may want to|may wish to)\b|it (?:might|may|could) (?:be|help)\b)",
     re.IGNORECASE,
+)
+# A finite verb right after a word IMPERATIVE knows makes that word a subject: "Build broke", "Deploy
+# scripts live in ops/"
+SUBJECT_VERBS = frozenset(
+    """
+    is are was were has have had does did broke breaks fails failed live lives goes went runs ran needs needed uses used takes
+    took should must can could will would keeps kept works worked gets got sits sat lands landed starts started stopped belongs
+    """.split()  # noqa: SIM905
 )
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
@@ -319,10 +337,22 @@ def answer_talk(said: str, *, item: bool) -> str | None:
         return "the assistant announcing its answer or offering more, not a fact"
     if SUGGESTION.match(said):
         return "the assistant's suggestion for the work at hand, not a fact"
+    return "the assistant's instruction for the work at hand, not a fact" if _instruction(said) else None
+
+
+def request_talk(said: str) -> str | None:
+    """Why a sentence of the owner's turn to their agent is a task rather than a fact ("Bump the
+    build number to 1.6.0+58 for me", "Put it in the Makefile"): an unconditional instruction
+    is the work at hand. A standing one is a directive, which ``directive_grammar`` finds in the
+    same turn on its own and writes to ``USER.md``; a procedure has its condition and stays."""
+    return "the owner's request for the work at hand, not a fact" if _instruction(said) else None
+
+
+def _instruction(said: str) -> bool:
+    """An imperative without a condition: "Create the templates", not "If the build fails, run …",
+    and not a noun its verb follows ("Build broke on the pi", "Release notes live in docs/")."""
     tokens = words(said)
-    if tokens and tokens[0] in IMPERATIVE and not CONDITION & set(tokens):
-        return "the assistant's instruction for the work at hand, not a fact"
-    return None
+    return bool(tokens) and tokens[0] in IMPERATIVE and not SUBJECT_VERBS & set(tokens[1:3]) and not CONDITION & set(tokens)
 
 
 def _generic(tokens: list[str]) -> bool:

@@ -274,6 +274,26 @@ def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days
     assert "said:" not in ws.memory_md.read_text()
 
 
+@pytest.mark.parametrize("task", [
+    "Bump the build number to 1.6.0+58 for me, I need a TestFlight build this afternoon.",
+    "Put the port in the Makefile so nobody trips over it again.",
+    "Rename the asset to dock_status_hourly and rerun the backfill.",
+    "Fix the failing snapshot test in stg_trips.",
+])
+def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, task):
+    """In a turn to their agent, the owner's unconditional instruction is the work at hand, said
+    on three days or not; the fact beside it and a procedure with its condition stay."""
+    fact = "The raw Velonet files land in gs://pedala-raw/velonet every night at 01:00."
+    procedure = "If the dbt build fails on a stale manifest, run dbt clean first."
+    for n in (3, 2, 1):
+        jsonl_session(clawmem, f"task-{n}", days_ago(n), [("user", f"{fact} {task} {procedure}"), ("assistant", f"On it (day {n}).")])
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert texts == {fact, procedure}, texts
+    failed = {why for e in data["explain"] if e["status"] == "excluded" for why in e["failed"]}
+    assert "the owner's request for the work at hand, not a fact" in failed, failed
+
+
 def test_a_users_own_list_and_a_quoted_chat_keep_their_speakers(ws, clawmem, days_ago):
     """Only inside an answer is a line's label a section: a user pasting a chat still quotes its
     speaker, and the user's own list items are the user's statements."""

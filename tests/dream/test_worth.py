@@ -190,6 +190,33 @@ def test_what_happened_stays_a_fact_under_any_prefix(line, prefix):
     assert scaffolding.reason(prefix + line) is None
 
 
+COMPLAINTS = (  # a symptom told without its fix, cause or condition, in words other than "fails"
+    "First thing: the dev flavor on the Android emulator — login just spins forever.",
+    "The staging model gives rubbish and some rows just fail.",
+    "The export page is stuck on 'Preparing…' again.",
+    "I click Deploy and nothing happens, just a blank screen.",
+    "The backfill never finishes and the dashboard doesn't load.",
+)
+FIXED = (  # the same symptoms with what fixes or causes them
+    "Login spins forever when the emulator has no network, so start it with -dns-server 8.8.8.8.",
+    "The staging model gives rubbish because the timestamps are Lisbon wall-clock time.",
+    "If the export page is stuck on 'Preparing…', restart the worker.",
+    "Dagster spins up one run worker per job and the run never fails silently.",
+)
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", COMPLAINTS)
+def test_a_symptom_without_a_fix_is_no_memory_under_any_prefix(line, prefix):
+    assert scaffolding.reason(prefix + line) == "a complaint without a resolution (no fix, cause or condition)"
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+@pytest.mark.parametrize("line", FIXED)
+def test_a_symptom_with_its_fix_or_cause_stays(line, prefix):
+    assert scaffolding.reason(prefix + line) is None
+
+
 PEP_TALK = (  # rallying, general remarks, kudos, pointers at what follows in the chat
     "Together, we can make a difference for our veterans!",
     "We can tackle life's challenges together!",
