@@ -6,7 +6,9 @@ as an ``Update``: the value it retires (``old``), the one that replaces it (``ne
 and its subject (the other topic words: "deploys"). ``retires`` decides whether an older text
 states the retired value of the same subject: it names ``old`` as a word, does not itself
 name ``new`` (the update itself, or a line already saying both, stays), and shares a subject
-word when the update has one ("deploys" ~ "deploy", by a shared prefix).
+word when the update has one ("deploys" ~ "deploy", by a shared prefix). A new value for a named
+attribute with the old one unsaid ("we bumped MSRV to 1.80") retires a line that gives that
+attribute another value of the same shape, a few words after it ("Tokio everywhere, MSRV 1.74").
 
 Deterministic and narrow on purpose: "now" or "instead" without the old value named is not
 read as an update, because guessing which fact it replaces would retire the wrong one. A key
@@ -48,7 +50,8 @@ PATTERNS = (
 UPDATE_WORDS = frozenset(
     """
     moved moving switched switching migrated migrating changed changing went transitioned upgraded downgraded ported swapped
-    replaced instead longer stopped stopping quit quitting dropped dropping ditched ditching rid off away down switch turn turned turning shut shutting
+    replaced bumped raised lowered increased decreased reduced pinned updated
+    instead longer stopped stopping quit quitting dropped dropping ditched ditching rid off away down switch turn turned turning shut shutting
     decommissioned decommissioning sunset sunsetting over onto week month year day days weeks months years ago last since
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
     october november december said user assistant
@@ -58,13 +61,31 @@ RESOLVED_DATE = re.compile(r"^\d{4}(?:-\d{2}){1,2}$")  # "this week (the week of
 STEM = 4  # "deploys" and "deploy" share a subject when their first letters agree this far
 
 
+# "we bumped MSRV to 1.80", "moved the nightly report to 23:30", "upgraded Postgres to 16": a new
+# value for a named attribute, the old one unsaid. Narrow on purpose: the new value has a digit
+# (a version, a port, a time, a duration), so the value it replaces can be recognised by its shape.
+NEW_VALUE = re.compile(
+    r"\b(?:bumped|raised|lowered|upgraded|downgraded|changed|moved|increased|decreased|reduced|pinned|updated)\s+"
+    r"(?:(?:the|our|its|their)\s+)?(?P<attribute>[a-z][\w.-]*(?:\s+[a-z][\w.-]*)?)\s+to\s+(?P<new>v?\d[\w.:+-]*)",
+    re.IGNORECASE,
+)
+# words that name no attribute on their own: "bumped the port to 8081" does not say which port
+GENERIC_ATTRIBUTE = frozenset(
+    ("version", "number", "value", "setting", "default", "minimum", "maximum", "limit", "port", "timeout", "interval", "time", "schedule", "size")
+)
+VALUE_NEAR = 4  # words between an attribute and its value in an older line ("the report runs at 23:00")
+SHAPE = re.compile(r"\d+")
+
+
 @dataclass(frozen=True)
 class Update:
-    """A statement that a value was replaced: ``old`` is retired for ``subject``."""
+    """A statement that a value was replaced: ``old`` is retired for ``subject``; with no ``old``
+    said, any other value of the same shape given to ``attribute`` is."""
 
-    old: str
+    old: str | None
     new: str | None
     subject: frozenset[str]
+    attribute: frozenset[str] = frozenset()
 
 
 def _value(text: str) -> str:
@@ -87,7 +108,12 @@ def parse(text: str) -> Update | None:
         if not old or old in STOPWORDS or old == new:
             continue
         return Update(old, new, _subject(text, {old, new or ""}))
-    return None
+    match = NEW_VALUE.search(text)
+    if match is None:
+        return None
+    attribute = frozenset(w for w in words(match["attribute"]) if w not in STOPWORDS and w not in GENERIC_ATTRIBUTE and w not in UPDATE_WORDS)
+    new = _value(match["new"]).removeprefix("v")
+    return Update(None, new, _subject(text, {new}), attribute) if attribute else None
 
 
 def _names(text: str, value: str) -> bool:
@@ -103,6 +129,21 @@ def _shares_subject(update: Update, text: str) -> bool:
 
 def retires(update: Update, text: str) -> bool:
     """True when ``text`` states the value ``update`` retires, for the same subject."""
-    if not _names(text, update.old) or (update.new and _names(text, update.new)):
+    if update.new and _names(text, update.new):
         return False
-    return _shares_subject(update, text)
+    if update.old is None:
+        return _gives_another_value(update, text)
+    return _names(text, update.old) and _shares_subject(update, text)
+
+
+def _gives_another_value(update: Update, text: str) -> bool:
+    """Whether ``text`` gives an attribute of ``update`` a value shaped like its new one ("MSRV
+    1.74" for "bumped MSRV to 1.80", "runs at 23:00" for "moved the report to 23:30")."""
+    shape = SHAPE.sub("9", update.new or "")
+    tokens = [_value(t).removeprefix("v") for t in text.split()]
+    for i, token in enumerate(tokens):
+        if any(w in update.attribute for w in words(token)):
+            near = tokens[i + 1 : i + 2 + VALUE_NEAR]
+            if any(SHAPE.sub("9", t) == shape and t != update.new for t in near if SHAPE.search(t)):
+                return True
+    return False

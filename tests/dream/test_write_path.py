@@ -247,6 +247,34 @@ def test_dropping_a_tool_retires_the_line_that_says_we_use_it(ws, say, dream, up
     assert not [line for line in active(ws.memory_md) if "we use poetry" in line]
 
 
+@pytest.mark.parametrize(("stale", "update"), [
+    ("The sync crate uses Tokio everywhere, MSRV 1.74.", "We bumped MSRV to 1.80 this morning."),
+    ("The nightly occupancy report runs at 23:00 Montreal time.", "We moved the nightly report to 23:30 because the gyms close later."),
+    ("Local dev runs Postgres 15 in docker compose on port 5434.", "I upgraded Postgres to 16 in the compose file."),
+])
+def test_a_new_value_for_the_same_attribute_retires_the_old_one_unsaid(ws, say, dream, stale, update):
+    """Supersession without a key: the update names the attribute and its new value, not the old one."""
+    for n in (20, 19, 18):
+        say(f"old{n}", f"user: {stale}\n", day(n))
+    dream(day(18))
+    assert active(ws.memory_md) == [stale]
+    say("new", f"user: {update}\nassistant: Noted.\n", day(1))
+    report = dream(day(1))
+    assert [s["text"] for s in report["superseded"]] == [stale]
+    assert stale not in active(ws.memory_md)
+
+
+def test_a_new_value_for_an_unnamed_port_retires_nothing(ws, say, dream):
+    """"the port" does not say which one: the metrics port stays when another port changes."""
+    stale = "The metrics server listens on port 9090."
+    for n in (20, 19, 18):
+        say(f"old{n}", f"user: {stale}\n", day(n))
+    dream(day(18))
+    say("new", "user: We changed the port to 8081 for the API.\nassistant: Noted.\n", day(1))
+    report = dream(day(1))
+    assert report["superseded"] == [] and stale in active(ws.memory_md)
+
+
 def test_an_update_told_to_the_agent_once_retires_the_stale_line_that_night(ws, say, dream):
     """Until the update is promoted the stale line is injected into every session, so it needs no recalls."""
     stale = "Velonet drops the nightly export on their SFTP, sftp.velonet.example, folder /exports."
