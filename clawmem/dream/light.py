@@ -178,7 +178,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                 unit = read.text
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
                 if why is None and any(directive_in(s) for s in sentences(read.piece.said)):
-                    why = "a directive about the user (dreaming writes it to USER.md)"
+                    why = standalone.DIRECTIVE
                 said = {row["text_hash"], identity.text_hash(read.piece.said), identity.text_hash(read.piece.unit), identity.text_hash(unit)}
                 if why is None and said & forgotten:
                     why = "forgotten (clawmem forget)"

@@ -204,6 +204,7 @@ SAID_BEFORE = re.compile(
     re.IGNORECASE,
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
+DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
 # part of my wedding decor." is judged again once joined
 LEANED_ON = frozenset((scaffolding.TOO_SHORT, worth.GENERAL_REMARK))
@@ -510,7 +511,7 @@ def claims(
     (``worth.social``: "It was so cool.", "Check it out!"), one that points back at something the
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
     announcements (``worth.answer_talk``), in the owner's ``request`` to their agent its tasks
-    (``worth.request_talk``); so are records (``scaffold.record``) unless
+    (``worth.request_talk``) and its directives (``USER.md``'s, not a claim's part); so are records (``scaffold.record``) unless
     ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
     leave the claim before them open for what follows. In a conversation between ``named``
     people, a sentence spoken to the listener or about no one in particular (``_to_listener``)
@@ -529,6 +530,9 @@ def claims(
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
         said = scaffold.speech(piece.unit)
+        if request and any(directive_in(s) for s in sentences(piece.said)):
+            out.append((piece, DIRECTIVE))  # alone: the fact said before it in the turn stays a claim
+            continue
         structure = worth.answer_talk(said, item=piece.item) if answer else worth.request_talk(said) if request else None
         if structure:
             out.append((piece, structure))

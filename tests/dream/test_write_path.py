@@ -275,6 +275,25 @@ def test_a_new_value_for_an_unnamed_port_retires_nothing(ws, say, dream):
     assert report["superseded"] == [] and stale in active(ws.memory_md)
 
 
+@pytest.mark.parametrize("directive", [
+    "And please don't ever print secrets in the terminal.",
+    "From now on, never paste credentials into a chat.",
+    "Oh, and always load secrets through doppler run.",
+])
+def test_a_directive_beside_a_fact_goes_to_user_md_and_the_fact_still_to_memory_md(ws, say, dream, directive):
+    """The directive leaves the turn's claim, not the fact it was said with."""
+    fact = "The Velonet login is in Doppler, project millrace, config prd: VELONET_SFTP_USER and VELONET_SFTP_KEY."
+    for n in (3, 2, 1):
+        say(f"s{n}", f"user: {fact} {directive}\nassistant: Noted (day {n}).\n", day(n))
+    for n in (3, 2, 1):
+        say(f"q{n}", "user: where is the velonet login kept?\n", day(n))
+    report = dream(day(1))
+    assert len(active(ws.user_md)) == 1
+    assert fact in [e["text"] for e in report["explain"] if e["candidate_id"]]
+    directives = [e for e in report["explain"] if e["text"] is None or "a directive about the user" in " ".join(e["failed"])]
+    assert directives, report["explain"]
+
+
 def test_an_update_told_to_the_agent_once_retires_the_stale_line_that_night(ws, say, dream):
     """Until the update is promoted the stale line is injected into every session, so it needs no recalls."""
     stale = "Velonet drops the nightly export on their SFTP, sftp.velonet.example, folder /exports."
