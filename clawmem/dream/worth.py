@@ -310,11 +310,11 @@ SUGGESTION = re.compile(
     r"^(?:(?:maybe|perhaps|possibly)\b|(?:we|you) (?:could|might|may want to|may wish to)\b|it (?:might|may|could) (?:be|help)\b)",
     re.IGNORECASE,
 )
-# A finite verb right after a word IMPERATIVE knows makes that word a subject: "Build broke", "Deploy
-# scripts live in ops/"
-SUBJECT_VERBS = frozenset(
+# What follows a noun, never an imperative's object: a finite verb or "of" right after a word
+# IMPERATIVE knows makes it a noun ("Build broke", "Deploy scripts live in ops/", "Change of plan")
+AFTER_A_NOUN = frozenset(
     """
-    is are was were has have had does did broke breaks fails failed live lives goes went runs ran needs needed uses used takes
+    of is are was were has have had does did broke breaks fails failed live lives goes went runs ran needs needed uses used takes
     took should must can could will would keeps kept works worked gets got sits sat lands landed starts started stopped belongs
     """.split()  # noqa: SIM905
 )
@@ -350,9 +350,9 @@ def request_talk(said: str) -> str | None:
 
 def _instruction(said: str) -> bool:
     """An imperative without a condition: "Create the templates", not "If the build fails, run …",
-    and not a noun its verb follows ("Build broke on the pi", "Release notes live in docs/")."""
+    and not a noun ("Build broke on the pi", "Release notes live in docs/", "Change of plan: …")."""
     tokens = words(said)
-    return bool(tokens) and tokens[0] in IMPERATIVE and not SUBJECT_VERBS & set(tokens[1:3]) and not CONDITION & set(tokens)
+    return bool(tokens) and tokens[0] in IMPERATIVE and not AFTER_A_NOUN & set(tokens[1:3]) and not CONDITION & set(tokens)
 
 
 def _generic(tokens: list[str]) -> bool:

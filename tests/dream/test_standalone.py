@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clawmem.dream.standalone import resolve_dates
+from clawmem.dream.standalone import read, resolve_dates
 from clawmem.dream.text import sentences, strip_wrappers
 from clawmem.entries import grammar
 
@@ -292,6 +292,14 @@ def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, t
     assert texts == {fact, procedure}, texts
     failed = {why for e in data["explain"] if e["status"] == "excluded" for why in e["failed"]}
     assert "the owner's request for the work at hand, not a fact" in failed, failed
+
+
+@pytest.mark.parametrize("said", [  # the same first words as nouns: a fact, not a task
+    "Change of plan on iOS: we're dropping iOS 14.", "Build broke on the pi after the upgrade to glibc 2.39.", "Release notes live in docs/releases.md.",
+])
+def test_a_noun_that_looks_like_a_verb_opens_no_task(said):
+    row = {"text": f"user: {said}", "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}
+    assert [u.reason for u in read(row)] == [None]
 
 
 def test_a_users_own_list_and_a_quoted_chat_keep_their_speakers(ws, clawmem, days_ago):
