@@ -318,6 +318,8 @@ AFTER_A_NOUN = frozenset(
     took should must can could will would keeps kept works worked gets got sits sat lands landed starts started stopped belongs
     """.split()  # noqa: SIM905
 )
+# An imperative's object that is one thing at hand, not things in general
+PARTICULAR = frozenset(("the", "this", "that", "these", "those", "it", "them", "my", "our", "your", "his", "her", "their", "a", "an", "me", "us"))
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
@@ -343,9 +345,12 @@ def answer_talk(said: str, *, item: bool) -> str | None:
 def request_talk(said: str) -> str | None:
     """Why a sentence of the owner's turn to their agent is a task rather than a fact ("Bump the
     build number to 1.6.0+58 for me", "Put it in the Makefile"): an unconditional instruction
-    is the work at hand. A standing one is a directive, which ``directive_grammar`` finds in the
-    same turn on its own and writes to ``USER.md``; a procedure has its condition and stays."""
-    return "the owner's request for the work at hand, not a fact" if _instruction(said) else None
+    about a particular thing is the work at hand. One about things in general ("Import CTEs at
+    the top") may be a convention and stays, as does a procedure with its condition; a directive
+    ``directive_grammar`` knows goes to ``USER.md`` on its own."""
+    tokens = words(said)
+    particular = len(tokens) > 1 and tokens[1] in PARTICULAR
+    return "the owner's request for the work at hand, not a fact" if particular and _instruction(said) else None
 
 
 def _instruction(said: str) -> bool:

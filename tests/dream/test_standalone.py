@@ -294,10 +294,13 @@ def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, t
     assert "the owner's request for the work at hand, not a fact" in failed, failed
 
 
-@pytest.mark.parametrize("said", [  # the same first words as nouns: a fact, not a task
+@pytest.mark.parametrize("said", [
+    # the same first words as nouns: a fact, not a task
     "Change of plan on iOS: we're dropping iOS 14.", "Build broke on the pi after the upgrade to glibc 2.39.", "Release notes live in docs/releases.md.",
+    # about things in general: perhaps a convention, not the work at hand
+    "Import CTEs at the top, one final select, the usual dbt layout.",
 ])
-def test_a_noun_that_looks_like_a_verb_opens_no_task(said):
+def test_a_noun_or_an_instruction_about_things_in_general_is_no_task(said):
     row = {"text": f"user: {said}", "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}
     assert [u.reason for u in read(row)] == [None]
 
