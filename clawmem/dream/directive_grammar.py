@@ -9,11 +9,22 @@ emphasis and conversational wrappers are gone; clauses joined by ``;`` or "and n
 - ``always …``, ``never …``, ``don't/do not …`` (at least two words after it, or ``don't ever``),
   ``stop …ing``, ``I prefer …`` / ``I'd prefer …``, ``I'd rather …``, a leading or trailing
   ``from now on`` / ``going forward`` / ``in future`` (then any imperative), ``you should always
-  …``, and ``when(ever) X, always Y`` (kept as "Always Y when X");
-- ``please …`` only as a standing request: a habitual marker right after it ("please always",
-  "please don't", "please stop …ing", "from now on"), or a style verb (use, answer, reply, call,
-  address, keep, be, speak, spell, avoid, prefer, …; "write" only with a preposition) with a
-  general object: no ``the/this/that/it/my/our …``. "Please fix the login bug" is a task.
+  …``, and ``when(ever)/while X, Y`` or ``…: Y`` with Y a rule of its own (kept as "Always Y
+  when X"; a "while" that points into the conversation keeps it out). "While we're on X",
+  "speaking of X" change the subject: a known topic becomes a topic label ("while we're on commit
+  messages: never mention Claude" is "Never mention Claude (commit messages)."), any other, and
+  "while you're at it", is dropped;
+- ``please …`` (or "pls", "please, please", "please just") only as a standing request: a habitual
+  marker right after it ("please always", "please don't ever", "please stop …ing", "from now on"),
+  or a style verb (use, answer, reply, call, address, keep, be, speak, spell, avoid, prefer, …;
+  "write" only with a preposition) with a general object: no ``the/this/that/it/my/our …``.
+  "Please fix the login bug" is a task.
+
+Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
+commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
+though", "…, ok", "…, just so you know") come off, and so does a reason after a comma or colon
+("please don't ever force-push, it rewrites history" is "Never force-push."); "…, ok?" stays a
+question.
 
 **Standing without a marker** (``_standing``, tried only when no habit word matched): a plain
 imperative is a request, so it counts only with something that makes it standing, and always with
@@ -22,6 +33,20 @@ migration, branch, PR):
 
 - a contrast, "X, not Y" / "X rather than Y" / "X instead of Y", after a style or tool verb (a tool
   verb such as run or install only with "with/using/via"): "Use tabs, not spaces";
+- a team convention said with its contrast or exclusion, "we (always/just …) <verb> X, not Y", the
+  verb a style or tool verb, do, store or put in the present tense: "we do CTEs, not nested
+  subqueries" is "Do CTEs, not nested subqueries." ("we always …" keeps "Always"; "we do use"
+  is "Use"). "Them" right after the verb is what a kind's value is used on: "we write them with
+  Vitest, not Jest" is "Write tests with Vitest, not Jest." (``KIND_TOPICS``; "we write them in
+  TypeScript" still points back). Without a contrast "we use X" is a fact of the stack (MEMORY.md);
+  "we did/used …", "we're using", "we'll …", "Sam does …" and "we do both, not one" stay out;
+- an exclusion, "X only, no/not/never Y" after a comma, semicolon or dash (also "only X, no Y",
+  "no Y, X only", "use/stick to X only, no Y", "X please — no Y"): a choice of one or two words,
+  "Use" put before a bare one, a trailing ", until/unless …" kept: "pandas only, no polars" is
+  "Use pandas only, no polars.", "named exports only in components, please, no default exports"
+  "Use named exports only in components, no default exports.". The scope of a task ("docs only,
+  no code changes", "tests only, no implementation yet", ``TASK_SCOPE``), one-off words and
+  "this/now" stay out;
 - a standing scope, leading or trailing: "for everything", "everywhere", "by default", "as a rule",
   "in this repo/codebase/project", "in docs/answers/comments …", with a style verb or a tool verb
   with "with": "Use uv for everything", "Use British spelling in docs";
@@ -31,7 +56,24 @@ migration, branch, PR):
   "switch to pnpm for everything" (written "Use …");
 - a style of answers: "keep answers short", "Reply in French", "No emojis" (a style noun, or any
   general noun under a scope or rule label), and a noun phrase asked for with "please" or a scope:
-  "British English please, in docs as well as answers", "Shorter answers, please".
+  "British English please, in docs as well as answers", "Shorter answers, please";
+- a topic label, "<topic>: <rule>", the topic (``TOPIC_LABEL``: up to two words and a plural or
+  mass noun with a house style, such as commit messages, branch names, PR titles, imports, tests,
+  dates, naming) kept so that the line stands alone. A rule said as a clause (a habit word,
+  "please …", "we …", a standing imperative) is that directive, "them/it" read as the topic and
+  the topic in brackets unless the line names it: "Commit messages: never mention Claude" is
+  "Never mention Claude (commit messages).", "Tests: we write them with Vitest, not Jest" "Write
+  tests with Vitest, not Jest.". Otherwise the words must be a style spec (``STYLE_SPEC``:
+  "please", "only", a placeholder pattern, a case, a mood or tense, a length limit, a named
+  standard; for a value of a known kind a contrast too): a value of a known kind is "Use …"
+  ("Indentation: tabs, not spaces" "Use tabs, not spaces (indentation)."), "no" and a style noun
+  "Don't use …", anything else "Format <topic>: …": "Commit messages: imperative mood, under 72
+  chars, please" is "Format commit messages: imperative mood, under 72 chars.", "Branch names:
+  feature/<ticket>-<slug>" "Format branch names: feature/<ticket>-<slug>."; examples after a dash
+  are left out. A singular topic ("Commit message: fix: …" names this commit's), a report (no
+  spec, or a pronoun or auxiliary: "Tests: 12 passed, 2 failed", "Branch names: main, develop",
+  "Commit messages: mine are imperative") and a possessive ("Your commit messages: too long")
+  stay out.
 
 Complaints ("you're rambling again"), bare words ("Tabs."), hedges ("Maybe use …"), "we" reports
 without a scope, and one-off tasks ("Run the tests", "Switch to the dev branch") stay out. The
@@ -44,9 +86,13 @@ nextest run`, not `cargo test`."). Test runners are kinds too, and a kind value 
 Not directives: questions, quoted text (a sentence opening with a quote mark, ``>`` or a
 backtick, or with an unbalanced quote), hypotheticals ("if I always …"), reports ("I never got
 it to work", "never heard of it": past tense or no verb after the marker), stock phrases ("never
-mind", "don't worry"), third parties ("My boss: always use tabs", "Sam prefers tabs"), and
-directives that point into the conversation ("never do that", "always use this format",
-"… for now", "… today"): ``USER.md`` is read in every session, so a line must stand alone.
+mind", "don't worry"), third parties ("My boss: always use tabs", "Sam prefers tabs", and in a
+transcript a name inside the turn: "Sam: pandas only, no polars" is Sam's), and directives that
+point into the conversation ("never do that", "always use this format", "… for now", "… today",
+"… next time"): ``USER.md`` is read in every session, so a line must stand alone. So "please
+don't ever print those values" stays out, however firmly it is said: "those values" are
+whatever this conversation was showing, and the line would mean nothing in the next session;
+"please don't ever print secrets" and "please don't ever commit secrets" are directives.
 
 **Normal form**: an imperative ending in a full stop, "please" and "from now on" dropped: "I
 prefer tabs over spaces" becomes "Prefer tabs over spaces.", "I'd rather use pnpm than npm"
@@ -56,14 +102,19 @@ prefer tabs over spaces" becomes "Prefer tabs over spaces.", "I'd rather use pnp
 changed preference shares the key of the old one. When the directive's first object is a value
 of a known kind of mutually exclusive choices (``KINDS``: a natural language, a JavaScript or
 Python package manager, indentation, unit system, temperature scale, quote style, editor, shell,
-tone), the kind is the key, whatever the verb or polarity: "answer in British English", "reply
-in French" and "use British spelling" share ``language``; "use pnpm instead of npm", "use npm"
+tone, test runner, Python dataframe library, named or default JavaScript exports), the kind is
+the key, whatever the verb or polarity: "answer in British English", "reply in French" and "use
+British spelling" share ``language``; "use pnpm instead of npm", "use npm"
 and "prefer yarn" share ``package-manager.node`` (the key ``user set --key language`` uses).
 Otherwise the key is the verb (reply/respond as answer; prefer, avoid, stick to, default to,
 switch to as use) with the owner pronoun and preposition that frame the slot, plus the first
 topic word of its object: "call me Sam" ``call-me``, "address me as Dr Lee" ``address-me-as``,
 "never use emoji" and "prefer not to use emoji" ``use-emoji``, "keep answers short"
-``keep-answers``, "answer in bullet points" ``answer-in-bullet``.
+``keep-answers``, "answer in bullet points" ``answer-in-bullet``. So "we write them with Vitest,
+not Jest" shares ``test-runner.js`` with a later "switch to Jest", "pandas only, no polars"
+``dataframe.python`` with "polars only, no pandas", and a topic's style spec is keyed by its topic
+("Format commit messages: …" ``format-commit``): a later spec for the same topic replaces it, and
+"we do CTEs, not nested subqueries" is ``do-ctes``.
 """
 
 from __future__ import annotations
@@ -115,7 +166,7 @@ ADJECTIVES = frozenset(
     single double formal informal casual polite direct blunt friendly technical full complete exact precise shorter longer quick
     fast slow correct explicit relevant extra unnecessary excessive all every each no""".split()  # noqa: SIM905
 )
-SLOT_END = frozenset({"instead", "over", "than", "rather", "when", "whenever", "if", "unless", "and", "or", "but", "because", "even", "except", "not", "always", "never"})
+SLOT_END = frozenset({"instead", "over", "than", "rather", "when", "whenever", "if", "unless", "and", "or", "but", "because", "even", "except", "not", "no", "always", "never"})
 VERB_CANON = {
     "reply": "answer", "respond": "answer", "prefer": "use", "avoid": "use", "choose": "use", "pick": "use", "stick": "use",
     "default": "use", "switch": "use", "utilise": "use", "utilize": "use", "summarize": "summarise",
@@ -148,15 +199,23 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "test-runner.rust": (frozenset({"cargo test", "cargo nextest", "nextest"}), frozenset({"run", "runner"})),
     "test-runner.python": (frozenset({"pytest", "unittest", "nose2"}), frozenset({"runner"})),
     "test-runner.js": (frozenset({"jest", "vitest", "mocha"}), frozenset({"runner"})),
+    "dataframe.python": (frozenset({"pandas", "polars"}), frozenset({"dataframe", "dataframes"})),
+    "exports.js": (frozenset({"named exports", "default exports", "named export", "default export"}), frozenset()),
+}
+# What "them" stands for when a value of the kind says it: "we write them with Vitest, not Jest" writes tests
+KIND_TOPICS = {
+    "test-runner.rust": "tests", "test-runner.python": "tests", "test-runner.js": "tests",
+    "package-manager.node": "packages", "package-manager.python": "packages",
 }
 ANSWER_KINDS = frozenset({"language", "tone", "units", "temperature"})  # kinds of how answers are written: a bare choice of one is standing
 PLURALS = {"emojis": "emoji", "emoticons": "emoticon"}  # the same topic whichever number it was said in
 TOKEN = re.compile(r"[a-z0-9]+(?:['.+#-][a-z0-9]+)*")
 QUOTE_OPENERS = "\"'“”‘’`«»„>"
 DOUBLE_QUOTES = re.compile(r"[\"“”«»„]")
-EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}|[*_]{1,3}(?![\w*_])")
+EMPHASIS = re.compile(r"(?<![\w*_<>])[*_]{1,3}|[*_]{1,3}(?![\w*_<>])")  # "test_<unit>_<behaviour>" is a pattern, not emphasis
 LEAD_IN = re.compile(
-    r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:oh and|and also|one more thing|one last thing|one thing|for the record|just so it'?s said|just so you know|"
+    r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:thanks|thank you|thx|ty|ta|cheers|nice|good|fine|lgtm|looks good|sounds good|fair enough)\s*(?:[,:;.!]+|\s[—–-])\s*|"
+    r"(?:you know what|oh and|and also|one more thing|one last thing|one thing|for the record|just so it'?s said|just so you know|"
     r"side note|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
     r"frankly|personally|seriously|generally|in general)\b\s*[,:;.!-]*\s*)+",
     re.IGNORECASE,
@@ -164,12 +223,25 @@ LEAD_IN = re.compile(
 HABIT_LEAD = re.compile(r"^(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\b\s*[,:;-]*\s*", re.IGNORECASE)
 HABIT_TAIL = re.compile(r"[\s,;-]*\b(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\s*[.!]*$", re.IGNORECASE)
 PLEASE_TAIL = re.compile(r"[\s,;-]*\bplease\s*[.!]*$", re.IGNORECASE)
+PLEASE_ANYWHERE = re.compile(r"[\s,]*\bplease\b", re.IGNORECASE)  # its comma goes with it, the next one stays: "X please, no Y"
+PLS = re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE)
+PLEASE_AGAIN = re.compile(r"^(?:(?:please|just|kindly)\b[\s,]*)+", re.IGNORECASE)  # "please, please don't …", "please just don't …"
+FILLER_TAIL = re.compile(r"[\s,;-]*\b(?:though|ok|okay|fyi|btw|just so you know)\s*[.!]*$", re.IGNORECASE)  # "…, ok?" stays a question
+# "please don't ever force-push, it rewrites history": the reason after a comma or colon is a sentence of its own
+REASON_TAIL = re.compile(r"\s*[,:]\s+(?:because|since|it|it's|it'll|that's|they|they're|they'll)\b.*$", re.IGNORECASE)
 YOU_LEAD = re.compile(
     r"^(?:you should|you must|you need to|you'll|you will|i want you to|i'd like you to|i would like you to|make sure to|make sure you|"
     r"be sure to|remember to)\s+",
     re.IGNORECASE,
 )
-WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time)\s+[^,]{3,80}),\s*(?P<rest>.+)$", re.IGNORECASE)
+WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time|while)\s+[^,:]{3,80})[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+# "while we're on tests: …", "while you're at it, …": a change of subject, not a condition (a known topic is kept as a label)
+ASIDE = re.compile(
+    r"^(?:while (?:you|we)(?:'re| are) (?:on(?: the subject of)?|at)|speaking of|on the subject of)\s+(?P<topic>[^,:]{1,40}?)\s*[,:]\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# "I know polars is fashionable, but pandas only, no polars": what the owner grants before the rule is not the rule
+CONCESSION = re.compile(r"^(?:i know|i get|i see|i realise|i realize|i understand|sure|granted|fair enough|yes|yeah)\b[^,]{0,80},\s*but\s+(?P<rest>\S.*)$", re.IGNORECASE)
 PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
 RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
 CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)", re.IGNORECASE)
@@ -179,14 +251,20 @@ CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do no
 # columns — never floats")
 DASH = re.compile(r"\s+[—–]\s+")
 MAX_DASH_LEAD_WORDS = 3
+# What a topic label may name ("Commit messages: …"): things with a house style, never a person
+_TOPIC_HEADS = (
+    r"names|messages|titles|descriptions|docstrings|comments|dates|timestamps|headings|strings|identifiers|ids|tags|commits|branches|"
+    r"imports|exports|tests|testing|dependencies|dataframes|variables|functions|classes|constants|columns|endpoints|routes|urls|naming|"
+    r"formatting|indentation|line length|code style"
+)
 HINT = re.compile(
-    r"\b(?:always|never|don'?t|do not|please|prefer|rather|from now on|going forward|future|henceforth|stop|not|instead|no|keep|answer|reply|respond|"
-    r"speak|talk|rule|convention|policy|here|repo|repository|codebase|project|everything|everywhere|default|board|answers|docs|code|switch|back|"
-    r"revert)\b",
+    r"\b(?:always|never|don'?t|do not|please|pls|plz|prefer|rather|from now on|going forward|future|henceforth|stop|not|instead|no|keep|answer|reply|"
+    r"respond|speak|talk|rule|convention|policy|here|repo|repository|codebase|project|everything|everywhere|default|board|answers|docs|code|switch|"
+    rf"back|revert|{_TOPIC_HEADS})\b",
     re.IGNORECASE,
 )
 TIME_DEICTIC = re.compile(
-    r"\b(?:now|right now|for now|today|tonight|tomorrow|yesterday|yet|at the moment|this|these|those)\b(?! on\b)", re.IGNORECASE
+    r"\b(?:now|right now|for now|today|tonight|tomorrow|yesterday|yet|at the moment|(?:last|next) time|this|these|those)\b(?! on\b)", re.IGNORECASE
 )
 
 # --- sentences -------------------------------------------------------------------------------
@@ -221,7 +299,7 @@ def _imperative(body: list[str], lead: str | None, *, min_words: int = 1, after_
 
 def _please(body: list[str], habitual: bool) -> str | None:
     """A request after "please": standing with a habit marker, else a style verb with a general object."""
-    rest = " ".join(body).lstrip(", ")
+    rest = PLEASE_AGAIN.sub("", " ".join(body).lstrip(", "))
     if lead := HABIT_LEAD.match(rest):
         return _detect(rest[lead.end():], habitual=True)
     low = rest.casefold()
@@ -281,8 +359,9 @@ def _detect(s: str, *, habitual: bool = False) -> str | None:
         return _imperative(body, "Never")
     if first in ("don't", "dont") or low[:2] == ["do", "not"]:
         body = words[2:] if low[:2] == ["do", "not"] else words[1:]
-        if body and _low(body[0]) == "ever":
-            return _imperative(body[1:], "Never")
+        ever = next((i for i, w in enumerate(body) if _low(w) != "ever"), len(body))  # "don't ever, ever force-push"
+        if ever:
+            return _imperative(body[ever:], "Never")
         return _imperative(body, "Don't", min_words=1 if habitual else 2, after_dont=True)
     if first == "stop" and len(low) > 1 and low[1].endswith("ing") and len(low[1]) > 4:
         return _imperative(words, None)
@@ -329,6 +408,36 @@ NOT_A_RULE = frozenset("thanks thank idea problem problems worries worry way nee
 ANSWER_NOUNS = frozenset("answers answer replies responses explanations summaries docs comments messages sentences paragraphs".split())  # noqa: SIM905
 ANSWER_VERBS = frozenset({"answer", "reply", "respond", "speak", "talk"})
 NP_ADJECTIVE = re.compile(r"^(?P<adj>(?:much |a bit |more |less )?[a-z]+(?:er|est)?|more [a-z]+|less [a-z]+)\s+(?P<noun>[a-z]+)$", re.IGNORECASE)
+# "we do CTEs, not nested subqueries": how the team works, standing once it says what it rules out
+WE_CONVENTION = re.compile(r"^we\s+(?:(?P<always>always)\s+|(?:just|generally|normally|usually)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+WE_VERBS = CONTRAST_VERBS | frozenset({"do", "store", "put"})
+VAGUE_OBJECTS = frozenset("both either neither all everything nothing something anything more less much enough".split())  # noqa: SIM905 - "we do both, not one"
+# "pandas only, no polars", "no polars, pandas only": a choice and the alternative it excludes
+EXCLUSION = re.compile(
+    r"^(?P<x>[^,;—–]+?)\s*(?:[,;]|\s[—–-])\s*(?:(?:and|but)\s+)?(?P<neg>no|not|never)\s+(?P<y>[^,;—–]+?)(?P<until>,\s*(?:until|unless)\s[^,;—–]+)?$", re.IGNORECASE
+)
+EXCLUSION_FIRST = re.compile(r"^(?P<neg>no)\s+(?P<y>[^,;—–]+?)\s*(?:[,;]|\s[—–-])\s*(?P<x>[^,;—–]+)$", re.IGNORECASE)
+ONLY = re.compile(r"(?<![\w-])only(?![\w-])", re.IGNORECASE)  # not "read-only"
+# the chosen thing: a noun phrase of one or two words ("Sam uses pandas only" is a report), "only" and a place it holds in
+CHOICE = re.compile(
+    r"^(?:only\s+(?P<after>\S+(?:\s+\S+)??)|(?P<before>\S+(?:\s+\S+)??)(?:\s+only)?)(?:\s+(?:in|for|on|inside|outside|across|within)\s+\S.*)?$",
+    re.IGNORECASE,
+)
+TASK_SCOPE = frozenset("changes change edits edit code refactors refactoring fixes fix implementation review reviews plan reads writes merges pushes".split())  # noqa: SIM905 - "docs only, no code changes" scopes a task
+TOPIC_LABEL = re.compile(rf"^(?P<topic>(?:[a-z][\w./-]*\s+){{0,2}}(?:{_TOPIC_HEADS}))\s*:\s+(?P<body>\S.*)$", re.IGNORECASE)
+# what makes the words after a topic label a style rule rather than a report ("Tests: 12 passed"): "please" or "only", a
+# placeholder pattern, a case, a mood or tense, a length limit, a named standard
+# a report, not a spec, after a topic label: "Commit messages: mine are imperative", "Tests: they pass"
+REPORT_WORDS = frozenset(
+    """i you he she it we they me him them mine yours ours theirs is are was were been being has have had will would can could should
+    may might must does did""".split()  # noqa: SIM905
+)
+STYLE_SPEC = re.compile(
+    r"\bplease\b|(?<![\w-])only(?![\w-])|<\w[\w -]*>|\{\w[\w -]*\}|\b(?:snake|kebab|camel|pascal|title|sentence|lower|upper|screaming)[ _-]?case\b|"
+    r"\b(?:imperative|mood|tense|style|conventional|prefix(?:ed)?|suffix(?:ed)?|iso ?8601|utc|semver)\b|"
+    r"(?:\bunder|\bmax(?:imum)?|\bat most|\bno (?:more|longer) than|\bup to|\bbelow|\bwithin|\bless than|<=?)\s*\d+|\b\d+\s*(?:chars?|characters|words|lines|columns)\b",
+    re.IGNORECASE,
+)
 
 
 def _general(words: list[str], *, one_off: bool = False) -> bool:
@@ -346,7 +455,7 @@ def _say(body: str) -> str:
 
 
 def _kind_value(words: list[str]) -> str | None:
-    tokens = TOKEN.findall(" ".join(words).casefold())
+    tokens = _tokens(" ".join(words))
     while tokens[:1] and tokens[0] in DETERMINERS:
         tokens = tokens[1:]
     return _kind(tokens)
@@ -368,8 +477,11 @@ def _with(body: str, scope: str | None) -> str:
 def _standing(s: str) -> str | None:
     """A standing directive said without a habit word, in its raw imperative form, or None."""
     s = s.strip().rstrip(" .!")
+    if topic := TOPIC_LABEL.match(s):  # "Commit messages: imperative mood, under 72 chars, please"
+        return _topic(topic)
     please = bool(PLEASE_TAIL.search(s)) or bool(re.match(r"please\b", s, re.IGNORECASE))
-    s = re.sub(r"[\s,]*\bplease\b[\s,]*", " ", PLEASE_TAIL.sub("", s), flags=re.IGNORECASE).strip(" ,")
+    please_within = please or bool(PLEASE_ANYWHERE.search(s))  # "named exports please — no default exports"
+    s = PLEASE_ANYWHERE.sub("", PLEASE_TAIL.sub("", s)).strip(" ,")
     if rule := RULE_LABEL.match(s):  # "Rule for this codebase: no unwrap() in library code"
         found = _rule(s[rule.end():])
         label = s[: rule.end()].rstrip(" :").casefold()
@@ -379,23 +491,27 @@ def _standing(s: str) -> str | None:
     we = WE_HABIT.match(body[: here.start()] if here else body)
     if we and (scope or here):  # "In this repo we never …", "We use tabs here": a convention, not a report
         return _we(we, scope or "here")
+    if convention := WE_CONVENTION.match(body):  # "we do CTEs, not nested subqueries"
+        return _convention(convention, scope)
     words = body.split()
     if not words:
         return None
     low = [_low(w) for w in words]
-    if low[0] == "no" and len(words) > 1:  # "No emojis", "No unwrap() in library code in this repo"
-        return _no(words[1:], scope)
+    if low[0] == "no" and len(words) > 1:  # "No emojis", "No unwrap() in library code in this repo", "No polars, pandas only"
+        found = _no(words[1:], scope)
+        if not found and (only := _only(body, please=please_within)):
+            found = _say(_with(only, scope))
+        return found
     if switch := SWITCH.match(body):  # "go back to plain `cargo test`", "switch to pnpm for everything"
         rest = switch["rest"].split()
         if _general(rest) and (_kind_value(rest) or "`" in switch["rest"]):
             return _with("Use " + switch["rest"], scope)
         return None
     if low[0] in CONTRAST_VERBS and CONTRAST.search(" ".join(words[1:])):  # "Use tabs, not spaces", "X rather than Y"
-        if low[0] == "write" and not any(w in PREPOSITIONS for w in low[1:]):
-            return None
-        if low[0] in TOOL_VERBS and not TOOL_PREPOSITION.search(body):
-            return None
-        return _say(_with(body, scope)) if _general(words, one_off=True) and _is_verb(words[0]) else None
+        found = _contrast(words)
+        return _say(_with(found, scope)) if found else None
+    if found := _only(body, please=please_within):  # "pandas only, no polars", "use uv only, no pip"
+        return _say(_with(found, scope))
     if low[0] == "keep" and len(low) >= 3 and (low[1] in ANSWER_NOUNS or (low[1] == "your" and low[2] in ANSWER_NOUNS)):  # "keep answers short"
         return _with(body, scope) if _general(words) else None
     if low[0] in ANSWER_VERBS and low[1:2] == ["in"] and _kind_value(words[2:]) in ANSWER_KINDS:  # "Reply in French"
@@ -418,6 +534,8 @@ def _rule(body: str) -> str | None:
         return found
     if we := WE_HABIT.match(body):
         return _we(we, None)
+    if convention := WE_CONVENTION.match(body):  # "Convention here: we do squash merges, not rebases"
+        return _convention(convention, None)
     words = body.split()
     if words and _low(words[0]) == "no" and len(words) > 1:
         return _no(words[1:], "rule")
@@ -438,6 +556,103 @@ def _we(we: re.Match[str], scope: str | None) -> str | None:
         return _with(f"{lead} {we['rest']}", scope) if _general(rest) else None
     found = _imperative(rest, lead)
     return _with(found, scope) if found and _general(rest) else None
+
+
+def _contrast(words: list[str]) -> str | None:
+    """ "Use tabs, not spaces": a general object, and a tool verb only with what it is done with ("run tests with nextest")."""
+    low = [_low(w) for w in words]
+    if low[0] == "write" and not any(w in PREPOSITIONS for w in low[1:]):
+        return None
+    if low[0] in TOOL_VERBS and not TOOL_PREPOSITION.search(" ".join(words)):
+        return None
+    return " ".join(words) if _general(words, one_off=True) and _is_verb(words[0]) else None
+
+
+def _convention(we: re.Match[str], scope: str | None) -> str | None:
+    """ "we do CTEs, not nested subqueries" as "Do CTEs, not nested subqueries": how the team works is standing once it
+    says what it rules out (a contrast or an exclusion); without one, "we use X" is a fact of the stack (MEMORY.md)."""
+    words = we["rest"].split()
+    if len(words) > 2 and _low(words[0]) == "do" and _low(words[1]) in WE_VERBS:  # "we do use Vitest, not Jest"
+        words = words[1:]
+    words = _resolve(words, None)
+    if _low(words[0]) not in WE_VERBS or not _is_verb(words[0]) or (len(words) > 1 and _low(words[1]) in VAGUE_OBJECTS):
+        return None
+    said = " ".join(words)
+    found = _contrast(words) if CONTRAST.search(said) else _only(said, please=False, verb=True)
+    if not found:
+        return None
+    return _with(f"Always {found}" if we["always"] else _say(found), scope)
+
+
+def _only(body: str, *, please: bool, verb: bool = False) -> str | None:
+    """ "pandas only, no polars" as "Use pandas only, no polars": a choice, with "only" or "please", and what it excludes;
+    ``verb``: the choice must open with its verb ("we use pandas only, no polars")."""
+    found = EXCLUSION.match(body) or EXCLUSION_FIRST.match(body)
+    if not found or not (ONLY.search(found["x"]) or please):
+        return None
+    words, lead = found["x"].split(), "Use"
+    if len(words) > 1 and _low(words[0]) in (WE_VERBS if verb else STYLE_VERBS) and _is_verb(words[0]):  # "use uv only", "stick to pytest only"
+        cut = 2 if _low(words[1]) == "to" and len(words) > 2 else 1
+        lead, words = " ".join(words[:cut]), words[cut:]
+    elif verb:
+        return None
+    choice = CHOICE.match(" ".join(words))
+    noun = (choice["after"] or choice["before"]).split() if choice else []
+    excluded = found["y"].split()
+    if not noun or any(_low(w) in NOT_VERBS or "'" in w for w in noun) or not _general([*words, *excluded], one_off=True):
+        return None
+    until = found.groupdict().get("until") or ""  # ", until the team agrees otherwise" stays with the rule, "until tomorrow" is now
+    if TIME_DEICTIC.search(until):
+        return None
+    if any(_low(w) in TASK_SCOPE for w in [*words, *excluded]):
+        return None
+    if lead == "Use" and words[0][1:].islower() and _kind([_low(words[0])]) != "language":  # "Pandas only": the sentence's capital
+        words = [words[0][0].lower() + words[0][1:], *words[1:]]
+    return f"{lead} {' '.join(words)}, {found['neg'].casefold()} {found['y']}{until}"
+
+
+def _resolve(words: list[str], topic: str | None) -> list[str]:
+    """The pronoun of a rule as what it stands for, so that the line stands alone: under a topic label the first "them"
+    or "it" is the topic ("Commit messages: keep them short"); right after the verb, "them" is what a kind's value
+    is used on ("we write them with Vitest" writes tests)."""
+    pronouns = ("them", "it") if topic else ("them",)
+    at = next((i for i, w in enumerate(words) if _low(w) in pronouns), None)
+    if at is None or (not topic and at != 1):
+        return words
+    noun = topic or KIND_TOPICS.get(_tool_kind(_tokens(" ".join(words[at + 1 :]))) or "")
+    return [*words[:at], noun + words[at][len(words[at].rstrip(",;:.!")) :], *words[at + 1 :]] if noun else words
+
+
+def _topic(label: re.Match[str]) -> str | None:
+    """A rule under a topic label, the topic kept so that the line stands alone: a rule said as a clause is that directive,
+    the topic in brackets unless it names it; a choice of a known kind "Use …"; any other style spec "Format <topic>: …"."""
+    topic = " ".join(label["topic"].split())
+    if any(_low(w) in SPECIFIC | DETERMINERS | NOT_VERBS for w in topic.split()):  # "Your commit messages: too long"
+        return None
+    topic = topic if topic.split()[0].isupper() else topic[0].lower() + topic[1:]  # "PR titles" keeps its capitals
+    body = DASH.split(label["body"])[0].strip()  # "conventional commits please — feat:, fix:, chore:": examples of it
+    words = _resolve(body.split(), topic)
+    said, first = " ".join(words), _low(words[0])
+    if found := _detect(said):  # "Tests: I'd rather you didn't mock the database"
+        pass
+    elif first == "we" or (first in VERB_LIKE | WE_VERBS and _is_verb(words[0])):
+        found = _standing(said)
+    else:
+        spec = PLEASE_ANYWHERE.sub("", body).strip(" ,")
+        nouns = spec.split()
+        if not nouns or any(_low(w) in REPORT_WORDS for w in nouns) or not _general(nouns):
+            return None
+        if _low(nouns[0]) == "no":  # "Commit messages: no emojis"
+            found = _no(nouns[1:], None)
+        elif _kind_value(nouns) and (STYLE_SPEC.search(body) or CONTRAST.search(spec)):  # "Indentation: tabs, not spaces"
+            found = "Use " + spec
+        elif STYLE_SPEC.search(body):  # a contrast alone is no spec: "Commits: 3 ahead of main, not pushed"
+            return f"Format {topic}: {spec}"
+        else:
+            return None
+    if found and topic.split()[-1].casefold() not in _tokens(found):
+        return f"{found.rstrip(' .!')} ({topic})"
+    return found
 
 
 def _no(rest: list[str], scope: str | None) -> str | None:
@@ -466,7 +681,7 @@ def _phrase(body: str, scope: str | None) -> str | None:
 def _strip(sentence: str) -> str:
     """The sentence without scaffolding (``scaffold.strip``), emphasis, conversational lead-ins
     and wrappers; a speaker label comes off only when it names the owner or a wrapper."""
-    s = EMPHASIS.sub("", sentence.replace("\u2019", "'").replace("\u2018", "'"))
+    s = PLS.sub("please", EMPHASIS.sub("", sentence.replace("\u2019", "'").replace("\u2018", "'")))
     previous = None
     while s != previous:
         previous = s
@@ -513,9 +728,14 @@ def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
     raw = sentence.strip()
     if not raw or raw[0] in QUOTE_OPENERS or raw.rstrip().endswith("?") or len(DOUBLE_QUOTES.findall(raw)) % 2:
         return None
-    s = _strip(raw)
-    if not s or s[0] in QUOTE_OPENERS or (_label(s) and not RULE_LABEL.match(s)):  # a label still there names someone else
+    s = REASON_TAIL.sub("", FILLER_TAIL.sub("", _strip(raw)))
+    if not s or s[0] in QUOTE_OPENERS or (_label(s) and not RULE_LABEL.match(s) and not TOPIC_LABEL.match(s)):  # a label still there names someone else
         return None
+    if aside := ASIDE.match(s):
+        if TIME_DEICTIC.search(aside["topic"]):
+            return None
+        labelled = f"{aside['topic']}: {aside['rest']}"
+        s = labelled if aside["topic"].casefold() != "it" and TOPIC_LABEL.match(labelled) else aside["rest"]
     lead = HABIT_LEAD.match(s)
     if lead:
         s, habitual = s[lead.end():], True
@@ -526,10 +746,14 @@ def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
         s = s[you.end():]
     when = WHEN_FIRST.match(s)
     if when:
-        found = _detect(when["rest"], habitual=habitual)
+        found = _detect(when["rest"], habitual=habitual) or (None if habitual else _standing(when["rest"]))
         cond = when["cond"]
+        if found and cond.casefold().startswith("while") and TIME_DEICTIC.search(cond):
+            return None  # "while you're in this file: …" is a rule for now
         return _finish(f"{found.rstrip(' .!')} {cond[0].lower()}{cond[1:]}") if found else None
     found = _detect(s, habitual=habitual) or (None if habitual else _standing(s))
+    if not found and (granted := CONCESSION.match(s)):
+        return directive_in(granted["rest"], habitual=habitual)
     return _finish(found) if found else None
 
 
@@ -562,15 +786,22 @@ def directives_in(text: str, *, transcript: bool) -> list[str]:
     """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
     found = []
     for piece in pieces(text, transcript=transcript):
+        # a name inside the turn ("Sam: use tabs") said it; directive_in judges the label again ("Dataframes: …" is a topic)
+        said_by = f"{piece.speaker}: " if piece.speaker and piece.speaker.casefold() not in OWNER_LABELS else ""
         for sentence in (part for said in sentences(piece.said) for part in _lower_sentences(said)):
             for clause in _clauses(sentence):
-                directive = directive_in(clause)
+                directive = directive_in(said_by + clause)
                 if directive and directive not in found:
                     found.append(directive)
     return found
 
 
 # --- keys ------------------------------------------------------------------------------------
+def _tokens(text: str) -> list[str]:
+    """The words of ``text`` for kinds and keys; "Vitest + Testing Library" is "vitest and testing library"."""
+    return TOKEN.findall(text.casefold().replace("\u2019", "'").replace(" + ", " and "))
+
+
 def _kind(tokens: list[str]) -> str | None:
     """The kind whose value opens ``tokens`` (longest value first), if what follows ends the slot."""
     for name, (values, nouns) in KINDS.items():
@@ -616,7 +847,7 @@ def _slug(parts: Iterable[str]) -> str:
 
 def derive_key(directive: str) -> str:
     """The supersession key of a normalised directive: the slot it fills (module docstring)."""
-    tokens = TOKEN.findall(directive.casefold().replace("\u2019", "'"))
+    tokens = _tokens(directive)
     i = 0
     while i < len(tokens):
         t, nxt = tokens[i], tokens[i + 1] if i + 1 < len(tokens) else ""

@@ -478,3 +478,188 @@ def test_a_switch_supersedes_in_place_through_dream(ws, say, clawmem, first, sec
     assert [(e.key, e.body, e.line_start) for e in active if e.key == key] == [(key, final, before[key][0])]  # in place
     assert sorted(e.key for e in active) == sorted([key, "use-emoji"])
     assert clawmem("dream", "--json", env={"CLAWMEM_NOW": at(DAY3, "20:00:00")}).json()["promoted"] == []  # the older statement does not flip it back
+
+
+# --- conventions with a contrast, exclusions, habit requests in a longer turn, topic labels -----
+CONVENTIONS = [
+    # "we <verb> X, not Y": a team convention said with the alternative it rules out
+    ("we do CTEs, not nested subqueries", "Do CTEs, not nested subqueries.", "do-ctes"),
+    ("We do CTEs rather than nested subqueries.", "Do CTEs rather than nested subqueries.", "do-ctes"),
+    ("we write them with Vitest, not Jest", "Write tests with Vitest, not Jest.", "test-runner.js"),
+    ("ok, we run them with pytest instead of unittest", "Always run tests with pytest instead of unittest.", "test-runner.python"),
+    ("we install them with uv, not pip.", "Always install packages with uv, not pip.", "package-manager.python"),
+    ("We use pnpm rather than npm.", "Use pnpm rather than npm.", "package-manager.node"),
+    ("we do use Vitest, not Jest, in this repo", "Use Vitest, not Jest in this repo.", "test-runner.js"),
+    ("we always store money as integer pence, not floats", "Always store money as integer pence, not floats.", "store-money"),
+    ("Convention here: we do squash merges, not rebases.", "Do squash merges, not rebases (convention here).", "do-squash"),
+    ("and while you're writing queries: we do CTEs, not subqueries", "Do CTEs, not subqueries while you're writing queries.", "do-ctes"),
+    ("When you write tests, use pytest, not unittest.", "Use pytest, not unittest when you write tests.", "test-runner.python"),
+    ("Sure, but we do CTEs, not subqueries.", "Do CTEs, not subqueries.", "do-ctes"),
+    ("speaking of SQL, we do CTEs, not nested subqueries", "Do CTEs, not nested subqueries.", "do-ctes"),
+    # "X only, no Y": a choice with the alternative it excludes
+    ("pandas only, no polars", "Use pandas only, no polars.", "dataframe.python"),
+    ("named exports only, no default exports please", "Use named exports only, no default exports.", "exports.js"),
+    ("one thing: named exports only in components please, no default exports.", "Use named exports only in components, no default exports.", "exports.js"),
+    ("named exports please — no default exports outside page/layout files", "Use named exports, no default exports outside page/layout files.", "exports.js"),
+    ("Only pandas, never polars.", "Use only pandas, never polars.", "dataframe.python"),
+    ("tabs only — no spaces", "Use tabs only, no spaces.", "indentation"),
+    ("use uv only, no pip", "Use uv only, no pip.", "package-manager.python"),
+    ("No polars, pandas only.", "Use pandas only, no polars.", "dataframe.python"),
+    ("stick to pytest only, no unittest", "Always stick to pytest only, no unittest.", "test-runner.python"),
+    ("we use pandas only, no polars", "Use pandas only, no polars.", "dataframe.python"),
+    ("type hints only, no comments", "Use type hints only, no comments.", "use-type"),
+    ("English only, no Spanish", "Use English only, no Spanish.", "language"),
+    ("I get that it's slower, but pandas only, no polars.", "Use pandas only, no polars.", "dataframe.python"),
+    ("pandas only, no polars, unless the dataset is over 10 GB", "Use pandas only, no polars, unless the dataset is over 10 GB.", "dataframe.python"),
+    # a topic label and a style rule: the topic stays in the line
+    ("Commit messages: imperative mood, under 72 chars, please", "Format commit messages: imperative mood, under 72 chars.", "format-commit"),
+    ("Branch names: feature/<ticket>-<slug>", "Format branch names: feature/<ticket>-<slug>.", "format-branch"),
+    ("Commit messages: conventional commits please — feat:, fix:, chore:.", "Format commit messages: conventional commits.", "format-commit"),
+    ("PR titles: imperative, under 60 characters", "Format PR titles: imperative, under 60 characters.", "format-pr"),
+    ("test names: test_<unit>_<behaviour>", "Format test names: test_<unit>_<behaviour>.", "format-test"),
+    ("Variable names: snake_case please.", "Format variable names: snake_case.", "format-variable"),
+    ("Dates: ISO 8601, always UTC", "Format dates: ISO 8601, always UTC.", "format-dates"),
+    ("Docstrings: Google style", "Format docstrings: Google style.", "format-docstrings"),
+    (
+        "Commit messages: an emoji up front, then a short present-tense summary, please.",
+        "Format commit messages: an emoji up front, then a short present-tense summary.", "format-commit",
+    ),
+    ("Commit messages: never mention Claude.", "Never mention Claude (commit messages).", "mention-claude"),
+    ("Commit messages: please keep them under 72 chars", "Keep commit messages under 72 chars.", "keep-commit"),
+    ("Commit messages: no emojis", "Don't use emojis (commit messages).", "use-emoji"),
+    ("while we're on commit messages: never mention Claude", "Never mention Claude (commit messages).", "mention-claude"),
+    ("Oh, and while we're on tests: I'd rather you didn't mock the database.", "Don't mock the database (tests).", "mock-database"),
+    ("and tests: we write them with Vitest + Testing Library, not Jest.", "Write tests with Vitest + Testing Library, not Jest.", "test-runner.js"),
+    ("Indentation: tabs, not spaces", "Use tabs, not spaces (indentation).", "indentation"),
+]
+
+
+@pytest.mark.parametrize(("said", "directive", "key"), CONVENTIONS)
+def test_conventions_exclusions_and_topic_rules(said, directive, key):
+    assert directive_in(said) == directive and derive_key(directive) == key
+
+
+HABIT_REQUESTS = [  # "please don't ever …" wherever it sits in the turn
+    ("please don't ever commit secrets", "Never commit secrets."),
+    ("please don't ever force-push", "Never force-push."),
+    ("Don't ever commit API keys, please.", "Never commit API keys."),
+    ("pls don't ever force-push", "Never force-push."),
+    ("please just don't ever force-push", "Never force-push."),
+    ("please, please don't ever commit secrets", "Never commit secrets."),
+    ("please don't ever, ever force-push to main", "Never force-push to main."),
+    ("nice, please don't ever force-push though", "Never force-push."),
+    ("ok thanks — please don't ever commit secrets", "Never commit secrets."),
+    ("please don't ever force-push, it rewrites history for everyone", "Never force-push."),
+    ("please don't ever commit .env files: they end up in the image", "Never commit .env files."),
+    ("please don't ever commit secrets ok", "Never commit secrets."),
+    ("you know what, please don't ever force-push", "Never force-push."),
+    ("While you're at it: please don't ever force-push.", "Never force-push."),
+    ("while we're at it, never push to main directly", "Never push to main directly."),
+]
+
+
+@pytest.mark.parametrize(("said", "directive"), HABIT_REQUESTS)
+def test_habit_requests_after_an_opener_or_before_a_reason(said, directive):
+    assert directive_in(said) == directive
+
+
+NOT_CONVENTIONS = [
+    # reports, plans and the moment
+    "we did CTEs last time, not subqueries", "we used pnpm, not npm", "we're using Vitest, not Jest", "we'll do CTEs, not subqueries",
+    "we've always used pnpm, not npm here", "we use pnpm next time, not npm", "we get a 404, not a 500", "we need a list, not a dict",
+    "we do both, not one", "we do more, not less", "reviews only, no merges", "While you're in this file: use tabs, not spaces.",
+    "pandas only, no polars, until tomorrow", "Tests: they pass on CI", "while we're on this: never push to main",
+    # one-off tasks
+    "use the staging DB for this", "run it with pytest, not unittest, this time", "we run it with pytest, not unittest, this time",
+    "we use the staging DB, not prod", "docs only, no code changes", "tests only, no implementation yet", "staging only, no prod",
+    "pandas only, no polars for this script", "pandas only this time, no polars", "bug fixes only, no refactors", "read-only, no edits",
+    # questions, hypotheticals, quotes, third parties
+    "do we use Vitest, not Jest?", "do we use Vitest, not Jest", "pandas only, no polars?", "if we do CTEs, not subqueries, it's faster",
+    "What if we do CTEs, not subqueries", "If it's pandas only, no polars, the image is smaller", '"we do CTEs, not subqueries" is in the README',
+    "'pandas only, no polars' is the old rule", "Sam does CTEs, not subqueries", "They do CTEs, not subqueries", "Sam uses pandas only, no polars",
+    "Sam: pandas only, no polars", "Sam: we do CTEs, not subqueries", "I used pandas only, no polars",
+    # pointing into the conversation
+    "we do those with CTEs, not subqueries", "we write them in TypeScript, not JavaScript", "the pandas version only, no polars",
+    "please don't ever print those values", "please never print those values", "please don't ever print them", "please don't ever do that again",
+    "please don't ever print those values, they're secrets", "please don't ever force-push to this branch",
+    "please don't ever commit secrets again, ok?", "He said please don't ever force-push",
+    # topic labels that state no rule
+    "Commit message: fix: handle empty frames", "Branch names: main, develop and release/1.2", "Tests: 12 passed, 2 failed",
+    "Tests: not run yet", "Tests: all green now", "Tests: run them", "Your commit messages: too long", "Sam: imperative mood, under 72 chars",
+    "Commit messages: the last three don't follow conventional commits", "Branch names: feature/<ticket>-<slug>?",
+    "Commit messages: like this one, under 72 chars", "Error messages: {'code': 400, 'detail': 'bad'}", "Dependencies: pandas, polars, numpy",
+    "Commit messages: mine are imperative, under 72 chars", "Commit messages: see CONTRIBUTING.md", "Tests: failing on CI since Tuesday",
+    "Commits: 3 ahead of main, not pushed.", "Summary: we use pnpm, not npm, and Vitest, not Jest.", "Plan: pandas only, no polars, for the prototype.",
+]
+
+
+@pytest.mark.parametrize("said", NOT_CONVENTIONS)
+def test_not_conventions(said):
+    assert directive_in(said) is None
+
+
+def test_in_a_longer_turn_only_the_rule_is_taken():
+    turn = "user: Looks fine. we do CTEs, not nested subqueries. can you redo the revenue query?"
+    assert directives_in(turn, transcript=True) == ["Do CTEs, not nested subqueries."]
+    turn = "user: LGTM. please don't ever force-push, it rewrites history for everyone. Merge it."
+    assert directives_in(turn, transcript=True) == ["Never force-push."]
+    turn = "user: Just commit the script. Commit messages: conventional commits please — feat:, fix:, chore:. And a PR as always."
+    assert directives_in(turn, transcript=True) == ["Format commit messages: conventional commits."]
+    assert directives_in("user: Dataframes: pandas only, no polars", transcript=True) == ["Use pandas only, no polars (dataframes)."]
+    assert directives_in("user: Sam: pandas only, no polars.\nSam: use tabs, not spaces", transcript=True) == []  # quoting someone else
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("we write them with Vitest, not Jest", "Always use Jest."), ("Tests: Vitest, not Jest", "switch to Jest for everything"),
+        ("pandas only, no polars", "Always use polars."), ("named exports only, no default exports", "Always use default exports."),
+        ("Commit messages: imperative mood, under 72 chars", "Commit messages: conventional commits please"),
+        ("we install them with uv, not pip", "use poetry from now on"),
+    ],
+)
+def test_a_changed_convention_keeps_its_key(a, b):
+    found_a, found_b = directive_in(a), directive_in(b)
+    assert found_a and found_b and derive_key(found_a) == derive_key(found_b)
+
+
+def test_different_topics_keep_different_keys():
+    assert derive_key("Format commit messages: imperative mood.") != derive_key("Format branch names: feature/<ticket>.")
+    assert derive_key("Do CTEs, not nested subqueries.") != derive_key("Do squash merges, not rebases.")
+
+
+def test_the_new_classes_reach_user_md_and_what_points_back_stays_out(ws, say, sweep):
+    say(
+        "s",
+        "user: Branch names: feature/<ticket>-<slug>\nuser: ok. we do CTEs, not nested subqueries\n"
+        "user: pandas only, no polars\nuser: please don't ever print those values\nuser: please don't ever commit secrets\n"
+        "assistant: Noted.\n",
+        DAY1,
+    )
+    sweep(DAY1)
+    assert sorted((e.key, e.body) for e in entries(ws)) == [
+        ("commit-secrets", "Never commit secrets."), ("dataframe.python", "Use pandas only, no polars."), ("do-ctes", "Do CTEs, not nested subqueries."),
+        ("format-branch", "Format branch names: feature/<ticket>-<slug>."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key", "final"),
+    [
+        ("we write them with Vitest, not Jest.", "switch to Jest for everything", "test-runner.js", "Use Jest for everything."),
+        ("pandas only, no polars", "polars only, no pandas please", "dataframe.python", "Use polars only, no pandas."),
+        (
+            "Commit messages: imperative mood, under 72 chars, please", "Commit messages: conventional commits please — feat:, fix:, chore:.",
+            "format-commit", "Format commit messages: conventional commits.",
+        ),
+    ],
+)
+def test_a_changed_convention_supersedes_in_place(ws, say, sweep, first, second, key, final):
+    say("a", f"user: {first}\nassistant: Noted.\n", DAY1)
+    sweep(DAY1)
+    [before] = entries(ws)
+    assert before.key == key and before.body != final
+    say("b", f"user: {second}\nassistant: Will do.\n", DAY2)
+    sweep(DAY2)
+    [after] = [e for e in entries(ws) if e.first("status") != "superseded"]
+    assert (after.key, after.body, after.line_start) == (key, final, before.line_start)
