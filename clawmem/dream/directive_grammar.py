@@ -22,9 +22,9 @@ emphasis and conversational wrappers are gone; clauses joined by ``;`` or "and n
 
 Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
 commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
-though", "…, ok", "…, just so you know") come off, and so does a reason after a comma or colon
-("please don't ever force-push, it rewrites history" is "Never force-push."); "…, ok?" stays a
-question.
+though", "…, ok", "…, just so you know") come off, and so do a reason after a comma or colon
+("please don't ever force-push, it rewrites history" is "Never force-push.") and a complaint
+about the agent ("Keep answers short, you're rambling again"); "…, ok?" stays a question.
 
 **Standing without a marker** (``_standing``, tried only when no habit word matched): a plain
 imperative is a request, so it counts only with something that makes it standing, and always with
@@ -227,8 +227,11 @@ PLEASE_ANYWHERE = re.compile(r"[\s,]*\bplease\b", re.IGNORECASE)  # its comma go
 PLS = re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE)
 PLEASE_AGAIN = re.compile(r"^(?:(?:please|just|kindly)\b[\s,]*)+", re.IGNORECASE)  # "please, please don't …", "please just don't …"
 FILLER_TAIL = re.compile(r"[\s,;-]*\b(?:though|ok|okay|fyi|btw|just so you know)\s*[.!]*$", re.IGNORECASE)  # "…, ok?" stays a question
-# "please don't ever force-push, it rewrites history": the reason after a comma or colon is a sentence of its own
-REASON_TAIL = re.compile(r"\s*[,:]\s+(?:because|since|it|it's|it'll|that's|they|they're|they'll)\b.*$", re.IGNORECASE)
+# "please don't ever force-push, it rewrites history": the reason after a comma or colon is a sentence of its own,
+# and so is a complaint about the agent ("keep answers short, you're rambling again")
+REASON_TAIL = re.compile(
+    r"\s*[,:]\s+(?:because|since|it|it's|it'll|that's|they|they're|they'll|you're|you are|you keep|you've been|you always)\b.*$", re.IGNORECASE
+)
 YOU_LEAD = re.compile(
     r"^(?:you should|you must|you need to|you'll|you will|i want you to|i'd like you to|i would like you to|make sure to|make sure you|"
     r"be sure to|remember to)\s+",

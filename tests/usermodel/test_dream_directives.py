@@ -551,6 +551,8 @@ HABIT_REQUESTS = [  # "please don't ever …" wherever it sits in the turn
     ("ok thanks — please don't ever commit secrets", "Never commit secrets."),
     ("please don't ever force-push, it rewrites history for everyone", "Never force-push."),
     ("please don't ever commit .env files: they end up in the image", "Never commit .env files."),
+    ("Keep answers short, you're rambling again.", "Keep answers short."),
+    ("always answer in British English, you keep slipping into American spelling", "Always answer in British English."),
     ("please don't ever commit secrets ok", "Never commit secrets."),
     ("you know what, please don't ever force-push", "Never force-push."),
     ("While you're at it: please don't ever force-push.", "Never force-push."),
