@@ -45,7 +45,7 @@ bold labels, "First, …"), its announcements and offers, its hedged suggestions
 …") and its unconditional instructions ("Create the templates …") are how the answer works
 through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
 ``request_talk`` judges the owner's turns to their agent the same way: an unconditional
-instruction ("Bump the build number for me") is a task, not a fact.
+instruction about a particular thing ("Bump the build number for me") is a task, not a fact.
 
 Text typed on phones is judged as if typed on a keyboard (``plain_quotes``: "Here’s" is
 "Here's"). Cheap and deterministic; the reason names the rule. Questions and short fragments are
@@ -293,8 +293,8 @@ ANNOUNCEMENT = re.compile(
 # "First, create a virtual environment", "Next, install the packages": a step of the answer's sequence
 STEP = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|now|finally|lastly|after that|afterwards)\b", re.IGNORECASE)
 # "Define your `User` model", "Create the necessary templates", "Bump the build number for me": an
-# unconditional instruction is about the listener's work at hand; one with a condition ("If the build fails, run …") is a
-# procedure and stays
+# unconditional instruction is about the listener's work at hand; one with a condition ("If the
+# build fails, run …") is a procedure and stays
 IMPERATIVE = frozenset(
     """
     create define initialize initialise run install add update use ensure make set open go navigate configure import replace
