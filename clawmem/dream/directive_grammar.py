@@ -428,13 +428,13 @@ CHOICE = re.compile(
 )
 TASK_SCOPE = frozenset("changes change edits edit code refactors refactoring fixes fix implementation review reviews plan reads writes merges pushes".split())  # noqa: SIM905 - "docs only, no code changes" scopes a task
 TOPIC_LABEL = re.compile(rf"^(?P<topic>(?:[a-z][\w./-]*\s+){{0,2}}(?:{_TOPIC_HEADS}))\s*:\s+(?P<body>\S.*)$", re.IGNORECASE)
-# what makes the words after a topic label a style rule rather than a report ("Tests: 12 passed"): "please" or "only", a
-# placeholder pattern, a case, a mood or tense, a length limit, a named standard
 # a report, not a spec, after a topic label: "Commit messages: mine are imperative", "Tests: they pass"
 REPORT_WORDS = frozenset(
     """i you he she it we they me him them mine yours ours theirs is are was were been being has have had will would can could should
     may might must does did""".split()  # noqa: SIM905
 )
+# what makes the words after a topic label a style rule rather than a report ("Tests: 12 passed"): "please" or "only", a
+# placeholder pattern, a case, a mood or tense, a length limit, a named standard
 STYLE_SPEC = re.compile(
     r"\bplease\b|(?<![\w-])only(?![\w-])|<\w[\w -]*>|\{\w[\w -]*\}|\b(?:snake|kebab|camel|pascal|title|sentence|lower|upper|screaming)[ _-]?case\b|"
     r"\b(?:imperative|mood|tense|style|conventional|prefix(?:ed)?|suffix(?:ed)?|iso ?8601|utc|semver)\b|"
@@ -636,11 +636,10 @@ def _topic(label: re.Match[str]) -> str | None:
     body = DASH.split(label["body"])[0].strip()  # "conventional commits please — feat:, fix:, chore:": examples of it
     words = _resolve(body.split(), topic)
     said, first = " ".join(words), _low(words[0])
-    if found := _detect(said):  # "Tests: I'd rather you didn't mock the database"
-        pass
-    elif first == "we" or (first in VERB_LIKE | WE_VERBS and _is_verb(words[0])):
+    found = _detect(said)  # "Tests: I'd rather you didn't mock the database"
+    if not found and (first == "we" or (first in VERB_LIKE | WE_VERBS and _is_verb(words[0]))):
         found = _standing(said)
-    else:
+    elif not found:
         spec = PLEASE_ANYWHERE.sub("", body).strip(" ,")
         nouns = spec.split()
         if not nouns or any(_low(w) in REPORT_WORDS for w in nouns) or not _general(nouns):
@@ -783,6 +782,11 @@ def _clauses(sentence: str) -> list[str]:
     if not tails or len(head.split()) <= MAX_DASH_LEAD_WORDS or (directive_in(head) and any(directive_in(c) for c in whole)):
         return whole
     return CLAUSES.split(head)
+
+
+def states_directive(text: str) -> bool:
+    """Whether a sentence of ``text`` states a directive: its words belong in ``USER.md``, not in a claim."""
+    return any(directive_in(s) for s in sentences(text))
 
 
 def directives_in(text: str, *, transcript: bool) -> list[str]:

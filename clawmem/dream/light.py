@@ -23,10 +23,10 @@ import json
 from collections import Counter
 
 from clawmem.dream import scaffolding, standalone, store, worth
-from clawmem.dream.directive_grammar import directive_in
+from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import excerpt, sentences, similarity
+from clawmem.dream.text import excerpt, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
@@ -177,7 +177,7 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
             for read in standalone.read(row):
                 unit = read.text
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
-                if why is None and any(directive_in(s) for s in sentences(read.piece.said)):
+                if why is None and states_directive(read.piece.said):
                     why = standalone.DIRECTIVE
                 said = {row["text_hash"], identity.text_hash(read.piece.said), identity.text_hash(read.piece.unit), identity.text_hash(unit)}
                 if why is None and said & forgotten:

@@ -30,8 +30,8 @@ import re
 from collections.abc import Mapping
 
 from clawmem.dream import scaffolding, store, worth
-from clawmem.dream.directive_grammar import directive_in
-from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, sentences, speaker_label, words
+from clawmem.dream.directive_grammar import states_directive
+from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
 from clawmem.foundation.records import dataclass
 from clawmem.transcripts.model import host_speaker
@@ -530,7 +530,7 @@ def claims(
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
         said = scaffold.speech(piece.unit)
-        if request and any(directive_in(s) for s in sentences(piece.said)):
+        if request and states_directive(piece.said):
             out.append((piece, DIRECTIVE))  # alone: the fact said before it in the turn stays a claim
             continue
         structure = worth.answer_talk(said, item=piece.item) if answer else worth.request_talk(said) if request else None
@@ -574,7 +574,7 @@ def _own_account(who: str, unit: str) -> bool:
     if who.casefold() not in ROLES:
         return True
 
-    return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not any(directive_in(s) for s in sentences(unit))
+    return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not states_directive(unit)
 
 
 def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[Piece, str | None]]:

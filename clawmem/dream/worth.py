@@ -339,7 +339,7 @@ def answer_talk(said: str, *, item: bool) -> str | None:
         return "the assistant announcing its answer or offering more, not a fact"
     if SUGGESTION.match(said):
         return "the assistant's suggestion for the work at hand, not a fact"
-    return "the assistant's instruction for the work at hand, not a fact" if _instruction(said) else None
+    return "the assistant's instruction for the work at hand, not a fact" if _instruction(words(said)) else None
 
 
 def request_talk(said: str) -> str | None:
@@ -350,13 +350,12 @@ def request_talk(said: str) -> str | None:
     ``directive_grammar`` knows goes to ``USER.md`` on its own."""
     tokens = words(said)
     particular = len(tokens) > 1 and tokens[1] in PARTICULAR
-    return "the owner's request for the work at hand, not a fact" if particular and _instruction(said) else None
+    return "the owner's request for the work at hand, not a fact" if particular and _instruction(tokens) else None
 
 
-def _instruction(said: str) -> bool:
+def _instruction(tokens: list[str]) -> bool:
     """An imperative without a condition: "Create the templates", not "If the build fails, run …",
     and not a noun ("Build broke on the pi", "Release notes live in docs/", "Change of plan: …")."""
-    tokens = words(said)
     return bool(tokens) and tokens[0] in IMPERATIVE and not AFTER_A_NOUN & set(tokens[1:3]) and not CONDITION & set(tokens)
 
 
