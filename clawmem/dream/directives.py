@@ -21,6 +21,13 @@ to keep). The same directive said again only refreshes ``observed``.
 
 **What is a directive**, its normal form and its supersession key: ``directive_grammar.py``.
 
+**Updates retire directives across files.** A key supersedes only a directive of the same key;
+"we switched from npm to pnpm" names none. So the plain-language updates the owner typed
+(``updates_said``, the same evidence rule, owner's words only) are checked against ``USER.md``:
+a keyed directive said before an update that retires its value (``updates.retires``: "Always
+use npm for installs") is retired (``usermodel.retire``, diary and pre-image kept), and a
+directive an update said after it already replaces is never written.
+
 **Agent proposals.** An MCP client may propose a directive (``propose``): a daily-note entry of
 agent origin whose key is ``user.<key>``. It is promoted only when the owner said the same
 directive too (then the owner's words are what is written) or when it passes the deep gate
@@ -43,12 +50,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from clawmem.commands import usermodel
 from clawmem.commands.notes import NoteResult
-from clawmem.dream import gate, light, store
+from clawmem.dream import gate, light, store, updates
 from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
 from clawmem.dream.standalone import observed_day
@@ -145,8 +152,9 @@ def _proposed(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         return []
 
 
-def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]:
-    """Every directive in eligible evidence within ``dream.max_age_days``, oldest first."""
+def _eligible(ws: Workspace, index: Index, now: dt.datetime, wanted: Callable[[Mapping[str, Any]], bool]) -> Iterator[tuple[dict[str, Any], dt.datetime, bool]]:
+    """The ``wanted`` episodic rows said within ``dream.max_age_days`` that pass the sweep's own
+    eligibility rule and were not forgotten, with when each was said and whether the owner typed it."""
     now = now.astimezone().replace(tzinfo=None) if now.tzinfo else now
     oldest = now - dt.timedelta(days=ws.config.dream.max_age_days)
     rows = [dict(r) for r in index.query(ROWS, (oldest.date().isoformat(),))]
@@ -154,24 +162,61 @@ def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]
     forgotten = ledger.tombstones(ws).hashes
     copies = light._RecalledCopies(index)  # the sweep's recalled-copy test (agent rows only: module docstring)
     labels = _owner_labels(rows)
-    found: list[Statement] = []
     for row in rows:
-        proposal = (row["supersession_key"] or "").startswith(PROPOSAL_PREFIX) and row["kind"] == "daily"
-        if (row["origin"] == "agent" and not proposal) or not (proposal or HINT.search(row["text"])):
+        if not wanted(row):
             continue
         said = _said(row)
         if said is None or not oldest <= said <= now or row["text_hash"] in forgotten:  # a sweep sees nothing said after its `now`
             continue
         if eligibility.entry_reasons(row, taint.get(row["path"]), row["origin"] != "owner" and copies(row)):
             continue
-        if proposal:
+        yield row, said, _owner_typed(row, labels)
+
+
+def _is_proposal(row: Mapping[str, Any]) -> bool:
+    return (row["supersession_key"] or "").startswith(PROPOSAL_PREFIX) and row["kind"] == "daily"
+
+
+def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]:
+    """Every directive in eligible evidence within ``dream.max_age_days``, oldest first."""
+    forgotten = ledger.tombstones(ws).hashes
+    found: list[Statement] = []
+    wanted = lambda row: _is_proposal(row) or (row["origin"] != "agent" and HINT.search(row["text"]) is not None)  # noqa: E731
+    for row, said, owner_typed in _eligible(ws, index, now, wanted):
+        if _is_proposal(row):
             pairs = _proposed(row)
-        elif _owner_typed(row, labels):
+        elif owner_typed:
             pairs = [(d, derive_key(d)) for d in directives_in(row["text"], transcript=row["kind"] == "transcript")]
         else:
             pairs = []
         found += [Statement(text, key, row, said) for text, key in pairs if identity.text_hash(text) not in forgotten]
     return sorted(found, key=lambda s: (s.said, s.row["path"], s.row["line_start"]))
+
+
+@dataclass(frozen=True)
+class SaidUpdate:
+    """A plain-language update the owner typed ("we switched from pandas to polars"): it retires
+    the ``USER.md`` directives said before it that state the value it replaces (``updates.retires``)."""
+
+    update: updates.Update
+    text: str
+    anchor: str
+    said: dt.datetime
+    session: str | None
+
+
+def updates_said(ws: Workspace, index: Index, now: dt.datetime) -> list[SaidUpdate]:
+    """Every update the owner typed in eligible evidence within ``dream.max_age_days``, oldest first.
+    Only the owner's words count, as for directives: an agent's "Noted, you moved to polars" is not one."""
+    found = []
+    for row, said, owner_typed in _eligible(ws, index, now, lambda row: row["origin"] == "owner" and updates.parse(row["text"]) is not None):
+        if not owner_typed:
+            continue
+        for sentence in sentences(row["text"]):
+            update = updates.parse(sentence)
+            if update is not None:
+                found.append(SaidUpdate(update, sentence, cite(row["path"], row["line_start"], row["line_end"]), said, row.get("session_id")))
+    return sorted(found, key=lambda u: u.said)
 
 
 # --- deciding --------------------------------------------------------------------------------
@@ -298,15 +343,45 @@ def _target(d: Directive, lines: list[usermodel.Directive]) -> tuple[Directive, 
     return None if any(identity.normalise(line.text) == said for line in lines) else (d, None)
 
 
-def apply(ws: Workspace, directives: Sequence[Directive], *, dry_run: bool, record: bool = True) -> list[Change]:
+def _retiring(update_list: Sequence[SaidUpdate], text: str, said: dt.datetime) -> SaidUpdate | None:
+    """The newest update said after ``said`` that retires ``text``, if any."""
+    return next((u for u in reversed(update_list) if u.said > said and updates.retires(u.update, text)), None)
+
+
+def _retire_stale(ws: Workspace, directives: Sequence[Directive], update_list: Sequence[SaidUpdate], *, dry_run: bool) -> list[Change]:
+    """Retire the keyed ``USER.md`` directives a later owner update replaces, through
+    ``usermodel.retire`` (its ``DREAMS.md`` section keeps the key from being re-added by what was
+    said before). A line's statement time is its directive's ``said_at`` when this sweep saw it
+    said, else the start of its ``observed`` day. Unkeyed lines are a hand edit's to change."""
+    said_at = {identity.normalise(d.text): store.when(d.said_at) for d in directives}
+    changes = []
+    for line in usermodel.directives(ws):
+        if line.status != usermodel.ACTIVE or not line.key or not line.observed:
+            continue
+        said = said_at.get(identity.normalise(line.text)) or dt.datetime.fromisoformat(line.observed)
+        update = _retiring(update_list, line.text, said)
+        if update is None:
+            continue
+        if not dry_run:
+            usermodel.retire(ws, line.key, origin="owner", session=update.session)
+        changes.append(Change(line.text, (update.anchor,), None, f"{SUPERSEDED} (key {line.key!r}): retired by the owner's update: {excerpt(update.text)}"))
+    return changes
+
+
+def apply(
+    ws: Workspace, directives: Sequence[Directive], *, dry_run: bool, record: bool = True, retiring: Sequence[SaidUpdate] = ()
+) -> list[Change]:
     """Write the directives to ``USER.md`` through ``usermodel.set_directive``, in place per key,
-    and say why in a ``DREAMS.md`` section of its own (``record``; a sweep whose own section lists
-    the changes passes False); ``dry_run`` returns the same changes and writes nothing."""
+    then retire the ones a later owner update replaces (``retiring``: ``updates_said``), and say
+    why in a ``DREAMS.md`` section of its own (``record``; a sweep whose own section lists the
+    changes passes False); ``dry_run`` returns the same changes and writes nothing. A directive
+    an update said after it already replaces is not written at all."""
     lines = [line for line in usermodel.directives(ws) if line.status == usermodel.ACTIVE]
     times, retired = _line_times(ws), _retired(ws)
     mtime = dt.datetime.fromtimestamp(ws.user_md.stat().st_mtime) if ws.user_md.exists() else None
     changes: list[Change] = []
-    for found in sorted(directives, key=lambda d: d.key):
+    current = [d for d in directives if _retiring(retiring, d.text, store.when(d.said_at) or dt.datetime.fromisoformat(d.observed)) is None]
+    for found in sorted(current, key=lambda d: d.key):
         target = _target(found, lines)
         if target is None:
             continue
@@ -324,6 +399,7 @@ def apply(ws: Workspace, directives: Sequence[Directive], *, dry_run: bool, reco
                 continue
             action, previous = result.action, result.previous or previous
         changes += _changes(d, action, previous)
+    changes += _retire_stale(ws, current, retiring, dry_run=dry_run)
     if changes and record and not dry_run:
         diary.append(ws, DIARY_TITLE, _diary_lines(changes))
     return changes

@@ -270,7 +270,11 @@ def run(ws: Workspace, *, phases: tuple[str, ...], dry_run: bool, explain: bool,
         taint = store.taints(index)
         verdicts = gate.evaluate(staging, recalls, taint, cfg, now)
         result = deep(ws, index, staging, verdicts, dry_run=dry_run, now=now) if "deep" in phases else DeepResult(None, None, ())
-        user = directives.apply(ws, directives.collect(ws, index, now), dry_run=dry_run, record=False) if "deep" in phases else []
+        user = (
+            directives.apply(ws, directives.collect(ws, index, now), dry_run=dry_run, record=False, retiring=directives.updates_said(ws, index, now))
+            if "deep" in phases
+            else []
+        )
         fresh = _fresh(staging, recalls, lit.touched if lit else frozenset(), last_dream)
         ineligible = _ineligible_recalled(index, (store.when(last_dream) or now - dt.timedelta(days=cfg.max_age_days)).date().isoformat(), taint)
         gate_rejected = [

@@ -46,7 +46,7 @@ PATTERNS = (
         re.IGNORECASE,
     ),
 )
-# words of an update that say it is one, not what it is about
+# words of an update that say it is one, or when and how it was announced, not what it is about
 UPDATE_WORDS = frozenset(
     """
     moved moving switched switching migrated migrating changed changing went transitioned upgraded downgraded ported swapped
@@ -55,6 +55,7 @@ UPDATE_WORDS = frozenset(
     decommissioned decommissioning sunset sunsetting over onto week month year day days weeks months years ago last since
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
     october november december said user assistant
+    heads fyi btw quick update news morning afternoon evening tonight earlier recently lately finally officially
     """.split()  # noqa: SIM905
 )
 RESOLVED_DATE = re.compile(r"^\d{4}(?:-\d{2}){1,2}$")  # "this week (the week of 2026-11-16)": when, not what it is about
