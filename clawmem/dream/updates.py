@@ -118,7 +118,9 @@ def parse(text: str) -> Update | None:
 
 
 def _names(text: str, value: str) -> bool:
-    return re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-]|\.\w)", text.casefold()) is not None
+    """Whether ``text`` names ``value`` as a word or as a part of an identifier (``VELONET_SFTP_USER``
+    names "sftp"), never inside a longer word ("npm" is not in "pnpm") or a dotted name."""
+    return re.search(rf"(?<![^\W_]|[.-]){re.escape(value)}(?![^\W_]|-|\.[^\W_])", text.casefold()) is not None
 
 
 def _shares_subject(update: Update, text: str) -> bool:

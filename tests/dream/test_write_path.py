@@ -264,6 +264,25 @@ def test_a_new_value_for_the_same_attribute_retires_the_old_one_unsaid(ws, say, 
     assert stale not in active(ws.memory_md)
 
 
+@pytest.mark.parametrize(("stale", "update"), [
+    ("The Velonet login is in Doppler, project pedal: VELONET_SFTP_USER and VELONET_SFTP_KEY.", "Velonet is switching off the SFTP this week."),
+    ("The cache URL is REDIS_URL in the prod config of billing.", "Billing no longer uses Redis, it moved to Postgres."),
+])
+def test_a_value_named_inside_an_identifier_is_retired_too(ws, say, dream, stale, update):
+    """``VELONET_SFTP_USER`` names the SFTP the update switches off; "pnpm" never names "npm"."""
+    for n in (20, 19, 18):
+        say(f"old{n}", f"user: {stale}\n", day(n))
+    say("keep", "user: We install packages with pnpm in CI, pinned in the lockfile.\n", day(18))
+    for n in (20, 19):
+        say(f"keep{n}", "user: We install packages with pnpm in CI, pinned in the lockfile.\n", day(n))
+    dream(day(18))
+    assert stale in active(ws.memory_md)
+    say("new", f"user: {update}\nassistant: Noted.\n", day(1))
+    report = dream(day(1))
+    assert [s["text"] for s in report["superseded"]] == [stale]
+    assert "We install packages with pnpm in CI, pinned in the lockfile." in active(ws.memory_md)
+
+
 def test_a_new_value_for_an_unnamed_port_retires_nothing(ws, say, dream):
     """"the port" does not say which one: the metrics port stays when another port changes."""
     stale = "The metrics server listens on port 9090."
