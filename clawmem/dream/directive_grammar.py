@@ -4,21 +4,37 @@ Only words: no index, no staging, no ``USER.md``. ``directives.py`` collects and
 finds; ``light.py`` and ``standalone.py`` ask it whether a sentence is a directive.
 
 **What is a directive** (per sentence of ``text.pieces``, once speaker labels, timestamps,
-emphasis and conversational wrappers are gone; clauses joined by ``;`` or "and never …" apart):
+emphasis and conversational wrappers are gone; clauses joined by ``;`` or "and never …" apart,
+unless only the whole sentence states a rule: "we don't do X; we do Y"):
 
 - ``always …``, ``never …``, ``don't/do not …`` (at least two words after it, or ``don't ever``),
-  ``stop …ing``, ``I prefer …`` / ``I'd prefer …``, ``I'd rather …``, a leading or trailing
-  ``from now on`` / ``going forward`` / ``in future`` (then any imperative), ``you should always
-  …``, and ``when(ever)/while X, Y`` or ``…: Y`` with Y a rule of its own (kept as "Always Y
-  when X"; a "while" that points into the conversation keeps it out). "While we're on X",
-  "speaking of X" change the subject: a known topic becomes a topic label ("while we're on commit
-  messages: never mention Claude" is "Never mention Claude (commit messages)."), any other, and
-  "while you're at it", is dropped;
-- ``please …`` (or "pls", "please, please", "please just") only as a standing request: a habitual
-  marker right after it ("please always", "please don't ever", "please stop …ing", "from now on"),
-  or a style verb (use, answer, reply, call, address, keep, be, speak, spell, avoid, prefer, …;
-  "write" only with a preposition) with a general object: no ``the/this/that/it/my/our …``.
-  "Please fix the login bug" is a task.
+  ``stop …ing``, ``I prefer …`` / ``I'd prefer …``, ``I'd rather …`` ("I'd rather you didn't X"
+  is "Don't X", "I'd rather you run/used X" with a known verb "Always run X" / "Use X"), a
+  leading or trailing ``from now on`` / ``going forward`` / ``in future`` / ``from here on`` or a
+  trailing ``, ever`` (then any imperative), ``you should always …``, and ``when(ever)/while X,
+  Y`` or ``…: Y`` with Y a rule of its own (kept as "Always Y when X"; a "while" that points into
+  the conversation keeps it out). "While we're on X", "speaking of X" change the subject: a known
+  topic becomes a topic label ("while we're on commit messages: never mention Claude" is "Never
+  mention Claude (commit messages)."), any other, and "while you're at it", is dropped. The verb a
+  habit word leaves out is put back (``_implied_verb``): a backticked command is run ("Don't ever
+  `terraform apply` without a plan file" is "Never run `terraform apply` without a plan file."),
+  a one-word code span, a value of a known kind or a named style (a case, UTC, ISO 8601, semver,
+  imperative, conventional) used ("Dates: always UTC" is "Always use UTC (dates)."); an unknown
+  word stays as said ("always local time");
+- with one of those markers (or "as a rule", or a rule label) also a statement of how
+  things are done (``_stated``): a passive habit, "<things> get(s)/is/are/should be written|done|
+  built|tested|formatted|linted|run|installed|managed|documented in/with/using/via X" ("New Python
+  code gets written in polars from now on" is "Write new Python code in polars.", key
+  ``dataframe.python``; "Always build …" for a verb USER.md does not open with), a plan for a
+  value of a known kind ("we'll use pnpm from here on", "we're using …", "let's go with …": "Use
+  pnpm."), and "no X" ("No gitmoji in commit messages from now on" is "Don't use gitmoji in commit
+  messages."). Without a marker "the build gets done in CI" is a fact, "we'll use pnpm" a plan;
+- ``please …`` (or "pls", "please, please", "please just"; a trailing "please" counts the same:
+  "Keep commit messages short please") only as a standing request: a habitual marker right after
+  it ("please always", "please don't ever", "please stop …ing", "from now on"), or a style verb
+  (use, answer, reply, call, address, keep, be, speak, spell, avoid, prefer, …; "write" only with
+  a preposition) with a general object: no ``the/this/that/it/my/our …``. "Please fix the login
+  bug" and "Put it in the Makefile please" are tasks.
 
 Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
 commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
@@ -36,10 +52,18 @@ migration, branch, PR):
 - a team convention said with its contrast or exclusion, "we (always/just …) <verb> X, not Y", the
   verb a style or tool verb, do, store or put in the present tense: "we do CTEs, not nested
   subqueries" is "Do CTEs, not nested subqueries." ("we always …" keeps "Always"; "we do use"
-  is "Use"). "Them" right after the verb is what a kind's value is used on: "we write them with
-  Vitest, not Jest" is "Write tests with Vitest, not Jest." (``KIND_TOPICS``; "we write them in
-  TypeScript" still points back). Without a contrast "we use X" is a fact of the stack (MEMORY.md);
-  "we did/used …", "we're using", "we'll …", "Sam does …" and "we do both, not one" stay out;
+  is "Use"), and so is its mirror with the same verb twice, "we don't do nested subqueries, we
+  do CTEs" (also after ";", a dash or "but", "any more" and "instead" dropped; "we don't mock
+  X, we use Y" has no contrast to say). "Them" right after the verb is what a kind's value is
+  used on: "we write them with Vitest, not Jest" is "Write tests with Vitest, not Jest."
+  (``KIND_TOPICS``; "we write them in TypeScript" still points back). Without a contrast "we use
+  X" is a fact of the stack (MEMORY.md); "we did/used …", "we're using", "we'll …", "Sam does …"
+  and "we do both, not one" stay out;
+- a decision for a value of a known kind, by the owner or the team: "we're going with polars
+  after all", "we've settled on Vitest", "I'm switching to zsh", "we've decided on pnpm for
+  everything" are "Use polars." … (``DECISION``; "after all", "in the end", "instead", "then"
+  dropped). Only a value of ``KINDS`` makes it a rule: "we're going with the blue one" is a
+  choice of the moment, and so is "… for this script";
 - an exclusion, "X only, no/not/never Y" after a comma, semicolon or dash (also "only X, no Y",
   "no Y, X only", "use/stick to X only, no Y", "X please — no Y"): a choice of one or two words,
   "Use" put before a bare one, a trailing ", until/unless …" kept: "pandas only, no polars" is
@@ -50,12 +74,14 @@ migration, branch, PR):
 - a standing scope, leading or trailing: "for everything", "everywhere", "by default", "as a rule",
   "in this repo/codebase/project", "in docs/answers/comments …", with a style verb or a tool verb
   with "with": "Use uv for everything", "Use British spelling in docs";
-- a rule label ("Rule for this codebase:", "Convention here:", "House rule:"), or "we always/never/
+- a rule label ("Rule for this codebase:", "Convention here:", "House rule:"; a marker for a
+  statement too: "House rule: new code gets written in TypeScript"), or "we always/never/
   don't/prefer …" with such a scope or a trailing "here": "In this repo we never …";
 - a switch to a value of a known kind or a backticked command: "go back to plain `cargo test`",
   "switch to pnpm for everything" (written "Use …");
 - a style of answers: "keep answers short", "Reply in French", "No emojis" (a style noun, or any
-  general noun under a scope or rule label), and a noun phrase asked for with "please" or a scope:
+  general noun under a scope or rule label, or in a topic with a house style: "No gitmoji in PR
+  titles"), and a noun phrase asked for with "please" or a scope:
   "British English please, in docs as well as answers", "Shorter answers, please";
 - a topic label, "<topic>: <rule>", the topic (``TOPIC_LABEL``: up to two words and a plural or
   mass noun with a house style, such as commit messages, branch names, PR titles, imports, tests,
@@ -221,7 +247,9 @@ LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 HABIT_LEAD = re.compile(r"^(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\b\s*[,:;-]*\s*", re.IGNORECASE)
-HABIT_TAIL = re.compile(r"[\s,;-]*\b(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\s*[.!]*$", re.IGNORECASE)
+HABIT_TAIL = re.compile(
+    r"(?:[\s,;-]*\b(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)|\s*,\s*ever)\s*[.!]*$", re.IGNORECASE
+)  # "No emoji in commit messages, ever."
 PLEASE_TAIL = re.compile(r"[\s,;-]*\bplease\s*[.!]*$", re.IGNORECASE)
 PLEASE_ANYWHERE = re.compile(r"[\s,]*\bplease\b", re.IGNORECASE)  # its comma goes with it, the next one stays: "X please, no Y"
 PLS = re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE)
@@ -263,12 +291,14 @@ _TOPIC_HEADS = (
 HINT = re.compile(
     r"\b(?:always|never|don'?t|do not|please|pls|plz|prefer|rather|from now on|going forward|future|henceforth|stop|not|instead|no|keep|answer|reply|"
     r"respond|speak|talk|rule|convention|policy|here|repo|repository|codebase|project|everything|everywhere|default|board|answers|docs|code|switch|"
-    rf"back|revert|{_TOPIC_HEADS})\b",
+    r"back|revert|going with|settled|decided|gone with|switching|switched|moving to|moved to|sticking|standardi[sz]|"
+    rf"{_TOPIC_HEADS})\b",
     re.IGNORECASE,
 )
 TIME_DEICTIC = re.compile(
     r"\b(?:now|right now|for now|today|tonight|tomorrow|yesterday|yet|at the moment|(?:last|next) time|this|these|those)\b(?! on\b)", re.IGNORECASE
 )
+CODE_SPAN = re.compile(r"`[^`]*`")
 
 # --- sentences -------------------------------------------------------------------------------
 def _low(word: str) -> str:
@@ -283,6 +313,11 @@ def _is_verb(word: str, *, after_dont: bool = False) -> bool:
     return not (low.endswith("ed") and low not in ED_BASE and not low.endswith("eed"))
 
 
+def _now(text: str) -> bool:
+    """Whether ``text`` speaks of now ("for now", "this", "today"); a code span is a literal ("`git log --since=yesterday`")."""
+    return bool(TIME_DEICTIC.search(CODE_SPAN.sub("``", text)))
+
+
 def _stands_alone(body: list[str]) -> bool:
     """A directive read in another session must not point into this conversation."""
     rest = [_low(w) for w in body[1:]]
@@ -290,11 +325,24 @@ def _stands_alone(body: list[str]) -> bool:
         rest = rest[1:]
     if rest and rest[0] in DEICTIC_OBJECTS:
         return False
-    return not TIME_DEICTIC.search(" ".join(body))
+    return not _now(" ".join(body))
+
+
+def _implied_verb(body: list[str]) -> list[str]:
+    """``body`` with the verb a habit word left out put back: a backticked command is run ("never `git push -f`"), a
+    backticked name used ("never `any`"), and so is a value of a known kind or a named style ("always UTC", "never
+    tabs"), unless an object follows it ("always lowercase the tags")."""
+    if body[:1] and body[0].startswith("`"):
+        span = CODE_SPAN.match(" ".join(body))
+        return ["run" if span and " " in span[0] else "use", *body]
+    if not body or _low(body[0]) in VERB_LIKE or (len(body) > 1 and _low(body[1]) in DETERMINERS | SPECIFIC):
+        return body
+    return ["use", *body] if _kind_value(body) or NAMED_STYLE.match(" ".join(body)) else body
 
 
 def _imperative(body: list[str], lead: str | None, *, min_words: int = 1, after_dont: bool = False) -> str | None:
-    """``lead`` + ``body`` when ``body`` opens with a verb and stands alone."""
+    """``lead`` + ``body`` when ``body`` opens with a verb (``_implied_verb``) and stands alone."""
+    body = _implied_verb(body)
     if len(body) < min_words or not _is_verb(body[0], after_dont=after_dont) or not _stands_alone(body):
         return None
     return " ".join(([lead] if lead else []) + body)
@@ -310,7 +358,7 @@ def _please(body: list[str], habitual: bool) -> str | None:
         return _detect(rest, habitual=True)
     words = rest.split()
     if habitual:
-        return _imperative(words, None)
+        return _detect(rest, habitual=True)
     if not words or _low(words[0]) not in STYLE_VERBS:
         return None
     if _low(words[0]) == "write" and (len(words) < 2 or _low(words[1]) not in PREPOSITIONS):
@@ -326,8 +374,13 @@ def _rather(rest: str) -> str | None:
     for prefix in ("you didn't ", "you did not "):
         if low.startswith(prefix):
             return _imperative(rest[len(prefix):].split(), "Don't")
-    if low.startswith("you "):
-        return None  # "I'd rather you used …": no reliable imperative without conjugating
+    if low.startswith("you "):  # "I'd rather you run …", "I'd rather you used …", "I'd rather you always …"
+        words = rest.split()[1:]
+        if words[:1] and _low(words[0]) in ("always", "never"):
+            return _detect(" ".join(words))
+        verb = _base(words[0]) if words else None
+        found = _imperative([verb, *words[1:]], None) if verb else None
+        return _say(found) if found else None
     if low.startswith("not "):
         return _imperative(rest[4:].split(), "Prefer not to")
     body = rest.split()
@@ -336,6 +389,13 @@ def _rather(rest: str) -> str | None:
     if _low(body[0]) in DEICTIC_OBJECTS or not _stands_alone(["prefer", *body]):
         return None
     return "Prefer " + re.sub(r"\bthan\b", "over", rest)
+
+
+def _base(word: str) -> str | None:
+    """A known verb in its base form, said in it or in a regular past tense ("used", "stopped", "replied")."""
+    low, known = _low(word), VERB_LIKE | WE_VERBS
+    stems = (low, *((low[:-1], low[:-2], low[:-3], low[:-3] + "y") if low.endswith("ed") else ()))
+    return next((stem for stem in stems if stem in known), None)
 
 
 def _prefer(rest: str) -> str | None:
@@ -372,8 +432,12 @@ def _detect(s: str, *, habitual: bool = False) -> str | None:
         return _prefer(prefer["rest"])
     if rather := RATHER.match(s):
         return _rather(rather["rest"])
+    if first == "no" and habitual and len(words) > 1:  # "No gitmoji in commit messages from now on"
+        return _no(words[1:], "rule")
+    if please := PLEASE_TAIL.search(s):  # "Keep commit messages short please" as "Please keep commit messages short"
+        return _please(s[: please.start()].split(), habitual)
     if habitual:
-        return _imperative(words, None)
+        return _stated(s, marked=True) or _imperative(words, None)
     return None
 
 
@@ -415,6 +479,32 @@ NP_ADJECTIVE = re.compile(r"^(?P<adj>(?:much |a bit |more |less )?[a-z]+(?:er|es
 WE_CONVENTION = re.compile(r"^we\s+(?:(?P<always>always)\s+|(?:just|generally|normally|usually)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
 WE_VERBS = CONTRAST_VERBS | frozenset({"do", "store", "put"})
 VAGUE_OBJECTS = frozenset("both either neither all everything nothing something anything more less much enough".split())  # noqa: SIM905 - "we do both, not one"
+# "we don't do nested subqueries, we do CTEs": the mirror of a convention with its contrast, one verb said twice
+WE_INSTEAD = re.compile(
+    r"^we (?:don't|dont|do not) (?P<verb>\S+) (?P<x>[^,;—–]+?)(?:\s+(?:any ?more|any longer))?\s*(?:[,;]|\s[—–-])\s*(?:(?:but|instead)\s+)?"
+    r"we (?P<always>always )?(?P<verb2>\S+) (?P<y>.+?)(?:\s+instead)?$",
+    re.IGNORECASE,
+)
+# "new Python code gets written in polars from now on": a habit said in the passive, the participle and its verb
+PARTICIPLES = {
+    "written": "write", "done": "do", "built": "build", "tested": "test", "formatted": "format", "linted": "lint", "run": "run",
+    "installed": "install", "managed": "manage", "documented": "document",
+}
+PASSIVE = re.compile(
+    rf"^(?P<thing>\S+(?:\s+\S+){{0,3}}?)\s+(?:gets?|is|are|(?:should|must|will) be)\s+(?P<done>{'|'.join(PARTICIPLES)})\s+"
+    r"(?P<how>(?:in|with|using|via)\s+\S.*)$",
+    re.IGNORECASE,
+)
+REPORTING_VERBS = frozenset("says said thinks reckons wants insists claims suggests mentioned told asked".split())  # noqa: SIM905 - "Sam says new code gets …"
+# "we're going with polars after all", "we've settled on Vitest": a decision, standing when it names a value of a known
+# kind; "we'll use …", "we're using …", "let's use …" say a plan, standing only with a habit marker
+_DECIDED = (
+    r"(?:'re|'m| are| am) (?:going with|switching to|moving to|sticking with|sticking to|standardi[sz]ing on)|"
+    r"(?:'ve| have)? (?:settled on|decided on|gone with|switched to|moved to|standardi[sz]ed on)"
+)
+_PLANNED = r"(?:'ll| will)? (?:use|go with|stick with|stick to)|(?:'re|'m| are| am) (?:using|going to use)"
+DECISION = re.compile(rf"^(?:we|i|let's)(?:{_DECIDED}|(?P<planned>{_PLANNED}))\s+(?P<value>\S.*)$", re.IGNORECASE)
+DECISION_TAIL = re.compile(r"[\s,]+(?:after all|in the end|then|instead|for good)$", re.IGNORECASE)
 # "pandas only, no polars", "no polars, pandas only": a choice and the alternative it excludes
 EXCLUSION = re.compile(
     r"^(?P<x>[^,;—–]+?)\s*(?:[,;]|\s[—–-])\s*(?:(?:and|but)\s+)?(?P<neg>no|not|never)\s+(?P<y>[^,;—–]+?)(?P<until>,\s*(?:until|unless)\s[^,;—–]+)?$", re.IGNORECASE
@@ -428,16 +518,20 @@ CHOICE = re.compile(
 )
 TASK_SCOPE = frozenset("changes change edits edit code refactors refactoring fixes fix implementation review reviews plan reads writes merges pushes".split())  # noqa: SIM905 - "docs only, no code changes" scopes a task
 TOPIC_LABEL = re.compile(rf"^(?P<topic>(?:[a-z][\w./-]*\s+){{0,2}}(?:{_TOPIC_HEADS}))\s*:\s+(?P<body>\S.*)$", re.IGNORECASE)
+NO_PLACE = re.compile(rf"\s+in\s+(?:[a-z][\w./-]*\s+){{0,2}}(?:{_TOPIC_HEADS})$", re.IGNORECASE)  # "No gitmoji in PR titles": a topic, not a task
 # a report, not a spec, after a topic label: "Commit messages: mine are imperative", "Tests: they pass"
 REPORT_WORDS = frozenset(
     """i you he she it we they me him them mine yours ours theirs is are was were been being has have had will would can could should
     may might must does did""".split()  # noqa: SIM905
 )
+# a style said by its name, a value rather than a verb: "always UTC" uses UTC, "always snake_case" uses snake_case
+NAMED_STYLE = re.compile(
+    r"\b(?:(?:snake|kebab|camel|pascal|title|sentence|lower|upper|screaming)[ _-]?case|imperative|conventional|iso ?8601|utc|semver)\b", re.IGNORECASE
+)
 # what makes the words after a topic label a style rule rather than a report ("Tests: 12 passed"): "please" or "only", a
 # placeholder pattern, a case, a mood or tense, a length limit, a named standard
 STYLE_SPEC = re.compile(
-    r"\bplease\b|(?<![\w-])only(?![\w-])|<\w[\w -]*>|\{\w[\w -]*\}|\b(?:snake|kebab|camel|pascal|title|sentence|lower|upper|screaming)[ _-]?case\b|"
-    r"\b(?:imperative|mood|tense|style|conventional|prefix(?:ed)?|suffix(?:ed)?|iso ?8601|utc|semver)\b|"
+    rf"\bplease\b|(?<![\w-])only(?![\w-])|<\w[\w -]*>|\{{\w[\w -]*\}}|{NAMED_STYLE.pattern}|\b(?:mood|tense|style|prefix(?:ed)?|suffix(?:ed)?)\b|"
     r"(?:\bunder|\bmax(?:imum)?|\bat most|\bno (?:more|longer) than|\bup to|\bbelow|\bwithin|\bless than|<=?)\s*\d+|\b\d+\s*(?:chars?|characters|words|lines|columns)\b",
     re.IGNORECASE,
 )
@@ -446,7 +540,7 @@ STYLE_SPEC = re.compile(
 def _general(words: list[str], *, one_off: bool = False) -> bool:
     """No specific object ("the", "this", "my …"), nothing about now, and (``one_off``) no word of a one-off task."""
     low = [_low(w) for w in words]
-    if any(w in SPECIFIC for w in low) or TIME_DEICTIC.search(" ".join(words)) or not _stands_alone(words or [""]):
+    if any(w in SPECIFIC for w in low) or _now(" ".join(words)) or not _stands_alone(words or [""]):
         return False
     return not (one_off and any(w in ONE_OFF for w in low))
 
@@ -490,6 +584,10 @@ def _standing(s: str) -> str | None:
         label = s[: rule.end()].rstrip(" :").casefold()
         return f"{found} ({label})" if found and rule["scope"] else found
     body, scope = _scoped(s)
+    if found := _stated(body, marked=scope is not None and scope.casefold() in DROPPED_SCOPES):  # "As a rule, new code gets …"
+        return _with(found, scope)
+    if instead := WE_INSTEAD.match(body):  # "we don't do nested subqueries, we do CTEs"
+        return _instead(instead, scope)
     here = re.search(r"[\s,]+here$", body, re.IGNORECASE)
     we = WE_HABIT.match(body[: here.start()] if here else body)
     if we and (scope or here):  # "In this repo we never …", "We use tabs here": a convention, not a report
@@ -533,7 +631,7 @@ def _standing(s: str) -> str | None:
 def _rule(body: str) -> str | None:
     """What a rule label introduces: a directive, "we …", "no …" or a plain imperative."""
     body = body.strip().rstrip(" .!")
-    if found := _detect(body):
+    if found := _detect(body) or _stated(body, marked=True):
         return found
     if we := WE_HABIT.match(body):
         return _we(we, None)
@@ -587,6 +685,41 @@ def _convention(we: re.Match[str], scope: str | None) -> str | None:
     return _with(f"Always {found}" if we["always"] else _say(found), scope)
 
 
+def _instead(we: re.Match[str], scope: str | None) -> str | None:
+    """ "we don't do X, we do Y" as "we do Y, not X" (``_convention``), what the two share said once: "we don't write them
+    with Jest, we write them with Vitest" is "Write tests with Vitest, not Jest"."""
+    if we["verb"].casefold() != we["verb2"].casefold():
+        return None  # "we don't mock the database, we use fixtures": no contrast to say
+    x, y = we["x"].split(), we["y"].split()
+    shared = next((i for i, (a, b) in enumerate(zip(x, y, strict=False)) if _low(a) != _low(b)), min(len(x), len(y)))
+    if shared >= min(len(x), len(y)):
+        return None
+    mirrored = WE_CONVENTION.match(f"we {we['always'] or ''}{we['verb2']} {we['y']}, not {' '.join(x[shared:])}")
+    return _convention(mirrored, scope) if mirrored else None
+
+
+def _stated(s: str, *, marked: bool) -> str | None:
+    """A rule said as how things are done, not as an imperative: a passive habit, only with a marker (``marked``),
+    and a decision for a value of a known kind, a plan ("we'll use …") only with a marker (module docstring)."""
+    if passive := PASSIVE.match(s):
+        thing = passive["thing"].split()
+        if not marked or any(_low(w) in REPORT_WORDS | IRREGULAR_PAST | REPORTING_VERBS for w in thing):
+            return None
+        found = _imperative([PARTICIPLES[passive["done"].casefold()], _uncap(thing[0]), *thing[1:], *passive["how"].split()], None)
+        return _say(found) if found else None
+    if decision := DECISION.match(s):
+        value = DECISION_TAIL.sub("", decision["value"]).split()
+        if (decision["planned"] and not marked) or not _kind_value(value) or not _general(value, one_off=True):
+            return None
+        return "Use " + " ".join(value)
+    return None
+
+
+def _uncap(word: str) -> str:
+    """``word`` without the capital that opened the sentence ("New code"), a name's kept ("PR", "TypeScript", "French")."""
+    return word[0].lower() + word[1:] if word[1:].islower() and _kind([_low(word)]) != "language" else word
+
+
 def _only(body: str, *, please: bool, verb: bool = False) -> str | None:
     """ "pandas only, no polars" as "Use pandas only, no polars": a choice, with "only" or "please", and what it excludes;
     ``verb``: the choice must open with its verb ("we use pandas only, no polars")."""
@@ -609,8 +742,8 @@ def _only(body: str, *, please: bool, verb: bool = False) -> str | None:
         return None
     if any(_low(w) in TASK_SCOPE for w in [*words, *excluded]):
         return None
-    if lead == "Use" and words[0][1:].islower() and _kind([_low(words[0])]) != "language":  # "Pandas only": the sentence's capital
-        words = [words[0][0].lower() + words[0][1:], *words[1:]]
+    if lead == "Use":  # "Pandas only": the sentence's capital
+        words = [_uncap(words[0]), *words[1:]]
     return f"{lead} {' '.join(words)}, {found['neg'].casefold()} {found['y']}{until}"
 
 
@@ -658,13 +791,17 @@ def _topic(label: re.Match[str]) -> str | None:
 
 
 def _no(rest: list[str], scope: str | None) -> str | None:
-    """ "No emojis" as "Don't use emojis": a style noun, or any general noun under a scope or rule."""
-    low = [_low(w) for w in rest]
-    if low[0] in NOT_A_RULE or low[0] in NOT_VERBS or not _general(rest, one_off=True):
+    """ "No emojis" as "Don't use emojis": a style noun, any general noun under a scope, a rule label or a habit marker
+    (``scope`` "rule": nothing to keep in the line), or in a topic with a house style ("No gitmoji in PR titles")."""
+    said = " ".join(rest)
+    place = NO_PLACE.search(said)
+    thing = said[: place.start()].split() if place else rest
+    low = [_low(w) for w in thing]
+    if not low or low[0] in NOT_A_RULE or low[0] in NOT_VERBS or not _general(rest) or not _general(thing, one_off=True):
         return None
-    if low[0] not in STYLE_NOUNS and not scope:
+    if low[0] not in STYLE_NOUNS and not scope and not place:
         return None
-    return _with("Don't use " + " ".join(rest), None if scope == "rule" else scope)
+    return _with("Don't use " + said, None if scope == "rule" else scope)
 
 
 def _phrase(body: str, scope: str | None) -> str | None:
@@ -776,12 +913,17 @@ def _lower_sentences(sentence: str) -> list[str]:
 
 
 def _clauses(sentence: str) -> list[str]:
-    """The parts of ``sentence`` that may each state a rule (``CLAUSES``, ``DASH``)."""
+    """The parts of ``sentence`` that may each state a rule (``CLAUSES``, ``DASH``); a sentence that states one only as a
+    whole ("we don't do nested subqueries; we do CTEs") stays whole."""
     whole = CLAUSES.split(sentence)
     head, *tails = DASH.split(sentence)
     if not tails or len(head.split()) <= MAX_DASH_LEAD_WORDS or (directive_in(head) and any(directive_in(c) for c in whole)):
-        return whole
-    return CLAUSES.split(head)
+        parts = whole
+    else:
+        parts = CLAUSES.split(head)
+    if len(parts) > 1 or tails:
+        return parts if any(directive_in(p) for p in parts) or not directive_in(sentence) else [sentence]
+    return parts
 
 
 def states_directive(text: str) -> bool:

@@ -650,6 +650,12 @@ def test_the_new_classes_reach_user_md_and_what_points_back_stays_out(ws, say, s
     [
         ("we write them with Vitest, not Jest.", "switch to Jest for everything", "test-runner.js", "Use Jest for everything."),
         ("pandas only, no polars", "polars only, no pandas please", "dataframe.python", "Use polars only, no pandas."),
+        (  # a passive habit with a marker replaces the choice of its kind; the clause after it is no rule
+            "pandas only, no polars", "New Python code gets written in polars from now on; leave the old pandas code alone unless you're changing it anyway.",
+            "dataframe.python", "Write new Python code in polars.",
+        ),
+        ("Always use npm.", "we'll use pnpm from here on", "package-manager.node", "Use pnpm."),
+        ("we write them with Jest, not Vitest", "ok, we've settled on Vitest after all", "test-runner.js", "Use Vitest."),
         (
             "Commit messages: imperative mood, under 72 chars, please", "Commit messages: conventional commits please — feat:, fix:, chore:.",
             "format-commit", "Format commit messages: conventional commits.",

@@ -1,0 +1,146 @@
+"""Standing directives said other than as "always/never <verb> …" (``clawmem.dream.directive_grammar``).
+
+A passive habit with a marker, a decision for a value of a known kind, "no X" with a marker or a
+topic, "we don't do X, we do Y", a trailing "please", the verb a habit word leaves out ("never
+`git push -f`", "always UTC") and "I'd rather you <verb> …": each is read as the imperative
+USER.md holds, keyed so that a later choice of the same kind replaces it. What it must not
+catch (a task about a particular thing, a choice of the moment, a question, someone else's
+words, a line that points into the conversation) is listed beside it. Through the CLI these
+forms are exercised in ``test_dream_directives.py`` (``test_a_changed_convention_supersedes_in_place``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clawmem.dream.directive_grammar import derive_key, directive_in, directives_in
+
+FORMS = [
+    # a passive habit, with a habit marker, "as a rule" or a rule label: the participle is the verb
+    ("New Python code gets written in polars from now on.", "Write new Python code in polars.", "dataframe.python"),
+    ("Tests are written with Vitest going forward.", "Write tests with Vitest.", "test-runner.js"),
+    ("From now on, packages get installed with pnpm.", "Always install packages with pnpm.", "package-manager.node"),
+    ("As a rule, new code is formatted with ruff.", "Format new code with ruff.", "format-code"),
+    ("Dependencies get managed with uv from here on.", "Always manage dependencies with uv.", "package-manager.python"),
+    ("In future, commit messages get written in English.", "Write commit messages in English.", "language"),
+    ("Scripts should be written in bash from now on.", "Write scripts in bash.", "shell"),
+    ("House rule: new code gets written in TypeScript", "Write new code in TypeScript.", "write-code"),
+    # a decision for a value of a known kind (a plan, "we'll use …", only with a marker)
+    ("we're going with polars after all", "Use polars.", "dataframe.python"),
+    ("we've settled on Vitest", "Use Vitest.", "test-runner.js"),
+    ("we'll use pnpm from here on", "Use pnpm.", "package-manager.node"),
+    ("I'm switching to zsh in the end", "Use zsh.", "shell"),
+    ("We have decided on pnpm for everything.", "Use pnpm for everything.", "package-manager.node"),
+    ("ok, we're going with tabs, not spaces, after all", "Use tabs, not spaces.", "indentation"),
+    ("let's go with British English from now on", "Use British English.", "language"),
+    ("From now on we use uv.", "Use uv.", "package-manager.python"),
+    # "no X" with a habit marker (", ever" is one) or in a topic with a house style
+    ("No gitmoji in commit messages from now on.", "Don't use gitmoji in commit messages.", "use-gitmoji"),
+    ("No emoji in commit messages, ever.", "Don't use emoji in commit messages.", "use-emoji"),
+    ("No emojis, ever.", "Don't use emojis.", "use-emoji"),
+    ("From now on, no tables in answers.", "Don't use tables in answers.", "use-tables"),
+    ("No abbreviations in variable names going forward", "Don't use abbreviations in variable names.", "use-abbreviations"),
+    ("No gitmoji in PR titles.", "Don't use gitmoji in PR titles.", "use-gitmoji"),
+    # "we don't do X, we do Y": the mirror of "we do Y, not X", the same verb twice
+    ("we don't do nested subqueries, we do CTEs", "Do CTEs, not nested subqueries.", "do-ctes"),
+    ("we don't do subqueries, we do CTEs instead", "Do CTEs, not subqueries.", "do-ctes"),
+    ("we don't use Jest, we use Vitest", "Use Vitest, not Jest.", "test-runner.js"),
+    ("We don't use npm any more; we use pnpm.", "Use pnpm, not npm.", "package-manager.node"),
+    ("we don't write them with Jest — we write them with Vitest", "Write tests with Vitest, not Jest.", "test-runner.js"),
+    # a trailing "please" counts like a leading one
+    ("Keep commit messages short please", "Keep commit messages short.", "keep-commit"),
+    ("Keep PR descriptions brief, please.", "Keep PR descriptions brief.", "keep-pr"),
+    ("Use tabs, please.", "Use tabs.", "indentation"),
+    ("Call me Sam please", "Call me Sam.", "call-me"),
+    # the verb a habit word leaves out: a backticked command is run, a one-word code span, a kind's value or a named style used
+    ("Don't ever `terraform apply` without a plan file.", "Never run `terraform apply` without a plan file.", "run-terraform"),
+    ("never `git push --force` to main", "Never run `git push --force` to main.", "run-git"),
+    ("always `make lint` before committing", "Always run `make lint` before committing.", "run-make"),
+    ("Never `eval` in library code.", "Never use `eval` in library code.", "use-eval"),
+    ("Don't ever run `git log --since=yesterday` in scripts", "Never run `git log --since=yesterday` in scripts.", "run-git"),
+    ("Dates: always UTC", "Always use UTC (dates).", "use-utc"),
+    ("Variable names: always snake_case", "Always use snake_case (variable names).", "use-snake"),
+    ("always tabs", "Always use tabs.", "indentation"),
+    # "I'd rather you <verb> …" with a known verb, in its base form or a regular past
+    ("I'd rather you run mix precommit before every commit", "Always run mix precommit before every commit.", "run-mix"),
+    ("I'd rather you used pnpm", "Use pnpm.", "package-manager.node"),
+    ("I'd rather you replied in French", "Reply in French.", "language"),
+    ("I'd rather you stopped adding emoji to commit messages", "Stop adding emoji to commit messages.", "add-emoji"),
+    ("I'd rather you always run the linter before pushing", "Always run the linter before pushing.", "run-linter"),
+]
+
+
+@pytest.mark.parametrize(("said", "directive", "key"), FORMS)
+def test_each_form_is_read_as_an_imperative_with_its_key(said, directive, key):
+    assert directive_in(said) == directive and derive_key(directive) == key
+
+
+KEPT = [  # what already counted reads as before: a verb after "don't ever", a verb with its object after "always"
+    ("Don't ever run `terraform apply` without a plan file.", "Never run `terraform apply` without a plan file."),
+    ("I'd rather you didn't push to main", "Don't push to main."),
+    ("always lowercase the tags", "Always lowercase the tags."),
+    ("Reply in French please", "Reply in French."),
+]
+
+
+@pytest.mark.parametrize(("said", "directive"), KEPT)
+def test_what_already_counted_reads_as_before(said, directive):
+    assert directive_in(said) == directive
+
+
+NOT_FORMS = [
+    # one-off tasks about a particular thing
+    "Bump the build number to 1.6.0+58 for me", "drop the users table on staging", "Put it in the Makefile", "Put it in the Makefile please",
+    "Fix the login bug please", "Keep it short please", "No changes in this PR from now on",
+    # a choice of the moment, a plan without a marker, a fact without a marker, a report
+    "we're going with the blue one", "we're going with the blue one after all", "we're going with polars for this script",
+    "we're going with pnpm this time", "we're going with polars for now", "we went with polars", "we'll use pnpm", "we're using pnpm",
+    "let's go with polars", "the build gets done in CI", "Tests get written with pytest", "New code gets written today",
+    "New code gets written in polars today", "we didn't use Jest, we used Vitest",
+    # no contrast to say
+    "we don't mock the database, we use fixtures", "we don't do both, we do one",
+    # pointing into the conversation
+    "please don't ever print those values", "it gets written in polars from now on", "those get built with Vite from now on",
+    "No more emojis today",
+    # questions
+    "are we going with polars?", "New code gets written in polars from now on?", "Should tests be written with Vitest going forward?",
+    "we don't use Jest, we use Vitest, right?", "No gitmoji in commit messages from now on?",
+    # someone else's words, a hedge
+    "He said new code gets written in polars from now on", "Sam says new code gets written in polars from now on",
+    "Sam doesn't use Jest, he uses Vitest", "I think new code gets written in polars from now on",
+]
+
+
+@pytest.mark.parametrize("said", NOT_FORMS)
+def test_what_stays_out(said):
+    assert directive_in(said) is None
+
+
+def test_in_a_turn_the_rule_is_taken_and_the_rest_left():
+    turn = "user: New Python code gets written in polars from now on; leave the old pandas code alone unless you're changing it anyway."
+    assert directives_in(turn, transcript=True) == ["Write new Python code in polars."]
+    turn = "user: Looks good. We don't use npm any more; we use pnpm. Can you update the lockfile?"
+    assert directives_in(turn, transcript=True) == ["Use pnpm, not npm."]  # the clauses stay together: neither is a rule alone
+    assert directives_in("user: we don't write them with Jest — we write them with Vitest", transcript=True) == ["Write tests with Vitest, not Jest."]
+    assert directives_in("user: We store money in BIGINT columns — never floats", transcript=True) == []  # still no rule of its own
+
+
+def test_people_in_a_chat_between_them_are_not_the_owner():
+    chat = "user: Sam: we're going with polars after all\nSam: New Python code gets written in polars from now on\nPriya: we don't use Jest, we use Vitest"
+    assert directives_in(chat, transcript=True) == []
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("pandas only, no polars", "New Python code gets written in polars from now on."),
+        ("pandas only, no polars", "we're going with polars after all"),
+        ("we write them with Jest, not Vitest", "we've settled on Vitest"),
+        ("Always use npm.", "we'll use pnpm from here on"),
+        ("we do use Jest, not Vitest, in this repo", "we don't use Jest, we use Vitest"),
+        ("Always use spaces for indentation.", "always tabs"),
+    ],
+)
+def test_a_newer_form_shares_the_key_of_the_older_choice(older, newer):
+    found_older, found_newer = directive_in(older), directive_in(newer)
+    assert found_older and found_newer and derive_key(found_older) == derive_key(found_newer)
