@@ -59,6 +59,10 @@ DEPENDENT = re.compile(
     r"|(?:[\w']+\s+){1,2}however)\b",
     re.IGNORECASE,
 )
+# "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")
+# names the other half of a change said just before it, so the sentence joins the claim before it
+# when there is one (alone it stays a claim: what it replaces may be in another turn).
+INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)", re.IGNORECASE)
 # "I chose them because …", "the kids loved it", "never had a chance to visit it", "sometimes I
 # even use it": the object is a pronoun whose noun was said earlier (no noun phrase of its own
 # before it: the words up to the pronoun hold no determiner or possessive).
@@ -506,7 +510,8 @@ def claims(
     """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
 
     A claim is one sentence that stands on its own, plus the sentences right after it that lean
-    on it (``_leans``): "I have two dogs. They are called Rex and Max." is one claim. A
+    on it (``_leans``; or name, with a bare "instead", the other half of a change: ``INSTEAD``):
+    "I have two dogs. They are called Rex and Max." is one claim. A
     leaning sentence with nothing to lean on is dropped, and so is one that is only talk
     (``worth.social``: "It was so cool.", "Check it out!"), one that points back at something the
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
@@ -538,7 +543,7 @@ def claims(
             out.append((piece, structure))
             open_at = None if piece.item else open_at
             continue
-        if not _leans(piece.unit):
+        if not _leans(piece.unit) and not (open_at is not None and INSTEAD.search(said)):
             why = scaffolding.reason(said)
             if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
                 why = POINTS_BACK  # nothing after it may lean on it either

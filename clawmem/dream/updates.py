@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.text import content_words, words
+from clawmem.dream.text import content_words, sentences, words
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
 
@@ -99,7 +99,12 @@ def _subject(text: str, values: set[str]) -> frozenset[str]:
 
 
 def parse(text: str) -> Update | None:
-    """The update ``text`` states, if it states one."""
+    """The update ``text`` states, if it states one: the first of its sentences that states one
+    (a value never runs on into the next sentence: "… switching off the SFTP. As of today …")."""
+    return next((u for u in map(_parse_sentence, sentences(text)) if u is not None), None)
+
+
+def _parse_sentence(text: str) -> Update | None:
     for pattern in PATTERNS:
         match = pattern.search(text)
         if match is None:

@@ -283,6 +283,27 @@ def test_a_value_named_inside_an_identifier_is_retired_too(ws, say, dream, stale
     assert "We install packages with pnpm in CI, pinned in the lockfile." in active(ws.memory_md)
 
 
+@pytest.mark.parametrize(("stale", "update", "replacement"), [
+    (
+        "Velonet drops the nightly export on their SFTP, sftp.velonet.example, folder /exports.",
+        "Big news from Velonet: they're switching off the SFTP.",
+        "As of today the exports land in an S3 bucket instead, s3://velonet-exports/pedala/.",
+    ),
+    ("CI runs on Jenkins at ci.internal, job web-main.", "We're dropping Jenkins.", "Builds run on GitHub Actions instead, in .github/workflows/ci.yml."),
+    ("Web sessions are kept in Redis, db 2.", "We no longer use Redis for sessions.", "They live in Postgres instead, table web_sessions."),
+])
+def test_an_update_and_what_replaces_it_in_one_turn_are_one_line(ws, say, dream, stale, update, replacement):
+    """Told once, the update needs no recalls; what replaces the old value (a bare "instead") goes with it."""
+    for n in (20, 19, 18):
+        say(f"old{n}", f"user: {stale}\n", day(n))
+    dream(day(18))
+    assert active(ws.memory_md) == [stale]
+    say("new", f"user: {update} {replacement} Can you switch the loader over?\nassistant: On it.\n", day(1))
+    dream(day(1))
+    [line] = active(ws.memory_md)
+    assert line.startswith(update) and replacement.split(" instead")[0].split()[-1] in line
+
+
 def test_a_new_value_for_an_unnamed_port_retires_nothing(ws, say, dream):
     """"the port" does not say which one: the metrics port stays when another port changes."""
     stale = "The metrics server listens on port 9090."
