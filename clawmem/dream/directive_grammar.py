@@ -885,15 +885,26 @@ def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
         s = s[you.end():]
     when = WHEN_FIRST.match(s)
     if when:
-        found = _detect(when["rest"], habitual=habitual) or (None if habitual else _standing(when["rest"]))
+        found = _first(when["rest"], habitual)
         cond = when["cond"]
         if found and cond.casefold().startswith("while") and TIME_DEICTIC.search(cond):
             return None  # "while you're in this file: …" is a rule for now
         return _finish(f"{found.rstrip(' .!')} {cond[0].lower()}{cond[1:]}") if found else None
-    found = _detect(s, habitual=habitual) or (None if habitual else _standing(s))
-    if not found and (granted := CONCESSION.match(s)):
+    if found := _first(s, habitual):
+        return found
+    if granted := CONCESSION.match(s):
         return directive_in(granted["rest"], habitual=habitual)
-    return _finish(found) if found else None
+    return None
+
+
+def _first(s: str, habitual: bool) -> str | None:
+    """The first reading of ``s`` as a directive that ``_finish`` accepts: as said, then as a standing rule (a habit
+    marker does not hide a topic label: "tests: I'd rather you didn't mock the database, ever")."""
+    for read in (lambda: _detect(s, habitual=habitual), lambda: _standing(s)):
+        found = read()
+        if found and (finished := _finish(found)):
+            return finished
+    return None
 
 
 LOWER_BOUNDARY = re.compile(r"(?<=[a-z)`])(?P<word>[\w.]*)[.!]+\s+(?=[a-z])")

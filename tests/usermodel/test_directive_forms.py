@@ -80,6 +80,10 @@ KEPT = [  # what already counted reads as before: a verb after "don't ever", a v
     ("I'd rather you didn't push to main", "Don't push to main."),
     ("always lowercase the tags", "Always lowercase the tags."),
     ("Reply in French please", "Reply in French."),
+    # a habit marker ("ever", "from now on") beside a topic label: the label still reads as one
+    ("Oh, and while we're on tests: I'd rather you didn't mock the database, ever.", "Don't mock the database (tests)."),
+    ("While we're on tests: don't hit the network, ever.", "Don't hit the network (tests)."),
+    ("Commit messages: imperative mood, from now on.", "Format commit messages: imperative mood."),
 ]
 
 
