@@ -50,7 +50,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any
 
 from clawmem.commands import usermodel
@@ -152,14 +152,16 @@ def _proposed(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         return []
 
 
-def _eligible(ws: Workspace, index: Index, now: dt.datetime, wanted: Callable[[Mapping[str, Any]], bool]) -> Iterator[tuple[dict[str, Any], dt.datetime, bool]]:
+def _eligible(
+    ws: Workspace, index: Index, now: dt.datetime, wanted: Callable[[Mapping[str, Any]], bool], forgotten: Set[str]
+) -> Iterator[tuple[dict[str, Any], dt.datetime, bool]]:
     """The ``wanted`` episodic rows said within ``dream.max_age_days`` that pass the sweep's own
-    eligibility rule and were not forgotten, with when each was said and whether the owner typed it."""
+    eligibility rule and are not ``forgotten`` (tombstoned hashes), with when each was said and
+    whether the owner typed it."""
     now = now.astimezone().replace(tzinfo=None) if now.tzinfo else now
     oldest = now - dt.timedelta(days=ws.config.dream.max_age_days)
     rows = [dict(r) for r in index.query(ROWS, (oldest.date().isoformat(),))]
     taint = store.taints(index)
-    forgotten = ledger.tombstones(ws).hashes
     copies = light._RecalledCopies(index)  # the sweep's recalled-copy test (agent rows only: module docstring)
     labels = _owner_labels(rows)
     for row in rows:
@@ -177,12 +179,20 @@ def _is_proposal(row: Mapping[str, Any]) -> bool:
     return (row["supersession_key"] or "").startswith(PROPOSAL_PREFIX) and row["kind"] == "daily"
 
 
+def _may_direct(row: Mapping[str, Any]) -> bool:
+    """A row that may hold a directive: an agent's tagged proposal, or anyone else's words with a directive's hint."""
+    return _is_proposal(row) or (row["origin"] != "agent" and HINT.search(row["text"]) is not None)
+
+
+def _may_update(row: Mapping[str, Any]) -> bool:
+    return row["origin"] == "owner" and updates.parse(row["text"]) is not None
+
+
 def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]:
     """Every directive in eligible evidence within ``dream.max_age_days``, oldest first."""
     forgotten = ledger.tombstones(ws).hashes
     found: list[Statement] = []
-    wanted = lambda row: _is_proposal(row) or (row["origin"] != "agent" and HINT.search(row["text"]) is not None)  # noqa: E731
-    for row, said, owner_typed in _eligible(ws, index, now, wanted):
+    for row, said, owner_typed in _eligible(ws, index, now, _may_direct, forgotten):
         if _is_proposal(row):
             pairs = _proposed(row)
         elif owner_typed:
@@ -209,7 +219,7 @@ def updates_said(ws: Workspace, index: Index, now: dt.datetime) -> list[SaidUpda
     """Every update the owner typed in eligible evidence within ``dream.max_age_days``, oldest first.
     Only the owner's words count, as for directives: an agent's "Noted, you moved to polars" is not one."""
     found = []
-    for row, said, owner_typed in _eligible(ws, index, now, lambda row: row["origin"] == "owner" and updates.parse(row["text"]) is not None):
+    for row, said, owner_typed in _eligible(ws, index, now, _may_update, ledger.tombstones(ws).hashes):
         if not owner_typed:
             continue
         for sentence in sentences(row["text"]):

@@ -320,6 +320,7 @@ AFTER_A_NOUN = frozenset(
 )
 # An imperative's object that is one thing at hand, not things in general
 PARTICULAR = frozenset(("the", "this", "that", "these", "those", "it", "them", "my", "our", "your", "his", "her", "their", "a", "an", "me", "us"))
+MAX_LABEL_WORDS = 12  # a label before a colon names the thing an instruction after it is about
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
@@ -345,12 +346,17 @@ def answer_talk(said: str, *, item: bool) -> str | None:
 def request_talk(said: str) -> str | None:
     """Why a sentence of the owner's turn to their agent is a task rather than a fact ("Bump the
     build number to 1.6.0+58 for me", "Put it in the Makefile"): an unconditional instruction
-    about a particular thing is the work at hand. One about things in general ("Import CTEs at
+    about a particular thing is the work at hand, also after a label naming it ("Meanwhile, the
+    Python bit that works out trip distance: write it with pandas, please"). One about things in general ("Import CTEs at
     the top") may be a convention and stays, as does a procedure with its condition; a directive
     ``directive_grammar`` knows goes to ``USER.md`` on its own."""
-    tokens = words(said)
-    particular = len(tokens) > 1 and tokens[1] in PARTICULAR
-    return "the owner's request for the work at hand, not a fact" if particular and _instruction(tokens) else None
+    label, colon, rest = said.partition(": ")
+    asked = [said, rest] if colon and len(label.split()) <= MAX_LABEL_WORDS else [said]  # "The Python bit: write it with pandas"
+    return "the owner's request for the work at hand, not a fact" if any(_particular_instruction(words(a)) for a in asked) else None
+
+
+def _particular_instruction(tokens: list[str]) -> bool:
+    return len(tokens) > 1 and tokens[1] in PARTICULAR and _instruction(tokens)
 
 
 def _instruction(tokens: list[str]) -> bool:

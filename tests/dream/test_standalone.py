@@ -279,6 +279,9 @@ def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days
     "Put the port in the Makefile so nobody trips over it again.",
     "Rename the asset to dock_status_hourly and rerun the backfill.",
     "Fix the failing snapshot test in stg_trips.",
+    # after a label naming the thing
+    "Meanwhile, the Python bit that works out trip distance: write it with pandas like the rest, please.",
+    "The login page: move it to the new layout.",
 ])
 def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, task):
     """In a turn to their agent, the owner's unconditional instruction is the work at hand, said
@@ -299,6 +302,8 @@ def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, t
     "Change of plan on iOS: we're dropping iOS 14.", "Build broke on the pi after the upgrade to glibc 2.39.", "Release notes live in docs/releases.md.",
     # about things in general: perhaps a convention, not the work at hand
     "Import CTEs at the top, one final select, the usual dbt layout.",
+    # a label before a fact or a general instruction
+    "Background: Havenlink is the port's ETA feed and allows 60 requests a minute.",
 ])
 def test_a_noun_or_an_instruction_about_things_in_general_is_no_task(said):
     row = {"text": f"user: {said}", "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}
