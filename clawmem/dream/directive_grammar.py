@@ -36,6 +36,7 @@ unless only the whole sentence states a rule: "we don't do X; we do Y"):
   a preposition) with a general object: no ``the/this/that/it/my/our …``. "Please fix the login
   bug" and "Put it in the Makefile please" are tasks.
 
+Emphasis before a rule comes off ("let me be very clear about prod: never …", "just to be clear,").
 Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
 commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
 though", "…, ok", "…, just so you know") come off, and so do a reason after a comma or colon
@@ -73,7 +74,10 @@ migration, branch, PR):
   "this/now" stay out;
 - a standing scope, leading or trailing: "for everything", "everywhere", "by default", "as a rule",
   "in this repo/codebase/project", "in docs/answers/comments …", with a style verb or a tool verb
-  with "with": "Use uv for everything", "Use British spelling in docs";
+  with "with": "Use uv for everything", "Use British spelling in docs"; a part of the project ("for
+  the legacy app", "in the billing service", ``_COMPONENTS``) before or after any directive: "For
+  the legacy app, always use npm" is "Always use npm for the legacy app.", keyed by that part
+  (``package-manager.node.legacy-app``), so it never replaces the rule for everything;
 - a rule label ("Rule for this codebase:", "Convention here:", "House rule:"; a marker for a
   statement too: "House rule: new code gets written in TypeScript"), or "we always/never/
   don't/prefer …" with such a scope or a trailing "here": "In this repo we never …";
@@ -242,6 +246,8 @@ EMPHASIS = re.compile(r"(?<![\w*_<>])[*_]{1,3}|[*_]{1,3}(?![\w*_<>])")  # "test_
 LEAD_IN = re.compile(
     r"^(?:(?:no|nope)\s*[,:;.!-]+\s*|(?:thanks|thank you|thx|ty|ta|cheers|nice|good|fine|lgtm|looks good|sounds good|fair enough)\s*(?:[,:;.!]+|\s[—–-])\s*|"
     r"(?:you know what|oh and|and also|one more thing|one last thing|one thing|for the record|just so it'?s said|just so you know|"
+    # emphasis before a rule: "let me be very clear about prod:", "just to be clear,"
+    r"(?:let me|i want to|i'?d like to|(?:just )?to) be (?:very |really |perfectly |absolutely |crystal |100% )?clear(?: (?:about|on) [\w.-]+(?: [\w.-]+)?)?|"
     r"side note|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
     r"frankly|personally|seriously|generally|in general)\b\s*[,:;.!-]*\s*)+",
     re.IGNORECASE,
@@ -443,9 +449,12 @@ def _detect(s: str, *, habitual: bool = False) -> str | None:
 
 # --- standing directives without a habit word (module docstring: "Standing without a marker") --
 _TARGETS = r"(?:answers?|replies|responses|explanations|summaries|docs|documentation|comments|commit messages|messages|prose|code)"
+_COMPONENTS = r"(?:app|apps|service|services|api|backend|frontend|client|server|repo|package|module|crate|library|site|cli|monorepo|mobile app|web app)"
 SCOPE = re.compile(
     r"(?P<scope>for everything|for all (?:projects|repos|code|commands|scripts|installs)|everywhere|across the (?:board|codebase|repo|project)|"
     r"by default|as a rule|in general|in (?:this|our|the) (?:repo|repository|codebase|code ?base|project)|"
+    # a part of the project: "for the legacy app", "in the billing service"
+    rf"(?:for|in) (?:the|our) (?:[\w.-]+ ){{0,2}}?{_COMPONENTS}|"
     rf"in (?:your |all |every |all your )?{_TARGETS}(?:,? (?:as well as|and|or|and in|as well as in) (?:your |all )?{_TARGETS})*)",
     re.IGNORECASE,
 )
@@ -584,6 +593,8 @@ def _standing(s: str) -> str | None:
         label = s[: rule.end()].rstrip(" :").casefold()
         return f"{found} ({label})" if found and rule["scope"] else found
     body, scope = _scoped(s)
+    if scope and (found := _detect(body)):  # "For the legacy app, always use npm for installs"
+        return _with(found.rstrip(" .!"), scope)
     if found := _stated(body, marked=scope is not None and scope.casefold() in DROPPED_SCOPES):  # "As a rule, new code gets …"
         return _with(found, scope)
     if instead := WE_INSTEAD.match(body):  # "we don't do nested subqueries, we do CTEs"
@@ -1005,8 +1016,19 @@ def _slug(parts: Iterable[str]) -> str:
     return key[:MAX_KEY].rstrip("-._") or "directive"
 
 
+COMPONENT_TAIL = re.compile(rf"[\s,;-]+(?:for|in) (?:the|our) (?P<part>(?:[\w.-]+ ){{0,2}}?{_COMPONENTS})[.!]*$", re.IGNORECASE)
+
+
 def derive_key(directive: str) -> str:
-    """The supersession key of a normalised directive: the slot it fills (module docstring)."""
+    """The supersession key of a normalised directive: the slot it fills (module docstring); a rule
+    for one part of the project fills that part's slot ("… for the legacy app": ``….legacy-app``),
+    so it never replaces the rule for everything."""
+    if part := COMPONENT_TAIL.search(directive):
+        return f"{_slot(directive[: part.start()])}.{_slug(_tokens(part['part']))}"[:MAX_KEY].rstrip("-._")
+    return _slot(directive)
+
+
+def _slot(directive: str) -> str:
     tokens = _tokens(directive)
     i = 0
     while i < len(tokens):

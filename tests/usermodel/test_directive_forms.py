@@ -67,6 +67,15 @@ FORMS = [
     ("I'd rather you replied in French", "Reply in French.", "language"),
     ("I'd rather you stopped adding emoji to commit messages", "Stop adding emoji to commit messages.", "add-emoji"),
     ("I'd rather you always run the linter before pushing", "Always run the linter before pushing.", "run-linter"),
+    # emphasis before the rule comes off
+    ("And let me be very clear about prod: never kubectl apply anything in quayside-prod.", "Never kubectl apply anything in quayside-prod.", "kubectl-apply"),
+    ("Just to be clear, never push to main.", "Never push to main.", "push-to-main"),
+    ("I want to be clear: always run the migrations in a transaction.", "Always run the migrations in a transaction.", "run-migrations"),
+    # a rule for one part of the project, said before or after it, keyed by that part
+    ("For the legacy app, always use npm for installs.", "Always use npm for installs for the legacy app.", "package-manager.node.legacy-app"),
+    ("Always use npm for installs in the legacy app.", "Always use npm for installs in the legacy app.", "package-manager.node.legacy-app"),
+    ("In the mobile app, always use the design tokens.", "Always use the design tokens in the mobile app.", "use-design.mobile-app"),
+    ("In the billing service we never use floats for money.", "Never use floats for money in the billing service.", "use-floats.billing-service"),
 ]
 
 
@@ -112,6 +121,8 @@ NOT_FORMS = [
     # someone else's words, a hedge
     "He said new code gets written in polars from now on", "Sam says new code gets written in polars from now on",
     "Sam doesn't use Jest, he uses Vitest", "I think new code gets written in polars from now on",
+    # emphasis or a part of the project before a fact or a task
+    "Let me be clear about the deadline: it is Friday.", "In the app, the login button is broken.", "For the login page, use the new layout.",
 ]
 
 
@@ -148,3 +159,9 @@ def test_people_in_a_chat_between_them_are_not_the_owner():
 def test_a_newer_form_shares_the_key_of_the_older_choice(older, newer):
     found_older, found_newer = directive_in(older), directive_in(newer)
     assert found_older and found_newer and derive_key(found_older) == derive_key(found_newer)
+
+
+def test_a_rule_for_one_part_never_shares_the_key_of_the_rule_for_everything():
+    everywhere, legacy = directive_in("Use pnpm for everything."), directive_in("For the legacy app, always use npm for installs.")
+    assert everywhere and legacy and derive_key(everywhere) != derive_key(legacy)
+    assert derive_key(legacy) == derive_key(directive_in("In the legacy app, use pnpm for installs."))
