@@ -56,7 +56,9 @@ DEPENDENT = re.compile(
     # "I do and I hate that …", "We did, twice": the answer to the other speaker's yes-or-no question
     r"|(?:i|we)\s+(?:do|did|have|had|am|was|will|would|can|could)(?:n't| not)?(?=\s*(?:[,.!;]|$)|\s+(?:and|but|too|though|as well|also)\b)"
     # "My summer however, will start in Hawaii": a contrast with what was said before
-    r"|(?:[\w']+\s+){1,2}however)\b",
+    r"|(?:[\w']+\s+){1,2}however"
+    # "Ah, those are the new docks": an interjection leaves the pronoun after it pointing back
+    r"|(?:ah+|oh+|aha|hmm+|ok|okay|right|well)[,!]?\s+(?:he|she|they|them|it|it's|this|that|that's|these|those|his|her|their)(?!\s+(?:week|weekend|morning|afternoon|evening|month|year)\b))\b",
     re.IGNORECASE,
 )
 # "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")

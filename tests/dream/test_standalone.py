@@ -360,3 +360,13 @@ def test_a_bare_instead_joins_the_claim_before_it_and_stands_alone_without_one()
     assert [u.text for u in alone] == ["Melanie said: We went to the science museum instead."]
     apart = read({**row, "text": "user: The API listens on port 8088 behind Caddy. Builds use pnpm instead of npm, pinned in package.json."})
     assert [u.text for u in apart] == ["The API listens on port 8088 behind Caddy.", "Builds use pnpm instead of npm, pinned in package.json."]
+
+
+def test_an_interjection_leaves_the_pronoun_after_it_pointing_back():
+    """"Ah, those are …" leans on what was said before it, as "Those are …" does; "Oh yeah, we …" is the speaker's own account."""
+    row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00", "file_date": None}
+    joined = read({**row, "text": "Melanie: I adopted two rescue dogs from the shelter in May. Oh, they are called Rex and Max."})
+    assert [u.text for u in joined] == ["Melanie said: I adopted two rescue dogs from the shelter in May. Oh, they are called Rex and Max."]
+    for alone in ("user: Ah, those are the new Parque das Nações docks.", "Melanie: Hmm, that mini golf place I remember.", "Sam: Well, it was amazing, 9 out of 10!"):
+        assert [u.text for u in read({**row, "text": alone})] == [""], alone
+    assert [u.text for u in read({**row, "text": "Melanie: Oh yeah, we went to the beach in Malibu last week."})] != [""]
