@@ -321,6 +321,8 @@ AFTER_A_NOUN = frozenset(
 # An imperative's object that is one thing at hand, not things in general
 PARTICULAR = frozenset(("the", "this", "that", "these", "those", "it", "them", "my", "our", "your", "his", "her", "their", "a", "an", "me", "us"))
 MAX_LABEL_WORDS = 12  # a label before a colon names the thing an instruction after it is about
+# the labelled thing, pointed at after the colon ("the Python bit: write it with pandas"); "Releases: push a tag" is how things work
+LABELLED = frozenset(("it", "them", "this", "that", "these", "those"))
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
@@ -351,12 +353,12 @@ def request_talk(said: str) -> str | None:
     the top") may be a convention and stays, as does a procedure with its condition; a directive
     ``directive_grammar`` knows goes to ``USER.md`` on its own."""
     label, colon, rest = said.partition(": ")
-    asked = [said, rest] if colon and len(label.split()) <= MAX_LABEL_WORDS else [said]  # "The Python bit: write it with pandas"
-    return "the owner's request for the work at hand, not a fact" if any(_particular_instruction(words(a)) for a in asked) else None
+    labelled = colon and len(label.split()) <= MAX_LABEL_WORDS and _particular_instruction(words(rest), LABELLED)
+    return "the owner's request for the work at hand, not a fact" if labelled or _particular_instruction(words(said), PARTICULAR) else None
 
 
-def _particular_instruction(tokens: list[str]) -> bool:
-    return len(tokens) > 1 and tokens[1] in PARTICULAR and _instruction(tokens)
+def _particular_instruction(tokens: list[str], particular: frozenset[str]) -> bool:
+    return len(tokens) > 1 and tokens[1] in particular and _instruction(tokens)
 
 
 def _instruction(tokens: list[str]) -> bool:

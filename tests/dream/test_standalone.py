@@ -304,6 +304,7 @@ def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, t
     "Import CTEs at the top, one final select, the usual dbt layout.",
     # a label before a fact or a general instruction
     "Background: Havenlink is the port's ETA feed and allows 60 requests a minute.",
+    "Reminder of how releases work here: push a tag vX.Y.Z, cargo-dist builds the binaries on Buildkite.",
 ])
 def test_a_noun_or_an_instruction_about_things_in_general_is_no_task(said):
     row = {"text": f"user: {said}", "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}
