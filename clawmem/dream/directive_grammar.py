@@ -450,11 +450,13 @@ def _detect(s: str, *, habitual: bool = False) -> str | None:
 # --- standing directives without a habit word (module docstring: "Standing without a marker") --
 _TARGETS = r"(?:answers?|replies|responses|explanations|summaries|docs|documentation|comments|commit messages|messages|prose|code)"
 _COMPONENTS = r"(?:app|apps|service|services|api|backend|frontend|client|server|repo|package|module|crate|library|site|cli|monorepo|mobile app|web app)"
+_PART = rf"(?:[\w.-]+ ){{0,2}}?{_COMPONENTS}"  # "legacy app", "billing service": a part of the project
+_FOR_PART = r"(?:for|in) (?:the|our) "
 SCOPE = re.compile(
     r"(?P<scope>for everything|for all (?:projects|repos|code|commands|scripts|installs)|everywhere|across the (?:board|codebase|repo|project)|"
     r"by default|as a rule|in general|in (?:this|our|the) (?:repo|repository|codebase|code ?base|project)|"
     # a part of the project: "for the legacy app", "in the billing service"
-    rf"(?:for|in) (?:the|our) (?:[\w.-]+ ){{0,2}}?{_COMPONENTS}|"
+    rf"{_FOR_PART}{_PART}|"
     rf"in (?:your |all |every |all your )?{_TARGETS}(?:,? (?:as well as|and|or|and in|as well as in) (?:your |all )?{_TARGETS})*)",
     re.IGNORECASE,
 )
@@ -911,11 +913,11 @@ def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
 def _first(s: str, habitual: bool) -> str | None:
     """The first reading of ``s`` as a directive that ``_finish`` accepts: as said, then as a standing rule (a habit
     marker does not hide a topic label: "tests: I'd rather you didn't mock the database, ever")."""
-    for read in (lambda: _detect(s, habitual=habitual), lambda: _standing(s)):
-        found = read()
-        if found and (finished := _finish(found)):
-            return finished
-    return None
+    found = _detect(s, habitual=habitual)
+    if found and (finished := _finish(found)):
+        return finished
+    found = _standing(s)
+    return _finish(found) if found else None
 
 
 LOWER_BOUNDARY = re.compile(r"(?<=[a-z)`])(?P<word>[\w.]*)[.!]+\s+(?=[a-z])")
@@ -1016,7 +1018,7 @@ def _slug(parts: Iterable[str]) -> str:
     return key[:MAX_KEY].rstrip("-._") or "directive"
 
 
-COMPONENT_TAIL = re.compile(rf"[\s,;-]+(?:for|in) (?:the|our) (?P<part>(?:[\w.-]+ ){{0,2}}?{_COMPONENTS})[.!]*$", re.IGNORECASE)
+COMPONENT_TAIL = re.compile(rf"[\s,;-]+{_FOR_PART}(?P<part>{_PART})[.!]*$", re.IGNORECASE)
 
 
 def derive_key(directive: str) -> str:
