@@ -81,6 +81,7 @@ KEPT = {
     "clawmem.index.migrations.MIGRATIONS": "the migrations, registered once at import by their decorator",
     "clawmem.fastlane.declared": "the hot commands' options, read from the package's own options.json (never written at run time)",
     "clawmem.fastlane.switches": "the hot commands' option strings, from those options",
+    "clawmem.dream.credentials._detectors": "detect-secrets' key-format detectors: compiled patterns, the same for every command",
 }
 
 

@@ -55,7 +55,7 @@ from typing import Any
 
 from clawmem.commands import usermodel
 from clawmem.commands.notes import NoteResult
-from clawmem.dream import gate, light, store, updates
+from clawmem.dream import credentials, gate, light, store, updates
 from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
 from clawmem.dream.standalone import observed_day
@@ -189,7 +189,8 @@ def _may_update(row: Mapping[str, Any]) -> bool:
 
 
 def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]:
-    """Every directive in eligible evidence within ``dream.max_age_days``, oldest first."""
+    """Every directive in eligible evidence within ``dream.max_age_days``, oldest first; none that
+    gives a credential's value (``credentials.found``: ``USER.md`` is injected into every session)."""
     forgotten = ledger.tombstones(ws).hashes
     found: list[Statement] = []
     for row, said, owner_typed in _eligible(ws, index, now, _may_direct, forgotten):
@@ -199,7 +200,7 @@ def statements(ws: Workspace, index: Index, now: dt.datetime) -> list[Statement]
             pairs = [(d, derive_key(d)) for d in directives_in(row["text"], transcript=row["kind"] == "transcript")]
         else:
             pairs = []
-        found += [Statement(text, key, row, said) for text, key in pairs if identity.text_hash(text) not in forgotten]
+        found += [Statement(text, key, row, said) for text, key in pairs if identity.text_hash(text) not in forgotten and not credentials.found(text)]
     return sorted(found, key=lambda s: (s.said, s.row["path"], s.row["line_start"]))
 
 

@@ -40,7 +40,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from clawmem.dream import store, updates
+from clawmem.dream import credentials, store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words, excerpt
 from clawmem.entries import scaffold
@@ -183,10 +183,12 @@ def newer_updates(staging: Staging) -> list[tuple[Candidate, updates.Update]]:
 
 
 def preconditions(c: Candidate, staging: Staging, taint: dict[str, str], stated: Sequence[tuple[Candidate, updates.Update]] = ()) -> list[str]:
-    """Reasons the candidate may not be ranked at all (empty when it may): ineligible evidence,
-    a newer observation with its key, or a newer plain-language update that retires what it says."""
+    """Reasons the candidate may not be ranked at all (empty when it may): ineligible evidence, a
+    credential's value, a newer observation with its key, or a newer plain-language update that retires what it says."""
     file_taint = min((taint[e.path] for e in c.evidence if e.path in taint), key=provenance.TRUST_RANK.__getitem__, default=None)
     reasons = list(eligibility.promotion_eligibility(origin=c.origin, session_kind="interactive", file_taint=file_taint).reasons)
+    if secret := credentials.reason(c.wording):
+        reasons.append(secret)  # staged by a version that read claims without it
     if c.key:
         newer = [
             o for o in staging.candidates.values()

@@ -22,7 +22,7 @@ import datetime as dt
 import json
 from collections import Counter
 
-from clawmem.dream import scaffolding, standalone, store, worth
+from clawmem.dream import credentials, scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
@@ -188,7 +188,8 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                 if why is not None:
                     excluded[why] += 1
                     source = cite(path, row["line_start"], row["line_end"])
-                    exclusions.append(Exclusion(source, why, excerpt(read.piece.said) if shown else None))
+                    quoted = shown and not credentials.found(read.piece.said)  # --explain never prints a secret either
+                    exclusions.append(Exclusion(source, why, excerpt(read.piece.said) if quoted else None))
                     continue
                 evidence = Evidence(
                     path, row["line_start"], row["line_end"], row["text_hash"], identity.text_hash(unit), unit,

@@ -29,7 +29,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 
-from clawmem.dream import scaffolding, store, worth
+from clawmem.dream import credentials, scaffolding, store, worth
 from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
@@ -515,7 +515,8 @@ def claims(
     on it (``_leans``; or name, with a bare "instead", the other half of a change: ``INSTEAD``):
     "I have two dogs. They are called Rex and Max." is one claim. A
     leaning sentence with nothing to lean on is dropped, and so is one that is only talk
-    (``worth.social``: "It was so cool.", "Check it out!"), one that points back at something the
+    (``worth.social``: "It was so cool.", "Check it out!"), one that gives a credential's value
+    (``credentials.reason``), one that points back at something the
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
     announcements (``worth.answer_talk``), in the owner's ``request`` to their agent its tasks
     (``worth.request_talk``) and its directives (``USER.md``'s, not a claim's part); so are records (``scaffold.record``) unless
@@ -535,6 +536,10 @@ def claims(
             continue
         if not piece.unit:
             out.append((Piece(piece.said, "", piece.speaker), None))
+            continue
+        secret = credentials.reason(piece.unit)
+        if secret:
+            out.append((piece, secret))  # the claim before it stays open: the rest of the turn still counts
             continue
         said = scaffold.speech(piece.unit)
         if request and states_directive(piece.said):

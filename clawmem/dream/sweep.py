@@ -17,6 +17,7 @@ from clawmem.commands import losses
 from clawmem.dream import (
     budget,
     consolidate,
+    credentials,
     directives,
     external,
     gate,
@@ -224,19 +225,24 @@ def _explain(
     staging: Staging, verdicts: dict[int, gate.Verdict], ineligible: list[Rejection], lit: light.LightResult | None, limit: int
 ) -> tuple[Explained, ...]:
     """Every candidate, every recalled ineligible entry, and up to ``limit`` units light excluded
-    from the files it read (each once: a recalled entry's row already says why)."""
+    from the files it read (each once: a recalled entry's row already says why). A text that gives
+    a credential's value is not quoted: the reason says why."""
+
+    def shown(text: str | None) -> str | None:
+        return None if text is None or credentials.found(text) else text
+
     rows = []
     for c in staging.candidates.values():
         v = verdicts.get(c.id)
         status = "promoted" if c.status == "promoted" else ("excluded" if v and v.excluded else ("passed" if v and v.passed else "failed"))
         rows.append(
             Explained(
-                c.id, status, c.wording, tuple(c.sources()), c.theme, round(v.score, 4) if v else None,
+                c.id, status, shown(c.wording), tuple(c.sources()), c.theme, round(v.score, 4) if v else None,
                 v.rank if v else None, v.signals.as_dict() if v else {}, v.failed if v else (),
             )
         )
     rows.sort(key=lambda e: (e.status != "passed", -(e.score or 0), e.candidate_id or 0))
-    rows += [Explained(None, "excluded", r.text, r.sources, None, None, None, {}, r.reasons) for r in ineligible]
+    rows += [Explained(None, "excluded", shown(r.text), r.sources, None, None, None, {}, r.reasons) for r in ineligible]
     listed = {s for r in ineligible for s in r.sources}
     units = [x for x in (lit.exclusions if lit else ()) if not any(x.source == s or x.source.startswith(f"{s}-") for s in listed)]
     rows += [Explained(None, "excluded", x.text, (x.source,), None, None, None, {}, (x.reason,)) for x in units[:limit]]

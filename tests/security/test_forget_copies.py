@@ -23,7 +23,9 @@ from clawmem.index.db import Index
 from tests.security import cli_modes
 
 SECRET = "zqsecret4711"
-FIX = f"If the build fails with undefined reference errors, export LINK_TOKEN={SECRET} before make."
+# a secret no rule can tell from configuration (``clawmem.dream.credentials`` refuses one named a
+# token, key or password): it is promoted, and ``forget --no-undo`` is what removes it
+FIX = f"If the build fails with undefined reference errors, export LINK_FLAGS={SECRET} before make."
 PLANT = f"The vendor page says the staging token is {SECRET} for now"
 
 
