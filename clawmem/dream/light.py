@@ -26,7 +26,7 @@ from clawmem.dream import credentials, scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import excerpt, similarity
+from clawmem.dream.text import excerpt, relays_chat, similarity
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
@@ -166,15 +166,17 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
     touched: set[int] = set()
     staged = 0
     for path in changed:
-        for row in index.query(
+        rows = index.query(
             """SELECT e.*, f.file_date FROM entries e JOIN files f ON f.path = e.path
                WHERE e.path = ? ORDER BY e.line_start""",
             (path,),
-        ):
+        )
+        relayed = relays_chat(r["text"] for r in rows if r["kind"] == "transcript")
+        for row in rows:
             reasons = eligibility.entry_reasons(row, taint.get(path), copies(row))
             observed, day = _day(row, now)
             shown = not provenance.shown_untrusted(row["origin"], row["kind"])
-            for read in standalone.read(row):
+            for read in standalone.read(row, relayed=relayed):
                 unit = read.text
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
                 if why is None and states_directive(read.piece.said):

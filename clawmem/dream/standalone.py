@@ -622,9 +622,10 @@ def _of_the_speaker(unit: str) -> bool:
     return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 
 
-def read(row: Mapping) -> list[Unit]:
+def read(row: Mapping, *, relayed: bool = True) -> list[Unit]:
     """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
-    ``file_date`` when known) as dreaming stages them: attributed, dates resolved."""
+    ``file_date`` when known) as dreaming stages them: attributed, dates resolved. ``relayed``:
+    whether its transcript relays a chat (``text.relays_chat``), so a name opening a user's line is its speaker."""
     transcript = row["kind"] == "transcript"
     label = speaker_label(row["text"]) if transcript else None
     day = observed_day(row)
@@ -637,7 +638,7 @@ def read(row: Mapping) -> list[Unit]:
     answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
     named = transcript and label is not None and label.casefold() not in ROLES and not host_speaker(label)
     request = transcript and not answer and (label or "").casefold() == "user"
-    found_claims = claims(pieces(row["text"], transcript=transcript), records_allowed=owner_note, answer=answer, request=request, named=named)
+    found_claims = claims(pieces(row["text"], transcript=transcript, relayed=relayed), records_allowed=owner_note, answer=answer, request=request, named=named)
     for piece, why in _accounts(found_claims, speaker_of):
         if named and not why and piece.unit and not _of_the_speaker(piece.unit):
             why = worth.GENERAL_REMARK
@@ -649,6 +650,6 @@ def read(row: Mapping) -> list[Unit]:
     return found
 
 
-def units(row: Mapping) -> list[str]:
+def units(row: Mapping, *, relayed: bool = True) -> list[str]:
     """The standalone wording of each unit of an index entry that says something."""
-    return [u.text for u in read(row) if u.text]
+    return [u.text for u in read(row, relayed=relayed) if u.text]

@@ -131,11 +131,14 @@ def _piece(said: str, *, labels: bool, speaker: str | None = None, item: bool = 
     return Piece(said, "" if record else strip_wrappers(bare.text), bare.speaker or speaker, record, item)
 
 
-def pieces(body: str, *, transcript: bool) -> list[Piece]:
+def pieces(body: str, *, transcript: bool, relayed: bool = True) -> list[Piece]:
     """The sentences of an entry as dreaming reads them: a daily-note entry is one piece; a
     transcript turn (speaker label and image captions left out) is split into sentences, so the
     same workaround said inside different answers still lines up; a label inside an assistant's
-    answer names a section, not a speaker. A line that is a record
+    answer names a section, not a speaker. In a user's turn of a transcript that does not relay
+    a chat (``relayed`` False, ``relays_chat``), a label names a speaker only on a quoted line
+    ("> Jon: …") or when several lines of the turn carry one (a pasted exchange): "Emails: we
+    moved to Postmark" is the user's own line about emails. A line that is a record
     (``scaffold.record``, any line inside a code fence, a Markdown heading) is one piece, never
     split into sentences."""
     if not transcript:
@@ -148,6 +151,7 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
     lines = body.splitlines()
     if lines:
         lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
+    pasted = relayed or label not in scaffold.ROLES or sum(scaffold.strip(line).speaker is not None for line in lines) > 1
     found = []
     speaker = None
     fenced: str | None = None  # the mark of the open code fence: every line inside is code, whatever it looks like
@@ -163,7 +167,8 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
         if fenced or HEADING.match(flat):
             found.append(Piece(flat, "", speaker, CODE if fenced else HEADING_RECORD))
             continue
-        head = scaffold.strip(flat, labels=label != "assistant")  # in an answer, "**Objective**: …" labels a section
+        # in an answer, "**Objective**: …" labels a section; in the user's own words, "Emails: …" a topic
+        head = scaffold.strip(flat, labels=label != "assistant" and (pasted or scaffold.QUOTE.match(flat) is not None))
         speaker = head.speaker or speaker
         item = ITEM.match(head.text if head.speaker else flat) is not None
         if scaffold.record(head.text):
@@ -174,6 +179,18 @@ def pieces(body: str, *, transcript: bool) -> list[Piece]:
             if said:
                 found.append(_piece(said, labels=False, speaker=speaker, item=item))
     return found
+
+
+def relays_chat(turns: Iterable[str]) -> bool:
+    """Whether a transcript relays a chat between people through role-labelled turns ("user:
+    Caroline: …", a bridge's export): at least half of its turns, and two or more, open with a
+    name after their role. A coding session where one message opens "Emails: …" does not."""
+    named = total = 0
+    for turn in turns:
+        total += 1
+        body = TRANSCRIPT_LABEL.sub("", turn.split("\n", 1)[0], count=1)
+        named += scaffold.strip(clean_unit(body)).speaker is not None
+    return named >= max(2, total / 2)
 
 
 def units(body: str, *, transcript: bool) -> list[str]:
