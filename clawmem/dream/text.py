@@ -46,9 +46,12 @@ LEADING_WRAPPER = re.compile(
     r"^(?:(?:same (?:as|like) (?:before|last time|always)|remember (?:this|that)\b[^:]{0,40}:|remember(?: that)?(?=\s*[:,-]|\s+(?!to\b)\w)|just so you know|"
     r"fyi|btw|by the way|for the record|for context|quick context|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|"
     r"as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
-    r"(?:\s*[:,;.!-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up|update|context)|nb|ps|again|also|ok(?:ay)?|so|anyway|"
+    r"(?:\s*[:,;.!—–-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up|update|context)|nb|ps|again|also|ok(?:ay)?|so|anyway|"
     r"noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
-    r"\s*(?:[:,;.!-]+\s*|$))",
+    r"\s*(?:[:,;.!—–-]+\s*|$)"
+    # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:"
+    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|one(?: thing)?|another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
+    r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it))\s*:\s*)",
     re.IGNORECASE,
 )
 TRAILING_WRAPPER = re.compile(

@@ -280,8 +280,11 @@ PAST = frozenset(("was", "were", "had", "did", "went", "got", "made", "used"))
 # you…") or offering more ("If you need further details, feel free to ask")
 ANNOUNCEMENT = re.compile(
     r"^(?:(?:certainly|absolutely|sure|great|of course|alright|okay|ok|first(?:ly)?|second(?:ly)?|next|then|now|finally|lastly|"
-    r"additionally|also|so|in summary|to summari[sz]e|overall|for (?:example|instance)|again|just)[,!.:]?\s+)*"
-    r"(?:let'?s|let us|let me|we'?ll|we will|i'?ll|i will|here'?s|here is|here are|below (?:is|are)|the following|following (?:these|this|the)|"
+    r"additionally|also|so|in summary|to summari[sz]e|overall|for (?:example|instance)|again|just|understood|noted|got it|will do|"
+    r"sounds good|agreed|makes sense|fair enough|no problem|right)\s*[,!.:—–-]?\s+)*"
+    # "Understood — I won't reset the database": a promise to the owner, who said it first
+    r"(?:let'?s|let us|let me|we'?ll|we will|i'?ll|i will|i won'?t|i will not|i'?m (?:not )?going to|"
+    r"here'?s|here is|here are|below (?:is|are)|the following|following (?:these|this|the)|"
     r"by following|with (?:these|this) (?:changes|steps|setup|plan|approach)|(?:this|these) (?:will|should|ensures?|helps?|approach|plan|"
     r"setup|structure|schedule|steps|changes|strategies|example|code)|feel free|if you (?:need|have|want|'?d like|would like|run into|encounter)|"
     r"(?:i )?hope (?:this|that) helps|would you like|do you want"

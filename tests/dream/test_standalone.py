@@ -65,6 +65,14 @@ def test_splitting_never_loses_or_repeats_a_character(text):
         ("Remember to rotate the key.", "Remember to rotate the key."),  # an instruction keeps its verb
         ("Reminder emails go out at nine.", "Reminder emails go out at nine."),  # a word, not a wrapper
         ("Same as before.", ""),
+        ("Understood — the staging port is 8443.", "The staging port is 8443."),  # any dash after it
+        # a transition that only moves the chat on
+        ("One more: docs/runbook.md still describes the old cluster.", "Docs/runbook.md still describes the old cluster."),
+        ("While you're in there: GripDesk is still where people sign up.", "GripDesk is still where people sign up."),
+        ("Quick one: the VPN drops at midnight.", "The VPN drops at midnight."),
+        ("Next: the managers want a nightly report.", "The managers want a nightly report."),
+        ("Nextcloud: we host the files there.", "Nextcloud: we host the files there."),  # a name, not "next"
+        ("One of the servers: web-2 is down.", "One of the servers: web-2 is down."),
     ],
 )
 def test_conversational_wrappers_are_stripped(text, expected):
@@ -272,6 +280,23 @@ def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days
     assert {"a step of the assistant's formatted plan or outline, not a fact", "the assistant announcing its answer or offering more, not a fact",
             "the assistant's instruction for the work at hand, not a fact", "the assistant's suggestion for the work at hand, not a fact"} <= failed, failed
     assert "said:" not in ws.memory_md.read_text()
+
+
+@pytest.mark.parametrize("promise", [
+    "Understood — I won't reset or drop `belay_dev`.",
+    "Got it, I will never push to main again.",
+    "Noted: I'm going to keep answers short from now on.",
+    "Sounds good, I'll use pnpm for installs.",
+])
+def test_the_assistants_promise_to_follow_a_rule_is_never_a_claim(ws, clawmem, days_ago, promise):
+    """The owner said the rule ("it goes to USER.md"); the assistant's promise to keep it restates it in
+    its own first person and would be promoted beside it ("The assistant said: Understood — I won't …")."""
+    for n in (3, 2, 1):
+        jsonl_session(clawmem, f"promise-{n}", days_ago(n), [("user", f"The nightly export runs at 02:00 (day {n})."), ("assistant", promise)])
+    data = clawmem("dream", "--json", "--explain").json()
+    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    assert not any(promise.split()[-2] in t for t in texts), texts
+    assert "the assistant announcing its answer or offering more, not a fact" in {why for e in data["explain"] for why in e["failed"]}
 
 
 @pytest.mark.parametrize("task", [
