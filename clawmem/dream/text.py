@@ -26,6 +26,7 @@ PHRASE_BREAK = re.compile(r"[,;:!?()\[\]{}\"“”'`|/]|\.(?:\s|$)|\s[-–—]\s
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.DOTALL)
 TRANSCRIPT_LABEL = re.compile(r"^\s*\**(?P<label>[^:\n*]{1,40})\**\s*:\s+")
+RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,2}:\s")  # "Caroline: ", "[12:03] elise: "
 # A sentence ends at . ! ? (or a run of them, closing quotes and brackets included) before
 # whitespace and a letter, digit or opening quote, unless the word before the point is an
 # abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
@@ -186,14 +187,14 @@ def pieces(body: str, *, transcript: bool, relayed: bool = True) -> list[Piece]:
 
 def relays_chat(turns: Iterable[str]) -> bool:
     """Whether a transcript relays a chat between people through role-labelled turns ("user:
-    Caroline: …", a bridge's export): at least half of its turns, and two or more, open with a
-    name after their role. A coding session where one message opens "Emails: …" does not."""
+    Caroline: …", "user: elise: …", a bridge's export): most of its turns open with a
+    name after their role. A coding session where one message of many opens "Emails: …" does
+    not; a file of one such turn may, as the words alone cannot tell."""
     named = total = 0
     for turn in turns:
         total += 1
-        body = TRANSCRIPT_LABEL.sub("", turn.split("\n", 1)[0], count=1)
-        named += scaffold.strip(clean_unit(body)).speaker is not None
-    return named >= max(2, total / 2)
+        named += RELAYED_NAME.match(TRANSCRIPT_LABEL.sub("", turn, count=1)) is not None
+    return named > total / 2
 
 
 def units(body: str, *, transcript: bool) -> list[str]:
