@@ -211,6 +211,8 @@ SAID_BEFORE = re.compile(
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
+# a turn that opens on a topic ("Emails: we moved …", "Postgres upgrade: …"): what follows is about it
+TOPIC_LABEL = re.compile(r"^[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
 # part of my wedding decor." is judged again once joined
 LEANED_ON = frozenset((scaffolding.TOO_SHORT, worth.GENERAL_REMARK))
@@ -579,27 +581,29 @@ def claims(
     return out
 
 
-def _own_account(who: str, unit: str) -> bool:
-    """Whether ``unit`` is part of its speaker's account of themselves: anything a named person
-    says, and the user's first-person claims that are no directive (those go to ``USER.md`` on
-    their own). An assistant's claims and the user's other sentences stay apart."""
+def _own_account(who: str, unit: str, topic: bool) -> bool:
+    """Whether ``unit`` is part of its speaker's account: anything a named person says, and the
+    user's claims that are no directive (those go to ``USER.md`` on their own) when they are
+    first-person or the turn opened on a ``topic`` label ("Emails: we moved to Postmark. The
+    token is in the Gigalixir config."). An assistant's claims and the user's other sentences stay apart."""
     if who.casefold() not in ROLES:
         return True
 
-    return who.casefold() == "user" and bool(FIRST_PERSON.search(unit)) and not states_directive(unit)
+    return who.casefold() == "user" and (topic or bool(FIRST_PERSON.search(unit))) and not states_directive(unit)
 
 
 def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[Piece, str | None]]:
     """A speaker's turn is one account (``_own_account``): their claims in it become one (while
-    it stays compact), so a turn about someone's pets is one line naming them all, and a user's
-    self-introduction one line, not four fragments restating each other. An assistant's claims
-    stay apart: an answer holds several independent instructions, each of which recurs on its
-    own in other answers."""
+    it stays compact), so a turn about someone's pets is one line naming them all, a user's
+    self-introduction one line, not four fragments restating each other, and so is what a user
+    says under a topic label. An assistant's claims stay apart: an answer holds several
+    independent instructions, each of which recurs on its own in other answers."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None
+    topic = bool(found) and bool(found[0][0].unit) and TOPIC_LABEL.match(found[0][0].unit) is not None
     for piece, why in found:
         who = speaker_of(piece)
-        if why or not piece.unit or not who or not _own_account(who, piece.unit):
+        if why or not piece.unit or not who or not _own_account(who, piece.unit, topic):
             out.append((piece, why))
             continue
         if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:

@@ -83,3 +83,16 @@ def test_an_exchange_pasted_into_one_message_keeps_its_speakers(ws, clawmem, tmp
     data = clawmem("dream", "--json", "--explain", env={"CLAWMEM_NOW": when(1, 23).isoformat()}).json()
     texts = [e["text"] for e in data["explain"] if e["text"] and "eu-west-2" in e["text"]]
     assert texts and all(t.startswith("Priya said:") for t in texts), texts
+
+
+@pytest.mark.parametrize("host", sorted(HOSTS))
+def test_what_the_owner_says_under_a_topic_label_is_one_line(ws, clawmem, tmp_path, host):
+    """The label scopes the message: the update and the detail after it are one account about
+    emails, kept from one statement as the update is (before, the detail waited apart for recalls)."""
+    turn = "Emails: we moved transactional email from Mailgun to Postmark this week. The API key is POSTMARK_API_KEY in the Gigalixir config."
+    source = tmp_path / f"one-{host}"
+    source.write_text(HOSTS[host](turn, "Noted.", when(1)))
+    assert clawmem("ingest", str(source), "--session", "t1", "--origin", "owner", env={"CLAWMEM_NOW": when(1).isoformat()}).returncode == 0
+    assert clawmem("dream", env={"CLAWMEM_NOW": when(1, 23).isoformat()}).returncode == 0
+    [line] = curated(ws)
+    assert "Postmark" in line and "Gigalixir config" in line and "said" not in line, line
