@@ -61,6 +61,8 @@ Removed here, and nothing else:
 28. lineage and owner-means-typed: no agent turn or note inherits what its session was shown, and
    every user-role record is the owner's (the host's marks, a prompt hook's record, and a Markdown
    user turn after tool or system text are not consulted).
+29. who speaks for the owner in ``USER.md``: any turn's words are the owner's typed words (a tool
+   result, an assistant's answer), so they may set a directive or retire one by a plain-language update.
 
 Usage: ``python tests/security/gates_off.py <clawmem arguments>``; in process, ``with gates_off.removed():``.
 """
@@ -158,8 +160,8 @@ def core_rows() -> list[Row]:
 
 
 def late_rows() -> list[Row]:
-    """Rules 10, 13, 5, 6 (records read as speech) and 12."""
-    from clawmem.dream import consolidate, external, grounding, standalone
+    """Rules 10, 13, 5, 6 (records read as speech), 12 and 29."""
+    from clawmem.dream import consolidate, directives, external, grounding, standalone
     from clawmem.dream import text as dream_text
     from clawmem.entries import scaffold
     from clawmem.trust import eligibility, provenance
@@ -167,6 +169,7 @@ def late_rows() -> list[Row]:
     never = re.compile(r"(?!)")
     return [
         (provenance, "is_trusted", lambda origin: True),  # and every rule asking it: its SQL form, the display rule, eligibility, taint
+        (directives, "_owner_typed", lambda row, labels: True),  # rule 29: a tool result or an answer speaks for the owner
         (eligibility, "injectable_sql", lambda entry, taint: "1"),  # any entry with a trigger may inject, whatever its tier, origin or file
         (scaffold, "record", lambda text: None),  # tool calls, JSON, code and program output read as speech
         (dream_text, "RECORD_LABELS", {}),  # a tool turn is speech like any other
