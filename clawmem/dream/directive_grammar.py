@@ -443,8 +443,17 @@ def _detect(s: str, *, habitual: bool = False) -> str | None:
     if please := PLEASE_TAIL.search(s):  # "Keep commit messages short please" as "Please keep commit messages short"
         return _please(s[: please.start()].split(), habitual)
     if habitual:
-        return _stated(s, marked=True) or _imperative(words, None)
+        return _stated(s, marked=True) or _marked_imperative(words)
     return None
+
+
+def _marked_imperative(words: list[str]) -> str | None:
+    """An imperative after a habit marker. One with a known verb USER.md does not open with gets "Always" ("From now on,
+    deploy with Render" is "Always deploy with Render."); a label ("Commit messages: …", "Sam says …") is none."""
+    found = _imperative(words, None)
+    if found and _low(words[0]) in VERB_LIKE and not any(w.endswith(":") for w in words[:3]):
+        return _say(found)
+    return found
 
 
 # --- standing directives without a habit word (module docstring: "Standing without a marker") --

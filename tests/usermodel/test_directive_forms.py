@@ -76,6 +76,10 @@ FORMS = [
     ("Always use npm for installs in the legacy app.", "Always use npm for installs in the legacy app.", "package-manager.node.legacy-app"),
     ("In the mobile app, always use the design tokens.", "Always use the design tokens in the mobile app.", "use-design.mobile-app"),
     ("In the billing service we never use floats for money.", "Never use floats for money in the billing service.", "use-floats.billing-service"),
+    # a habit marker before any imperative, the verb one USER.md does not open with given "Always"
+    ("From now on, deploy with Render.", "Always deploy with Render.", "deploy-with-render"),
+    ("Going forward, run tests with pytest.", "Always run tests with pytest.", "test-runner.python"),
+    ("Commit with a signed-off-by line from now on.", "Always commit with a signed-off-by line.", "commit-with-signed-off-by"),
 ]
 
 
@@ -123,6 +127,8 @@ NOT_FORMS = [
     "Sam doesn't use Jest, he uses Vitest", "I think new code gets written in polars from now on",
     # emphasis or a part of the project before a fact or a task
     "Let me be clear about the deadline: it is Friday.", "In the app, the login button is broken.", "For the login page, use the new layout.",
+    # a habit marker before a statement or a plan, not an imperative
+    "From now on, I will be out on Fridays.", "Going forward, the tests run in CI.", "From now on, we deploy on Tuesdays?",
 ]
 
 
