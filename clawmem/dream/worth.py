@@ -77,8 +77,9 @@ PHATIC = GREETINGS | frozenset(
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
     so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
     anything else pleasure course ready feel free question questions reach thankful grateful blessed touched honored
-    honoured plan like guess idk maybe perhaps probably
-    """.split()  # noqa: SIM905
+    honoured plan like guess idk maybe perhaps probably nah
+    merci beaucoup danke schön gracias grazie mille obrigado obrigada bedankt arigato oui ja sí nein non nee marche funciona funktioniert
+    """.split()  # noqa: SIM905 - the last line: the same said in the other languages people mix into a chat
 )
 EVALUATIVE = frozenset(
     """

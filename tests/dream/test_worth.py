@@ -17,7 +17,11 @@ from clawmem.dream import scaffolding
 from clawmem.entries import grammar
 
 FACT = "The staging database runs on db-stage-2 behind pgbouncer port 6432."
-JUNK = ("thanks, that worked", "Great, that fixed it.", "perfect!", "ok will do", "hey Mel! good to see you", "talk soon")
+JUNK = (
+    "thanks, that worked", "Great, that fixed it.", "perfect!", "ok will do", "hey Mel! good to see you", "talk soon",
+    # the same in the other languages people mix into a chat
+    "Merci!", "Danke!", "Gracias, funciona.", "Non non non.", "Nah.",
+)
 
 
 def bodies(ws) -> list[str]:
