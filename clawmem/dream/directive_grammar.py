@@ -281,7 +281,11 @@ ASIDE = re.compile(
 CONCESSION = re.compile(r"^(?:i know|i get|i see|i realise|i realize|i understand|sure|granted|fair enough|yes|yeah)\b[^,]{0,80},\s*but\s+(?P<rest>\S.*)$", re.IGNORECASE)
 PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
 RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
-CLAUSES = re.compile(r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)", re.IGNORECASE)
+CLAUSES = re.compile(
+    r"\s*;\s*|,?\s+(?:and|but)\s+(?=(?:always|never|don't|do not|please)\b)"
+    r"|(?:(?<=from now on)|(?<=going forward)|(?<=henceforth)),\s+(?:and|but)\s+",  # "New code uses Req from now on, and HTTPoison goes …"
+    re.IGNORECASE,
+)
 # "Use uv from now on — `uv add`, `uv run`": what follows a dash spells out the rule before it, or
 # adds to it ("Never push to main — always a PR"); it is a rule of its own only after a wrapper
 # ("Quick note — never push to main"), never an elliptical tail of a statement ("… in BIGINT
@@ -515,6 +519,9 @@ PASSIVE = re.compile(
     r"(?P<how>(?:in|with|using|via)\s+\S.*)$",
     re.IGNORECASE,
 )
+PERSONAL = frozenset("i you he she it we they me him her us them this that these those".split())  # noqa: SIM905
+# "new code uses Req from now on": the same habit in the active voice, the thing first, "use" its only verb
+USES = re.compile(r"^(?P<thing>\S+(?:\s+\S+){0,3}?)\s+(?:uses|use|(?:should|must|will) use)\s+(?P<value>\S+(?:\s+\S+){0,3})$", re.IGNORECASE)
 REPORTING_VERBS = frozenset("says said thinks reckons wants insists claims suggests mentioned told asked".split())  # noqa: SIM905 - "Sam says new code gets …"
 # "we're going with polars after all", "we've settled on Vitest": a decision, standing when it names a value of a known
 # kind; "we'll use …", "we're using …", "let's use …" say a plan, standing only with a habit marker
@@ -729,12 +736,22 @@ def _stated(s: str, *, marked: bool) -> str | None:
             return None
         found = _imperative([PARTICIPLES[passive["done"].casefold()], _uncap(thing[0]), *thing[1:], *passive["how"].split()], None)
         return _say(found) if found else None
+    if (uses := USES.match(s)) and marked and _a_kind_of_thing(thing := uses["thing"].split()):  # "New code uses Req from now on"
+        return _imperative(["Use", *uses["value"].rstrip(".!").split(), "for", _uncap(thing[0]), *thing[1:]], None)
     if decision := DECISION.match(s):
         value = DECISION_TAIL.sub("", decision["value"]).split()
         if (decision["planned"] and not marked) or not _kind_value(value) or not _general(value, one_off=True):
             return None
         return "Use " + " ".join(value)
     return None
+
+
+def _a_kind_of_thing(thing: list[str]) -> bool:
+    """Whether the subject of "<thing> uses X" is a kind of thing ("new code", "tests", "the frontend"), not a person
+    ("Sam", "we") or a pointer ("it")."""
+    if len(thing) < 2 and not _low(thing[0]).endswith("s"):
+        return False
+    return not any(_low(w) in REPORT_WORDS | IRREGULAR_PAST | REPORTING_VERBS | PERSONAL for w in thing)
 
 
 def _uncap(word: str) -> str:

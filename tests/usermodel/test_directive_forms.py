@@ -80,6 +80,10 @@ FORMS = [
     ("From now on, deploy with Render.", "Always deploy with Render.", "deploy-with-render"),
     ("Going forward, run tests with pytest.", "Always run tests with pytest.", "test-runner.python"),
     ("Commit with a signed-off-by line from now on.", "Always commit with a signed-off-by line.", "commit-with-signed-off-by"),
+    # the habit in the active voice, the thing first
+    ("New code uses Req from now on.", "Use Req for new code.", "use-req"),
+    ("Tests use pytest from now on.", "Use pytest for tests.", "test-runner.python"),
+    ("Going forward the frontend uses Vite.", "Use Vite for the frontend.", "use-vite.frontend"),
 ]
 
 
@@ -129,12 +133,19 @@ NOT_FORMS = [
     "Let me be clear about the deadline: it is Friday.", "In the app, the login button is broken.", "For the login page, use the new layout.",
     # a habit marker before a statement or a plan, not an imperative
     "From now on, I will be out on Fridays.", "Going forward, the tests run in CI.", "From now on, we deploy on Tuesdays?",
+    # a person's habit, or no marker
+    "Sam uses Vim from now on.", "It uses Req from now on.", "New code uses Req.",
 ]
 
 
 @pytest.mark.parametrize("said", NOT_FORMS)
 def test_what_stays_out(said):
     assert directive_in(said) is None
+
+
+def test_a_habit_marker_ends_the_rule_before_an_and():
+    turn = "user: And a heads-up first: we're moving off HTTPoison. New code uses Req from now on, and HTTPoison goes away bit by bit as we touch things."
+    assert directives_in(turn, transcript=True) == ["Use Req for new code."]
 
 
 def test_in_a_turn_the_rule_is_taken_and_the_rest_left():
