@@ -212,7 +212,7 @@ SAID_BEFORE = re.compile(
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
 # a turn that opens on a topic ("Emails: we moved …", "Postgres upgrade: …"): what follows is about it
-TOPIC_LABEL = re.compile(r"^[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
+OPENS_ON_TOPIC = re.compile(r"^[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
 # part of my wedding decor." is judged again once joined
 LEANED_ON = frozenset((scaffolding.TOO_SHORT, worth.GENERAL_REMARK))
@@ -600,7 +600,7 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
     independent instructions, each of which recurs on its own in other answers."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None
-    topic = bool(found) and bool(found[0][0].unit) and TOPIC_LABEL.match(found[0][0].unit) is not None
+    topic = bool(found) and bool(found[0][0].unit) and OPENS_ON_TOPIC.match(found[0][0].unit) is not None
     for piece, why in found:
         who = speaker_of(piece)
         if why or not piece.unit or not who or not _own_account(who, piece.unit, topic):
