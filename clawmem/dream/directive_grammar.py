@@ -249,10 +249,12 @@ LEAD_IN = re.compile(
     # emphasis before a rule: "let me be very clear about prod:", "just to be clear,"
     r"(?:let me|i want to|i'?d like to|(?:just )?to) be (?:very |really |perfectly |absolutely |crystal |100% )?clear(?: (?:about|on) [\w.-]+(?: [\w.-]+)?)?|"
     r"side note|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
-    r"frankly|personally|seriously|generally|in general)\b\s*[,:;.!-]*\s*)+",
+    r"frankly|personally|seriously)\b\s*[,:;.!-]*\s*)+",
     re.IGNORECASE,
 )
-HABIT_LEAD = re.compile(r"^(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)\b\s*[,:;-]*\s*", re.IGNORECASE)
+HABIT_LEAD = re.compile(
+    r"^(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future|in general|generally|as a rule)\b\s*[,:;-]*\s*", re.IGNORECASE
+)
 HABIT_TAIL = re.compile(
     r"(?:[\s,;-]*\b(?:from now on|going forward|from here on(?: out)?|henceforth|in (?:the )?future)|\s*,\s*ever)\s*[.!]*$", re.IGNORECASE
 )  # "No emoji in commit messages, ever."
@@ -278,7 +280,11 @@ ASIDE = re.compile(
     re.IGNORECASE,
 )
 # "I know polars is fashionable, but pandas only, no polars": what the owner grants before the rule is not the rule
-CONCESSION = re.compile(r"^(?:i know|i get|i see|i realise|i realize|i understand|sure|granted|fair enough|yes|yeah)\b[^,]{0,80},\s*but\s+(?P<rest>\S.*)$", re.IGNORECASE)
+CONCESSION = re.compile(
+    r"^(?:(?:i know|i get|i see|i realise|i realize|i understand|sure|granted|fair enough|yes|yeah)\b[^,]{0,80},"
+    r"|[^—–]{1,60}\s[—–])\s*but\s+(?P<rest>\S.*)$",  # "Tz is fine — but in general, ask me before …"
+    re.IGNORECASE,
+)
 PREFER = re.compile(r"^i(?:'d| would)?(?: (?:much|really|generally|always|usually|strongly|definitely))? prefer\s+(?P<rest>.+)$", re.IGNORECASE)
 RATHER = re.compile(r"^i(?:'d| would)(?: much)? rather\s+(?P<rest>.+)$", re.IGNORECASE)
 CLAUSES = re.compile(

@@ -80,6 +80,9 @@ FORMS = [
     ("From now on, deploy with Render.", "Always deploy with Render.", "deploy-with-render"),
     ("Going forward, run tests with pytest.", "Always run tests with pytest.", "test-runner.python"),
     ("Commit with a signed-off-by line from now on.", "Always commit with a signed-off-by line.", "commit-with-signed-off-by"),
+    # "in general" and "as a rule" are habit markers too, also after a remark and a dash
+    ("In general, ask me before you add a hex dependency.", "Ask me before you add a hex dependency.", "ask-me-before"),
+    ("Tz is fine — but as a rule, ask me before you add a dependency.", "Ask me before you add a dependency.", "ask-me-before"),
     # the habit in the active voice, the thing first
     ("New code uses Req from now on.", "Use Req for new code.", "use-req"),
     ("Tests use pytest from now on.", "Use pytest for tests.", "test-runner.python"),
@@ -135,6 +138,7 @@ NOT_FORMS = [
     "From now on, I will be out on Fridays.", "Going forward, the tests run in CI.", "From now on, we deploy on Tuesdays?",
     # a person's habit, or no marker
     "Sam uses Vim from now on.", "It uses Req from now on.", "New code uses Req.",
+    "In general the build is slow.", "The old endpoint still works — but never call it from new code.",
 ]
 
 
