@@ -315,6 +315,8 @@ TIME_DEICTIC = re.compile(
     r"\b(?:now|right now|for now|today|tonight|tomorrow|yesterday|yet|at the moment|(?:last|next) time|this|these|those)\b(?! on\b)", re.IGNORECASE
 )
 CODE_SPAN = re.compile(r"`[^`]*`")
+# "Don't go rewriting the client just for that": the reason is in the conversation
+POINTER_TAIL = re.compile(r"\b(?:for|because of|like|about|over|after) (?:that|it|them)\s*[.!]*$", re.IGNORECASE)
 
 # --- sentences -------------------------------------------------------------------------------
 def _low(word: str) -> str:
@@ -341,7 +343,7 @@ def _stands_alone(body: list[str]) -> bool:
         rest = rest[1:]
     if rest and rest[0] in DEICTIC_OBJECTS:
         return False
-    return not _now(" ".join(body))
+    return not _now(" ".join(body)) and not POINTER_TAIL.search(" ".join(body))
 
 
 def _implied_verb(body: list[str]) -> list[str]:

@@ -211,8 +211,9 @@ SAID_BEFORE = re.compile(
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
-# a turn that opens on a topic ("Emails: we moved …", "Postgres upgrade: …"): what follows is about it
-OPENS_ON_TOPIC = re.compile(r"^[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
+# a turn that opens on a topic ("Emails: we moved …", "Postgres upgrade: …"): what follows is about it;
+# "New feature: …", "Bug: …" open a request of the moment instead
+OPENS_ON_TOPIC = re.compile(r"^(?!(?i:(?:\w+ )?(?:feature|task|todo|bug|job|request|question|ticket|issue)s?):)[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
 # part of my wedding decor." is judged again once joined
 LEANED_ON = frozenset((scaffolding.TOO_SHORT, worth.GENERAL_REMARK))

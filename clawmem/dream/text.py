@@ -45,10 +45,11 @@ CAPTION = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:a|
 # ("Remember to …" is an instruction and keeps its verb.)
 LEADING_WRAPPER = re.compile(
     r"^(?:(?:same (?:as|like) (?:before|last time|always)|remember (?:this|that)\b[^:]{0,40}:|remember(?: that)?(?=\s*[:,-]|\s+(?!to\b)\w)|just so you know|"
+    r"(?:oh,? )?and(?: also)?,? so (?:it'?s|that it'?s) (?:written down|on record|said|noted)(?: somewhere)?|oh,? and|"
     r"fyi|btw|by the way|for the record|for context|quick context|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|"
     r"as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
-    r"(?:\s*[:,;.!—–-]+\s*|\s+|$)|(?:(?:just a |quick |friendly )?(?:reminder|note|heads[- ]up|update|context)|nb|ps|again|also|ok(?:ay)?|so|anyway|"
-    r"noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
+    r"(?:\s*[:,;.!—–-]+\s*|\s+|$)|(?:(?:and |also |oh,? and )?(?:just a |quick |friendly |a )?(?:reminder|note|heads[- ]up|update|context)(?: first)?|"
+    r"nb|ps|again|also|ok(?:ay)?|so|anyway|noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
     r"\s*(?:[:,;.!—–-]+\s*|$)"
     # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:"
     r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|one(?: thing)?|another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"

@@ -73,6 +73,9 @@ def test_splitting_never_loses_or_repeats_a_character(text):
         ("Next: the managers want a nightly report.", "The managers want a nightly report."),
         ("Nextcloud: we host the files there.", "Nextcloud: we host the files there."),  # a name, not "next"
         ("One of the servers: web-2 is down.", "One of the servers: web-2 is down."),
+        ("Oh, and so it's written down somewhere: prod only gets built in CI.", "Prod only gets built in CI."),
+        ("Oh and the VPN drops at midnight.", "The VPN drops at midnight."),
+        ("And a heads-up first: we're moving off HTTPoison.", "We're moving off HTTPoison."),
     ],
 )
 def test_conversational_wrappers_are_stripped(text, expected):

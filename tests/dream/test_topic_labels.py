@@ -96,3 +96,14 @@ def test_what_the_owner_says_under_a_topic_label_is_one_line(ws, clawmem, tmp_pa
     assert clawmem("dream", env={"CLAWMEM_NOW": when(1, 23).isoformat()}).returncode == 0
     [line] = curated(ws)
     assert "Postmark" in line and "Gigalixir config" in line and "said" not in line, line
+
+
+def test_a_request_label_opens_no_account(ws, clawmem, tmp_path):
+    """"New feature: …" asks for work of the moment: the update said after it in the turn is its own line."""
+    turn = "New feature: text members seven days before their membership expires. And a heads-up: we moved from HTTPoison to Req this week."
+    source = tmp_path / "feature.md"
+    source.write_text(HOSTS["chat.md"](turn, "Noted.", when(1)))
+    assert clawmem("ingest", str(source), "--session", "f1", "--origin", "owner", env={"CLAWMEM_NOW": when(1).isoformat()}).returncode == 0
+    assert clawmem("dream", env={"CLAWMEM_NOW": when(1, 23).isoformat()}).returncode == 0
+    lines = curated(ws)
+    assert any("HTTPoison" in line for line in lines) and not any("text members" in line for line in lines), lines

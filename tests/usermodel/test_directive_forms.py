@@ -139,6 +139,8 @@ NOT_FORMS = [
     # a person's habit, or no marker
     "Sam uses Vim from now on.", "It uses Req from now on.", "New code uses Req.",
     "In general the build is slow.", "The old endpoint still works — but never call it from new code.",
+    # its reason is in the conversation
+    "Don't go rewriting the GripDesk client just for that.", "Never push to main because of it.",
 ]
 
 
