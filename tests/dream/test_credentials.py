@@ -70,7 +70,7 @@ def test_where_a_secret_lives_and_ids_that_are_no_secret_are_not(sentence):
 @pytest.fixture
 def days(clawmem, tmp_path):
     """The owner tells the agent ``turn`` on three days (each host writes its own file); ``dream``
-    runs each night. Returns the last sweep's ``--json --explain`` output."""
+    runs each night. Returns the last sweep's ``--json --explain`` report and all that the sweeps printed."""
 
     def run(turn: str, host: str) -> tuple[dict, str]:
         outputs = []
