@@ -60,7 +60,7 @@ from clawmem.dream.consolidate import Change
 from clawmem.dream.directive_grammar import CLAUSES, HINT, OWNER_LABELS, PROPOSAL_PREFIX, derive_key, directive_in, directives_in
 from clawmem.dream.standalone import observed_day
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import TRANSCRIPT_LABEL, excerpt, sentences, similarity, speaker_label
+from clawmem.dream.text import excerpt, sentences, similarity, speaker_label, without_label
 from clawmem.entries import identity
 from clawmem.foundation.errors import BadInput
 from clawmem.foundation.records import dataclass
@@ -223,7 +223,7 @@ def updates_said(ws: Workspace, index: Index, now: dt.datetime) -> list[SaidUpda
     for row, said, owner_typed in _eligible(ws, index, now, _may_update, ledger.tombstones(ws).hashes):
         if not owner_typed:
             continue
-        said_text = TRANSCRIPT_LABEL.sub("", row["text"], count=1) if row["kind"] == "transcript" else row["text"]  # "user:" is no subject
+        said_text = without_label(row["text"]) if row["kind"] == "transcript" else row["text"]  # "user:" is no subject
         for sentence in sentences(said_text):
             update = updates.parse(sentence)
             if update is not None:

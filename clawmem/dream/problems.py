@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from clawmem.dream import worth
 from clawmem.dream.consolidate import MAX_TRIGGERS
 from clawmem.dream.store import Candidate, Evidence, taints
-from clawmem.dream.text import CAPTION, PHRASE_BREAK, TRANSCRIPT_LABEL, key_phrases
+from clawmem.dream.text import CAPTION, PHRASE_BREAK, TRANSCRIPT_LABEL, key_phrases, without_label
 from clawmem.entries import scaffold
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
@@ -314,7 +314,7 @@ def problem_text(text: str, *, whole: bool) -> str:
     """The problem part of ``text``: all of it when it states a problem (``whole``, for the turn
     before a fix), else only its clauses that do (for the fix's own entry)."""
     if whole:
-        said = scaffold.speech(TRANSCRIPT_LABEL.sub("", text, count=1))
+        said = scaffold.speech(without_label(text))
         return text if PROBLEM.search(text) and not ADVICE.match(said) else ""
     return " | ".join(c for c in PHRASE_BREAK.split(text) if PROBLEM.search(c))
 

@@ -95,12 +95,12 @@ def _overridden(index, row: dict) -> list[str]:
 
 
 def _text(row: dict) -> str:
-    from clawmem.dream.text import TRANSCRIPT_LABEL
+    from clawmem.dream.text import without_label
     from clawmem.entries.neutralise import neutralise
 
     text = " ".join(row["text"].split())
     if row["kind"] == "transcript":
-        text = TRANSCRIPT_LABEL.sub("", text, count=1)
+        text = without_label(text)
     return neutralise(text)
 
 

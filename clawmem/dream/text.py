@@ -151,11 +151,11 @@ def pieces(body: str, *, transcript: bool, relayed: bool = True) -> list[Piece]:
         return [_piece(said, labels=False)] if said else []
     label = (speaker_label(body) or "").casefold()
     if label in RECORD_LABELS or label.endswith(" tool call"):
-        said = clean_unit(TRANSCRIPT_LABEL.sub("", body, count=1))
+        said = clean_unit(without_label(body))
         return [Piece(said, "", None, RECORD_LABELS.get(label, "a tool-call record"))] if said else []
     lines = body.splitlines()
     if lines:
-        lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
+        lines[0] = without_label(lines[0])
     pasted = relayed or label not in scaffold.ROLES or sum(scaffold.strip(line).speaker is not None for line in lines) > 1
     found = []
     speaker = None
@@ -194,13 +194,18 @@ def relays_chat(turns: Iterable[str]) -> bool:
     named = total = 0
     for turn in turns:
         total += 1
-        named += RELAYED_NAME.match(TRANSCRIPT_LABEL.sub("", turn, count=1)) is not None
+        named += RELAYED_NAME.match(without_label(turn)) is not None
     return named > total / 2
 
 
 def units(body: str, *, transcript: bool) -> list[str]:
     """Evidence units of an entry (``pieces`` that say something once their wrappers are gone)."""
     return [p.unit for p in pieces(body, transcript=transcript) if p.unit]
+
+
+def without_label(body: str) -> str:
+    """A transcript turn without the speaker label it starts with ("user: ", "Caroline: ")."""
+    return TRANSCRIPT_LABEL.sub("", body, count=1)
 
 
 def speaker_label(body: str) -> str | None:

@@ -52,11 +52,11 @@ def _units(body: str, kind: str) -> list[str]:
 
 def _line_texts(body: str, kind: str) -> list[str]:
     """The lines of a body as writers hashed them (a transcript's first line without its speaker label)."""
-    from clawmem.dream.text import TRANSCRIPT_LABEL
+    from clawmem.dream.text import without_label
 
     lines = body.splitlines()
     if lines and kind == "transcript":
-        lines[0] = TRANSCRIPT_LABEL.sub("", lines[0], count=1)
+        lines[0] = without_label(lines[0])
     return lines
 
 
