@@ -9,9 +9,9 @@ lift it.
 
 Signals, each 0-1, weighted by ``dream.weight_*``:
 
-- relevance: mean of the candidate's retrieval scores and of the similarity of each
-  independent re-occurrence (finding the fact again in another session or day is a
-  retrieval that hit);
+- relevance: mean of the candidate's retrieval scores, each relative to the best hit of its
+  search (``store.recalls``), and of the similarity of each independent re-occurrence
+  (finding the fact again in another session or day is a retrieval that hit);
 - frequency: encounters = recalls + independent occurrences, log-scaled (10 saturate);
 - query diversity: distinct queries + independent occurrences, log-scaled (5 saturate);
 - recency: half-life ``dream.recency_half_life_days`` on the newest evidence or recall;
@@ -25,6 +25,12 @@ counts towards the recall threshold (``min_recalls`` applies to encounters) and 
 diversity threshold (``min_diversity`` applies to distinct queries + occurrences), alongside
 real recalls. So a workaround met in three sessions on three days can pass with no search at
 all, while one note repeated in one session cannot.
+
+**A recall credits the claims that answered it.** A search returns a whole turn; it counts
+for the turn's claims that hold one of the query's words the turn matched on (``credited``),
+so "Portuguese and German are coming later this year", said beside the rule a search found,
+does not ride on that rule's recalls. A hit found by meaning alone, sharing no word, credits
+every claim of its turn.
 
 Thresholds: score >= ``min_score``, encounters >= ``min_recalls``, queries + occurrences >=
 ``min_diversity``, age <= ``max_age_days``, and at most ``max_promotions`` per sweep by rank.
@@ -44,6 +50,7 @@ from clawmem.dream import credentials, store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words, excerpt
 from clawmem.entries import scaffold
+from clawmem.entries.words import stems
 from clawmem.foundation.config import DreamConfig
 from clawmem.foundation.records import dataclass
 from clawmem.trust import eligibility, provenance
@@ -134,6 +141,12 @@ def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) ->
     return ABOUT_THEMSELVES if any(SELF.match(text) for text in said) else None
 
 
+def credited(recall: Recall, claim_stems: frozenset[str]) -> bool:
+    """Whether a recall of a claim's turn counts for the claim: it holds a word the turn matched
+    the query on, or the match was by meaning alone (nothing to tell the turn's claims apart)."""
+    return not recall.matched or bool(recall.matched & claim_stems)
+
+
 def _log_scale(count: int, saturation: int) -> float:
     return min(1.0, math.log1p(count) / math.log1p(saturation))
 
@@ -214,7 +227,8 @@ def evaluate(
         if c.status != "staged":
             continue
         keys = {(e.entry_hash, e.path) for e in c.evidence}
-        events = [r for k in sorted(keys) for r in recalls.get(k, ())]
+        own = stems(scaffold.speech(c.wording))
+        events = [r for k in sorted(keys) for r in recalls.get(k, ()) if credited(r, own)]
         s = signals(c, events, theme_days.get(c.id, 0), cfg, now)
         score = weighted(s, cfg)
         excluded = preconditions(c, staging, taint, stated)

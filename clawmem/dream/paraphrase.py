@@ -29,6 +29,7 @@ from rapidfuzz import fuzz, process
 from clawmem.dream.grounding import NEGATIONS
 from clawmem.dream.text import WORD, content_words, words
 from clawmem.entries import grammar, identity
+from clawmem.entries.words import stem
 from clawmem.foundation.config import DreamConfig
 
 if TYPE_CHECKING:
@@ -42,8 +43,6 @@ JOINERS = frozenset(".+#-")
 NUMBER_WORDS = frozenset(
     "two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand twice".split()  # noqa: SIM905
 )
-STEM_CHARS = 5
-SUFFIXES = ("ing", "ed", "es", "s")
 SUBSTITUTION_WORDS = 2  # two texts differing in at most this many topic words on each side name different things
 
 
@@ -65,16 +64,6 @@ def specific(text: str) -> set[str]:
 
 def negated(text: str) -> bool:
     return bool(NEGATIONS & set(words(text)))
-
-
-def stem(word: str) -> str:
-    """A crude, deterministic stem: one inflection off, then the first ``STEM_CHARS`` letters
-    ("opening" and "open", "adopted" and "adoption" match; no dependency, no language model)."""
-    for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:STEM_CHARS]
 
 
 def unmatched(text: str, other: str, threshold: float) -> set[str]:

@@ -171,10 +171,14 @@ class Staging:
 
 @dataclass(frozen=True)
 class Recall:
+    """One search or injection that returned an entry: ``score`` relative to the best hit it
+    returned (that one scores 1), and the query's word stems the entry held (None: not known)."""
+
     query_hash: str
     score: float
     day: str
     at: str
+    matched: frozenset[str] | None = None
 
 
 # loading ---------------------------------------------------------------------------------
@@ -204,12 +208,21 @@ def load(index: Index) -> Staging:
 
 
 def recalls(index: Index, since_day: str) -> dict[tuple[str, str], list[Recall]]:
-    """Recall events since ``since_day`` by (entry text hash, path); echoes are not usefulness."""
+    """Recall events since ``since_day`` by (entry text hash, path); echoes are not usefulness.
+
+    A score is taken relative to the best hit of the same search (one query, one moment): the
+    hybrid blend's scale differs by query and its best hit rarely scores over 0.8, so a raw
+    score says less about how well an entry answered than its distance from the best answer.
+    """
     found: dict[tuple[str, str], list[Recall]] = {}
     for r in index.query(
-        "SELECT text_hash, path, query_hash, score, day, at FROM recall_events WHERE day >= ? AND source != 'echo'", (since_day,)
+        """SELECT text_hash, path, query_hash, day, at, matched,
+                  coalesce(score / nullif(max(score) OVER (PARTITION BY query_hash, at), 0), 0) AS relative
+           FROM recall_events WHERE day >= ? AND source != 'echo'""",
+        (since_day,),
     ):
-        found.setdefault((r["text_hash"], r["path"]), []).append(Recall(r["query_hash"], r["score"], r["day"], r["at"]))
+        matched = frozenset(r["matched"].split()) if r["matched"] else None
+        found.setdefault((r["text_hash"], r["path"]), []).append(Recall(r["query_hash"], r["relative"], r["day"], r["at"], matched))
     return found
 
 

@@ -38,11 +38,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from clawmem.dream.paraphrase import Judge, negated, specific, stem, substitution, unmatched
+from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
 from clawmem.dream.text import content_words, sentences, words
 from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
+from clawmem.entries.words import stem
 from clawmem.foundation.config import DreamConfig
 
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement

@@ -1,10 +1,17 @@
 """Function words: what carries no content when two texts are compared word by word.
 
 Low in the layers so the trust rules (``clawmem.trust.content_origin``) and dreaming share one
-list without a rule importing the dreaming package.
+list without a rule importing the dreaming package, and so search and dreaming stem alike
+(``stems``: which words of a query a returned turn holds, and which of its claims hold them).
 """
 
 from __future__ import annotations
+
+import re
+
+STEM_CHARS = 5
+SUFFIXES = ("ing", "ed", "es", "s")
+TOKEN = re.compile(r"[^\W_]+")  # identifiers fall apart at "_", ".", "-": "fct_rides_daily" holds "rides"
 
 STOPWORDS = frozenset(
     """
@@ -17,3 +24,19 @@ STOPWORDS = frozenset(
     running sure instead first next time times today yesterday tomorrow one two thing things way lot really
     """.split()  # noqa: SIM905
 )
+
+
+def stem(word: str) -> str:
+    """A crude, deterministic stem: one inflection off, then the first ``STEM_CHARS`` letters
+    ("opening" and "open", "adopted" and "adoption" match; no dependency, no language model)."""
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:STEM_CHARS]
+
+
+def stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words: no stop word, three letters or more, numbers always."""
+    tokens = TOKEN.findall(text.casefold())
+    return frozenset(stem(t) for t in tokens if t not in STOPWORDS and (len(t) > 2 or any(c.isdigit() for c in t)))

@@ -388,3 +388,11 @@ def m008_ledger_lineage(index: Index) -> None:
     # A transcript turn untrusted only by lineage (clawmem.trust.lineage) names its exposure, so
     # the owner's later endorsement (a record with ``lifted_by``) can lift exactly those rows.
     index.execute("ALTER TABLE ledger ADD COLUMN lineage TEXT")
+
+
+@migration
+def m009_recall_matched(index: Index) -> None:
+    # A recall event names the query's word stems its turn holds (``entries.words.stems``), so
+    # dreaming credits the claims of that turn that answered the query, not all of them; NULL
+    # (an event from before, or a hit found by meaning alone) credits every claim.
+    index.execute("ALTER TABLE recall_events ADD COLUMN matched TEXT")

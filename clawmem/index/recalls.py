@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from clawmem.entries import identity
+from clawmem.entries.words import stems
 from clawmem.foundation.digest import sha256_hex
 from clawmem.foundation.records import dataclass
 from clawmem.foundation.timeparse import local_now, now_iso
@@ -29,12 +30,20 @@ def query_hash(query: str) -> str:
 
 @dataclass(frozen=True)
 class Returned:
-    """One hit clawmem handed out: its text hash, where it sits, its score and its origin class."""
+    """One hit clawmem handed out: its text hash, where it sits, its score, its origin class and
+    the query's word stems its text holds (``answered``; None: not known, every claim of it answered)."""
 
     text_hash: str
     path: str
     score: float
     origin: str
+    matched: frozenset[str] | None = None
+
+
+def answered(query: str, text: str) -> frozenset[str]:
+    """The word stems of ``query`` that ``text`` holds: what a returned turn matched on, so
+    dreaming can tell which of its claims answered the query (``dream.gate.credited``)."""
+    return stems(query) & stems(text)
 
 
 @dataclass(frozen=True)
@@ -70,8 +79,8 @@ def record_returned(index: Index, hits: Iterable[Returned], *, query: str, sourc
     with index.transaction():
         for hit in rows:
             index.execute(
-                "INSERT INTO recall_events(text_hash, path, query_hash, score, day, at, source) VALUES (?,?,?,?,?,?,?)",
-                (hit.text_hash, hit.path, qh, float(hit.score), day, at, source),
+                "INSERT INTO recall_events(text_hash, path, query_hash, score, day, at, source, matched) VALUES (?,?,?,?,?,?,?,?)",
+                (hit.text_hash, hit.path, qh, float(hit.score), day, at, source, " ".join(sorted(hit.matched)) if hit.matched else None),
             )
     _remember(index, rows, ws, at, times=1)
 

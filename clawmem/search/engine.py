@@ -199,9 +199,11 @@ def search(
     if not hits:
         warnings.extend(_why_empty(index, query, opts))
     if opts.log_recall and hits:
-        from clawmem.index.recalls import Returned, joins_recalled_set, record_returned
+        from clawmem.index.recalls import Returned, answered, joins_recalled_set, record_returned
 
-        returned = [Returned(rows[h.id]["text_hash"], h.path, scored[h.id].earned, h.origin) for h in hits]
+        returned = [
+            Returned(rows[h.id]["text_hash"], h.path, scored[h.id].earned, h.origin, answered(query, rows[h.id]["text"])) for h in hits
+        ]
         with index.writes_apart():  # search's own records: what is derived from the entries stays (``Index.derived``)
             record_returned(index, returned, query=query, source="search", ws=ws)
         untrusted = [f"untrusted {h.path} returned by search" for h in returned if not joins_recalled_set(h.origin)]
