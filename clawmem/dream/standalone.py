@@ -548,7 +548,8 @@ def claims(
         if request and states_directive(piece.said):
             out.append((piece, DIRECTIVE))  # alone: the fact said before it in the turn stays a claim
             continue
-        structure = worth.answer_talk(said, item=piece.item) if answer else worth.request_talk(said) if request else None
+        # the owner's word before a colon is a label, not a speaker ("Commit: the mailer change first")
+        structure = worth.answer_talk(said, item=piece.item) if answer else worth.request_talk(worth.plain_quotes(piece.unit)) if request else None
         if structure:
             out.append((piece, structure))
             open_at = None if piece.item else open_at

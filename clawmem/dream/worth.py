@@ -77,7 +77,7 @@ PHATIC = GREETINGS | frozenset(
     um uh well congrats congratulations luck sorry np problem worries thing stuff check sec moment brb lot lots much
     so really pretty too agree keep long yes remember remembered note mind know knew let tell ask asked hope anytime
     anything else pleasure course ready feel free question questions reach thankful grateful blessed touched honored
-    honoured plan like guess idk maybe perhaps probably nah
+    honoured plan like guess idk maybe perhaps probably nah fair enough makes sense point
     merci beaucoup danke schön gracias grazie mille obrigado obrigada bedankt arigato oui ja sí nein non nee marche funciona funktioniert
     """.split()  # noqa: SIM905 - the last line: the same said in the other languages people mix into a chat
 )
@@ -110,6 +110,8 @@ COMPLAINT = re.compile(
     # "some rows just fail", "nothing happens", "it never finishes"
     r"(?:just |still |now )fail|(?:just |keeps |still )?spin(?:s|ning)? forever|just spins|keeps spinning|"
     r"(?:is|are|gets?|got) stuck|stuck on|nothing happens|blank (?:screen|page)|"
+    # "last night's report stopped counting at 7 pm", "Argo's UI is painfully slow today"
+    r"stopped (?:working|counting|sending|syncing|loading|showing|running|responding|updating|firing)|(?:is|are|was|were|got) (?:\w+ )?(?:slow|sluggish|laggy)|"
     r"(?:gives?|giving|returns?|returning|spits? out|comes? out(?: as)?) (?:\w+ )?(?:rubbish|garbage|nonsense|junk|gibberish)|"
     rf"never {NEVER_ENDS}|does(?:n'?t| not) (?:load|respond|finish|return|compile|build|start|connect))\b",
     re.IGNORECASE,
@@ -305,7 +307,7 @@ IMPERATIVE = frozenset(
     place call check verify test write implement enable disable consider follow try start keep apply modify change move store
     include register generate review focus optimize optimise integrate handle validate estimate divide list assign conduct
     prepare schedule allocate adjust refine restart save build bump put fix rename delete remove rerun push commit merge deploy
-    revert refactor split wire hook route look find grab pull tidy clean drop rewrite ship tag release ping send
+    revert refactor split wire hook route look find grab pull tidy clean drop rewrite ship tag release ping send text email notify remind warn reject block allow show hide
     """.split()  # noqa: SIM905
 )
 # "Maybe we can prioritize …", "You might want to add …", "It could help to …": a hedged proposal
@@ -327,6 +329,32 @@ PARTICULAR = frozenset(("the", "this", "that", "these", "those", "it", "them", "
 MAX_LABEL_WORDS = 12  # a label before a colon names the thing an instruction after it is about
 # the labelled thing, pointed at after the colon ("the Python bit: write it with pandas"); "Releases: push a tag" is how things work
 LABELLED = frozenset(("it", "them", "this", "that", "these", "those"))
+# "Two changes from this morning's team meeting.", "A few things before you start:": a count of
+# what comes next, with no verb of its own
+LIST_OPENER = re.compile(
+    r"^(?:(?:so|ok|okay|right|alright|also),?\s+)?(?:two|three|four|five|a few|a couple of|couple of|several|a bunch of|some) "
+    r"(?:(?:quick|small|big|more|new|other) )?(?:changes|things|notes|updates|points|items|questions|requests|decisions|bits|news)\b"
+    r"(?!.*\b(?:is|are|was|were|has|have|had|will|need|needs|go|goes|went|came)\b)[^.!?:]*[.:!]?$",
+    re.IGNORECASE,
+)
+# A label naming a piece of work: "New feature:", "First bug:", "Next task:"
+WORK_LABEL = re.compile(
+    r"^(?:(?:first|second|third|next|new|another|one more|last|small|quick|big|the) )?"
+    r"(?:feature|task|todo|to-do|bug|fix|job|request|ticket|issue|story|chore)(?: request)?$",
+    re.IGNORECASE,
+)
+# Something the owner wants built or changed: "I want a conflict check: …", "I want the kiosk to
+# ask for …", "We need a subscriptions table"; not how they want things ("I want answers short")
+WANTS = re.compile(
+    r"^(?:\w+,\s*)?(?:i|we) (?:really |also |just )?(?:want|need|'d like|would like) "
+    r"(?:(?:a|an|some) \w|(?:the|this|that|these|those|it|them)\b[^.,;:]{0,60}? to \w)",
+    re.IGNORECASE,
+)
+# Work left to do: "Fatima's ETA sync needs finishing", "the importer still needs a look"
+STILL_TO_DO = re.compile(
+    r"\bneeds? (?:finishing|fixing|doing|done|a look|looking at|cleaning up|tidying|updating|reviewing|testing|sorting out)\b", re.IGNORECASE
+)
+TASK = "the owner's request for the work at hand, not a fact"
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
@@ -353,12 +381,22 @@ def request_talk(said: str) -> str | None:
     """Why a sentence of the owner's turn to their agent is a task rather than a fact ("Bump the
     build number to 1.6.0+58 for me", "Put it in the Makefile"): an unconditional instruction
     about a particular thing is the work at hand, also after a label naming it ("Meanwhile, the
-    Python bit that works out trip distance: write it with pandas, please"). One about things in general ("Import CTEs at
-    the top") may be a convention and stays, as does a procedure with its condition; a directive
-    ``directive_grammar`` knows goes to ``USER.md`` on its own."""
+    Python bit that works out trip distance: write it with pandas, please"), any instruction
+    after a label naming a piece of work ("New feature: text members before …"), a particular
+    thing after a verb for a label ("Commit: the mailer change first, …"), and something the
+    owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"). One about
+    things in general ("Import CTEs at the top") may be a convention and stays, as does a
+    procedure with its condition; a directive ``directive_grammar`` knows goes to ``USER.md`` on its own."""
     label, colon, rest = said.partition(": ")
-    labelled = colon and len(label.split()) <= MAX_LABEL_WORDS and _particular_instruction(words(rest), LABELLED)
-    return "the owner's request for the work at hand, not a fact" if labelled or _particular_instruction(words(said), PARTICULAR) else None
+    if colon and len(label.split()) <= MAX_LABEL_WORDS:
+        tokens = words(rest)
+        if (
+            _particular_instruction(tokens, LABELLED)
+            or (WORK_LABEL.match(label) is not None and _imperative(tokens))
+            or (label.casefold() in IMPERATIVE and tokens[:1] != [] and tokens[0] in PARTICULAR and not AFTER_A_NOUN & set(tokens))
+        ):
+            return TASK
+    return TASK if WANTS.match(said) or STILL_TO_DO.search(said) or _particular_instruction(words(said), PARTICULAR) else None
 
 
 def _particular_instruction(tokens: list[str], particular: frozenset[str]) -> bool:
@@ -366,9 +404,14 @@ def _particular_instruction(tokens: list[str], particular: frozenset[str]) -> bo
 
 
 def _instruction(tokens: list[str]) -> bool:
-    """An imperative without a condition: "Create the templates", not "If the build fails, run …",
-    and not a noun ("Build broke on the pi", "Release notes live in docs/", "Change of plan: …")."""
-    return bool(tokens) and tokens[0] in IMPERATIVE and not AFTER_A_NOUN & set(tokens[1:3]) and not CONDITION & set(tokens)
+    """An imperative without a condition: "Create the templates", not "If the build fails, run …"."""
+    return _imperative(tokens) and not CONDITION & set(tokens)
+
+
+def _imperative(tokens: list[str]) -> bool:
+    """Opens on a verb ``IMPERATIVE`` knows, not on a noun ("Build broke on the pi", "Release
+    notes live in docs/", "Change of plan: …")."""
+    return bool(tokens) and tokens[0] in IMPERATIVE and not AFTER_A_NOUN & set(tokens[1:3])
 
 
 def _generic(tokens: list[str]) -> bool:
@@ -395,6 +438,8 @@ def _reaction(tokens: list[str], names: list[str]) -> bool:
 
 def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     """Why a sentence is talk aimed at the listener rather than a fact about anyone (module doc)."""
+    if LIST_OPENER.match(said):
+        return "announces what follows, says nothing itself"
     if COURTESY.match(said):
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):

@@ -310,6 +310,14 @@ def test_the_assistants_promise_to_follow_a_rule_is_never_a_claim(ws, clawmem, d
     # after a label naming the thing
     "Meanwhile, the Python bit that works out trip distance: write it with pandas like the rest, please.",
     "The login page: move it to the new layout.",
+    # after a label naming a piece of work, or a verb for a label
+    "New feature: text members seven days before their membership expires, through Twilio.",
+    "Next task: email the managers a summary of the check-ins every night.",
+    "Commit: the migration first, then the version bump separately.",
+    # something the owner wants built or changed, or work left to do
+    "I want the kiosk to ask for a waiver when someone checks in without one.",
+    "I want a conflict check: POST /v1/bookings must reject overlapping windows on one berth.",
+    "Fatima's ETA sync still needs finishing.",
 ])
 def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, task):
     """In a turn to their agent, the owner's unconditional instruction is the work at hand, said
@@ -333,6 +341,10 @@ def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, t
     # a label before a fact or a general instruction
     "Background: Havenlink is the port's ETA feed and allows 60 requests a minute.",
     "Reminder of how releases work here: push a tag vX.Y.Z, cargo-dist builds the binaries on Buildkite.",
+    # what a product is for, how the owner wants things, a need that is a fact
+    "I want my users to track expenses and income.",
+    "The importer needs Python 3.12.",
+    "Deploys: the script lives in ops/deploy.sh.",
 ])
 def test_a_noun_or_an_instruction_about_things_in_general_is_no_task(said):
     row = {"text": f"user: {said}", "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}

@@ -200,6 +200,9 @@ COMPLAINTS = (  # a symptom told without its fix, cause or condition, in words o
     "The export page is stuck on 'Preparing…' again.",
     "I click Deploy and nothing happens, just a blank screen.",
     "The backfill never finishes and the dashboard doesn't load.",
+    "The Verdun manager says last night's report stopped counting at 7 pm.",
+    "The nightly export stopped sending on Tuesday.",
+    "Argo's UI is painfully slow today, I swear that thing is held together with tape.",
 )
 FIXED = (  # the same symptoms with what fixes or causes them
     "Login spins forever when the emulator has no network, so start it with -dns-server 8.8.8.8.",
@@ -231,6 +234,11 @@ PEP_TALK = (  # rallying, general remarks, kudos, pointers at what follows in th
     "Congrats on following your dreams.",
     "I've got the following code so far.",
     "It should look something like this.",
+    # a count of what comes next, or an acknowledgement
+    "Two changes from this morning's team meeting.",
+    "A few quick things before you start:",
+    "Fair enough.",
+    "Makes sense!",
 )
 OWN_FACTS = (  # the same words about someone in particular, or a convention with no rallying
     "Our dogs Rex and Max bring us so much joy.",
@@ -238,6 +246,9 @@ OWN_FACTS = (  # the same words about someone in particular, or a convention wit
     "We can deploy on Fridays only after the freeze lifts.",
     "I've decided on the following schema: users(id, username) and transactions(id, user_id).",
     "Horses have been my passion since I rode with my dad in Montana.",
+    "Two changes went out in this morning's release: the new login page and the CSV export.",
+    "A few things before you start: the API listens on 8088.",
+    "The fair in Tucson sold out of pottery.",
 )
 
 
