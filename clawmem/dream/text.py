@@ -23,7 +23,8 @@ from clawmem.foundation.records import dataclass
 # like "make clean" wins over "run make".
 WORD = re.compile(r"[^\W_]+(?:[.+#-][^\W_]+)*", re.UNICODE)
 PHRASE_BREAK = re.compile(r"[,;:!?()\[\]{}\"“”'`|/]|\.(?:\s|$)|\s[-–—]\s")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+# a capital opens the next sentence in any script a chat is written in ("… last week. Élise moved …")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9À-ÖØ-ÞΑ-ΩА-ЯЁ])")
 COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.DOTALL)
 TRANSCRIPT_LABEL = re.compile(r"^\s*\**(?P<label>[^:\n*]{1,40})\**\s*:\s+")
 RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,2}:\s")  # "Caroline: ", "[12:03] elise: "
@@ -31,7 +32,7 @@ RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\
 # whitespace and a letter, digit or opening quote, unless the word before the point is an
 # abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
 # Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
-BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Za-z0-9])")  # chat text often starts a sentence in lower case
+BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[^\W_])")  # chat text often starts a sentence in lower case, or with "É"
 ABBREVIATIONS = frozenset(
     """
     mr mrs ms mx dr prof st mt ft sr jr rev fr sen gen col capt lt sgt gov pres hon messrs vs etc cf approx incl
