@@ -249,7 +249,7 @@ LEAD_IN = re.compile(
     # emphasis before a rule: "let me be very clear about prod:", "just to be clear,"
     r"(?:let me|i want to|i'?d like to|(?:just )?to) be (?:very |really |perfectly |absolutely |crystal |100% )?clear(?: (?:about|on) [\w.-]+(?: [\w.-]+)?)?|"
     r"side note|and|but|oh|ok|okay|so|also|well|yeah|yes|hey|actually|honestly|"
-    r"frankly|personally|seriously)\b\s*[,:;.!-]*\s*)+",
+    r"frankly|personally|seriously)\b\s*[,:;.!—–-]*\s*)+",  # "But yes — I'd rather you …"
     re.IGNORECASE,
 )
 HABIT_LEAD = re.compile(

@@ -41,6 +41,7 @@ PATTERNS = (
     ),
     re.compile(
         rf"(?P<subject>.{{0,40}}?)\b(?:stopped|stopping|quit|quitting|dropped|dropping|ditched|ditching|got rid of|getting rid of|"
+        rf"cancell?(?:ed|ing)|retir(?:ed|ing)|abandon(?:ed|ing)|"
         rf"moved (?:off|away from)|moving (?:off|away from)|(?:switch(?:ing|ed)?|turn(?:ing|ed)?|shut(?:ting)?) (?:off|down)|"
         rf"decommission(?:ing|ed)?|sunset(?:ting|ted)?)\s+(?:using\s+)?(?:(?:the|our|their|its|his|her|my)\s+)?(?:(?:old|legacy|former|previous|current)\s+)?(?P<old>{VALUE})",
         re.IGNORECASE,
@@ -52,12 +53,14 @@ UPDATE_WORDS = frozenset(
     moved moving switched switching migrated migrating changed changing went transitioned upgraded downgraded ported swapped
     replaced bumped raised lowered increased decreased reduced pinned updated
     instead longer stopped stopping quit quitting dropped dropping ditched ditching rid off away down switch turn turned turning shut shutting
+    cancelled canceled cancelling canceling retired retiring abandoned abandoning
     decommissioned decommissioning sunset sunsetting over onto week month year day days weeks months years ago last since
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
-    october november december said user assistant
+    october november december said user assistant weekend
     heads fyi btw quick update news morning afternoon evening tonight earlier recently lately finally officially
     """.split()  # noqa: SIM905
 )
+REASON = re.compile(r"\s[—–-]\s|\b(?:because|since)\b|;", re.IGNORECASE)  # why, after what changed
 RESOLVED_DATE = re.compile(r"^\d{4}(?:-\d{2}){1,2}$")  # "this week (the week of 2026-11-16)": when, not what it is about
 STEM = 4  # "deploys" and "deploy" share a subject when their first letters agree this far
 
@@ -94,8 +97,11 @@ def _value(text: str) -> str:
 
 
 def _subject(text: str, values: set[str]) -> frozenset[str]:
+    """What the update is about: its content words, without the update's own, its values, and the
+    reason given after it ("we cancelled Codemagic — too pricey for two people" is about Codemagic)."""
     value_words = {w for v in values for w in words(v)}
-    return frozenset(w for w in content_words(text) - STOPWORDS - UPDATE_WORDS - value_words if not w.isdigit() and not RESOLVED_DATE.match(w))
+    said = REASON.split(text, maxsplit=1)[0]
+    return frozenset(w for w in content_words(said) - STOPWORDS - UPDATE_WORDS - value_words if not w.isdigit() and not RESOLVED_DATE.match(w))
 
 
 def parse(text: str) -> Update | None:

@@ -234,7 +234,11 @@ def test_what_the_owner_tells_a_friend_in_a_chat_waits_for_the_gate(ws, clawmem,
     assert active(ws.memory_md) == []
 
 
-@pytest.mark.parametrize("update", ["We're dropping poetry.", "We got rid of poetry this week.", "We're moving off poetry."])
+@pytest.mark.parametrize("update", [
+    "We're dropping poetry.", "We got rid of poetry this week.", "We're moving off poetry.",
+    # ended in other words, with the reason after it (the reason's words say why, not what)
+    "Over the weekend we cancelled poetry — too slow for two people.", "We retired poetry because the lockfiles kept conflicting.",
+])
 def test_dropping_a_tool_retires_the_line_that_says_we_use_it(ws, say, dream, update):
     for n in (20, 19, 18):
         say(f"old{n}", "user: For dependencies we use poetry here, with poetry add.\n", day(n))

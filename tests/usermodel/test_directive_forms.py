@@ -67,6 +67,9 @@ FORMS = [
     ("I'd rather you replied in French", "Reply in French.", "language"),
     ("I'd rather you stopped adding emoji to commit messages", "Stop adding emoji to commit messages.", "add-emoji"),
     ("I'd rather you always run the linter before pushing", "Always run the linter before pushing.", "run-linter"),
+    # a yes or a "but" before the rule, set off by a dash
+    ("But yes — I'd rather you run mix precommit before every commit", "Always run mix precommit before every commit.", "run-mix"),
+    ("Yes – always run the linter before pushing.", "Always run the linter before pushing.", "run-linter"),
     # emphasis before the rule comes off
     ("And let me be very clear about prod: never kubectl apply anything in quayside-prod.", "Never kubectl apply anything in quayside-prod.", "kubectl-apply"),
     ("Just to be clear, never push to main.", "Never push to main.", "push-to-main"),
