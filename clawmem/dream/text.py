@@ -98,6 +98,12 @@ def strip_wrappers(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
+def _abbreviation(word: str) -> bool:
+    """An abbreviation a sentence goes on after ("Mr. Lee", "approx. 10"); an acronym in capitals
+    ends one ("open the MR. And …", "it's in the ST. Then …")."""
+    return word.casefold() in ABBREVIATIONS and not (len(word) > 1 and word.isupper())
+
+
 def sentences(text: str) -> list[str]:
     """``text`` split into sentences, abbreviation-aware; joined with spaces they give back
     ``text`` with its whitespace runs collapsed (nothing lost, nothing repeated)."""
@@ -107,7 +113,7 @@ def sentences(text: str) -> list[str]:
         head = flat[start : match.start() + 1]
         if flat[match.start()] == ".":
             word = ABBREVIATED.search(head)
-            if word and (word["word"].casefold() in ABBREVIATIONS or len(word["word"]) == 1 or "." in word["word"]):
+            if word and (_abbreviation(word["word"]) or len(word["word"]) == 1 or "." in word["word"]):
                 continue
         found.append(flat[start : match.end()])
         start = match.end() + 1

@@ -326,7 +326,8 @@ AFTER_A_NOUN = frozenset(
 )
 # An imperative's object that is one thing at hand, not things in general
 PARTICULAR = frozenset(("the", "this", "that", "these", "those", "it", "them", "my", "our", "your", "his", "her", "their", "a", "an", "me", "us"))
-MAX_LABEL_WORDS = 12  # a label before a colon names the thing an instruction after it is about
+MAX_LABEL_WORDS = 12  # a label before a colon or a dash names the thing an instruction after it is about
+LABEL_END = re.compile(r":\s|\s[—–]\s")
 # the labelled thing, pointed at after the colon ("the Python bit: write it with pandas"); "Releases: push a tag" is how things work
 LABELLED = frozenset(("it", "them", "this", "that", "these", "those"))
 # "Two changes from this morning's team meeting.", "A few things before you start:": a count of
@@ -340,7 +341,7 @@ LIST_OPENER = re.compile(
 # A label naming a piece of work: "New feature:", "First bug:", "Next task:"
 WORK_LABEL = re.compile(
     r"^(?:(?:first|second|third|next|new|another|one more|last|small|quick|big|the) )?"
-    r"(?:feature|task|todo|to-do|bug|fix|job|request|ticket|issue|story|chore)(?: request)?$",
+    r"(?:feature|task|todo|to-do|bug|fix|job|request|ticket|issue|story|chore|thing)(?: request)?$",
     re.IGNORECASE,
 )
 # Something the owner wants built or changed: "I want a conflict check: …", "I want the kiosk to
@@ -350,9 +351,12 @@ WANTS = re.compile(
     r"(?:(?:a|an|some) \w|(?:the|this|that|these|those|it|them)\b[^.,;:]{0,60}? to \w)",
     re.IGNORECASE,
 )
-# Work left to do: "Fatima's ETA sync needs finishing", "the importer still needs a look"
+# Work left to do: "Fatima's ETA sync needs finishing", "the importer still needs a look",
+# "Staging model for the trips next."
 STILL_TO_DO = re.compile(
-    r"\bneeds? (?:finishing|fixing|doing|done|a look|looking at|cleaning up|tidying|updating|reviewing|testing|sorting out)\b", re.IGNORECASE
+    r"\bneeds? (?:finishing|fixing|doing|done|a look|looking at|cleaning up|tidying|updating|reviewing|testing|sorting out)\b|"
+    r"^[^.!?]{0,60}\b(?:next|next up)\s*[.!]?$",
+    re.IGNORECASE,
 )
 TASK = "the owner's request for the work at hand, not a fact"
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
@@ -387,8 +391,9 @@ def request_talk(said: str) -> str | None:
     owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"). One about
     things in general ("Import CTEs at the top") may be a convention and stays, as does a
     procedure with its condition; a directive ``directive_grammar`` knows goes to ``USER.md`` on its own."""
-    label, colon, rest = said.partition(": ")
-    if colon and len(label.split()) <= MAX_LABEL_WORDS:
+    labelled = _label(said)
+    if labelled is not None:
+        label, rest = labelled
         tokens = words(rest)
         if (
             _particular_instruction(tokens, LABELLED)
@@ -397,6 +402,14 @@ def request_talk(said: str) -> str | None:
         ):
             return TASK
     return TASK if WANTS.match(said) or STILL_TO_DO.search(said) or _particular_instruction(words(said), PARTICULAR) else None
+
+
+def _label(said: str) -> tuple[str, str] | None:
+    """The label opening ``said`` before a colon or a dash, and what follows it (None: none)."""
+    match = LABEL_END.search(said)
+    if match is None or len(said[: match.start()].split()) > MAX_LABEL_WORDS:
+        return None
+    return said[: match.start()], said[match.end() :]
 
 
 def _particular_instruction(tokens: list[str], particular: frozenset[str]) -> bool:

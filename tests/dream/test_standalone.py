@@ -33,6 +33,9 @@ def bodies(ws) -> list[str]:
         ("Use a cache, e.g. Redis. Version v1.2 broke. Pi is 3.14 here.", ["Use a cache, e.g. Redis.", "Version v1.2 broke.", "Pi is 3.14 here."]),
         ("Run ./configure first... Then make. J. Smith agreed.", ["Run ./configure first...", "Then make.", "J. Smith agreed."]),
         ('She said "it works." Then left.', ['She said "it works."', "Then left."]),
+        # an acronym in capitals ends a sentence; a capital outside ASCII opens one
+        ("Commit it and open the MR. And keep lint clean.", ["Commit it and open the MR.", "And keep lint clean."]),
+        ("Ask Mr. Lee. Élise moved the reports. Über is next.", ["Ask Mr. Lee.", "Élise moved the reports.", "Über is next."]),
     ],
 )
 def test_sentences_split_only_where_a_sentence_ends(text, expected):
@@ -318,6 +321,10 @@ def test_the_assistants_promise_to_follow_a_rule_is_never_a_claim(ws, clawmem, d
     "I want the kiosk to ask for a waiver when someone checks in without one.",
     "I want a conflict check: POST /v1/bookings must reject overlapping windows on one berth.",
     "Fatima's ETA sync still needs finishing.",
+    "Staging model for the trips next.",
+    # a label set off by a dash, or "First thing:"
+    "The conflict check from yesterday — commit it and open the MR.",
+    "First thing: run the tests and tell me what state it's in.",
 ])
 def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, task):
     """In a turn to their agent, the owner's unconditional instruction is the work at hand, said
@@ -345,6 +352,8 @@ def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, t
     "I want my users to track expenses and income.",
     "The importer needs Python 3.12.",
     "Deploys: the script lives in ops/deploy.sh.",
+    "The on-call rota — it lives in the ops handbook, rota/2026.md.",
+    "GripDesk — the old gym software — is still where people sign up until the end of January.",
 ])
 def test_a_noun_or_an_instruction_about_things_in_general_is_no_task(said):
     row = {"text": f"user: {said}", "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}
