@@ -263,10 +263,10 @@ PLEASE_ANYWHERE = re.compile(r"[\s,]*\bplease\b", re.IGNORECASE)  # its comma go
 PLS = re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE)
 PLEASE_AGAIN = re.compile(r"^(?:(?:please|just|kindly)\b[\s,]*)+", re.IGNORECASE)  # "please, please don't …", "please just don't …"
 FILLER_TAIL = re.compile(r"[\s,;-]*\b(?:though|ok|okay|fyi|btw|just so you know)\s*[.!]*$", re.IGNORECASE)  # "…, ok?" stays a question
-# "please don't ever force-push, it rewrites history": the reason after a comma or colon is a sentence of its own,
+# "please don't ever force-push, it rewrites history": the reason after a comma, colon or dash is a sentence of its own,
 # and so is a complaint about the agent ("keep answers short, you're rambling again")
 REASON_TAIL = re.compile(
-    r"\s*[,:]\s+(?:because|since|it|it's|it'll|that's|they|they're|they'll|you're|you are|you keep|you've been|you always)\b.*$", re.IGNORECASE
+    r"(?:\s*[,:]|\s+[—–-])\s+(?:because|since|it|it's|it'll|that's|they|they're|they'll|you're|you are|you keep|you've been|you always)\b.*$", re.IGNORECASE
 )
 YOU_LEAD = re.compile(
     r"^(?:you should|you must|you need to|you'll|you will|i want you to|i'd like you to|i would like you to|make sure to|make sure you|"

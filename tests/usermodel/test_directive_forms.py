@@ -67,6 +67,8 @@ FORMS = [
     ("I'd rather you replied in French", "Reply in French.", "language"),
     ("I'd rather you stopped adding emoji to commit messages", "Stop adding emoji to commit messages.", "add-emoji"),
     ("I'd rather you always run the linter before pushing", "Always run the linter before pushing.", "run-linter"),
+    # the reason after a dash is a sentence of its own
+    ("Run tests with `cargo nextest run`, not `cargo test` — it's faster.", "Always run tests with `cargo nextest run`, not `cargo test`.", "test-runner.rust"),
     # a yes or a "but" before the rule, set off by a dash
     ("But yes — I'd rather you run mix precommit before every commit", "Always run mix precommit before every commit.", "run-mix"),
     ("Yes – always run the linter before pushing.", "Always run the linter before pushing.", "run-linter"),
