@@ -527,6 +527,9 @@ PASSIVE = re.compile(
     r"(?P<how>(?:in|with|using|via)\s+\S.*)$",
     re.IGNORECASE,
 )
+# "all user-facing text goes in the ARB files from now on": where a kind of thing is kept, said as a habit
+GOES = re.compile(r"^(?P<thing>\S+(?:\s+\S+){0,4}?)\s+(?:goes|go|(?:should|must|will) go)\s+(?P<where>(?:in|into|through)\s+\S.*)$", re.IGNORECASE)
+PLACING = {"in": "Put", "into": "Put", "through": "Pass"}
 PERSONAL = frozenset("i you he she it we they me him her us them this that these those".split())  # noqa: SIM905
 # "new code uses Req from now on": the same habit in the active voice, the thing first, "use" its only verb
 USES = re.compile(r"^(?P<thing>\S+(?:\s+\S+){0,3}?)\s+(?:uses|use|(?:should|must|will) use)\s+(?P<value>\S+(?:\s+\S+){0,3})$", re.IGNORECASE)
@@ -746,6 +749,8 @@ def _stated(s: str, *, marked: bool) -> str | None:
         return _say(found) if found else None
     if (uses := USES.match(s)) and marked and _a_kind_of_thing(thing := uses["thing"].split()):  # "New code uses Req from now on"
         return _imperative(["Use", *uses["value"].rstrip(".!").split(), "for", _uncap(thing[0]), *thing[1:]], None)
+    if (goes := GOES.match(s)) and marked and _a_kind_of_thing(thing := goes["thing"].split()):  # "All user-facing text goes in the ARB files"
+        return _imperative([PLACING[goes["where"].split()[0].casefold()], _uncap(thing[0]), *thing[1:], *goes["where"].split()], None)
     if decision := DECISION.match(s):
         value = DECISION_TAIL.sub("", decision["value"]).split()
         if (decision["planned"] and not marked) or not _kind_value(value) or not _general(value, one_off=True):

@@ -67,6 +67,9 @@ FORMS = [
     ("I'd rather you replied in French", "Reply in French.", "language"),
     ("I'd rather you stopped adding emoji to commit messages", "Stop adding emoji to commit messages.", "add-emoji"),
     ("I'd rather you always run the linter before pushing", "Always run the linter before pushing.", "run-linter"),
+    # where a kind of thing goes, said as a habit
+    ("From now on all user-facing text goes in the ARB files.", "Put all user-facing text in the ARB files.", "put-user-facing"),
+    ("New migrations go in db/migrate from now on.", "Put new migrations in db/migrate.", "put-migrations"),
     # the reason after a dash is a sentence of its own
     ("Run tests with `cargo nextest run`, not `cargo test` — it's faster.", "Always run tests with `cargo nextest run`, not `cargo test`.", "test-runner.rust"),
     # a yes or a "but" before the rule, set off by a dash
@@ -142,7 +145,8 @@ NOT_FORMS = [
     # a habit marker before a statement or a plan, not an imperative
     "From now on, I will be out on Fridays.", "Going forward, the tests run in CI.", "From now on, we deploy on Tuesdays?",
     # a person's habit, or no marker
-    "Sam uses Vim from now on.", "It uses Req from now on.", "New code uses Req.",
+    "Sam uses Vim from now on.", "It uses Req from now on.", "New code uses Req.", "Sam goes in the office from now on.",
+    "The report goes in the shared drive.", "It goes in the drawer from now on.",
     "In general the build is slow.", "The old endpoint still works — but never call it from new code.",
     # its reason is in the conversation
     "Don't go rewriting the GripDesk client just for that.", "Never push to main because of it.",
