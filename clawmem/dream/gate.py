@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 from clawmem.dream import credentials, store, updates
 from clawmem.dream.store import Candidate, Recall, Staging
-from clawmem.dream.text import content_words, excerpt
+from clawmem.dream.text import content_words, excerpt, sentences
 from clawmem.entries import scaffold
 from clawmem.entries.words import stems
 from clawmem.foundation.config import DreamConfig
@@ -114,7 +114,9 @@ ROLE = (
 SELF = re.compile(
     r"^(?:my (?:name|pronouns|time ?zone|email|e-mail|handle|username|role|job title|title|team|manager|employer|company) (?:is|are)\b"
     r"|i(?:'m| am) (?:called|based in|from|located in)\b|i live in\b|i work (?:at|for|as)\b|i work on (?:the )?[\w-]+ team\b"
-    rf"|i(?:'m| am) (?:a|an|the) (?:[\w-]+ ){{0,3}}?(?:{ROLE})s?\b)",
+    rf"|i(?:'m| am) (?:a|an|the) (?:[\w-]+ ){{0,3}}?(?:{ROLE})s?\b"
+    # "I'm Joost, backend lead at Portline": a name, then the role
+    rf"|i(?:'m| am) (?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?, (?:(?:a|an|the|our) )?(?:[\w-]+ ){{0,3}}?(?:{ROLE})s?\b)",
     re.IGNORECASE,
 )
 ABOUT_THEMSELVES = "an owner's explicit statement about themselves: strong evidence, no recalls needed"
@@ -138,7 +140,7 @@ def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) ->
         return STRONG
     if any(updates.parse(text) for text in said):
         return UPDATE
-    return ABOUT_THEMSELVES if any(SELF.match(text) for text in said) else None
+    return ABOUT_THEMSELVES if any(SELF.match(sentence) for text in said for sentence in sentences(text)) else None  # after a "Hoi!"
 
 
 def credited(recall: Recall, claim_stems: frozenset[str]) -> bool:

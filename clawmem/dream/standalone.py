@@ -155,7 +155,9 @@ BARE_THIS = re.compile(
 # "I took that pic near Fort Wayne", "wanting to play this one for a while": what was shown or
 # named in the chat, not in the line
 SHOWN_BACK = re.compile(
-    r"\b(?:this|that|these|those) (?:pic|pics|picture|pictures|photo|photos|shot|video|snap)\b|\b(?:this|that) one\b(?! of\b)", re.IGNORECASE
+    r"\b(?:this|that|these|those) (?:pic|pics|picture|pictures|photo|photos|shot|video|snap)\b|\b(?:this|that) one\b(?! of\b)"
+    r"|\b(?:it'?s|that'?s|they'?re|(?:it|that) is|(?:they|these) are) (?:all )?in there\b",  # "… the tests, it's all in there"
+    re.IGNORECASE,
 )
 BARE_BEEN = re.compile(
     r"\b(?:have|has|had|haven't|hasn't|hadn't|i've|we've)\s+(?:(?:never|not|actually|ever|also|already|yet|just)\s+)*been\b"

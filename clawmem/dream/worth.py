@@ -338,6 +338,8 @@ LIST_OPENER = re.compile(
     r"(?!.*\b(?:is|are|was|were|has|have|had|will|need|needs|go|goes|went|came)\b)[^.!?:]*[.:!]?$",
     re.IGNORECASE,
 )
+# "Credo is such a pedant.", "Jenkins is a total nightmare!": a name for something, no fact about it
+EPITHET = re.compile(r"^[\w.'-]+(?: [\w.'-]+)? (?:is|are|was|were) (?:such an?|a real|a total|an absolute|a complete) [\w-]+[.!]*$", re.IGNORECASE)
 # A label naming a piece of work: "New feature:", "First bug:", "Next task:"
 WORK_LABEL = re.compile(
     r"^(?:(?:first|second|third|next|new|another|one more|last|small|quick|big|the) )?"
@@ -453,6 +455,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     """Why a sentence is talk aimed at the listener rather than a fact about anyone (module doc)."""
     if LIST_OPENER.match(said):
         return "announces what follows, says nothing itself"
+    if EPITHET.match(said):
+        return "an opinion about nobody in particular, no fact"
     if COURTESY.match(said):
         return "thanks, sympathy or an offer to the other person, no information"
     if REQUEST.match(said):

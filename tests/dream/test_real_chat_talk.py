@@ -112,6 +112,7 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "She told me the whole story at dinner.",
         "I took that pic on a hike near Fort Wayne.",
         "I've been wanting to play this one for a while.",
+        "Format check, credo --strict and the tests, it's all in there.",
         # a modal whose verb was the other speaker's, a "she" behind an interjection
         "I could have but I chose to do a cereal bowl instead.",
         "I would have too, honestly.",

@@ -239,6 +239,8 @@ PEP_TALK = (  # rallying, general remarks, kudos, pointers at what follows in th
     "A few quick things before you start:",
     "Fair enough.",
     "Makes sense!",
+    "Credo is such a pedant.",
+    "Jenkins is a total nightmare!",
 )
 OWN_FACTS = (  # the same words about someone in particular, or a convention with no rallying
     "Our dogs Rex and Max bring us so much joy.",
@@ -249,6 +251,7 @@ OWN_FACTS = (  # the same words about someone in particular, or a convention wit
     "Two changes went out in this morning's release: the new login page and the CSV export.",
     "A few things before you start: the API listens on 8088.",
     "The fair in Tucson sold out of pottery.",
+    "Credo is a linter for Elixir.",
 )
 
 
