@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 from clawmem.entries import identity, scaffold
 from clawmem.entries import lines as line_model
 from clawmem.entries.neutralise import neutralise
-from clawmem.entries.words import STOPWORDS
+from clawmem.entries.words import STOPWORDS, carries_content
 from clawmem.foundation.records import dataclass
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count
@@ -226,8 +226,8 @@ def words(text: str) -> list[str]:
 
 
 def content_words(text: str) -> set[str]:
-    """Topic-bearing words: not stop words, at least two characters (numbers always count)."""
-    return {w for w in words(text) if w not in STOPWORDS and (len(w) > 2 or DIGITS.search(w))}
+    """Topic-bearing words (``entries.words.carries_content``)."""
+    return {w for w in words(text) if carries_content(w)}
 
 
 def _numbers(tokens: list[str]) -> set[str]:

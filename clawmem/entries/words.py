@@ -11,6 +11,7 @@ import re
 
 STEM_CHARS = 5
 SUFFIXES = ("ing", "ed", "es", "s")
+DIGIT = re.compile(r"\d")
 TOKEN = re.compile(r"[^\W_]+")  # identifiers fall apart at "_", ".", "-": "fct_rides_daily" holds "rides"
 
 STOPWORDS = frozenset(
@@ -36,7 +37,11 @@ def stem(word: str) -> str:
     return word[:STEM_CHARS]
 
 
+def carries_content(word: str) -> bool:
+    """Whether a casefolded word is a content word: no stop word, three characters or more, numbers always."""
+    return word not in STOPWORDS and (len(word) > 2 or DIGIT.search(word) is not None)
+
+
 def stems(text: str) -> frozenset[str]:
-    """The stems of ``text``'s content words: no stop word, three letters or more, numbers always."""
-    tokens = TOKEN.findall(text.casefold())
-    return frozenset(stem(t) for t in tokens if t not in STOPWORDS and (len(t) > 2 or any(c.isdigit() for c in t)))
+    """The stems of ``text``'s content words (``carries_content``)."""
+    return frozenset(stem(t) for t in TOKEN.findall(text.casefold()) if carries_content(t))
