@@ -132,12 +132,14 @@ def _home(entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topic
     return None if p.key else topics.partner(entries, p.text)
 
 
-def _joined(entry: grammar.Entry, body: str, p: Proposal) -> str:
-    """The line ``entry`` becomes when ``p`` joins it (``topics``): the joined text, the sources of
-    both (at most ``JOINED_SOURCES``), the higher importance and the triggers of both."""
+def _joined(entry: grammar.Entry, body: str, p: Proposal, *, update: updates.Update | None = None) -> str:
+    """The line ``entry`` becomes when ``p`` joins it (``topics``) or gives it a new value
+    (``update``): the text, the sources of both (at most ``JOINED_SOURCES``), the higher importance
+    and the triggers of both (without those giving the attribute its old value)."""
     sources = list(dict.fromkeys([*entry.sources, *p.sources]))[:JOINED_SOURCES]
     meta = [("source", s) for s in sources] + [("importance", str(max(entry.importance or 0, p.importance)))]
-    triggers = list(dict.fromkeys([*entry.triggers, *p.triggers]))[:MAX_TRIGGERS]
+    kept = [t for t in entry.triggers if update is None or updates.restated(update, t) is None]
+    triggers = list(dict.fromkeys([*kept, *p.triggers]))[:MAX_TRIGGERS]
     if triggers:
         meta.append(("trigger", ", ".join(triggers)))
     return grammar.render_entry(body, meta)
@@ -251,7 +253,9 @@ def builtin(
 
 def _retire_by_update(text: str, p: Proposal) -> tuple[str, list[Change]]:
     """Lines a gated plain-language update retires (``updates.retires``), observed no later than
-    it: removed from the file and recorded as superseded, with the update as their successor."""
+    it, recorded as superseded with the update as their successor: removed from the file, or,
+    when the update gives an attribute a new value, rewritten with it (``updates.restated``: the
+    line's other facts stay, and it gains the update's anchors)."""
     update = updates.parse(p.text)
     if update is None:
         return text, []
@@ -259,9 +263,13 @@ def _retire_by_update(text: str, p: Proposal) -> tuple[str, list[Change]]:
         e for e in _entries(text)
         if e.status != "superseded" and (_observed(e) or "") <= p.observed and updates.retires(update, e.body)
     ]
+    changes = []
     for e in sorted(doomed, key=lambda e: -e.line_start):
-        text = _splice(text, e, "")
-    return text, [Change(e.body, tuple(e.sources), p.candidate_id, f"retired by the update: {excerpt(p.text)}") for e in doomed]
+        body = updates.restated(update, e.body)
+        text = _splice(text, e, _joined(e, body, p, update=update) if body else "")
+        how = f"rewritten as “{excerpt(body)}” by the update" if body else "retired by the update"
+        changes.append(Change(e.body, tuple(e.sources), p.candidate_id, f"{how}: {excerpt(p.text)}"))
+    return text, changes[::-1]
 
 
 def _retire_duplicate_keys(text: str) -> tuple[str, list[Change]]:
@@ -441,15 +449,16 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
     for p in proposals:
         for a in p.evidence:
             by_anchor.setdefault(a, []).append(p)
+    stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
     for e in new_doc.entries:
         if _kept(e) in kept:
             continue
         before = by_hash.get(identity.text_hash(e.body))
         cited = list({id(p): p for s in e.sources for p in by_anchor.get(s, ())}.values())
-        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, _extended(e, old_doc.entries, cfg))
+        grown = _extended(e, old_doc.entries, cfg) or _restated(e, old_doc.entries, stated)
+        problems += _line_problems(e, before, cited, set(by_anchor), dropped, cfg, grown)
     new_entries = new_doc.entries
     retire = _retire_keys(old_doc, proposals) & {e.key for e in new_entries if e.key and e.status != "superseded"}
-    stated = [u for u in (updates.parse(p.text) for p in proposals) if u is not None]
     pushed = {identity.text_hash(c.text) for c in displaced}
     lost = [
         e for e in old_doc.entries
@@ -477,6 +486,12 @@ def _extended(e: grammar.Entry, old: list[grammar.Entry], cfg: DreamConfig) -> g
         ),
         None,
     )
+
+
+def _restated(e: grammar.Entry, old: list[grammar.Entry], stated: list[updates.Update]) -> grammar.Entry | None:
+    """The active old line ``e`` is with a gated update's new value in it (``updates.restated``):
+    the same line, so ``e`` may carry its metadata."""
+    return next((o for o in old if o.status != "superseded" and any(updates.restated(u, o.body) == e.body for u in stated)), None)
 
 
 def _line_problems(

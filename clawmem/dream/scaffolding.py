@@ -42,11 +42,13 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 PROMISE = re.compile(r"^(?:i will|i'll|i am going to|i'm going to|i shall|i can|let me|i'd be happy to|happy to|i'll make sure)\b", re.IGNORECASE)
 ASSISTANT = frozenset(("The assistant", "assistant"))
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
-# A question to the listener that chat punctuation ended with "!" or nothing: "What do you and your
-# friends like doing in New York!", "Did you end up going" ("What I learned is …" asks nothing)
+# A question that chat punctuation ended with "!" or nothing: "What do you and your friends like
+# doing in New York!", "Did you end up going", "What does the Julio like girl do": an auxiliary
+# after a question word, or "you" after one opening the sentence ("What I learned is …" asks nothing)
 ASKED = re.compile(
-    r"^(?:(?:and|so|but|oh|hey|well|also)[,!]?\s+)?(?:(?:what|how|why|where|when|who|which)(?:\s+[\w']+){0,2}?\s+|)"
-    r"(?:do|does|did|are|is|was|were|have|has|can|could|would|will|should)\s+(?:you|u|ya)\b",
+    r"^(?:(?:and|so|but|oh|hey|well|also)[,!]?\s+)?(?:"
+    r"(?:(?:what|how|why|where|when|who|which)(?:\s+[\w']+){0,2}?\s+|)(?:do|does|did|are|is|was|were|have|has|can|could|would|will|should)\s+(?:you|u|ya)\b|"
+    r"(?:what|how|why|where|when|who|which)\s+(?:do|does|did|are|were|can|could|would|should)\s+(?:the|a|an|this|that|these|those|they|he|she|it|we|your|his|her|their|\w+'s)\b)",
     re.IGNORECASE,
 )
 LETTER = re.compile(r"[^\W\d_]")

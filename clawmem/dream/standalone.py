@@ -561,7 +561,7 @@ def claims(
             if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
                 why = POINTS_BACK  # nothing after it may lean on it either
             elif why is None and named:
-                why = _to_listener(said)
+                why = _to_listener(said) or worth.of_the_moment(said)
             out.append((piece, why))
             open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
             if why is None:
@@ -571,7 +571,7 @@ def claims(
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
-        elif named and (aside := _to_listener(said, leaning=True)):
+        elif named and (aside := _to_listener(said, leaning=True) or worth.of_the_moment(said)):
             out.append((piece, aside))
         elif named and open_at is not None and out[open_at][1] in LEANED_ON and not set(words(said)) & OWN_WORDS:
             out.append((piece, worth.GENERAL_REMARK))  # "Greek food is known for … Another dish is …": the world still

@@ -73,12 +73,20 @@ NEW_VALUE = re.compile(
     r"(?:(?:the|our|its|their)\s+)?(?P<attribute>[a-z][\w.-]*(?:\s+[a-z][\w.-]*)?)\s+to\s+(?P<new>v?\d[\w.:+-]*)",
     re.IGNORECASE,
 )
+# "we bumped to Go 1.24", "upgraded everything to Postgres 17": the thing named after "to", then
+# its new value (not a count of time: "moved to Berlin 3 weeks ago" gives Berlin no value)
+NAMED_NEW_VALUE = re.compile(
+    r"\b(?:bumped|upgraded|downgraded|moved|updated|switched|migrated|went)\s+(?:(?:up|over|everything|it|us|all)\s+)?to\s+"
+    r"(?P<attribute>[a-z][\w+#-]*)\s+(?P<new>v?\d[\w.+-]*)(?!\s*(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|am|pm|%|x|times)\b)",
+    re.IGNORECASE,
+)
 # words that name no attribute on their own: "bumped the port to 8081" does not say which port
 GENERIC_ATTRIBUTE = frozenset(
     ("version", "number", "value", "setting", "default", "minimum", "maximum", "limit", "port", "timeout", "interval", "time", "schedule", "size")
 )
 VALUE_NEAR = 4  # words between an attribute and its value in an older line ("the report runs at 23:00")
 SHAPE = re.compile(r"\d+")
+TOKEN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,7 @@ def _parse_sentence(text: str) -> Update | None:
         if not old or old in STOPWORDS or old == new:
             continue
         return Update(old, new, _subject(text, {old, new or ""}))
-    match = NEW_VALUE.search(text)
+    match = NEW_VALUE.search(text) or NAMED_NEW_VALUE.search(text)
     if match is None:
         return None
     attribute = frozenset(w for w in words(match["attribute"]) if w not in STOPWORDS and w not in GENERIC_ATTRIBUTE and w not in UPDATE_WORDS)
@@ -153,11 +161,31 @@ def retires(update: Update, text: str) -> bool:
 def _gives_another_value(update: Update, text: str) -> bool:
     """Whether ``text`` gives an attribute of ``update`` a value shaped like its new one ("MSRV
     1.74" for "bumped MSRV to 1.80", "runs at 23:00" for "moved the report to 23:30")."""
+    return _old_value(update, text) is not None
+
+
+def _old_value(update: Update, text: str) -> re.Match[str] | None:
+    """Where ``text`` gives an attribute of ``update`` another value of its new value's shape."""
     shape = SHAPE.sub("9", update.new or "")
-    tokens = [_value(t).removeprefix("v") for t in text.split()]
+    tokens = list(TOKEN.finditer(text))
     for i, token in enumerate(tokens):
-        if any(w in update.attribute for w in words(token)):
-            near = tokens[i + 1 : i + 2 + VALUE_NEAR]
-            if any(SHAPE.sub("9", t) == shape and t != update.new for t in near if SHAPE.search(t)):
-                return True
-    return False
+        if any(w in update.attribute for w in words(token[0])):
+            for near in tokens[i + 1 : i + 2 + VALUE_NEAR]:
+                value = _value(near[0]).removeprefix("v")
+                if SHAPE.search(value) and SHAPE.sub("9", value) == shape and value != update.new:
+                    return near
+    return None
+
+
+def restated(update: Update, text: str) -> str | None:
+    """``text`` with the value an attribute update retires replaced by the new one ("Go 1.23, chi
+    for routing, …" becomes "Go 1.24, chi for routing, …"), so a line holding other facts keeps
+    them; None when the update names the old value (that line is retired whole) or ``text``
+    gives the attribute no other value."""
+    if update.old is not None or not update.new or (found := _old_value(update, text)) is None:
+        return None
+    token = found[0]
+    core = _value(token)
+    start = found.start() + token.casefold().index(core)
+    prefix = "v" if core.startswith("v") else ""
+    return text[:start] + prefix + update.new + text[start + len(core) :]

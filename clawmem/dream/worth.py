@@ -361,6 +361,27 @@ STILL_TO_DO = re.compile(
     re.IGNORECASE,
 )
 TASK = "the owner's request for the work at hand, not a fact"
+# What a speaker in a chat is doing as they type: "Morning im cooking my soup rn", "Right now im
+# enjoying my latte", "I'm just getting ready to go out", "I just woke up", "now I'm home". True
+# for a moment; the transcript keeps it for search, the curated core does not. Narrow on purpose:
+# a dated account of the day ("I went to the beach today"), something done ("Just finished Dune")
+# and a change that lasts ("I just moved to Leeds", "I just got a new job") are not of the moment.
+AT_THIS_MOMENT = re.compile(
+    r"\b(?:rn|right now|atm|at the moment|as we speak|as i type)\b|"
+    r"^(?:\w+[,!]?\s+)?(?:i'?m|im|i am)\s+(?:just|busy)\s+\w+ing\b|"
+    r"\b(?:i'?m|im|i am)\s+(?:\w+\s+)?(?:home|at home|back home|in bed|at work|on my way|on the way)\s+now\b|"
+    r"\bnow\s+(?:i'?m|im|i am)\s+(?:home|at home|back|in bed|having|eating|drinking|watching|sitting|lying|chilling|relaxing|getting)\b|"
+    r"(?:^|\bi\s+|\b(?:i'?m|im|i am)\s+(?:\w+\s+)?)just\s+(?:woke up|got (?:up|home|back home|off work|out of bed)|came (?:back )?home|arrived home|"
+    r"ate|had (?:breakfast|lunch|dinner|a nap|a shower)|took a (?:nap|shower))\b",
+    re.IGNORECASE,
+)
+# what makes a sentence about the moment tell something lasting after all
+LASTING = re.compile(
+    r"\b(?:always|usually|every|often|never|since|years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|works? (?:at|as|for|in)|weekends|"
+    r"started|moved|decided|learn(?:ed|ing|t)?)\b",
+    re.IGNORECASE,
+)
+OF_THE_MOMENT = "what the speaker is doing as they type, true for a moment (the transcript keeps it), not a lasting fact"
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
@@ -492,6 +513,13 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
     if not named and _generic(tokens):
         return GENERAL_REMARK
     return None
+
+
+def of_the_moment(said: str) -> str | None:
+    """Why a chat sentence tells only what its speaker is doing as they type (``AT_THIS_MOMENT``,
+    nothing ``LASTING``); ``None`` when it is not."""
+    said = plain_quotes(said)
+    return OF_THE_MOMENT if AT_THIS_MOMENT.search(said) and not LASTING.search(said) else None
 
 
 def social(text: str) -> str | None:

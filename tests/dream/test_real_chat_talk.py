@@ -23,6 +23,9 @@ TALK = [
     "How did the interview go today",
     "Did you end up going to the concert!!",
     "so where are you guys heading for spring break",
+    "What does the Julio like girl do",
+    "how did the game go",
+    "Where were they staying in Lisbon",
     # a wish or a holiday greeting
     "Happy New Years!",
     "Merry Christmas to you and your family!",
@@ -79,6 +82,8 @@ FACTS = [
     "I went to Turks and Caicos twice for spring break.",
     "My old car was awful on ice, so I sold it in March.",
     "I guess I'll move to Denver with my sister next year.",
+    "What we did in Lisbon was rent bikes for a week.",
+    "How the bakery started is a long story: my aunt opened it in 1998.",
 ]
 
 
@@ -350,3 +355,79 @@ def test_a_time_counted_from_today_leans_on_nothing(turn):
     assert not standalone._leans(turn)
     assert standalone._leans("That week was swamped with exams.")
 
+
+
+# What a speaker is doing as they type: true for a moment, kept in the transcript for search, never
+# a claim of the curated core. Varied by marker ("rn", "right now", "atm", "at the moment", "now
+# I'm …", "just woke up"), by position in the turn and by spelling as typed on a phone.
+MOMENT = [
+    "Morning im cooking my soup rn",
+    "Right now im enjoying my latte",
+    "im eating popcorn rn so idk",
+    "At the moment I'm sitting on the bus to campus.",
+    "I'm just getting ready to go out with friends!",
+    "I just woke up but I already forgot what my dream was about.",
+    "Just got home and now I'm having some breakfast.",
+    "ok now im chilling on the couch",
+    "I’m at home now watching the game atm",
+    "Hey, I just had lunch with my brother.",
+]
+LASTING = [
+    ("Right now I love living in Miami, I've lived here since I was young.", "Right now I love living in Miami"),
+    ("I'm at home now, I work at the bakery on weekends.", "I'm at home now, I work at the bakery"),
+    ("I just moved to Leeds for a new job at the hospital.", "I just moved to Leeds"),
+    ('Just finished "A Dance with Dragons" by George Martin.', 'Just finished "A Dance with Dragons"'),
+    ("I'm currently reading Pachinko, it's a chonker.", "I'm currently reading Pachinko"),
+    ("I went to the beach today with my cousins.", "I went to the beach today (2024-01-10)"),
+    ("I started going to the gym today and I need to get in shape.", "I started going to the gym today"),
+]
+
+
+@pytest.mark.parametrize("turn", MOMENT)
+def test_what_the_speaker_is_doing_as_they_type_is_no_claim(turn):
+    assert verdicts(turn, named=True) == [worth.OF_THE_MOMENT], verdicts(turn, named=True)
+    assert accounts(turn, "Nico") == []
+    # the rule is what refuses it: with it switched off the same turn is a line of its own
+    assert verdicts(turn) == [None]
+
+
+@pytest.mark.parametrize(("turn", "kept"), LASTING)
+def test_a_moment_with_something_lasting_in_it_stays(turn, kept):
+    lines = accounts(turn, "Nico")
+    assert len(lines) == 1 and lines[0].startswith(f"Nico said: {kept}"), lines
+
+
+def test_the_moment_leaves_the_fact_before_it(monkeypatch):
+    turn = "My exam went really well, I got an A in organic chemistry. Now I am having a coffee with my friends."
+    assert accounts(turn, "Paola") == ["Paola said: My exam went really well, I got an A in organic chemistry."]
+    monkeypatch.setattr(worth, "of_the_moment", lambda said: None)
+    assert "coffee" in " ".join(accounts(turn, "Paola")), "with the rule off the moment is part of the account"
+
+
+def test_a_chat_of_moments_promotes_none_of_them(ws, clawmem, days_ago, monkeypatch):
+    """Through the CLI: a moment said on three days, looked up each day, stays out of MEMORY.md
+    while the lasting fact beside it is promoted; with the rule off the moment lands."""
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Nico", "Morning im cooking my famous tomato soup rn"),
+            ("Nico", "I work at the bakery on Main Street on weekends."),
+        ])
+        clawmem("search", "tomato soup bakery Main Street weekends")
+    memory = _dream_memory(clawmem, ws)
+    assert "bakery on Main Street" in memory and "tomato soup" not in memory, memory
+
+
+def test_with_the_moment_rule_off_the_moment_lands(ws, clawmem, days_ago, monkeypatch):
+    monkeypatch.setattr(worth, "of_the_moment", lambda said: None)
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Nico", "Morning im cooking my famous tomato soup rn"),
+            ("Nico", "I work at the bakery on Main Street on weekends."),
+        ])
+        clawmem("search", "tomato soup bakery Main Street weekends")
+    assert "tomato soup" in _dream_memory(clawmem, ws)
+
+
+def _dream_memory(clawmem, ws) -> str:
+    clawmem("dream")
+    return (ws.root / "MEMORY.md").read_text(encoding="utf-8")

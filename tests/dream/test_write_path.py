@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from clawmem.dream import budget
+from clawmem.dream import budget, updates
 from clawmem.entries import grammar
 
 TODAY = dt.date(2026, 11, 20)
@@ -256,21 +256,55 @@ def test_dropping_a_tool_retires_the_line_that_says_we_use_it(ws, say, dream, up
     assert not [line for line in active(ws.memory_md) if "we use poetry" in line]
 
 
-@pytest.mark.parametrize(("stale", "update"), [
-    ("The sync crate uses Tokio everywhere, MSRV 1.74.", "We bumped MSRV to 1.80 this morning."),
-    ("The nightly occupancy report runs at 23:00 Montreal time.", "We moved the nightly report to 23:30 because the gyms close later."),
-    ("Local dev runs Postgres 15 in docker compose on port 5434.", "I upgraded Postgres to 16 in the compose file."),
+@pytest.mark.parametrize(("stale", "update", "now"), [
+    ("The sync crate uses Tokio everywhere, MSRV 1.74.", "We bumped MSRV to 1.80 this morning.", "The sync crate uses Tokio everywhere, MSRV 1.80."),
+    (
+        "The nightly occupancy report runs at 23:00 Montreal time.", "We moved the nightly report to 23:30 because the gyms close later.",
+        "The nightly occupancy report runs at 23:30 Montreal time.",
+    ),
+    (
+        "Local dev runs Postgres 15 in docker compose on port 5434.", "I upgraded Postgres to 16 in the compose file.",
+        "Local dev runs Postgres 16 in docker compose on port 5434.",
+    ),
+    # the thing named after "to", in a line of several facts
+    (
+        "Go 1.23, chi for routing, pgx v5 with sqlc, goose for migrations.", "Two: we bumped to Go 1.24; go.mod and the Dockerfile are done.",
+        "Go 1.24, chi for routing, pgx v5 with sqlc, goose for migrations.",
+    ),
+    ("The API runs on Python 3.12 with uv and ruff.", "We upgraded everything to Python 3.13 last week.", "The API runs on Python 3.13 with uv and ruff."),
 ])
-def test_a_new_value_for_the_same_attribute_retires_the_old_one_unsaid(ws, say, dream, stale, update):
-    """Supersession without a key: the update names the attribute and its new value, not the old one."""
+def test_a_new_value_for_the_same_attribute_retires_the_old_one_unsaid(ws, say, dream, stale, update, now):
+    """Supersession without a key: the update names the attribute and its new value, not the old
+    one. The old line is superseded and its other facts stay, with the new value in it."""
     for n in (20, 19, 18):
         say(f"old{n}", f"user: {stale}\n", day(n))
     dream(day(18))
     assert active(ws.memory_md) == [stale]
     say("new", f"user: {update}\nassistant: Noted.\n", day(1))
     report = dream(day(1))
-    assert [s["text"] for s in report["superseded"]] == [stale]
-    assert stale not in active(ws.memory_md)
+    [retired] = report["superseded"]
+    assert retired["text"] == stale and "rewritten as" in retired["detail"]
+    assert stale not in active(ws.memory_md) and now in active(ws.memory_md)
+    [line] = [e for e in grammar.parse(ws.memory_md.read_text()).entries if e.body == now]
+    assert {"transcripts/old20.md#L10", "transcripts/new.md#L10"} <= set(line.sources), "the rewritten line keeps its lineage and cites the update"
+
+
+def test_without_the_rewrite_the_other_facts_of_the_line_are_lost(ws, say, dream, monkeypatch):
+    """Control: retiring the whole line (``updates.restated`` off) loses chi, pgx and goose with Go 1.23."""
+    monkeypatch.setattr(updates, "restated", lambda update, text: None)
+    for n in (20, 19, 18):
+        say(f"old{n}", "user: Go 1.23, chi for routing, pgx v5 with sqlc, goose for migrations.\n", day(n))
+    dream(day(18))
+    say("new", "user: Two: we bumped to Go 1.24; go.mod and the Dockerfile are done.\nassistant: Noted.\n", day(1))
+    dream(day(1))
+    assert not [line for line in active(ws.memory_md) if "chi for routing" in line]
+
+
+@pytest.mark.parametrize("said", ["We moved to Berlin 3 weeks ago.", "I upgraded to Python after years of Perl."])
+def test_a_move_with_a_count_of_time_gives_no_new_value(said):
+    """"moved to Berlin 3 weeks ago": 3 is how long ago, not Berlin's new value."""
+    update = updates.parse(said)
+    assert update is None or not updates.retires(update, "We lived near Berlin 2 years, on Python 2.7.")
 
 
 @pytest.mark.parametrize(("stale", "update"), [
