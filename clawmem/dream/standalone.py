@@ -245,6 +245,17 @@ IMPRESSED = "an impression of what the other person said, no fact about the spea
 ABOUT_THE_TALK = re.compile(r"\b(?:our|this|been a|such a)\s+(?:\w+\s+){0,2}?(?:chat|conversation|talk|discussion)s?\b", re.IGNORECASE)
 THE_TALK = "about the conversation itself, no fact"
 OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
+# "I feel like it's always better when friends are around", "I've been thinking about how human
+# bodies are fragile", "I mean, if AI can store memories …": the speaker's first person frames an
+# opinion, and what it frames says nothing of them ("I feel like I gravitate towards …" does)
+OPINION_FRAME = re.compile(
+    r"^(?:(?:honestly|tbh|idk|well|so|but|and)[,!]?\s+)?(?:i\s+(?:really\s+|kinda\s+|just\s+)?(?:feel like|feel that|think|thought|guess|believe|bet|reckon|mean|suppose)|"
+    r"i'?ve been thinking(?: a lot)?(?: about)?|i(?:'?m| am)\s+(?:pretty\s+|fairly\s+)?sure|in my (?:opinion|view|experience)|imo|imho)\b[,:]?\s*(?:that\s+|how\s+)?",
+    re.IGNORECASE,
+)
+# "Imagine we invent a machine that reads animals' minds", "What if the moon was cheese": no fact
+IMAGINING = re.compile(r"^(?:(?:just|but|and|so)\s+)?(?:imagine|what if|hypothetically)\b", re.IGNORECASE)
+IMAGINED = "a hypothetical, no fact about anyone"
 # "Just finished Dune", "Joined a travel club last week": chat drops the "I" before a past verb
 DROPPED_I = re.compile(
     r"^(?:(?:just|finally|recently|also|actually|already|then)\s+)*(?:[a-z]{3,}ed|got|went|had|made|took|saw|bought|found|met|ran|began|won|lost|"
@@ -483,13 +494,18 @@ def _to_listener(said: str, *, leaning: bool = False) -> str | None:
         return ADDRESSED
     if ABOUT_THE_TALK.search(said):
         return THE_TALK
+    if IMAGINING.match(said):
+        return IMAGINED
+    framed = OPINION_FRAME.match(said)
+    told = said[framed.end() :] if framed else said  # what an opinion frame frames
+    tokens = words(told)
     if set(tokens) & OWN_WORDS:
         return None
-    if IMPRESSION.search(said):
+    if IMPRESSION.search(told):
         return IMPRESSED
-    if _about_someone(_unaddressed(said), set(tokens)):
+    if _about_someone(_unaddressed(told), set(tokens)):
         return None
-    return worth.GENERAL_REMARK if GENERAL_TERMS.search(said) or not leaning else None
+    return worth.GENERAL_REMARK if GENERAL_TERMS.search(told) or not leaning or framed else None
 
 
 def _unaddressed(said: str) -> str:

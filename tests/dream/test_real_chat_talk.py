@@ -431,3 +431,37 @@ def test_with_the_moment_rule_off_the_moment_lands(ws, clawmem, days_ago, monkey
 def _dream_memory(clawmem, ws) -> str:
     clawmem("dream")
     return (ws.root / "MEMORY.md").read_text(encoding="utf-8")
+
+
+# An opinion the speaker's "I" only frames, about nobody in particular, and a hypothetical: no part
+# of their account. What the frame frames decides: a clause about them or someone named stays.
+FRAMED = [
+    "I've been thinking about how human bodies are very fragile but also very resilient.",
+    "I mean, if AI can store memories like conversations and stuff, the conversations are never really deleted.",
+    "Honestly I think social media is ruining attention spans.",
+    "I guess winter is just harder on everyone.",
+    "In my opinion pineapple absolutely belongs on pizza.",
+    "Imagine we invent a machine that lets us read animals minds.",
+    "What if the moon was made of cheese.",
+]
+FRAMED_ABOUT_SOMEONE = [
+    "I feel like majority of the time i gravitate towards the bad boy persona.",
+    "I think my favorite book is Of Mice and Men.",
+    "I think for authors I'd pick John Steinbeck or Kentaro Miura.",
+    "I'm pretty sure the bakery on Main Street closes at six.",
+    "I think I will move to Denver next year.",
+]
+
+
+@pytest.mark.parametrize("turn", FRAMED)
+def test_an_opinion_framed_by_i_about_nobody_is_no_part_of_the_account(turn):
+    assert verdicts(turn, named=True)[0] in (worth.GENERAL_REMARK, standalone.IMAGINED), verdicts(turn, named=True)
+    assert accounts(turn, "Akib") == []
+    # the rule is what refuses it: the owner's turn to their agent is judged by what it says
+    assert verdicts(turn)[0] is None, verdicts(turn)
+
+
+@pytest.mark.parametrize("turn", FRAMED_ABOUT_SOMEONE)
+def test_a_framed_clause_about_the_speaker_or_someone_named_stays(turn):
+    [line] = accounts(turn, "Akib")
+    assert line.startswith("Akib said: " + turn[:20]), line
