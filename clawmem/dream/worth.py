@@ -378,7 +378,7 @@ AT_THIS_MOMENT = re.compile(
 # what makes a sentence about the moment tell something lasting after all
 LASTING = re.compile(
     r"\b(?:always|usually|every|often|never|since|years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|works? (?:at|as|for|in)|weekends|"
-    r"started|moved|decided|learn(?:ed|ing|t)?)\b",
+    r"started|moved|decided|learn(?:ed|ing|t)?|in general|generally|lately|these days|nowadays)\b",
     re.IGNORECASE,
 )
 OF_THE_MOMENT = "what the speaker is doing as they type, true for a moment (the transcript keeps it), not a lasting fact"
