@@ -52,8 +52,10 @@ LEADING_WRAPPER = re.compile(
     r"(?:\s*[:,;.!—–-]+\s*|\s+|$)|(?:(?:and |also |oh,? and )?(?:just a |quick |friendly |a )?(?:reminder|note|heads[- ]up|update|context)(?: first)?|"
     r"nb|ps|again|also|ok(?:ay)?|so|anyway|noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
     r"\s*(?:[:,;.!—–-]+\s*|$)"
-    # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:"
-    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|one(?: thing)?|another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
+    # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:",
+    # and the count of a list said in prose ("Two changes from the meeting. One: … Two: …")
+    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|(?:one|two|three|four|five|first|second|third|fourth|fifth|finally|lastly)(?: thing)?|"
+    r"another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
     r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it))\s*:\s*)",
     re.IGNORECASE,
 )

@@ -436,6 +436,12 @@ def _label(said: str) -> tuple[str, str] | None:
 
 
 def _particular_instruction(tokens: list[str], particular: frozenset[str]) -> bool:
+    """An instruction about a particular thing ("Put it in the Makefile"), also after a first verb
+    and "and" ("Pull and check it all still builds", "Go ahead and bump the version")."""
+    if tokens[1:2] == ["ahead"] and tokens[2:3] == ["and"]:
+        tokens = tokens[3:]
+    elif tokens[1:2] == ["and"] and tokens[:1] and tokens[0] in IMPERATIVE:
+        tokens = tokens[2:]
     return len(tokens) > 1 and tokens[1] in particular and _instruction(tokens)
 
 

@@ -79,6 +79,11 @@ def test_splitting_never_loses_or_repeats_a_character(text):
         ("Oh, and so it's written down somewhere: prod only gets built in CI.", "Prod only gets built in CI."),
         ("Oh and the VPN drops at midnight.", "The VPN drops at midnight."),
         ("And a heads-up first: we're moving off HTTPoison.", "We're moving off HTTPoison."),
+        # the count of a list said in prose
+        ("Two: we bumped to Go 1.24.", "We bumped to Go 1.24."),
+        ("Second: deploys go through Argo.", "Deploys go through Argo."),
+        ("Finally: the VPN drops at midnight.", "The VPN drops at midnight."),
+        ("Two of the servers: web-2 and web-3 are down.", "Two of the servers: web-2 and web-3 are down."),  # a count of things
     ],
 )
 def test_conversational_wrappers_are_stripped(text, expected):
@@ -325,6 +330,9 @@ def test_the_assistants_promise_to_follow_a_rule_is_never_a_claim(ws, clawmem, d
     # a label set off by a dash, or "First thing:"
     "The conflict check from yesterday — commit it and open the MR.",
     "First thing: run the tests and tell me what state it's in.",
+    # two verbs, the second about a particular thing
+    "Pull and check it all still builds.",
+    "Go ahead and bump the version in pyproject.toml.",
 ])
 def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, task):
     """In a turn to their agent, the owner's unconditional instruction is the work at hand, said
