@@ -274,6 +274,20 @@ YOU_LEAD = re.compile(
     re.IGNORECASE,
 )
 WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time|while)\s+[^,:]{3,80})[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+# "If a query would scan more than 10 GB, stop and ask me", "When CI is red, ping me": what the
+# agent does towards the owner under a condition is how they want to work, a standing rule ("If
+# the build fails, run make clean" is a procedure: a fact of the project, not of the owner)
+CONDITION_FIRST = re.compile(r"^(?P<cond>(?:if|when|whenever|every time|any ?time)\s+[^,:]{3,80})[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+OWNER_CONDITION = re.compile(r"\s(?:if|when|whenever|every time|any ?time)\s+(?P<cond>.+?)[.!]*$", re.IGNORECASE)
+ALWAYS_LEAD = re.compile(r"^always\s+", re.IGNORECASE)
+# what a condition's key leaves out: its function words, "you", and how much ("more than about 10 GB")
+CONDITION_FILLER = frozenset(
+    "a an the you your we our it is are be been would will can could should do does did any some more than less about over under".split()  # noqa: SIM905
+)
+TO_THE_OWNER = re.compile(
+    r"^(?:(?:please|just|always|first)\s+)?(?:stop,?\s+and\s+|stop\s+)?(?:ask|check with|tell|ping|warn|alert|notify|consult|wait for|talk to)\s+me\b",
+    re.IGNORECASE,
+)
 # "while we're on tests: …", "while you're at it, …": a change of subject, not a condition (a known topic is kept as a label)
 ASIDE = re.compile(
     r"^(?:while (?:you|we)(?:'re| are) (?:on(?: the subject of)?|at)|speaking of|on the subject of)\s+(?P<topic>[^,:]{1,40}?)\s*[,:]\s+(?P<rest>\S.*)$",
@@ -935,6 +949,8 @@ def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
     you = YOU_LEAD.match(s)
     if you and (habitual or re.match(r"(?:always|never)\b", s[you.end():], re.IGNORECASE)):
         s = s[you.end():]
+    if (asked := _asked_of_the_owner(s)) is not None:
+        return asked
     when = WHEN_FIRST.match(s)
     if when:
         found = _first(when["rest"], habitual)
@@ -947,6 +963,20 @@ def directive_in(sentence: str, *, habitual: bool = False) -> str | None:
     if granted := CONCESSION.match(s):
         return directive_in(granted["rest"], habitual=habitual)
     return None
+
+
+def _asked_of_the_owner(s: str) -> str | None:
+    """``CONDITION_FIRST`` with ``TO_THE_OWNER`` as "Y if X", or None: a one-off ("If it works,
+    tell me", "If the tests pass, tell me the numbers") names a particular thing after "if" or "me"."""
+    conditional = CONDITION_FIRST.match(s)
+    told = TO_THE_OWNER.match(conditional["rest"]) if conditional else None
+    if conditional is None or told is None:
+        return None
+    cond, rest = conditional["cond"], conditional["rest"]
+    after = rest[told.end() :].split()
+    if not _general(after) or (cond.casefold().startswith("if") and not _general(cond.split()[1:])):
+        return None
+    return _finish(_say(f"{rest.rstrip(' .!')} {cond[0].lower()}{cond[1:]}"))
 
 
 def _first(s: str, habitual: bool) -> str | None:
@@ -1063,7 +1093,13 @@ COMPONENT_TAIL = re.compile(rf"[\s,;-]+{_FOR_PART}(?P<part>{_PART})[.!]*$", re.I
 def derive_key(directive: str) -> str:
     """The supersession key of a normalised directive: the slot it fills (module docstring); a rule
     for one part of the project fills that part's slot ("… for the legacy app": ``….legacy-app``),
-    so it never replaces the rule for everything."""
+    so it never replaces the rule for everything, and so does what to do towards the owner under
+    a condition ("Stop and ask me if a query would scan more than 10 GB": ``ask-me.query-scan``)."""
+    if (cond := OWNER_CONDITION.search(directive)) and TO_THE_OWNER.match(ALWAYS_LEAD.sub("", directive)):
+        told = TO_THE_OWNER.match(ALWAYS_LEAD.sub("", directive))
+        verb = [t for t in _tokens(told[0] if told else "") if t not in ("please", "just", "always", "first", "stop", "and")]
+        topic = [t for t in _tokens(cond["cond"]) if t not in CONDITION_FILLER and not t.isdigit()][:2]
+        return f"{_slug(verb)}.{_slug(topic)}"[:MAX_KEY].rstrip("-._")
     if part := COMPONENT_TAIL.search(directive):
         return f"{_slot(directive[: part.start()])}.{_slug(_tokens(part['part']))}"[:MAX_KEY].rstrip("-._")
     return _slot(directive)

@@ -95,6 +95,14 @@ FORMS = [
     ("New code uses Req from now on.", "Use Req for new code.", "use-req"),
     ("Tests use pytest from now on.", "Use pytest for tests.", "test-runner.python"),
     ("Going forward the frontend uses Vite.", "Use Vite for the frontend.", "use-vite.frontend"),
+    # what to do towards the owner under a condition: keyed by what is asked and when
+    (
+        "If a query would scan more than about 10 GB, stop and ask me.",
+        "Stop and ask me if a query would scan more than about 10 GB.", "ask-me.query-scan",
+    ),
+    ("When CI is red, ping me instead of retrying.", "Always ping me instead of retrying when CI is red.", "ping-me.ci-red"),
+    ("Whenever a migration touches bookings, check with me first.", "Check with me first whenever a migration touches bookings.", "check-with-me.migration-touches"),
+    ("Every time you add a dependency, tell me why.", "Tell me why every time you add a dependency.", "tell-me.add-dependency"),
 ]
 
 
@@ -150,6 +158,9 @@ NOT_FORMS = [
     "In general the build is slow.", "The old endpoint still works — but never call it from new code.",
     # its reason is in the conversation
     "Don't go rewriting the GripDesk client just for that.", "Never push to main because of it.",
+    # a condition or a request about the work at hand; a procedure is a fact of the project
+    "If it works, tell me.", "If the tests pass, tell me the numbers.", "If you have time today, ask me about the schema.",
+    "If you find the bug, ping me.", "If the build fails, run make clean first.",
 ]
 
 

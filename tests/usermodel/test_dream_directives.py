@@ -364,6 +364,17 @@ def test_dream_writes_the_owners_directive(ws, say, clawmem):
     assert [(e.key, e.body) for e in entries(ws)] == [("language", "Always answer in British English.")]
 
 
+def test_what_to_do_towards_the_owner_under_a_condition_goes_to_user_md_not_memory(ws, say, clawmem):
+    """Said once in a session with the agent, beside a fact: the rule is the owner's (USER.md), the
+    fact waits for the gate, and nothing of the rule reaches MEMORY.md as "The user said: …"."""
+    say("d1", "user: The warehouse is BigQuery, project pedala-analytics. If a query would scan more than about 10 GB, stop and ask me.\n"
+        "assistant: Understood.\n", DAY1)
+    report = clawmem("dream", "--json", env={"CLAWMEM_NOW": at(DAY1, "20:00:00")}).json()
+    assert [(e.key, e.body) for e in entries(ws)] == [("ask-me.query-scan", "Stop and ask me if a query would scan more than about 10 GB.")]
+    assert not [c for c in report["promoted"] if "10 GB" in c["text"] and c["text"] != entries(ws)[0].body]
+    assert "10 GB" not in ws.memory_md.read_text()
+
+
 # --- standing directives without a habit word ---------------------------------------------------
 STANDING = [
     # a contrast with a general object
