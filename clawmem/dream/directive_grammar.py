@@ -1095,9 +1095,9 @@ def derive_key(directive: str) -> str:
     for one part of the project fills that part's slot ("… for the legacy app": ``….legacy-app``),
     so it never replaces the rule for everything, and so does what to do towards the owner under
     a condition ("Stop and ask me if a query would scan more than 10 GB": ``ask-me.query-scan``)."""
-    if (cond := OWNER_CONDITION.search(directive)) and TO_THE_OWNER.match(ALWAYS_LEAD.sub("", directive)):
-        told = TO_THE_OWNER.match(ALWAYS_LEAD.sub("", directive))
-        verb = [t for t in _tokens(told[0] if told else "") if t not in ("please", "just", "always", "first", "stop", "and")]
+    told = TO_THE_OWNER.match(ALWAYS_LEAD.sub("", directive))
+    if told and (cond := OWNER_CONDITION.search(directive)):
+        verb = [t for t in _tokens(told[0]) if t not in ("please", "just", "always", "first", "stop", "and")]
         topic = [t for t in _tokens(cond["cond"]) if t not in CONDITION_FILLER and not t.isdigit()][:2]
         return f"{_slug(verb)}.{_slug(topic)}"[:MAX_KEY].rstrip("-._")
     if part := COMPONENT_TAIL.search(directive):

@@ -438,7 +438,7 @@ def _label(said: str) -> tuple[str, str] | None:
 def _particular_instruction(tokens: list[str], particular: frozenset[str]) -> bool:
     """An instruction about a particular thing ("Put it in the Makefile"), also after a first verb
     and "and" ("Pull and check it all still builds", "Go ahead and bump the version")."""
-    if tokens[1:2] == ["ahead"] and tokens[2:3] == ["and"]:
+    if tokens[:3] == ["go", "ahead", "and"]:
         tokens = tokens[3:]
     elif tokens[1:2] == ["and"] and tokens[:1] and tokens[0] in IMPERATIVE:
         tokens = tokens[2:]
