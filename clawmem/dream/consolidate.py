@@ -212,8 +212,13 @@ def builtin(
             used.append(p.candidate_id)
             new_bodies.append((p.text, p.origin, p.observed))
             continue
-        text, retired = _retire_by_update(text, p)
+        text, retired, rewritten = _retire_by_update(text, p)
         superseded += retired
+        if rewritten:  # the update is said in the line it gave the new value to, and cited there
+            new_bodies += [(new, provenance.least_trusted(p.origin, origins.get(identity.text_hash(old), "agent")), p.observed) for old, new in rewritten]
+            merged.append(Change(rewritten[0][1], p.sources, p.candidate_id, f"gave it the new value: {excerpt(p.text)}"))
+            used.append(p.candidate_id)
+            continue
         entries = _entries(text)
         home = _home(entries, p, judge, topics)
         joined: tuple[grammar.Entry, str] | None = None  # the line the candidate joins, and how
@@ -251,25 +256,27 @@ def builtin(
     )
 
 
-def _retire_by_update(text: str, p: Proposal) -> tuple[str, list[Change]]:
+def _retire_by_update(text: str, p: Proposal) -> tuple[str, list[Change], list[tuple[str, str]]]:
     """Lines a gated plain-language update retires (``updates.retires``), observed no later than
     it, recorded as superseded with the update as their successor: removed from the file, or,
     when the update gives an attribute a new value, rewritten with it (``updates.restated``: the
-    line's other facts stay, and it gains the update's anchors)."""
+    line's other facts stay, and it gains the update's anchors). Also (old text, new text) of
+    each rewritten line."""
     update = updates.parse(p.text)
     if update is None:
-        return text, []
+        return text, [], []
     doomed = [
         e for e in _entries(text)
         if e.status != "superseded" and (_observed(e) or "") <= p.observed and updates.retires(update, e.body)
     ]
-    changes = []
-    for e in sorted(doomed, key=lambda e: -e.line_start):
+    changes, rewritten = [], []
+    for e in sorted(doomed, key=lambda e: e.line_start, reverse=True):
         body = updates.restated(update, e.body)
         text = _splice(text, e, _joined(e, body, p, update=update) if body else "")
         how = f"rewritten as “{excerpt(body)}” by the update" if body else "retired by the update"
         changes.append(Change(e.body, tuple(e.sources), p.candidate_id, f"{how}: {excerpt(p.text)}"))
-    return text, changes[::-1]
+        rewritten += [(e.body, body)] if body else []
+    return text, changes[::-1], rewritten[::-1]
 
 
 def _retire_duplicate_keys(text: str) -> tuple[str, list[Change]]:

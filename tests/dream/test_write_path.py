@@ -13,7 +13,7 @@ import json
 import pytest
 
 from clawmem.dream import budget, updates
-from clawmem.entries import grammar
+from clawmem.entries import grammar, identity
 
 TODAY = dt.date(2026, 11, 20)
 
@@ -287,6 +287,10 @@ def test_a_new_value_for_the_same_attribute_retires_the_old_one_unsaid(ws, say, 
     assert stale not in active(ws.memory_md) and now in active(ws.memory_md)
     [line] = [e for e in grammar.parse(ws.memory_md.read_text()).entries if e.body == now]
     assert {"transcripts/old20.md#L10", "transcripts/new.md#L10"} <= set(line.sources), "the rewritten line keeps its lineage and cites the update"
+    # the update is said in the line it rewrote: no second line states the new value
+    assert active(ws.memory_md) == [now] and [m["text"] for m in report["merged"]] == [now] and report["promoted"] == []
+    records = [json.loads(x) for x in ws.ledger_path.read_text().splitlines() if x.strip()]
+    assert [r["origin"] for r in records if r.get("path") == "MEMORY.md" and r.get("hash") == identity.text_hash(now)] == ["owner"]
 
 
 def test_without_the_rewrite_the_other_facts_of_the_line_are_lost(ws, say, dream, monkeypatch):
