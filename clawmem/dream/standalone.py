@@ -253,8 +253,13 @@ OPINION_FRAME = re.compile(
     r"i'?ve been thinking(?: a lot)?(?: about)?|i(?:'?m| am)\s+(?:pretty\s+|fairly\s+)?sure|in my (?:opinion|view|experience)|imo|imho)\b[,:]?\s*(?:that\s+|how\s+)?",
     re.IGNORECASE,
 )
-# "Imagine we invent a machine that reads animals' minds", "What if the moon was cheese": no fact
-IMAGINING = re.compile(r"^(?:(?:just|but|and|so)\s+)?(?:imagine|what if|hypothetically)\b", re.IGNORECASE)
+# "Imagine we invent a machine that reads animals' minds", "What if the moon was cheese", "If it was
+# a few thousand years ago I wouldn't know what to do": no fact
+IMAGINING = re.compile(
+    r"^(?:(?:just|but|and|so)\s+)?(?:imagine|what if|hypothetically)\b"
+    r"|^(?:(?:but|and|so)\s+)?if (?:it|i|we|you|they|he|she) (?:was|were|had)\b[^.!?]*\b(?:would|wouldn'?t|could|couldn'?t|i'?d)\b",
+    re.IGNORECASE,
+)
 IMAGINED = "a hypothetical, no fact about anyone"
 # "Just finished Dune", "Joined a travel club last week": chat drops the "I" before a past verb
 DROPPED_I = re.compile(

@@ -367,7 +367,7 @@ TASK = "the owner's request for the work at hand, not a fact"
 # a dated account of the day ("I went to the beach today"), something done ("Just finished Dune")
 # and a change that lasts ("I just moved to Leeds", "I just got a new job") are not of the moment.
 AT_THIS_MOMENT = re.compile(
-    r"\b(?:rn|right now|atm|at the moment|as we speak|as i type)\b|"
+    r"\b(?:(?-i:rn|atm)|right now|at the moment|as we speak|as i type)\b|"  # "rn", "atm" as typed, not an RN or an ATM
     r"^(?:\w+[,!]?\s+)?(?:i'?m|im|i am)\s+(?:just|busy)\s+\w+ing\b|"
     r"\b(?:i'?m|im|i am)\s+(?:\w+\s+)?(?:home|at home|back home|in bed|at work|on my way|on the way)\s+now\b|"
     r"\bnow\s+(?:i'?m|im|i am)\s+(?:home|at home|back|in bed|having|eating|drinking|watching|sitting|lying|chilling|relaxing|getting)\b|"

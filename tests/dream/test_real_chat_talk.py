@@ -380,6 +380,9 @@ LASTING = [
     ("I'm currently reading Pachinko, it's a chonker.", "I'm currently reading Pachinko"),
     ("I went to the beach today with my cousins.", "I went to the beach today (2024-01-10)"),
     ("I started going to the gym today and I need to get in shape.", "I started going to the gym today"),
+    # the letters as a word: a nurse, a cash machine
+    ("My sister is an RN at Mercy Hospital in Tulsa.", "My sister is an RN at Mercy Hospital"),
+    ("The ATM on Main Street ate my debit card.", "The ATM on Main Street ate my debit card"),
 ]
 
 
@@ -443,6 +446,8 @@ FRAMED = [
     "In my opinion pineapple absolutely belongs on pizza.",
     "Imagine we invent a machine that lets us read animals minds.",
     "What if the moon was made of cheese.",
+    "If it was a few thousand years ago and I had this fever I wouldn't know what to do with myself.",
+    "If I had a dog I'd name it Biscuit.",
 ]
 FRAMED_ABOUT_SOMEONE = [
     "I feel like majority of the time i gravitate towards the bad boy persona.",
@@ -450,6 +455,7 @@ FRAMED_ABOUT_SOMEONE = [
     "I think for authors I'd pick John Steinbeck or Kentaro Miura.",
     "I'm pretty sure the bakery on Main Street closes at six.",
     "I think I will move to Denver next year.",
+    "If I was late to my shift, my boss at the bakery docked my pay.",
 ]
 
 
