@@ -100,8 +100,11 @@ class Update:
     attribute: frozenset[str] = frozenset()
 
 
+VALUE_EDGE = " .,;:!?\"'()[]"  # what surrounds a value in a sentence, not part of it
+
+
 def _value(text: str) -> str:
-    return text.strip(" .,;:!?\"'()[]").casefold()
+    return text.strip(VALUE_EDGE).casefold()
 
 
 def _subject(text: str, values: set[str]) -> frozenset[str]:
@@ -154,18 +157,13 @@ def retires(update: Update, text: str) -> bool:
     if update.new and _names(text, update.new):
         return False
     if update.old is None:
-        return _gives_another_value(update, text)
+        return _old_value(update, text) is not None
     return _names(text, update.old) and _shares_subject(update, text)
 
 
-def _gives_another_value(update: Update, text: str) -> bool:
-    """Whether ``text`` gives an attribute of ``update`` a value shaped like its new one ("MSRV
-    1.74" for "bumped MSRV to 1.80", "runs at 23:00" for "moved the report to 23:30")."""
-    return _old_value(update, text) is not None
-
-
 def _old_value(update: Update, text: str) -> re.Match[str] | None:
-    """Where ``text`` gives an attribute of ``update`` another value of its new value's shape."""
+    """Where ``text`` gives an attribute of ``update`` another value shaped like its new one ("MSRV
+    1.74" for "bumped MSRV to 1.80", "runs at 23:00" for "moved the report to 23:30")."""
     shape = SHAPE.sub("9", update.new or "")
     tokens = list(TOKEN.finditer(text))
     for i, token in enumerate(tokens):
@@ -185,7 +183,7 @@ def restated(update: Update, text: str) -> str | None:
     if update.old is not None or not update.new or (found := _old_value(update, text)) is None:
         return None
     token = found[0]
-    core = _value(token)
-    start = found.start() + token.casefold().index(core)
-    prefix = "v" if core.startswith("v") else ""
+    core = token.strip(VALUE_EDGE)  # as written: a casefolded copy may differ in length ("ß" is "ss")
+    start = found.start() + len(token) - len(token.lstrip(VALUE_EDGE))
+    prefix = core[:1] if core[:1] in ("v", "V") else ""
     return text[:start] + prefix + update.new + text[start + len(core) :]

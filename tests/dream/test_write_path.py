@@ -304,6 +304,16 @@ def test_without_the_rewrite_the_other_facts_of_the_line_are_lost(ws, say, dream
     assert not [line for line in active(ws.memory_md) if "chi for routing" in line]
 
 
+@pytest.mark.parametrize(("update", "line", "now"), [
+    ("We bumped Go to 1.24.", "Stack: Go (1.23), chi.", "Stack: Go (1.24), chi."),
+    ("We bumped Go to 1.24.", "Go V1.23 everywhere.", "Go V1.24 everywhere."),
+    # a value whose casefolded form is longer ("ß" is "ss") must not eat the comma after it
+    ("We bumped Firmware to 2.0ß.", "Firmware 1.9ß, flashed over USB.", "Firmware 2.0ss, flashed over USB."),
+])
+def test_a_rewrite_replaces_the_value_and_nothing_around_it(update, line, now):
+    assert updates.restated(updates.parse(update), line) == now
+
+
 @pytest.mark.parametrize("said", ["We moved to Berlin 3 weeks ago.", "I upgraded to Python after years of Perl."])
 def test_a_move_with_a_count_of_time_gives_no_new_value(said):
     """"moved to Berlin 3 weeks ago": 3 is how long ago, not Berlin's new value."""
