@@ -92,13 +92,16 @@ class Verdict:
 
 
 # An owner's explicit decision or stated convention ("we're switching the wire format from JSON to
-# postcard", "we bumped MSRV to 1.80", "Rule for this codebase: …", "how releases work here") is strong evidence: said once in an interactive owner
+# postcard", "we bumped MSRV to 1.80", "Rule for this codebase: …", "Two house rules while you're in
+# there: …", "how releases work here") is strong evidence: said once in an interactive owner
 # session it needs no recalls, no repetition and no score. Eligibility, age and the per-sweep
 # rank limit still apply, and ``--explain`` names the rule.
 DECISION = re.compile(
     r"\b(?:we|i|the team)(?:'ve| have|'re| are)?\s+(?:decided|chose|picked|agreed|settled on|standardi[sz]ed on|standardi[sz]ing on|"
     r"going with|went with|will use|switching|switched|moving|moved|migrated|migrating|bumped|upgraded|pinned|dropped|adopted|"
-    r"deprecated|retired|replaced|no longer)\b|^(?:decision|rule|convention|policy|house rule)\b[^:]{0,40}[:—–-]|\bhow \w+(?: \w+)? works? here\b"
+    r"deprecated|retired|replaced|no longer)\b"
+    r"|^(?:(?:a|one|two|three|four|five|some|a few|a couple of|more|another|our|the|my)\s+)?(?:decision|rule|convention|policy|house rule)s?\b[^:]{0,40}[:—–-]"
+    r"|\bhow \w+(?: \w+)? works? here\b"
     r"|\bmake (?:it|this|that) (?:a|the|our|the house) (?:rule|convention|policy|standard)\b",
     re.IGNORECASE,
 )

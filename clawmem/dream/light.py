@@ -26,7 +26,7 @@ from clawmem.dream import credentials, scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import excerpt, relays_chat, similarity
+from clawmem.dream.text import excerpt, relays_chat, similarity, speaker_label
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
@@ -172,11 +172,11 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
             (path,),
         )
         relayed = relays_chat(r["text"] for r in rows if r["kind"] == "transcript")
-        for row in rows:
+        for row, before in zip(rows, [None, *rows], strict=False):  # each row and the one before it
             reasons = eligibility.entry_reasons(row, taint.get(path), copies(row))
             observed, day = _day(row, now)
             shown = not provenance.shown_untrusted(row["origin"], row["kind"])
-            for read in standalone.read(row, relayed=relayed):
+            for read in standalone.read(row, relayed=relayed, replying=_users_turn(before)):
                 unit = read.text
                 why = reasons[0] if reasons else (read.reason or (scaffolding.reason(unit, vocabulary) if unit else "only a conversational wrapper"))
                 if why is None and states_directive(read.piece.said):
@@ -220,6 +220,11 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
     staging.files.update({p: files[p]["content_hash"] for p in changed})
     _prune(staging, oldest, recalled)
     return LightResult(staged, dict(excluded), frozenset(touched & set(staging.candidates)), tuple(exclusions))
+
+
+def _users_turn(row: dict | None) -> bool:
+    """Whether ``row`` is a turn of the user's in a transcript (what an answer right after it replies to)."""
+    return row is not None and row["kind"] == "transcript" and (speaker_label(row["text"]) or "").casefold() == "user"
 
 
 def _prune(staging: Staging, oldest: dt.datetime, recalled: dict[tuple[str, str], dt.datetime]) -> None:

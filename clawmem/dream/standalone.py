@@ -31,7 +31,8 @@ from collections.abc import Mapping
 
 from clawmem.dream import credentials, scaffolding, store, worth
 from clawmem.dream.directive_grammar import states_directive
-from clawmem.dream.text import STOPWORDS, Piece, content_words, pieces, speaker_label, words
+from clawmem.dream.paraphrase import NUMBER_WORDS, specific
+from clawmem.dream.text import COUNTED, STOPWORDS, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
 from clawmem.foundation.records import dataclass
 from clawmem.transcripts.model import host_speaker
@@ -533,7 +534,7 @@ def _leans(unit: str) -> bool:
 
 
 def claims(
-    found: list[Piece], *, records_allowed: bool, answer: bool = False, request: bool = False, named: bool = False
+    found: list[Piece], *, records_allowed: bool, answer: bool = False, request: bool = False, named: bool = False, replying: bool = False
 ) -> list[tuple[Piece, str | None]]:
     """The claims of an entry's pieces, each with why it is none (None: it is one, or a bare wrapper).
 
@@ -545,16 +546,22 @@ def claims(
     (``credentials.reason``), one that points back at something the
     turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
     announcements (``worth.answer_talk``), in the owner's ``request`` to their agent its tasks
-    (``worth.request_talk``) and its directives (``USER.md``'s, not a claim's part); so are records (``scaffold.record``) unless
+    (``worth.request_talk``) and its directives (``USER.md``'s, not a claim's part), and an answer
+    ``replying`` to the owner's turn right before it that opens by acknowledging it
+    (``worth.ACKNOWLEDGING``: "Noted: local work only against dev"), which restates the owner's
+    words; so are records (``scaffold.record``) unless
     ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
     leave the claim before them open for what follows. In a conversation between ``named``
     people, a sentence spoken to the listener or about no one in particular (``_to_listener``)
     is no claim either: a general remark stays open for a sentence that leans on it ("Flowers
-    bring joy. They were part of my wedding decor.")."""
+    bring joy. They were part of my wedding decor."). The sentences of an item of a list counted
+    in prose ("One: we've dropped the develop branch. Trunk-based from now on. Two: …",
+    ``text.COUNTED``) are one claim: they say one thing from two sides."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None  # the claim a leaning sentence would join
     earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
     someone = False  # whether those claims named a person a "he" or "she" may stand for
+    item_at: int | None = None  # the claim a counted item opened ("One: …"): its sentences up to the next count are one claim
     for piece in found:
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
@@ -568,6 +575,9 @@ def claims(
             out.append((piece, secret))  # the claim before it stays open: the rest of the turn still counts
             continue
         said = scaffold.speech(piece.unit)
+        if answer and replying and not out and worth.ACKNOWLEDGING.match(piece.said):
+            out.append((piece, worth.ECHO))  # what follows it in the answer is the answer's own
+            continue
         if request and states_directive(piece.said):
             out.append((piece, DIRECTIVE))  # alone: the fact said before it in the turn stays a claim
             continue
@@ -576,6 +586,7 @@ def claims(
         if structure:
             out.append((piece, structure))
             open_at = None if piece.item else open_at
+            item_at = None
             continue
         if not _leans(piece.unit) and not (open_at is not None and INSTEAD.search(said)):
             why = scaffolding.reason(said)
@@ -583,8 +594,14 @@ def claims(
                 why = POINTS_BACK  # nothing after it may lean on it either
             elif why is None and named:
                 why = _to_listener(said) or worth.of_the_moment(said)
-            out.append((piece, why))
-            open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
+            counted = COUNTED.match(piece.said) is not None
+            if why is None and not counted and item_at is not None and len(out[item_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+                out[item_at] = (_join(out[item_at][0], piece), None)  # "One: we've dropped develop. Trunk-based from now on."
+                open_at = item_at
+            else:
+                out.append((piece, why))
+                open_at = len(out) - 1 if why is None or why in LEANED_ON else open_at
+                item_at = (len(out) - 1 if why is None else None) if counted else item_at
             if why is None:
                 earlier.update(words(said))
                 someone = someone or names_someone(said)
@@ -622,24 +639,42 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
     it stays compact), so a turn about someone's pets is one line naming them all, a user's
     self-introduction one line, not four fragments restating each other, and so is what a user
     says under a topic label. An assistant's claims stay apart: an answer holds several
-    independent instructions, each of which recurs on its own in other answers."""
+    independent instructions, each of which recurs on its own in other answers. A user's claim
+    that names a thing their account named joins it too (``_names_the_same``: "We moved hosting
+    from Vercel to Cloudflare Pages. Prod is still tidepool.app, but it's served by Pages now.")."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None
+    last: int | None = None  # the claim right before: a user's claim naming the same thing joins it
     topic = bool(found) and bool(found[0][0].unit) and OPENS_ON_TOPIC.match(found[0][0].unit) is not None
     for piece, why in found:
         who = speaker_of(piece)
-        if why or not piece.unit or not who or not _own_account(who, piece.unit, topic):
+        if why or not piece.unit or not who:
             out.append((piece, why))
+            last = None if piece.unit else last  # a bare wrapper ("Got it.") parts nothing
             continue
-        if open_at is not None and speaker_of(out[open_at][0]) == who and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
-            out[open_at] = (_join(out[open_at][0], piece), None)
+        own = _own_account(who, piece.unit, topic)
+        into = open_at if own else last if who.casefold() == "user" and last is not None and _names_the_same(out[last][0].unit, piece.unit) else None
+        if into is not None and speaker_of(out[into][0]) == who and len(out[into][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+            out[into] = (_join(out[into][0], piece), None)
+            last = into
+            continue
+        if not own:
+            out.append((piece, why))
+            last = len(out) - 1
             continue
         if _unnamed_person(scaffold.speech(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
             out.append((piece, POINTS_BACK))
             continue
         out.append((piece, None))
-        open_at = len(out) - 1
+        open_at = last = len(out) - 1
     return out
+
+
+def _names_the_same(first: str, second: str) -> bool:
+    """Whether two claims name one thing, a name or an identifier (``paraphrase.specific``); a
+    number alone is no thing ("2 replicas" and "port 2")."""
+    shared = specific(first) & specific(second)
+    return any(not (token.isdigit() or token in NUMBER_WORDS) for token in shared)
 
 
 def _of_the_speaker(unit: str) -> bool:
@@ -651,10 +686,12 @@ def _of_the_speaker(unit: str) -> bool:
     return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 
 
-def read(row: Mapping, *, relayed: bool = True) -> list[Unit]:
+def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[Unit]:
     """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
     ``file_date`` when known) as dreaming stages them: attributed, dates resolved. ``relayed``:
-    whether its transcript relays a chat (``text.relays_chat``), so a name opening a user's line is its speaker."""
+    whether its transcript relays a chat (``text.relays_chat``), so a name opening a user's line
+    is its speaker; ``replying``: whether the entry comes right after a turn of the user's, which
+    an answer opening on an acknowledgement restates (``claims``)."""
     transcript = row["kind"] == "transcript"
     label = speaker_label(row["text"]) if transcript else None
     day = observed_day(row)
@@ -667,7 +704,7 @@ def read(row: Mapping, *, relayed: bool = True) -> list[Unit]:
     answer = transcript and (row["origin"] == "agent" or (label or "").casefold() == "assistant")
     named = transcript and label is not None and label.casefold() not in ROLES and not host_speaker(label)
     request = transcript and not answer and (label or "").casefold() == "user"
-    found_claims = claims(pieces(row["text"], transcript=transcript, relayed=relayed), records_allowed=owner_note, answer=answer, request=request, named=named)
+    found_claims = claims(pieces(row["text"], transcript=transcript, relayed=relayed), records_allowed=owner_note, answer=answer, request=request, named=named, replying=replying)
     for piece, why in _accounts(found_claims, speaker_of):
         if named and not why and piece.unit and not _of_the_speaker(piece.unit):
             why = worth.GENERAL_REMARK

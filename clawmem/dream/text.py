@@ -42,6 +42,9 @@ ABBREVIATIONS = frozenset(
 ABBREVIATED = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>(?:[^\W\d_]\.)*[^\W\d_]+)\.$")
 # "[shares a photo: …]" captions of chat exports describe an image, not what anyone said
 CAPTION = re.compile(r"\s*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:a|an|the)\s+(?:photo|picture|image|video|gif|sticker)\b[^\]]*\]", re.IGNORECASE)
+# The count of a list said in prose, before a colon: "Two changes from the meeting. One: … Two: …"
+COUNT = r"(?:one|two|three|four|five|first|second|third|fourth|fifth|finally|lastly)(?: thing)?"
+COUNTED = re.compile(rf"^(?:and |ok |okay |also )?{COUNT}\s*:\s*", re.IGNORECASE)
 # Conversational wrappers around a fact: "Remember we use Postgres 16." is "We use Postgres 16."
 # ("Remember to …" is an instruction and keeps its verb.)
 LEADING_WRAPPER = re.compile(
@@ -52,11 +55,13 @@ LEADING_WRAPPER = re.compile(
     r"(?:\s*[:,;.!—–-]+\s*|\s+|$)|(?:(?:and |also |oh,? and )?(?:just a |quick |friendly |a )?(?:reminder|note|heads[- ]up|update|context)(?: first)?|"
     r"nb|ps|again|also|ok(?:ay)?|so|anyway|noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
     r"\s*(?:[:,;.!—–-]+\s*|$)"
-    # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:",
+    # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:", "Before you write it:",
     # and the count of a list said in prose ("Two changes from the meeting. One: … Two: …")
-    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|(?:one|two|three|four|five|first|second|third|fourth|fifth|finally|lastly)(?: thing)?|"
+    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|" + COUNT + "|"
     r"another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
-    r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it))\s*:\s*)",
+    r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it)|"
+    # the work at hand as a time: "Before you write it:", "Before you start:", "When you do:"
+    r"(?:before|when|once|as) (?:you|we) (?:start|begin|go|do|dive in|\w+ (?:it|that|this|them)))\s*:\s*)",
     re.IGNORECASE,
 )
 TRAILING_WRAPPER = re.compile(

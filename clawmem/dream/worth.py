@@ -296,6 +296,16 @@ ANNOUNCEMENT = re.compile(
     r"your \w+ (?:should|will) now|when you run|open your browser)\b|\b(?:let me know|feel free to (?:ask|reach out))\b",
     re.IGNORECASE,
 )
+# An answer opening on an acknowledgement joined to what follows ("Noted: local work only against
+# the dev target", "Got it — httptest for external HTTP, …") restates what it acknowledges, the
+# owner's turn just before it, whose own words are the evidence. "Noted. A check in the handler
+# …" goes on in its own words, and so does "Noted, but …".
+ACKNOWLEDGING = re.compile(
+    r"^(?:ok(?:ay)?[,!]?\s+)?(?:noted|understood|got it|roger(?: that)?|copy(?: that)?|clear|all clear|will do|makes sense|good to know|"
+    r"fair enough|sounds good)(?:\s*[:,;]|\s+[—–-])\s*(?!(?:but|however|though|although|except)\b)(?=\S)",
+    re.IGNORECASE,
+)
+ECHO = "the assistant restating what the owner just said (the owner's own words are the evidence)"
 # "First, create a virtual environment", "Next, install the packages": a step of the answer's sequence
 STEP = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|now|finally|lastly|after that|afterwards)\b", re.IGNORECASE)
 # "Define your `User` model", "Create the necessary templates", "Bump the build number for me": an

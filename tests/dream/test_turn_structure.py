@@ -1,0 +1,234 @@
+"""How a turn is laid out decides what its claims are: an answer that acknowledges the owner's turn
+restates it, an item of a list counted in prose is one claim, a rule the owner announces is their
+decision, and a time that only names the work at hand is a wrapper.
+
+Rules are checked on many wordings through ``standalone.read``; each is also replayed through the
+installed CLI on real files, with a control that switches the rule off and shows what it stops.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from clawmem.dream import gate, standalone, worth
+from clawmem.dream.store import Candidate, Evidence
+from clawmem.dream.text import strip_wrappers
+from clawmem.entries import grammar
+
+TODAY = dt.date(2026, 11, 20)
+OWNER_FACT = "Integration tests go against the real Postgres from docker compose, on port 5434."
+
+
+def day(n: int) -> dt.date:
+    return TODAY - dt.timedelta(days=n)
+
+
+def at(when: dt.date, hour: int = 10) -> str:
+    return dt.datetime.combine(when, dt.time(hour)).isoformat()
+
+
+@pytest.fixture
+def say(clawmem, tmp_path):
+    def run(session: str, turns: str, when: dt.date) -> None:
+        source = tmp_path / f"{session}.md"
+        source.write_text(turns)
+        done = clawmem("ingest", str(source), "--session", session, "--origin", "owner", env={"CLAWMEM_NOW": at(when)})
+        assert done.returncode == 0, done.stderr
+
+    return run
+
+
+@pytest.fixture
+def dream(clawmem):
+    def run(when: dt.date) -> dict:
+        done = clawmem("dream", "--json", "--explain", env={"CLAWMEM_NOW": at(when, 23)})
+        assert done.returncode == 0, done.stderr
+        return done.json()
+
+    return run
+
+
+def active(path) -> list[str]:
+    return [e.body for e in grammar.parse(path.read_text()).entries if e.status != "superseded"]
+
+
+def claims_of(text: str, *, origin: str = "agent", replying: bool = False) -> list[str]:
+    row = {"text": text, "kind": "transcript", "origin": origin, "observed_at": "2026-11-19T10:00:00+00:00", "file_date": "2026-11-19"}
+    return [u.text for u in standalone.read(row, relayed=False, replying=replying) if u.text]
+
+
+# --- an answer that acknowledges the owner's turn restates it ---------------------------------
+
+ECHOES = [
+    "Noted: local work only against the `dev` target; prod is Dagster's job.",
+    "Got it — httptest for external HTTP, never a fake for the database; integration tests use the compose Postgres.",
+    'Understood: `fmt.Errorf("...: %w", err)` for wrapping, `log/slog` for logging.',
+    "Clear: prod is hands-off for me — gitops and Argo only, you sync.",
+    "Okay, noted: the Havenlink API allows 60 requests a minute per token.",
+    "Roger that, deploys go to render now and fly.io is retired.",
+    "Makes sense - the staging cluster is portline-gke-euw4 in europe-west4.",
+    "Good to know; the kiosk treats a second scan within two minutes as the same check-in.",
+]
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+def test_an_answer_acknowledging_the_owners_turn_restates_it(echo):
+    assert claims_of(f"assistant: {echo}", replying=True) == []
+    assert claims_of(f"assistant: {echo}", replying=False) != []  # after a tool's output it is news
+
+
+@pytest.mark.parametrize("answer", [
+    "Noted. A check in the handler still leaves a race between two concurrent requests.",  # its own words, after the acknowledgement
+    "The migration in 20270108161500 adds the checkins.location column that belay_dev already has.",
+])
+def test_an_answer_in_its_own_words_stays_a_claim_after_the_owners_turn(answer):
+    assert claims_of(f"assistant: {answer}", replying=True) != []
+
+
+def test_only_the_opening_of_an_answer_is_read_as_an_echo():
+    said = claims_of("assistant: The build cache lives in /var/cache/ci on the runners. Noted: the runner image is Ubuntu 24.04.", replying=True)
+    assert said[0].startswith("The build cache lives in /var/cache/ci")
+
+
+def test_the_owners_own_words_win_over_the_agents_restatement(ws, say, dream):
+    """The issue's case: the owner's statement was rejected while the assistant's restatement of it
+    was promoted. Said on three days with an echo each time, only the owner's words reach MEMORY.md."""
+    echo = "Got it — integration tests use the compose Postgres on 5434, never a fake database."
+    for n in (3, 2, 1):
+        say(f"s{n}", f"user: {OWNER_FACT}\nassistant: {echo}\n", day(n))
+    report = dream(day(1))
+    assert active(ws.memory_md) == [OWNER_FACT]
+    assert any(worth.ECHO in e["failed"] for e in report["explain"] if e["status"] == "excluded")
+
+
+def test_control_without_the_echo_rule_the_restatement_lands_beside_the_owners_words(ws, say, dream, monkeypatch):
+    monkeypatch.setattr(worth, "ACKNOWLEDGING", re.compile(r"(?!x)x"))
+    echo = "Got it — integration tests use the compose Postgres on 5434, never a fake database."
+    for n in (3, 2, 1):
+        say(f"s{n}", f"user: {OWNER_FACT}\nassistant: {echo}\n", day(n))
+    dream(day(1))
+    assert len(active(ws.memory_md)) == 2
+
+
+def test_an_acknowledgement_that_replies_to_no_turn_of_the_owners_is_no_echo(ws, say, dream):
+    """Only a reply to the owner's turn restates it: after the agent's own turn (its look at the
+    runner, or a tool's output) the agent reports news."""
+    finding = "Got it: the arm64 build fails because libssl-dev is missing from the runner image."
+    for n in (3, 2, 1):
+        say(f"s{n}", f"user: Why is CI red on arm64 (day {n})?\nassistant: Let me look at the runner image.\nassistant: {finding}\n", day(n))
+    dream(day(1))
+    assert active(ws.memory_md) == ["The arm64 build fails because libssl-dev is missing from the runner image."]
+
+
+# --- the sentences of a counted item are one claim ---------------------------------------------
+
+@pytest.mark.parametrize(("turn", "expected"), [
+    (
+        "user: Two changes from the meeting. One: we've dropped the develop branch. Trunk-based from now on — merge requests go "
+        "straight to main. Two: we bumped to Go 1.24; go.mod and the Dockerfile are done.",
+        ["We've dropped the develop branch. Trunk-based from now on — merge requests go straight to main.",
+         "We bumped to Go 1.24; go.mod and the Dockerfile are done."],
+    ),
+    (
+        "user: Three things. First: the staging database moved to eu-west-1. The password is still in Vault. Second: Redis is "
+        "gone from staging. Finally: Marta owns the billing service now.",
+        ["The staging database moved to eu-west-1. The password is still in Vault.", "Redis is gone from staging.",
+         "Marta owns the billing service now."],
+    ),
+    (
+        "user: one: the API speaks UTC. Berthboard converts to Europe/Amsterdam for the planners. two: the ETA sync runs every 2 minutes.",
+        ["The API speaks UTC. Berthboard converts to Europe/Amsterdam for the planners.", "The ETA sync runs every 2 minutes."],
+    ),
+])
+def test_the_sentences_of_a_counted_item_are_one_claim(turn, expected):
+    assert claims_of(turn, origin="owner") == expected
+
+
+def test_without_a_count_two_sentences_stay_two_claims():
+    said = claims_of("user: The staging database moved to eu-west-1. Redis is gone from staging.", origin="owner")
+    assert said == ["The staging database moved to eu-west-1.", "Redis is gone from staging."]
+
+
+def test_a_counted_item_is_one_line_in_memory(ws, say, dream):
+    turn = ("user: Two changes from the meeting. One: we've dropped the develop branch. Trunk-based from now on — merge "
+            "requests go straight to main. Two: the release train leaves on Thursdays now.\n")
+    for n in (3, 2, 1):
+        say(f"s{n}", turn, day(n))
+    dream(day(1))
+    lines = active(ws.memory_md)
+    assert "We've dropped the develop branch. Trunk-based from now on — merge requests go straight to main." in lines
+    assert sum("develop" in line or "Trunk-based" in line for line in lines) == 1
+
+
+# --- a user's sentences naming the same thing are one claim ---------------------------------------
+
+TIDEPOOL = (
+    "user: we moved hosting from Vercel to Cloudflare Pages over the weekend — Dana did the migration. prod is still tidepool.app, "
+    "but it's served by Pages now, and previews live on <branch>.tidepool-web.pages.dev instead of the Vercel preview URLs. "
+    "the Vercel project gets deleted at the end of the month. can you clean up the Vercel bits in the repo?"
+)
+
+
+@pytest.mark.parametrize(("turn", "expected"), [
+    (TIDEPOOL, [
+        "We moved hosting from Vercel to Cloudflare Pages over the weekend — Dana did the migration. Prod is still tidepool.app, but "
+        "it's served by Pages now, and previews live on <branch>.tidepool-web.pages.dev instead of the Vercel preview URLs. The "
+        "Vercel project gets deleted at the end of the month.",
+    ]),
+    (
+        "user: The reporting database is db-3.internal since Monday. Nightly backups of db-3.internal go to s3://acme-backups/reporting.",
+        ["The reporting database is db-3.internal since Monday. Nightly backups of db-3.internal go to s3://acme-backups/reporting."],
+    ),
+])
+def test_a_users_sentences_naming_the_same_thing_are_one_claim(turn, expected):
+    assert claims_of(turn, origin="owner") == expected
+
+
+@pytest.mark.parametrize(("turn", "role"), [
+    ("user: The API listens on port 8088 in the container. The worker pool has 8088 slots in total.", "owner"),  # a number is no thing
+    ("user: The nightly export runs at 02:00 from the Berlin office. Billing closes at 18:00 on Fridays.", "owner"),
+    ("assistant: Postgres runs on db-3.internal for the reports. Backups of db-3.internal go to S3 every night.", "agent"),  # an answer's claims stay apart
+])
+def test_sentences_naming_no_same_thing_or_an_answers_stay_apart(turn, role):
+    assert len(claims_of(turn, origin=role)) == 2
+
+
+# --- a rule the owner announces is their decision ------------------------------------------------
+
+def candidate(text: str) -> Candidate:
+    evidence = Evidence("transcripts/s.md", 1, 1, "h", "u", text, "owner", "s", "2026-11-19", None, 100.0, 5, (), None)
+    return Candidate(1, text, "staged", "2026-11-19T10:00:00", [evidence])
+
+
+@pytest.mark.parametrize("said", [
+    "Two house rules while you're in there: errors get wrapped with fmt.Errorf and %w, not pkg/errors.",
+    "A couple of rules for this repo: every exported metric starts with quayside_.",
+    "Our convention: timestamps are UTC in RFC 3339 with a Z.",
+    "House rule: the seed file is edited by the data team only.",
+])
+def test_a_rule_the_owner_announces_is_strong_evidence(said):
+    assert gate.strong_evidence(candidate(said)) == gate.STRONG
+
+
+@pytest.mark.parametrize("said", ["The rules engine drops events older than a day.", "Two of the policies failed to load in staging."])
+def test_a_sentence_about_rules_is_no_announcement(said):
+    assert gate.strong_evidence(candidate(said)) is None
+
+
+# --- a time that names only the work at hand is a wrapper ---------------------------------------
+
+@pytest.mark.parametrize(("said", "bare"), [
+    ("Before you write it: LiveViews go through the contexts, never Repo.", "LiveViews go through the contexts, never Repo."),
+    ("Before you start: the seed is generated, don't edit it.", "The seed is generated, don't edit it."),
+    ("When you do that: migrations run in a transaction here.", "Migrations run in a transaction here."),
+])
+def test_a_time_naming_only_the_work_at_hand_is_a_wrapper(said, bare):
+    assert strip_wrappers(said) == bare
+
+
+@pytest.mark.parametrize("said", ["When you deploy: run the migrations first.", "Before you merge a release: tag it."])
+def test_a_time_naming_a_step_is_a_condition_and_stays(said):
+    assert strip_wrappers(said) == said
