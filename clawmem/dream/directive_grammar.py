@@ -580,11 +580,14 @@ REPORT_WORDS = frozenset(
 NAMED_STYLE = re.compile(
     r"\b(?:(?:snake|kebab|camel|pascal|title|sentence|lower|upper|screaming)[ _-]?case|imperative|conventional|iso ?8601|utc|semver)\b", re.IGNORECASE
 )
+# an order of the parts of a pattern: "the ticket id first, then a short summary"
+ORDER = re.compile(r"\bfirst,? (?:then|and then|followed by)\b", re.IGNORECASE)
 # what makes the words after a topic label a style rule rather than a report ("Tests: 12 passed"): "please" or "only", a
-# placeholder pattern, a case, a mood or tense, a length limit, a named standard
+# placeholder pattern, a case, a mood or tense, a length limit, a named standard, an order ("the ticket id first, then …")
 STYLE_SPEC = re.compile(
     rf"\bplease\b|(?<![\w-])only(?![\w-])|<\w[\w -]*>|\{{\w[\w -]*\}}|{NAMED_STYLE.pattern}|\b(?:mood|tense|style|prefix(?:ed)?|suffix(?:ed)?)\b|"
-    r"(?:\bunder|\bmax(?:imum)?|\bat most|\bno (?:more|longer) than|\bup to|\bbelow|\bwithin|\bless than|<=?)\s*\d+|\b\d+\s*(?:chars?|characters|words|lines|columns)\b",
+    r"(?:\bunder|\bmax(?:imum)?|\bat most|\bno (?:more|longer) than|\bup to|\bbelow|\bwithin|\bless than|<=?)\s*\d+|\b\d+\s*(?:chars?|characters|words|lines|columns)\b"
+    rf"|{ORDER.pattern}",
     re.IGNORECASE,
 )
 
@@ -841,7 +844,9 @@ def _topic(label: re.Match[str]) -> str | None:
     elif not found:
         spec = PLEASE_ANYWHERE.sub("", body).strip(" ,")
         nouns = spec.split()
-        if not nouns or any(_low(w) in REPORT_WORDS for w in nouns) or not _general(nouns):
+        # in an order of parts "the" names a part of the pattern, not one thing: "the ticket id first, then a summary"
+        parts = [w for w in nouns if _low(w) != "the"] if ORDER.search(body) else nouns
+        if not nouns or any(_low(w) in REPORT_WORDS for w in nouns) or not _general(parts):
             return None
         if _low(nouns[0]) == "no":  # "Commit messages: no emojis"
             found = _no(nouns[1:], None)

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from clawmem.dream import credentials, scaffolding, store, worth
 from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.paraphrase import NUMBER_WORDS, specific
-from clawmem.dream.text import COUNTED, STOPWORDS, Piece, content_words, pieces, speaker_label, words
+from clawmem.dream.text import COUNTED, STOPWORDS, WORD, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
 from clawmem.foundation.records import dataclass
 from clawmem.transcripts.model import host_speaker
@@ -108,6 +108,14 @@ EVENT_NOUN = re.compile(
     r"book|movie|film|song|episode|series|podcast|album|novel|article|celebrity|question|topic|"
     # "she saw the girl touching my arm": a person the line has not introduced
     r"girl|guy|lady|dude|man|woman|boy)\b",
+    re.IGNORECASE,
+)
+ACRONYM = re.compile(r"[A-Z]{2,5}s?")  # "PR", "CI", "APIs": a kind of thing, not one
+# "The column thing is my fault", "the book thing": a name for something talked about before, not
+# "the best thing", "the only thing", "the same thing" (what a superlative or a determiner picks out)
+NAMED_THING = re.compile(
+    r"\bthe\s+(?!(?:only|same|first|last|next|main|other|one|new|old|right|wrong|real|good|bad|big|little|best|worst|"
+    r"funny|weird|important|nice|cool|great|hard|easy|single|very)\b)(?P<noun>[a-z][\w'-]*?)(?<!est)\s+thing\b",
     re.IGNORECASE,
 )
 LISTENER_REFERENCE = re.compile(
@@ -430,7 +438,7 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the book you recommended", "try this", "read that yet", "never been", "I could
+    accident", "the column thing", "the book you recommended", "try this", "read that yet", "never been", "I could
     have", "mentioned him", "if I could choose", "the message it sends") at what its turn has not
     said before it (``earlier``: its words; ``someone``: whether it named a person), or at the
     speaker's own earlier words ("as I said")."""
@@ -438,7 +446,7 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
         return True
     if not earlier and _bare_it(said):
         return True
-    for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said)):
+    for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said), *NAMED_THING.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
         if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known and not NAMED_HERE.match(said, m.end()):
             return True
@@ -671,10 +679,12 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
 
 
 def _names_the_same(first: str, second: str) -> bool:
-    """Whether two claims name one thing, a name or an identifier (``paraphrase.specific``); a
-    number alone is no thing ("2 replicas" and "port 2")."""
+    """Whether two claims name one thing, a name or an identifier (``paraphrase.specific``): a
+    number alone is no thing ("2 replicas" and "port 2"), nor is an acronym for a kind of thing
+    ("your PR description", "PR descriptions"), which ``specific`` cannot tell from a name."""
+    acronyms = {w.casefold() for w in WORD.findall(f"{first} {second}") if ACRONYM.fullmatch(w)}
     shared = specific(first) & specific(second)
-    return any(not (token.isdigit() or token in NUMBER_WORDS) for token in shared)
+    return any(not (token.isdigit() or token in NUMBER_WORDS or token in acronyms) for token in shared)
 
 
 def _of_the_speaker(unit: str) -> bool:

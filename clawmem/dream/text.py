@@ -61,7 +61,10 @@ LEADING_WRAPPER = re.compile(
     r"another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
     r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it)|"
     # the work at hand as a time: "Before you write it:", "Before you start:", "When you do:"
-    r"(?:before|when|once|as) (?:you|we) (?:start|begin|go|do|dive in|\w+ (?:it|that|this|them)))\s*:\s*)",
+    r"(?:before|when|once|as) (?:you|we) (?:start|begin|go|do|dive in|\w+ (?:it|that|this|them)))\s*:\s*"
+    # a change of subject: "Separate thing, …", "On another note, …", "Unrelated: …"
+    r"|(?:(?:a |one )?(?:separate|different|unrelated|new) (?:thing|topic|note|matter)|something else|unrelated|"
+    r"on (?:a|another) (?:different |separate )?note|side ?note|switching gears|changing (?:the )?subject)\s*[:,;.—–-]\s*)",
     re.IGNORECASE,
 )
 TRAILING_WRAPPER = re.compile(

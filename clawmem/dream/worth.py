@@ -356,6 +356,8 @@ WORK_LABEL = re.compile(
     r"(?:feature|task|todo|to-do|bug|fix|job|request|ticket|issue|story|chore|thing)(?: request)?$",
     re.IGNORECASE,
 )
+# What a piece of work is to do, after its label: "Task: `rivet status` should ask the daemon …"
+REQUIRED = re.compile(r"\b(?:should|must|needs? to|has to|have to|is supposed to|are supposed to|ought to)\b", re.IGNORECASE)
 # Something the owner wants built or changed: "I want a conflict check: …", "I want the kiosk to
 # ask for …", "We need a subscriptions table"; not how they want things ("I want answers short")
 WANTS = re.compile(
@@ -418,8 +420,9 @@ def request_talk(said: str) -> str | None:
     """Why a sentence of the owner's turn to their agent is a task rather than a fact ("Bump the
     build number to 1.6.0+58 for me", "Put it in the Makefile"): an unconditional instruction
     about a particular thing is the work at hand, also after a label naming it ("Meanwhile, the
-    Python bit that works out trip distance: write it with pandas, please"), any instruction
-    after a label naming a piece of work ("New feature: text members before …"), a particular
+    Python bit that works out trip distance: write it with pandas, please"), any instruction or
+    requirement after a label naming a piece of work ("New feature: text members before …",
+    "Task: `rivet status` should ask the daemon …"), a particular
     thing after a verb for a label ("Commit: the mailer change first, …"), and something the
     owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"). One about
     things in general ("Import CTEs at the top") may be a convention and stays, as does a
@@ -430,7 +433,7 @@ def request_talk(said: str) -> str | None:
         tokens = words(rest)
         if (
             _particular_instruction(tokens, LABELLED)
-            or (WORK_LABEL.match(label) is not None and _imperative(tokens))
+            or (WORK_LABEL.match(label) is not None and (_imperative(tokens) or REQUIRED.search(rest) is not None))
             or (label.casefold() in IMPERATIVE and tokens[:1] != [] and tokens[0] in PARTICULAR and not AFTER_A_NOUN & set(tokens))
         ):
             return TASK

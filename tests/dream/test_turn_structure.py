@@ -190,6 +190,7 @@ def test_a_users_sentences_naming_the_same_thing_are_one_claim(turn, expected):
 @pytest.mark.parametrize(("turn", "role"), [
     ("user: The API listens on port 8088 in the container. The worker pool has 8088 slots in total.", "owner"),  # a number is no thing
     ("user: The nightly export runs at 02:00 from the Berlin office. Billing closes at 18:00 on Fridays.", "owner"),
+    ("user: Your PR description said 'normalize' and 'behavior'. British spelling in PR descriptions too, please.", "owner"),  # an acronym is a kind
     ("assistant: Postgres runs on db-3.internal for the reports. Backups of db-3.internal go to S3 every night.", "agent"),  # an answer's claims stay apart
 ])
 def test_sentences_naming_no_same_thing_or_an_answers_stay_apart(turn, role):
@@ -232,3 +233,54 @@ def test_a_time_naming_only_the_work_at_hand_is_a_wrapper(said, bare):
 @pytest.mark.parametrize("said", ["When you deploy: run the migrations first.", "Before you merge a release: tag it."])
 def test_a_time_naming_a_step_is_a_condition_and_stays(said):
     assert strip_wrappers(said) == said
+
+
+# --- "the X thing" names something talked about before --------------------------------------
+
+@pytest.mark.parametrize("said", [
+    "The column thing is my fault — I added it by hand during the Verdun opening rush.",
+    "The whole thing took three hours to untangle on the staging cluster.",
+    "The Vercel thing is sorted now, Dana deleted the project on Friday.",
+])
+def test_the_x_thing_points_back_at_the_conversation(said):
+    assert claims_of(f"user: {said}", origin="owner") == []
+
+
+@pytest.mark.parametrize("said", [
+    "The only thing rivetd keeps in plain text is the device name.",
+    "The best thing about Leeds is the market on Kirkgate.",
+    "The first thing I check on Mondays is the backup report from the NAS.",
+    "We moved hosting to Vercel last week. The Vercel thing went smoothly, Dana did the migration.",  # named in the turn
+])
+def test_a_thing_a_superlative_picks_out_or_the_turn_named_stays(said):
+    assert claims_of(f"user: {said}", origin="owner") != []
+
+
+# --- a change of subject is a wrapper; what a labelled piece of work should do is a task --------
+
+@pytest.mark.parametrize(("said", "bare"), [
+    ("Separate thing, a decision for the sync protocol: we're switching to postcard.", "A decision for the sync protocol: we're switching to postcard."),
+    ("On another note, the staging database moved to eu-west-1.", "The staging database moved to eu-west-1."),
+    ("Unrelated: Dana is off next week.", "Dana is off next week."),
+    ("Switching gears — the release train leaves on Thursdays now.", "The release train leaves on Thursdays now."),
+])
+def test_a_change_of_subject_is_a_wrapper(said, bare):
+    assert strip_wrappers(said) == bare
+
+
+@pytest.mark.parametrize("said", ["Unrelated tests fail on arm64 since the bump.", "Something else broke in CI: the cache key."])
+def test_the_same_words_inside_a_claim_stay(said):
+    assert strip_wrappers(said) == said
+
+
+@pytest.mark.parametrize("said", [
+    "Task: `rivet status` should ask the daemon over its Unix socket and print the sync state.",
+    "New feature: the kiosk must ask for a waiver before the first check-in.",
+    "Next ticket: the export needs to include the VAT number.",
+])
+def test_what_a_labelled_piece_of_work_should_do_is_a_task(said):
+    assert claims_of(f"user: {said}", origin="owner") == []
+
+
+def test_a_labelled_bug_stays_a_claim():
+    assert claims_of("user: Bug: the login fails on Safari 17 because the CSRF cookie is SameSite=Strict.", origin="owner") != []

@@ -103,6 +103,13 @@ FORMS = [
     ("When CI is red, ping me instead of retrying.", "Always ping me instead of retrying when CI is red.", "ping-me.ci-red"),
     ("Whenever a migration touches bookings, check with me first.", "Check with me first whenever a migration touches bookings.", "check-with-me.migration-touches"),
     ("Every time you add a dependency, tell me why.", "Tell me why every time you add a dependency.", "tell-me.add-dependency"),
+    # an order of parts after a topic label is a style spec; its "the" names a part of the pattern
+    (
+        "Commit messages: the ticket id first, then a short imperative summary — like `DATA-212 Add station dimension` — please.",
+        "Format commit messages: the ticket id first, then a short imperative summary.", "format-commit",
+    ),
+    ("Branch names: the ticket id first, followed by a short slug.", "Format branch names: the ticket id first, followed by a short slug.", "format-branch"),
+    ("PR titles: the component first, then what changed.", "Format PR titles: the component first, then what changed.", "format-pr"),
 ]
 
 
@@ -161,6 +168,8 @@ NOT_FORMS = [
     # a condition or a request about the work at hand; a procedure is a fact of the project
     "If it works, tell me.", "If the tests pass, tell me the numbers.", "If you have time today, ask me about the schema.",
     "If you find the bug, ping me.", "If the build fails, run make clean first.",
+    # "the" after a topic label without a style spec is one thing: a report
+    "Commit messages: the last one was wrong.", "Tests: the flaky one first, then the rest.", "Commit messages: the ones from today are imperative.",
 ]
 
 
