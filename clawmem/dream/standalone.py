@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping
 
 from clawmem.dream import credentials, scaffolding, store, worth
-from clawmem.dream.directive_grammar import states_directive
+from clawmem.dream.directive_grammar import directives_in, states_directive
 from clawmem.dream.paraphrase import NUMBER_WORDS, specific
 from clawmem.dream.text import COUNTED, STOPWORDS, WORD, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
@@ -662,6 +662,8 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
             continue
         own = _own_account(who, piece.unit, topic)
         into = open_at if own else last if who.casefold() == "user" and last is not None and _names_the_same(out[last][0].unit, piece.unit) else None
+        if into is not None and not own and directives_in(piece.said, transcript=False):
+            into = None  # "New code uses Req from now on, and …": the rule is USER.md's, the sentence stays apart
         if into is not None and speaker_of(out[into][0]) == who and len(out[into][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
             out[into] = (_join(out[into][0], piece), None)
             last = into

@@ -67,6 +67,12 @@ LEADING_WRAPPER = re.compile(
     r"on (?:a|another) (?:different |separate )?note|side ?note|switching gears|changing (?:the )?subject)\s*[:,;.—–-]\s*)",
     re.IGNORECASE,
 )
+# "Two house rules while you're in there: …" is "house rules: …": the count and the moment go, the label stays
+COUNTED_RULES = re.compile(
+    r"^(?:a couple of|a few|some|two|three|four|five)\s+(?P<label>(?:house |team )?(?:rules|conventions))"
+    r"(?:,?\s+while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it))?\s*:",
+    re.IGNORECASE,
+)
 TRAILING_WRAPPER = re.compile(
     r"(?:[\s,;:-]*(?:\((?:attempt|try|take|round)\s*#?\d+\)|\((?:again|repeat|repeated|resent|edited|cont(?:inued|'d)?)\)|"
     r"\b(?:thanks|thank you|thx|ty|cheers)(?: (?:so|very) much)?(?: again)?(?: in advance)?))+[\s!.]*$",
@@ -101,7 +107,7 @@ def strip_wrappers(text: str) -> str:
     previous = None
     while text != previous:
         previous = text
-        text = LEADING_WRAPPER.sub("", text, count=1).lstrip()
+        text = COUNTED_RULES.sub(r"\g<label>:", LEADING_WRAPPER.sub("", text, count=1).lstrip(), count=1)
         bare = TRAILING_WRAPPER.sub("", text).rstrip(" ,;:-")
         if bare != text:
             text = bare + ("." if bare and bare[-1].isalnum() else "")

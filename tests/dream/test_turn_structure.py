@@ -191,6 +191,7 @@ def test_a_users_sentences_naming_the_same_thing_are_one_claim(turn, expected):
     ("user: The API listens on port 8088 in the container. The worker pool has 8088 slots in total.", "owner"),  # a number is no thing
     ("user: The nightly export runs at 02:00 from the Berlin office. Billing closes at 18:00 on Fridays.", "owner"),
     ("user: Your PR description said 'normalize' and 'behavior'. British spelling in PR descriptions too, please.", "owner"),  # an acronym is a kind
+    ("user: We're moving off HTTPoison. New code uses Req from now on, and HTTPoison goes away bit by bit.", "owner"),  # a rule: USER.md's
     ("assistant: Postgres runs on db-3.internal for the reports. Backups of db-3.internal go to S3 every night.", "agent"),  # an answer's claims stay apart
 ])
 def test_sentences_naming_no_same_thing_or_an_answers_stay_apart(turn, role):
@@ -225,12 +226,17 @@ def test_a_sentence_about_rules_is_no_announcement(said):
     ("Before you write it: LiveViews go through the contexts, never Repo.", "LiveViews go through the contexts, never Repo."),
     ("Before you start: the seed is generated, don't edit it.", "The seed is generated, don't edit it."),
     ("When you do that: migrations run in a transaction here.", "Migrations run in a transaction here."),
+    # the count and the moment of an announced rule go, its label stays
+    ("Two house rules while you're in there: errors get wrapped with fmt.Errorf and %w.", "House rules: errors get wrapped with fmt.Errorf and %w."),
+    ("Three conventions: tabs, snake_case, no wildcard imports.", "Conventions: tabs, snake_case, no wildcard imports."),
 ])
 def test_a_time_naming_only_the_work_at_hand_is_a_wrapper(said, bare):
     assert strip_wrappers(said) == bare
 
 
-@pytest.mark.parametrize("said", ["When you deploy: run the migrations first.", "Before you merge a release: tag it."])
+@pytest.mark.parametrize("said", [
+    "When you deploy: run the migrations first.", "Before you merge a release: tag it.", "Two rules were broken in CI: the lint one and the size one.",
+])
 def test_a_time_naming_a_step_is_a_condition_and_stays(said):
     assert strip_wrappers(said) == said
 
