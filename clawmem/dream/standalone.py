@@ -552,8 +552,8 @@ def claims(
     leaning sentence with nothing to lean on is dropped, and so is one that is only talk
     (``worth.social``: "It was so cool.", "Check it out!"), one that gives a credential's value
     (``credentials.reason``), one that points back at something the
-    turn has not said (``_points_back``), and in an assistant's ``answer`` its outline and
-    announcements (``worth.answer_talk``), in the owner's ``request`` to their agent its tasks
+    turn has not said (``_points_back``), and in an assistant's ``answer`` its outline,
+    announcements and what an offer would bring (``worth.answer_talk``), in the owner's ``request`` to their agent its tasks
     (``worth.request_talk``) and its directives (``USER.md``'s, not a claim's part), and an answer
     ``replying`` to the owner's turn right before it that opens by acknowledging it
     (``worth.ACKNOWLEDGING``: "Noted: local work only against dev"), which restates the owner's
@@ -570,6 +570,7 @@ def claims(
     earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
     someone = False  # whether those claims named a person a "he" or "she" may stand for
     item_at: int | None = None  # the claim a counted item opened ("One: …"): its sentences up to the next count are one claim
+    offered = answer and any(worth.OFFER.match(piece.said) for piece in found)
     for piece in found:
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
@@ -590,7 +591,7 @@ def claims(
             out.append((piece, DIRECTIVE))  # alone: the fact said before it in the turn stays a claim
             continue
         # the owner's word before a colon is a label, not a speaker ("Commit: the mailer change first")
-        structure = worth.answer_talk(said, item=piece.item) if answer else worth.request_talk(worth.plain_quotes(piece.unit)) if request else None
+        structure = worth.answer_talk(said, item=piece.item, offered=offered) if answer else worth.request_talk(worth.plain_quotes(piece.unit)) if request else None
         if structure:
             out.append((piece, structure))
             open_at = None if piece.item else open_at

@@ -57,6 +57,8 @@ LEADING_WRAPPER = re.compile(
     r"\s*(?:[:,;.!—–-]+\s*|$)"
     # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:", "Before you write it:",
     # and the count of a list said in prose ("Two changes from the meeting. One: … Two: …")
+    # "Also we bumped Node to 22": an "also" before its subject only adds to the chat
+    r"|also\s+(?=(?:we|i|our|my|the)\b)"
     r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|" + COUNT + "|"
     r"another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
     r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it)|"

@@ -306,6 +306,16 @@ ACKNOWLEDGING = re.compile(
     re.IGNORECASE,
 )
 ECHO = "the assistant restating what the owner just said (the owner's own words are the evidence)"
+# An answer asking whether to do something ("Want that too?", "Should I add it?", "Want me to
+# wire it up?") offers it; its "would" and "could" sentences say what the offer would bring
+OFFER = re.compile(
+    r"^(?:(?:so|ok|okay|or),?\s+)?(?:(?:do you |would you )?want (?:me to|that|it|this|those|them)|should i|shall i|"
+    r"would you like (?:me to|that|it))\b[^?]*\?\s*$",
+    re.IGNORECASE,
+)
+PROPOSED = re.compile(r"\b(?:would|could)\b(?!\s+(?:you|u)\b)", re.IGNORECASE)
+PROPOSAL = "the assistant's proposal the owner has not taken up, not a fact"
+OFFERED = "the assistant announcing its answer or offering more, not a fact"
 # "First, create a virtual environment", "Next, install the packages": a step of the answer's sequence
 STEP = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|now|finally|lastly|after that|afterwards)\b", re.IGNORECASE)
 # "Define your `User` model", "Create the necessary templates", "Bump the build number for me": an
@@ -403,14 +413,20 @@ def plain_quotes(text: str) -> str:
     return text.translate(QUOTES)
 
 
-def answer_talk(said: str, *, item: bool) -> str | None:
+def answer_talk(said: str, *, item: bool, offered: bool = False) -> str | None:
     """Why a sentence of the assistant's answer is the answer's own structure rather than a fact
     (``None``: it may be one). The owner's facts are the owner's to state; an answer's outline or
-    plan steps (list items, bold-labelled lines) and its announcements are how it is laid out."""
+    plan steps (list items, bold-labelled lines) and its announcements are how it is laid out; in
+    an answer that ``offered`` to do something (``OFFER``: "Want that too?"), what would or could
+    be done is the offer's proposal, which the owner has not taken up."""
+    if offered and PROPOSED.search(said):
+        return PROPOSAL
+    if OFFER.match(said):
+        return OFFERED
     if item or STEP.match(said):
         return "a step of the assistant's formatted plan or outline, not a fact"
     if ANNOUNCEMENT.search(said):
-        return "the assistant announcing its answer or offering more, not a fact"
+        return OFFERED
     if SUGGESTION.match(said):
         return "the assistant's suggestion for the work at hand, not a fact"
     return "the assistant's instruction for the work at hand, not a fact" if _instruction(words(said)) else None

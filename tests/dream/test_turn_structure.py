@@ -269,12 +269,15 @@ def test_a_thing_a_superlative_picks_out_or_the_turn_named_stays(said):
     ("On another note, the staging database moved to eu-west-1.", "The staging database moved to eu-west-1."),
     ("Unrelated: Dana is off next week.", "Dana is off next week."),
     ("Switching gears — the release train leaves on Thursdays now.", "The release train leaves on Thursdays now."),
+    ("Also we bumped Node to 22 — .nvmrc says 22.11.0 now.", "We bumped Node to 22 — .nvmrc says 22.11.0 now."),
 ])
 def test_a_change_of_subject_is_a_wrapper(said, bare):
     assert strip_wrappers(said) == bare
 
 
-@pytest.mark.parametrize("said", ["Unrelated tests fail on arm64 since the bump.", "Something else broke in CI: the cache key."])
+@pytest.mark.parametrize("said", [
+    "Unrelated tests fail on arm64 since the bump.", "Something else broke in CI: the cache key.", "Also known as the ETA feed, Havenlink is the port's API.",
+])
 def test_the_same_words_inside_a_claim_stay(said):
     assert strip_wrappers(said) == said
 
@@ -290,3 +293,21 @@ def test_what_a_labelled_piece_of_work_should_do_is_a_task(said):
 
 def test_a_labelled_bug_stays_a_claim():
     assert claims_of("user: Bug: the login fails on Safari 17 because the CSRF cookie is SameSite=Strict.", origin="owner") != []
+
+
+# --- what an answer's offer would bring is a proposal --------------------------------------------
+
+@pytest.mark.parametrize("answer", [
+    "A Postgres exclusion constraint would make the database itself refuse overlaps — `btree_gist` plus `EXCLUDE USING gist`. Want that too?",
+    "A partial index on bookings.status could halve the nightly scan. Should I add it?",
+    "Caching the Havenlink token would save a round trip per call. Want me to wire it up?",
+    "Moving the sync to a CronJob with concurrencyPolicy Forbid would stop overlapping runs. Would you like me to do that?",
+])
+def test_what_an_offer_would_bring_is_no_claim(answer):
+    assert claims_of(f"assistant: {answer}") == []
+
+
+def test_without_an_offer_the_same_sentence_stays_and_a_plain_fact_beside_an_offer_stays():
+    assert claims_of("assistant: A Postgres exclusion constraint would make the database itself refuse overlaps on berth 7.") != []
+    said = claims_of("assistant: The berths table has no index on eta. An index on eta would speed up the window query. Want me to add it?")
+    assert said == ["The berths table has no index on eta."]
