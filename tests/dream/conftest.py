@@ -117,3 +117,30 @@ def paused_sweep(tmp_path):
     for sweep in started:
         if sweep.proc.poll() is None:
             sweep.kill9()
+
+
+@pytest.fixture
+def say(clawmem, tmp_path):
+    """Ingest a Markdown transcript (``user: …`` / ``assistant: …``) through the CLI as a session on ``when``."""
+    from tests.dream.replay import at
+
+    def run(session: str, turns: str, when: dt.date, *, origin: str = "owner") -> None:
+        source = tmp_path / f"{session}.md"
+        source.write_text(turns)
+        done = clawmem("ingest", str(source), "--session", session, "--origin", origin, env={"CLAWMEM_NOW": at(when)})
+        assert done.returncode == 0, done.stderr
+
+    return run
+
+
+@pytest.fixture
+def dream(clawmem):
+    """Run ``clawmem dream --json --explain`` at 23:00 on a day; its report."""
+    from tests.dream.replay import at
+
+    def run(when: dt.date) -> dict:
+        done = clawmem("dream", "--json", "--explain", env={"CLAWMEM_NOW": at(when, 23)})
+        assert done.returncode == 0, done.stderr
+        return done.json()
+
+    return run

@@ -8,7 +8,6 @@ installed CLI on real files, with a control that switches the rule off and shows
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
@@ -16,43 +15,9 @@ import pytest
 from clawmem.dream import gate, standalone, worth
 from clawmem.dream.store import Candidate, Evidence
 from clawmem.dream.text import strip_wrappers
-from clawmem.entries import grammar
+from tests.dream.replay import active, day
 
-TODAY = dt.date(2026, 11, 20)
 OWNER_FACT = "Integration tests go against the real Postgres from docker compose, on port 5434."
-
-
-def day(n: int) -> dt.date:
-    return TODAY - dt.timedelta(days=n)
-
-
-def at(when: dt.date, hour: int = 10) -> str:
-    return dt.datetime.combine(when, dt.time(hour)).isoformat()
-
-
-@pytest.fixture
-def say(clawmem, tmp_path):
-    def run(session: str, turns: str, when: dt.date) -> None:
-        source = tmp_path / f"{session}.md"
-        source.write_text(turns)
-        done = clawmem("ingest", str(source), "--session", session, "--origin", "owner", env={"CLAWMEM_NOW": at(when)})
-        assert done.returncode == 0, done.stderr
-
-    return run
-
-
-@pytest.fixture
-def dream(clawmem):
-    def run(when: dt.date) -> dict:
-        done = clawmem("dream", "--json", "--explain", env={"CLAWMEM_NOW": at(when, 23)})
-        assert done.returncode == 0, done.stderr
-        return done.json()
-
-    return run
-
-
-def active(path) -> list[str]:
-    return [e.body for e in grammar.parse(path.read_text()).entries if e.status != "superseded"]
 
 
 def claims_of(text: str, *, origin: str = "agent", replying: bool = False) -> list[str]:

@@ -7,51 +7,13 @@ The assertions read the real ``MEMORY.md`` and ``USER.md``.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import pytest
 
 from clawmem.dream import budget, updates
 from clawmem.entries import grammar, identity
-
-TODAY = dt.date(2026, 11, 20)
-
-
-def at(day: dt.date, hour: int = 10) -> str:
-    return dt.datetime.combine(day, dt.time(hour)).isoformat()
-
-
-def day(n: int) -> dt.date:
-    """``n`` days before TODAY."""
-    return TODAY - dt.timedelta(days=n)
-
-
-@pytest.fixture
-def say(clawmem, tmp_path):
-    """Ingest a Markdown transcript (``user: …`` / ``assistant: …``) as the owner's session on ``when``."""
-
-    def run(session: str, turns: str, when: dt.date, *, origin: str = "owner") -> None:
-        source = tmp_path / f"{session}.md"
-        source.write_text(turns)
-        done = clawmem("ingest", str(source), "--session", session, "--origin", origin, env={"CLAWMEM_NOW": at(when)})
-        assert done.returncode == 0, done.stderr
-
-    return run
-
-
-@pytest.fixture
-def dream(clawmem):
-    def run(when: dt.date) -> dict:
-        done = clawmem("dream", "--json", "--explain", env={"CLAWMEM_NOW": at(when, 23)})
-        assert done.returncode == 0, done.stderr
-        return done.json()
-
-    return run
-
-
-def active(path) -> list[str]:
-    return [e.body for e in grammar.parse(path.read_text()).entries if e.status != "superseded"]
+from tests.dream.replay import active, at, day
 
 
 def test_acknowledgements_behind_any_prefix_never_reach_memory(ws, say, dream):
