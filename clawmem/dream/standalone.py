@@ -300,13 +300,14 @@ SEASON = re.compile(r"\b(?P<which>last|this|next) (?P<season>spring|summer|fall|
 # "I won the tournament on Friday": a weekday without "last" or "next" is the one just gone,
 BARE_WEEKDAY = re.compile(rf"\b(?:on|this past|past) (?P<weekday>{'|'.join(WEEKDAYS)})\b(?! \()", re.IGNORECASE)
 # ... unless its sentence speaks of what is to come: a future or plan, a scheduled event in the present
-# tense ("the bucket gets deleted on Friday", "the release ships on Friday", "it's due on Monday"),
-# or an arrangement ("we're flying out on Friday")
+# tense ("the bucket gets deleted on Friday", "the release ships on Friday", "Marta joins the team on
+# Monday", "it's due on Monday"), or an arrangement ("we're flying out on Friday", "she's joining on Monday")
 FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|planning|planned|next|tomorrow|can't wait|looking forward|hope to|want to"
     r"|(?:gets?|is|are) (?:\w+ )?(?:deleted|removed|shut down|switched off|turned off|decommissioned|released|deployed|due|scheduled)"
-    r"|'s due|goes live|go live|ships|launches|expires|kicks off"
-    r"|(?:'re|'m|am|are|is) (?:going|leaving|flying|heading|moving|starting|meeting|visiting|coming|shipping|releasing|deploying|presenting))\b",
+    r"|'s due|goes live|go live|ships|launches|expires|kicks off|joins|arrives|starts|begins|returns"
+    r"|(?:'re|'m|'s|am|are|is) (?:going|leaving|flying|heading|moving|starting|meeting|visiting|coming|shipping|releasing|deploying|presenting"
+    r"|joining|arriving|returning|beginning))\b",
     re.IGNORECASE,
 )
 

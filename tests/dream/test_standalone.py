@@ -114,6 +114,9 @@ def test_conversational_wrappers_are_stripped(text, expected):
         ("The v2 API is switched off on Monday, the release ships on Thursday.",
          "The v2 API is switched off on Monday (2023-05-15), the release ships on Thursday (2023-05-11)."),
         ("We're flying out on Friday; the report is due on Monday.", "We're flying out on Friday (2023-05-12); the report is due on Monday (2023-05-15)."),
+        ("Marta joins the team on Monday; Sam is joining on Friday.", "Marta joins the team on Monday (2023-05-15); Sam is joining on Friday (2023-05-12)."),
+        ("The sprint starts on Monday.", "The sprint starts on Monday (2023-05-15)."),
+        ("Marta joined the team on Monday.", "Marta joined the team on Monday (2023-05-08)."),
         ("The bucket was deleted on Friday.", "The bucket was deleted on Friday (2023-05-05)."),
         ("We went out on Friday, it was amazing.", "We went out on Friday (2023-05-05), it was amazing."),
         ("yesterday (2023-05-09)", "yesterday (2023-05-09)"),  # already resolved: unchanged
