@@ -605,7 +605,7 @@ def claims(
             elif why is None and named:
                 why = _to_listener(said) or worth.of_the_moment(said)
             counted = COUNTED.match(piece.said) is not None
-            if why is None and not counted and item_at is not None and len(out[item_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+            if why is None and not counted and item_at is not None and _fits(out[item_at][0], piece):
                 out[item_at] = (_join(out[item_at][0], piece), None)  # "One: we've dropped develop. Trunk-based from now on."
                 open_at = item_at
             else:
@@ -623,7 +623,7 @@ def claims(
             out.append((piece, aside))
         elif named and open_at is not None and out[open_at][1] in LEANED_ON and not set(words(said)) & OWN_WORDS:
             out.append((piece, worth.GENERAL_REMARK))  # "Greek food is known for … Another dish is …": the world still
-        elif open_at is not None and len(out[open_at][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+        elif open_at is not None and _fits(out[open_at][0], piece):
             joined = _join(out[open_at][0], piece)
             out[open_at] = (joined, scaffolding.reason(scaffold.speech(joined.unit)))
             earlier.update(words(said))
@@ -663,10 +663,8 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
             last = None if piece.unit else last  # a bare wrapper ("Got it.") parts nothing
             continue
         own = _own_account(who, piece.unit, topic)
-        into = open_at if own else last if who.casefold() == "user" and last is not None and _names_the_same(out[last][0].unit, piece.unit) else None
-        if into is not None and not own and directives_in(piece.said, transcript=False):
-            into = None  # "New code uses Req from now on, and …": the rule is USER.md's, the sentence stays apart
-        if into is not None and speaker_of(out[into][0]) == who and len(out[into][0].unit) + len(piece.unit) < MAX_CLAIM_CHARS:
+        into = open_at if own else last if last is not None and _goes_on(out[last][0], piece, who) else None
+        if into is not None and speaker_of(out[into][0]) == who and _fits(out[into][0], piece):
             out[into] = (_join(out[into][0], piece), None)
             last = into
             continue
@@ -680,6 +678,18 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
         out.append((piece, None))
         open_at = last = len(out) - 1
     return out
+
+
+def _fits(claim: Piece, piece: Piece) -> bool:
+    """Whether ``piece`` may join ``claim`` and leave it a compact claim."""
+    return len(claim.unit) + len(piece.unit) < MAX_CLAIM_CHARS
+
+
+def _goes_on(claim: Piece, piece: Piece, who: str) -> bool:
+    """Whether a user's claim that is no part of their account goes on with the ``claim`` right
+    before it: both name the same thing (``_names_the_same``), and it holds no rule ("New code uses
+    Req from now on, and …" is ``USER.md``'s, and stays apart)."""
+    return who.casefold() == "user" and _names_the_same(claim.unit, piece.unit) and not directives_in(piece.said, transcript=False)
 
 
 def _names_the_same(first: str, second: str) -> bool:
