@@ -499,8 +499,11 @@ SCOPE_LEAD = re.compile(rf"^{SCOPE.pattern}\s*[,:;-]?\s+", re.IGNORECASE)
 SCOPE_TAIL = re.compile(rf"[\s,;-]+{SCOPE.pattern}$", re.IGNORECASE)
 DROPPED_SCOPES = frozenset({"as a rule", "in general"})  # markers, like "from now on": nothing to keep in the line
 RULE_LABEL = re.compile(
-    r"^(?:(?:house|team|project|repo|codebase|coding|style) )?(?:rule|convention|policy|standard)s?"
-    r"(?P<scope> (?:for|in) (?:this|the|our) (?:repo|repository|codebase|code ?base|project|code)| here)?\s*:\s*",
+    # "Two things about how I like to work: …", "My preferences: …": the owner's own ways, announced
+    r"^(?:(?:(?:a|one|two|three|four|a couple of|a few|some)\s+)?(?:things?\s+)?(?:about\s+)?how i (?:like|want|prefer) (?:to work|things done|it done)"
+    r"|(?:(?:my|a couple of|a few|some|two|three)\s+)?(?:working )?preferences"
+    r"|(?:(?:house|team|project|repo|codebase|coding|style) )?(?:rule|convention|policy|standard)s?"
+    r"(?P<scope> (?:for|in) (?:this|the|our) (?:repo|repository|codebase|code ?base|project|code)| here)?)\s*:\s*",
     re.IGNORECASE,
 )
 WE_HABIT = re.compile(r"^we (?P<habit>always|never|don't|do not|dont|prefer)\b\s*(?P<rest>.*)$", re.IGNORECASE)  # "we use X" is a fact of the stack (MEMORY.md)

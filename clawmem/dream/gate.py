@@ -34,8 +34,8 @@ every claim of its turn.
 
 Thresholds: score >= ``min_score``, encounters >= ``min_recalls``, queries + occurrences >=
 ``min_diversity``, age <= ``max_age_days``, and at most ``max_promotions`` per sweep by rank.
-An owner's explicit decision, plain-language update or statement about themselves
-(``strong_evidence``) is exempt from the first three.
+An owner's explicit decision, plain-language update, statement about themselves or introduction
+of their project (``strong_evidence``) is exempt from the first three.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from clawmem.dream import credentials, store, updates
+from clawmem.dream import credentials, store, updates, worth
 from clawmem.dream.store import Candidate, Recall, Staging
 from clawmem.dream.text import content_words, excerpt, sentences
 from clawmem.entries import scaffold
@@ -127,10 +127,14 @@ ABOUT_THEMSELVES = "an owner's explicit statement about themselves: strong evide
 # longer use Redis") retires what it replaces only once it is promoted; until then the stale line
 # is injected into every session, so the update needs no recalls either.
 UPDATE = "an owner's plain-language update: strong evidence, no recalls needed (it retires what it replaces)"
+# An owner's introduction of the project they work on ("Project: rivet — a file sync tool in Rust",
+# "millrace is the data pipeline for Pedala", ``worth.INTRODUCTION``) is said once, at the start,
+# and is what every later session needs first.
+INTRODUCED = "an owner's introduction of their project: strong evidence, no recalls needed"
 
 
 def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) -> str | None:
-    """Why the candidate needs no recalls (``DECISION``, an update or ``SELF`` said by the owner), else None.
+    """Why the candidate needs no recalls (``DECISION``, an update, ``SELF`` or a project's introduction said by the owner), else None.
 
     A decision, an update or a statement about themselves told to the agent (in a note, or in a
     session where the agent speaks) is strong evidence. In a transcript where no agent speaks
@@ -143,7 +147,9 @@ def strong_evidence(c: Candidate, among_people: frozenset[str] = frozenset()) ->
         return STRONG
     if any(updates.parse(text) for text in said):
         return UPDATE
-    return ABOUT_THEMSELVES if any(SELF.match(sentence) for text in said for sentence in sentences(text)) else None  # after a "Hoi!"
+    if any(SELF.match(sentence) for text in said for sentence in sentences(text)):  # after a "Hoi!"
+        return ABOUT_THEMSELVES
+    return INTRODUCED if any(map(worth.introduces, said)) else None
 
 
 def credited(recall: Recall, claim_stems: frozenset[str]) -> bool:

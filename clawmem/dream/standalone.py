@@ -47,6 +47,8 @@ DEPENDENT = re.compile(
     r"(?!this (?:week|weekend|morning|afternoon|evening|month|year|summer|winter|spring|fall|autumn|semester|season)\b)"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
+    # "Even made a tattoo to remind myself about it": "even" adds to what was said before ("even if …" opens a clause)
+    r"even(?!\s+(?:though|if|when|whenever|while|after|before|with|without|as|during|so)\b)|"
     r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so|"
     r"especially (?:since|because|when|if|with|after)"
     # "In the meantime, …", "After that, …": a discourse opener continues what was said before
@@ -603,7 +605,7 @@ def claims(
             if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
                 why = POINTS_BACK  # nothing after it may lean on it either
             elif why is None and named:
-                why = _to_listener(said) or worth.of_the_moment(said)
+                why = _to_listener(said) or worth.of_the_moment(said) or worth.pledge(said)
             counted = COUNTED.match(piece.said) is not None
             if why is None and not counted and item_at is not None and _fits(out[item_at][0], piece):
                 out[item_at] = (_join(out[item_at][0], piece), None)  # "One: we've dropped develop. Trunk-based from now on."
@@ -619,7 +621,7 @@ def claims(
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
-        elif named and (aside := _to_listener(said, leaning=True) or worth.of_the_moment(said)):
+        elif named and (aside := _to_listener(said, leaning=True) or worth.of_the_moment(said) or worth.pledge(said)):
             out.append((piece, aside))
         elif named and open_at is not None and out[open_at][1] in LEANED_ON and not set(words(said)) & OWN_WORDS:
             out.append((piece, worth.GENERAL_REMARK))  # "Greek food is known for … Another dish is …": the world still
@@ -662,6 +664,9 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
             out.append((piece, why))
             last = None if piece.unit else last  # a bare wrapper ("Got it.") parts nothing
             continue
+        # "millrace is the data pipeline for Pedala. Dagster orchestrates, dbt does the modelling. Python 3.12.":
+        # after the project's introduction the user's claims describe it, as under a topic label
+        topic = topic or (who.casefold() == "user" and worth.introduces(scaffold.speech(piece.unit)))
         own = _own_account(who, piece.unit, topic)
         into = open_at if own else last if last is not None and _goes_on(out[last][0], piece, who) else None
         if into is not None and speaker_of(out[into][0]) == who and _fits(out[into][0], piece):

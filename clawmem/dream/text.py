@@ -53,7 +53,9 @@ LEADING_WRAPPER = re.compile(
     r"fyi|btw|by the way|for the record|for context|quick context|as (?:i|we) (?:said|mentioned)(?: (?:before|earlier))?|"
     r"as (?:mentioned|discussed|noted)(?: (?:before|earlier))?)"
     r"(?:\s*[:,;.!—–-]+\s*|\s+|$)|(?:(?:and |also |oh,? and )?(?:just a |quick |friendly |a )?(?:reminder|note|heads[- ]up|update|context)(?: first)?|"
-    r"nb|ps|again|also|ok(?:ay)?|so|anyway|noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right)"
+    r"nb|ps|again|also|ok(?:ay)?|so|anyway|noted|got it|understood|sure|will do|of course|absolutely|done|great|perfect|cool|alright|right|"
+    # a greeting before the news: "Hey Jon, my store …", "Hi all, …"
+    r"(?:hey|hi|hello|hiya|heya)(?:\s+[\w'’-]+)?(?=\s*[,—–-]\s*\S)|(?:a )?(?:quick |brief |short )?(?:intro|introduction))"
     r"\s*(?:[:,;.!—–-]+\s*|$)"
     # a transition that only moves the chat on: "One more:", "Next:", "While you're in there:", "Before you write it:",
     # and the count of a list said in prose ("Two changes from the meeting. One: … Two: …")

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.text import content_words, words
+from clawmem.dream.text import content_words, sentences, words
 from clawmem.entries.scaffold import speech
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
@@ -404,6 +404,36 @@ LASTING = re.compile(
     re.IGNORECASE,
 )
 OF_THE_MOMENT = "what the speaker is doing as they type, true for a moment (the transcript keeps it), not a lasting fact"
+# "Thanks! I'll definitely keep pursuing my passion for writing", "I'm gonna keep pushing and never give
+# up", "I'll stay positive": a chat speaker's pledge to keep at it, said back to the other's
+# encouragement; what they keep at was their news, told in its own words. A habit with its
+# rhythm stays ("I'll keep volunteering at the shelter every Saturday": ``LASTING``).
+KEEPING_AT_IT = (
+    r"(?:(?:keep|continue)\s+(?:on\s+)?(?:\w+ing\b|at it|it up|up the (?:good )?work)|"
+    r"(?:stay|remain)\s+(?:positive|optimistic|strong|motivated|focused|hopeful|determined|on track)|"
+    r"never (?:give up|stop)|not give up|(?:do|try) my (?:best|hardest))"
+)
+PLEDGE = re.compile(
+    r"^(?:\w+[,!]?\s+)?(?:i'?ll|i will|i'?m (?:gonna|going to)|im gonna|i am going to)\s+(?:(?:definitely|totally|certainly|surely|really|just|always|def)\s+)?"
+    rf"{KEEPING_AT_IT}(?:[^,.!?]*?(?:,\s*|\s+)and\s+{KEEPING_AT_IT})*",
+    re.IGNORECASE,
+)
+PLEDGED = "a pledge to keep at it, said back to the other person, no new fact"
+# "Project: rivet — a file sync tool in Rust", "millrace is the data pipeline for Pedala", "This is
+# quayside, the berth-planning API for …", "Fresh start on ledgerline, our billing API — …": the
+# owner says what the project is. The sentences after it in the turn ("Cargo workspace with …",
+# "Go 1.23, chi for routing, …") describe it, the project their unsaid subject.
+PRODUCT = (
+    r"(?:app|application|api|service|dashboard|tool|library|cli|site|website|backend|frontend|monorepo|repo|repository|project|"
+    r"server|daemon|bot|pipeline|platform|system|sdk|plugin|extension|engine|game|codebase|crate|package|framework)s?"
+)
+INTRODUCTION = re.compile(
+    r"^(?:project|repo|codebase)\s*:\s*`?[\w.-]+`?\s*(?:[—–-]|,|is\b)\s*(?:a|an|the|our|my)\b"
+    r"|^(?:this is|meet|welcome to|(?:a )?(?:fresh|new) start on|(?:we'?re |i'?m )?(?:starting|working) on)\s+`?[\w.-]+`?,\s+"
+    rf"(?:our|the|a|an|my)\s+(?:[\w-]+\s+){{0,4}}?{PRODUCT}\b"
+    rf"|^`?[\w.-]+`? is (?:our|the|a|an|my) (?:[\w-]+ ){{0,4}}?{PRODUCT}\b",
+    re.IGNORECASE,
+)
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
@@ -555,6 +585,18 @@ def of_the_moment(said: str) -> str | None:
     nothing ``LASTING``); ``None`` when it is not."""
     said = plain_quotes(said)
     return OF_THE_MOMENT if AT_THIS_MOMENT.search(said) and not LASTING.search(said) else None
+
+
+def pledge(said: str) -> str | None:
+    """Why a chat sentence only pledges to keep at something (``PLEDGE``, nothing ``LASTING``);
+    ``None`` when it does more."""
+    m = PLEDGE.match(plain_quotes(said))
+    return PLEDGED if m and not LASTING.search(said, m.end()) else None
+
+
+def introduces(said: str) -> bool:
+    """Whether one of the sentences of ``said`` introduces the project the owner works on (``INTRODUCTION``)."""
+    return any(INTRODUCTION.match(sentence) for sentence in sentences(plain_quotes(said)))
 
 
 def social(text: str) -> str | None:
