@@ -541,7 +541,8 @@ def _leans(unit: str) -> bool:
     pronoun = OBJECT_PRONOUN.match(unit)
     if pronoun is not None and SPELLED_OUT.match(unit, pronoun.end()):
         pronoun = None
-    return DEPENDENT.match(unit) is not None or pronoun is not None or EVENT_TIME.search(unit) is not None
+    dependent = DEPENDENT.match(unit) is not None and not worth.introduces(unit)  # "This is quayside, the berth-planning API …"
+    return dependent or pronoun is not None or EVENT_TIME.search(unit) is not None
 
 
 def claims(

@@ -471,3 +471,91 @@ def test_an_opinion_framed_by_i_about_nobody_is_no_part_of_the_account(turn):
 def test_a_framed_clause_about_the_speaker_or_someone_named_stays(turn):
     [line] = accounts(turn, "Akib")
     assert line.startswith("Akib said: " + turn[:20]), line
+
+
+# A pledge to keep at something, said back to the other's encouragement: no part of the account.
+# A habit with its rhythm, or a keep with an object that is a thing, stays.
+PLEDGES = [
+    "I'll definitely keep pursuing my passion for writing.",
+    "I'll keep plugging away and stay optimistic.",
+    "I'm gonna keep pushing and never give up on my dream.",
+    "Thanks! I will totally keep at it.",
+    "I'm going to keep working hard, for sure.",
+    "I'll try my best to keep going with the band.",
+    "I'll stay motivated and do my best.",
+]
+KEPT_AT = [
+    "I'll keep volunteering at the shelter every Saturday.",
+    "I'll keep my job at the bakery through the summer.",
+    "I'll continue painting landscapes since I sold two of them at the fair.",
+]
+
+
+@pytest.mark.parametrize("turn", PLEDGES)
+def test_a_pledge_to_keep_at_it_is_no_part_of_the_account(turn):
+    assert worth.pledge(turn.removeprefix("Thanks! ")) == worth.PLEDGED
+    assert accounts(turn, "Joanna") == []
+
+
+@pytest.mark.parametrize("turn", KEPT_AT)
+def test_a_keep_with_a_habit_or_a_thing_stays(turn):
+    assert worth.pledge(turn) is None
+    assert accounts(turn, "Joanna") != []
+
+
+def test_a_pledge_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, days_ago):
+    """Through the CLI: a pledge said on three days and looked up each day stays out of MEMORY.md
+    beside a fact that is promoted; with the rule off it lands."""
+    def replay() -> str:
+        for n in (3, 2, 1):
+            locomo_session(clawmem, n, days_ago(n), [
+                ("Nate", "Keep doing what you love!"),
+                ("Joanna", "Thanks, Nate! I'll definitely keep pursuing my passion for writing screenplays."),
+                ("Joanna", "My screenplay about a lighthouse keeper won the Rhode Island film festival prize."),
+            ])
+            clawmem("search", "passion for writing screenplays lighthouse film festival")
+        return _dream_memory(clawmem, ws)
+
+    memory = replay()
+    assert "lighthouse keeper" in memory and "keep pursuing" not in memory, memory
+
+
+def test_with_the_pledge_rule_off_the_pledge_lands(ws, clawmem, days_ago, monkeypatch):
+    monkeypatch.setattr(worth, "pledge", lambda said: None)
+    for n in (3, 2, 1):
+        locomo_session(clawmem, n, days_ago(n), [
+            ("Nate", "Keep doing what you love!"),
+            ("Joanna", "Thanks, Nate! I'll definitely keep pursuing my passion for writing screenplays."),
+            ("Joanna", "My screenplay about a lighthouse keeper won the Rhode Island film festival prize."),
+        ])
+        clawmem("search", "passion for writing screenplays lighthouse film festival")
+    assert "keep pursuing" in _dream_memory(clawmem, ws)
+
+
+@pytest.mark.parametrize("turn", [
+    "This quote kept me positive through tough times. Even made a tattoo to remind myself about it.",
+    "That trip was wild. Even my mom liked it.",
+    "Even better, they gave us the room for free.",
+])
+def test_a_sentence_opening_on_even_adds_to_what_was_said_before(turn):
+    assert accounts(turn, "Gina") == []
+
+
+@pytest.mark.parametrize("turn", [
+    "Even though the forecast was bad, we hiked Ben Nevis on Saturday.",
+    "Even when I'm tired, I run five miles before work.",
+    "I adopted a second dog named Rex. Even my landlord likes him.",  # it leans on the fact before it and joins it
+])
+def test_even_opening_a_clause_or_after_its_fact_stays(turn):
+    assert len(accounts(turn, "Gina")) == 1
+
+
+@pytest.mark.parametrize(("turn", "kept"), [
+    ("Hey Jon, my online clothing store has been a roller coaster but rewarding.", "Gina said: My online clothing store has been"),
+    ("Hi Maria - I adopted a puppy named Coco last week.", "Gina said: I adopted a puppy named Coco"),
+    ("Hello everyone, I started a new job at the library.", "Gina said: I started a new job at the library"),
+])
+def test_a_greeting_before_the_news_is_a_wrapper(turn, kept):
+    [line] = accounts(turn, "Gina")
+    assert line.startswith(kept), line
+    assert verdicts("Hey Jon!", named=True) == [worth.reason("Hey Jon!")]  # alone it is still a greeting, and said so

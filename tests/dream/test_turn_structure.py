@@ -276,3 +276,64 @@ def test_without_an_offer_the_same_sentence_stays_and_a_plain_fact_beside_an_off
     assert claims_of("assistant: A Postgres exclusion constraint would make the database itself refuse overlaps on berth 7.") != []
     said = claims_of("assistant: The berths table has no index on eta. An index on eta would speed up the window query. Want me to add it?")
     assert said == ["The berths table has no index on eta."]
+
+
+# --- a project's introduction opens the owner's account and is strong evidence -----------------
+
+INTRODUCTIONS = [
+    ("user: Hi. Project: rivet — a file sync tool in Rust. Cargo workspace with rivet-core, rivet-cli and rivetd. Tokio everywhere, MSRV 1.74.",
+     "Project: rivet — a file sync tool in Rust. Cargo workspace with rivet-core, rivet-cli and rivetd. Tokio everywhere, MSRV 1.74."),
+    ("user: Hi! New repo for you. millrace is the data pipeline for Pedala. Dagster orchestrates, dbt does the modelling, BigQuery stores it.",
+     "Millrace is the data pipeline for Pedala. Dagster orchestrates, dbt does the modelling, BigQuery stores it."),
+    ("user: hey! quick intro: tidepool-web is the dashboard for our coastal sensor network. Data comes from api.tidepool.app.",
+     "Tidepool-web is the dashboard for our coastal sensor network. Data comes from api.tidepool.app."),
+    ("user: This is quayside, the berth-planning API for the Maasvlakte terminal. Go 1.23, chi for routing, goose for migrations.",
+     "This is quayside, the berth-planning API for the Maasvlakte terminal. Go 1.23, chi for routing, goose for migrations."),
+    ("user: Fresh start on ledgerline, our billing API. FastAPI on Python 3.11, Postgres 16, SQLAlchemy 2 with alembic.",
+     "Fresh start on ledgerline, our billing API. FastAPI on Python 3.11, Postgres 16, SQLAlchemy 2 with alembic."),
+]
+
+
+@pytest.mark.parametrize(("turn", "expected"), INTRODUCTIONS)
+def test_a_projects_introduction_and_the_sentences_describing_it_are_one_claim(turn, expected):
+    assert [c.removeprefix("The user said: ") for c in claims_of(turn, origin="owner")] == [expected]
+
+
+def test_a_directive_after_the_introduction_stays_apart_for_user_md():
+    turn = ("user: Project: rivet — a file sync tool in Rust. Tokio everywhere, MSRV 1.74. "
+            "Two things about how I like to work: answer in British English, and keep answers short.")
+    assert claims_of(turn, origin="owner") == ["Project: rivet — a file sync tool in Rust. Tokio everywhere, MSRV 1.74."]
+
+
+def test_without_an_introduction_the_same_sentences_stay_apart():
+    turn = "user: The staging box runs Debian 12. Cargo workspace with rivet-core, rivet-cli and rivetd. Tokio everywhere, MSRV 1.74."
+    assert len(claims_of(turn, origin="owner")) == 3
+
+
+@pytest.mark.parametrize("said", [intro for _, intro in INTRODUCTIONS])
+def test_a_projects_introduction_is_strong_evidence(said):
+    assert gate.strong_evidence(candidate(said)) == gate.INTRODUCED
+
+
+@pytest.mark.parametrize("said", [
+    "Project: the build is broken again.", "This is the third time the deploy failed.", "The build is a mess on arm64.",
+    "Redis is where we cache sessions.",
+])
+def test_a_sentence_that_only_mentions_a_project_is_no_introduction(said):
+    assert gate.strong_evidence(candidate(said)) is None
+
+
+def test_a_project_introduced_once_is_in_memory_after_that_nights_dream(ws, say, dream):
+    intro = "Project: rivet — a file sync tool in Rust. Cargo workspace with rivet-core, rivet-cli and rivetd. Tokio everywhere, MSRV 1.74."
+    say("s1", f"user: Hi. {intro} First job: run the tests.\nassistant: Running cargo test now.\n", day(1))
+    report = dream(day(1))
+    assert active(ws.memory_md) == [intro]
+    assert any(e["signals"].get("strong") == gate.INTRODUCED for e in report["explain"] if e["text"] == intro)
+
+
+def test_control_without_the_introduction_rule_one_mention_stays_out(ws, say, dream, monkeypatch):
+    monkeypatch.setattr(worth, "INTRODUCTION", re.compile(r"(?!x)x"))
+    intro = "Project: rivet — a file sync tool in Rust. Cargo workspace with rivet-core, rivet-cli and rivetd. Tokio everywhere, MSRV 1.74."
+    say("s1", f"user: Hi. {intro} First job: run the tests.\nassistant: Running cargo test now.\n", day(1))
+    dream(day(1))
+    assert active(ws.memory_md) == []

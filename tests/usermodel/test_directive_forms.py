@@ -25,6 +25,11 @@ FORMS = [
     ("In future, commit messages get written in English.", "Write commit messages in English.", "language"),
     ("Scripts should be written in bash from now on.", "Write scripts in bash.", "shell"),
     ("House rule: new code gets written in TypeScript", "Write new code in TypeScript.", "write-code"),
+    # the owner announcing their own ways of working: the label is a marker, what follows the rule
+    ("Two things about how I like to work: answer in British English.", "Answer in British English.", "language"),
+    ("How I like to work: keep answers short, no preamble.", "Keep answers short, no preamble.", "keep-answers"),
+    ("My preferences: always run the linters before committing.", "Always run the linters before committing.", "run-linters"),
+    ("Some things about how I want things done: never push to main.", "Never push to main.", "push-to-main"),
     # a decision for a value of a known kind (a plan, "we'll use …", only with a marker)
     ("we're going with polars after all", "Use polars.", "dataframe.python"),
     ("we've settled on Vitest", "Use Vitest.", "test-runner.js"),
@@ -136,6 +141,8 @@ def test_what_already_counted_reads_as_before(said, directive):
 
 
 NOT_FORMS = [
+    # an announced way of working whose words are no rule: a report
+    "How I like to work: I drink a lot of coffee.", "My preferences: the dark theme is nicer.",
     # one-off tasks about a particular thing
     "Bump the build number to 1.6.0+58 for me", "drop the users table on staging", "Put it in the Makefile", "Put it in the Makefile please",
     "Fix the login bug please", "Keep it short please", "No changes in this PR from now on",
