@@ -664,6 +664,8 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
         if why or not piece.unit or not who:
             out.append((piece, why))
             last = None if piece.unit else last  # a bare wrapper ("Got it.") parts nothing
+            if why == DIRECTIVE:  # "… Tailwind. Please use npm for everything. We have a package-lock.json …": the account ends
+                open_at, topic = None, False
             continue
         # "millrace is the data pipeline for Pedala. Dagster orchestrates, dbt does the modelling. Python 3.12.":
         # after the project's introduction the user's claims describe it, as under a topic label

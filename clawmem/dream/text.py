@@ -61,7 +61,7 @@ LEADING_WRAPPER = re.compile(
     # and the count of a list said in prose ("Two changes from the meeting. One: … Two: …")
     # "Also we bumped Node to 22": an "also" before its subject only adds to the chat
     r"|also\s+(?=(?:we|i|our|my|the)\b)"
-    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|" + COUNT + "|"
+    r"|(?:and |ok |okay |also )?(?:one more(?: thing)?|(?:one thing )?before (?:anything|everything) else|one thing (?:first(?: of all)?|to know)|" + COUNT + "|"
     r"another(?: one| thing)?|next(?: up)?|last (?:bit|one|thing)(?: for today)?|"
     r"(?:quick|small|big|last|easy|weird) one|while (?:you'?re|we'?re|i'?m) (?:in there|at it|here|on it)|"
     # the work at hand as a time: "Before you write it:", "Before you start:", "When you do:"

@@ -122,6 +122,13 @@ def parse(text: str) -> Update | None:
 
 
 def _parse_sentence(text: str) -> Update | None:
+    """What changed is said before the reason: "We bumped MSRV to 1.80 — we want LazyLock instead
+    of once_cell" bumps the MSRV (the reason's own change is read only when nothing before it is one)."""
+    said = REASON.split(text, maxsplit=1)[0]
+    return _parse_clause(said) or (_parse_clause(text) if said != text else None)
+
+
+def _parse_clause(text: str) -> Update | None:
     for pattern in PATTERNS:
         match = pattern.search(text)
         if match is None:

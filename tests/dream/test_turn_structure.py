@@ -337,3 +337,23 @@ def test_control_without_the_introduction_rule_one_mention_stays_out(ws, say, dr
     say("s1", f"user: Hi. {intro} First job: run the tests.\nassistant: Running cargo test now.\n", day(1))
     dream(day(1))
     assert active(ws.memory_md) == []
+
+
+@pytest.mark.parametrize("turn", [
+    "user: quick intro: tidepool-web is the dashboard for our sensor network. Please use npm for everything here. We have a package-lock.json and I want to keep it that way.",
+    "user: Fresh start on ledgerline, our billing API. One thing before anything else: always answer in British English. Our customers are UK councils.",
+])
+def test_a_directive_ends_the_account_it_interrupts(turn):
+    """What follows a directive is said after it, about it or about something else: it joins
+    neither the introduction before it nor the directive (``USER.md``'s)."""
+    said = claims_of(turn, origin="owner")
+    assert len(said) == 2 and not any("npm for everything" in c or "British English" in c for c in said), said
+
+
+@pytest.mark.parametrize(("said", "bare"), [
+    ("One thing before anything else: always answer in British English.", "Always answer in British English."),
+    ("Before anything else: never push to main.", "Never push to main."),
+    ("One thing first: the staging database is read-only.", "The staging database is read-only."),
+])
+def test_one_thing_announced_first_is_a_wrapper(said, bare):
+    assert strip_wrappers(said) == bare

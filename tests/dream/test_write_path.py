@@ -234,6 +234,11 @@ def test_dropping_a_tool_retires_the_line_that_says_we_use_it(ws, say, dream, up
         "Go 1.24, chi for routing, pgx v5 with sqlc, goose for migrations.",
     ),
     ("The API runs on Python 3.12 with uv and ruff.", "We upgraded everything to Python 3.13 last week.", "The API runs on Python 3.13 with uv and ruff."),
+    # the reason after the dash holds a change of its own: what changed is said before it
+    (
+        "Project: rivet, a file sync tool in Rust. Tokio everywhere, MSRV 1.74.", "We bumped MSRV to 1.80 — we want std::sync::LazyLock instead of once_cell.",
+        "Project: rivet, a file sync tool in Rust. Tokio everywhere, MSRV 1.80.",
+    ),
 ])
 def test_a_new_value_for_the_same_attribute_retires_the_old_one_unsaid(ws, say, dream, stale, update, now):
     """Supersession without a key: the update names the attribute and its new value, not the old
@@ -274,6 +279,17 @@ def test_without_the_rewrite_the_other_facts_of_the_line_are_lost(ws, say, dream
 ])
 def test_a_rewrite_replaces_the_value_and_nothing_around_it(update, line, now):
     assert updates.restated(updates.parse(update), line) == now
+
+
+@pytest.mark.parametrize(("said", "old", "new"), [
+    ("We bumped MSRV to 1.80 — we want std::sync::LazyLock instead of once_cell.", None, "1.80"),
+    ("We retired poetry because uv resolves faster than poetry ever did.", "poetry", None),
+    ("Because of the outage we moved deploys from fly.io to render.", "fly.io", "render"),  # nothing before the reason
+    ("We use LazyLock instead of once_cell now.", "once_cell", "lazylock"),
+])
+def test_what_changed_is_read_before_the_reason(said, old, new):
+    update = updates.parse(said)
+    assert update is not None and (update.old, update.new) == (old, new)
 
 
 @pytest.mark.parametrize("said", ["We moved to Berlin 3 weeks ago.", "I upgraded to Python after years of Perl."])

@@ -30,6 +30,7 @@ FORMS = [
     ("How I like to work: keep answers short, no preamble.", "Keep answers short, no preamble.", "keep-answers"),
     ("My preferences: always run the linters before committing.", "Always run the linters before committing.", "run-linters"),
     ("Some things about how I want things done: never push to main.", "Never push to main.", "push-to-main"),
+    ("One thing before anything else: always answer in British English.", "Always answer in British English.", "language"),
     # a decision for a value of a known kind (a plan, "we'll use …", only with a marker)
     ("we're going with polars after all", "Use polars.", "dataframe.python"),
     ("we've settled on Vitest", "Use Vitest.", "test-runner.js"),
