@@ -224,6 +224,13 @@ SAID_BEFORE = re.compile(
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
+# "Always answer in British English. Colour, organise, licence, the lot.", "Keep golangci-lint clean.
+# I shouldn't be finding out from the pipeline.", "We do CTEs, not nested subqueries. Import CTEs at
+# the top, one final select.": what the owner says right after a directive spells it out or gives
+# its reason; alone in MEMORY.md it means nothing. A sentence naming something of its own stays
+# ("Our customers are UK councils", "We have a package-lock.json").
+ABOUT_THE_DIRECTIVE = "said right after a directive, about it (USER.md keeps the rule, the transcript this)"
+MAX_ASIDE_WORDS = 12
 # a turn that opens on a topic ("Emails: we moved …", "Postgres upgrade: …"): what follows is about it;
 # "New feature: …", "Bug: …" open a request of the moment instead
 OPENS_ON_TOPIC = re.compile(r"^(?!(?i:(?:\w+ )?(?:feature|task|todo|bug|job|request|question|ticket|issue)s?):)[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
@@ -575,6 +582,7 @@ def claims(
     someone = False  # whether those claims named a person a "he" or "she" may stand for
     item_at: int | None = None  # the claim a counted item opened ("One: …"): its sentences up to the next count are one claim
     offered = answer and any(worth.OFFER.match(piece.said) for piece in found)
+    after_directive = False  # whether the sentences since the last directive all were about it
     for piece in found:
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
@@ -593,7 +601,12 @@ def claims(
             continue
         if request and states_directive(piece.said):
             out.append((piece, DIRECTIVE))  # alone: the fact said before it in the turn stays a claim
+            after_directive = True
             continue
+        if after_directive and _about_the_directive(piece.unit):
+            out.append((piece, ABOUT_THE_DIRECTIVE))
+            continue
+        after_directive = False
         # the owner's word before a colon is a label, not a speaker ("Commit: the mailer change first")
         structure = worth.answer_talk(said, item=piece.item, offered=offered) if answer else worth.request_talk(worth.plain_quotes(piece.unit)) if request else None
         if structure:
@@ -634,6 +647,15 @@ def claims(
         else:
             out.append((piece, "not self-contained (leans on words said before it)"))
     return out
+
+
+def _about_the_directive(unit: str) -> bool:
+    """Whether a sentence right after a directive is about it (``ABOUT_THE_DIRECTIVE``): it leans on
+    it, opens as an instruction, or is short and names nothing of its own (``paraphrase.specific``,
+    a person)."""
+    said = scaffold.speech(unit)
+    unnamed = not specific(said) and not names_someone(said, opener=False) and len(words(said)) <= MAX_ASIDE_WORDS
+    return _leans(unit) or worth.instruction(said) or unnamed
 
 
 def _own_account(who: str, unit: str, topic: bool) -> bool:

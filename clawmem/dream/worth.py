@@ -515,6 +515,11 @@ def _imperative(tokens: list[str]) -> bool:
     return bool(tokens) and tokens[0] in IMPERATIVE and not AFTER_A_NOUN & set(tokens[1:3])
 
 
+def instruction(said: str) -> bool:
+    """Whether a sentence opens as an instruction (``_imperative``): "Import CTEs at the top, …"."""
+    return _imperative(words(plain_quotes(said)))
+
+
 def _generic(tokens: list[str]) -> bool:
     """A general remark: a bare noun as subject, an evaluation, in the present, about nobody in
     particular ("Pets sure do bring so much joy to us!", "Horses have such grace!")."""

@@ -357,3 +357,41 @@ def test_a_directive_ends_the_account_it_interrupts(turn):
 ])
 def test_one_thing_announced_first_is_a_wrapper(said, bare):
     assert strip_wrappers(said) == bare
+
+
+# --- what the owner says right after a directive is about it ------------------------------------
+
+@pytest.mark.parametrize(("turn", "kept"), [
+    ("user: We deploy with Helm. Please keep golangci-lint clean. I shouldn't be finding out from the pipeline.", ["We deploy with Helm."]),
+    ("user: While you're writing SQL: we do CTEs, not nested subqueries. Import CTEs at the top, one final select.", []),
+    ("user: Always answer in British English. Colour, organise, licence, the lot.", []),
+    ("user: The cache is Redis 7. Always use migrations. It keeps the schema honest.", ["The cache is Redis 7."]),  # leaning, it leans on the rule
+    ("user: Never push to main. Honestly it's the one thing that annoys me most.", []),
+])
+def test_what_follows_a_directive_and_names_nothing_of_its_own_is_about_it(turn, kept):
+    assert [c.removeprefix("The user said: ") for c in claims_of(turn, origin="owner")] == kept
+
+
+@pytest.mark.parametrize(("turn", "kept"), [
+    ("user: Always answer in British English. Our customers are UK councils and read the replies.", "Our customers are UK councils"),
+    ("user: Please use npm for everything here. We have a package-lock.json and I want to keep it that way.", "We have a package-lock.json"),
+    ("user: Never push to main. The release train leaves from main every Thursday at 14:00 sharp.", "The release train leaves from main"),
+])
+def test_a_sentence_after_a_directive_naming_something_of_its_own_stays(turn, kept):
+    [claim] = claims_of(turn, origin="owner")
+    assert kept in claim
+
+
+def test_the_reason_after_a_directive_stays_out_of_memory(ws, say, dream):
+    for n in (3, 2, 1):
+        say(f"s{n}", "user: Please keep golangci-lint clean. I shouldn't be finding out from the pipeline.\nassistant: Will do.\n", day(n))
+    dream(day(1))
+    assert active(ws.memory_md) == [] and "golangci-lint" in ws.user_md.read_text()
+
+
+def test_control_without_the_rule_the_reason_lands_alone(ws, say, dream, monkeypatch):
+    monkeypatch.setattr(standalone, "_about_the_directive", lambda unit: False)
+    for n in (3, 2, 1):
+        say(f"s{n}", "user: Please keep golangci-lint clean. I shouldn't be finding out from the pipeline.\nassistant: Will do.\n", day(n))
+    dream(day(1))
+    assert active(ws.memory_md) == ["The user said: I shouldn't be finding out from the pipeline."]
