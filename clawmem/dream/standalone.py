@@ -109,7 +109,11 @@ EVENT_NOUN = re.compile(
     # "how the book was actually that sad", "switched lives with the celebrity": what the chat was about
     r"book|movie|film|song|episode|series|podcast|album|novel|article|celebrity|question|topic|"
     # "she saw the girl touching my arm": a person the line has not introduced
-    r"girl|guy|lady|dude|man|woman|boy)\b",
+    r"girl|guy|lady|dude|man|woman|boy"
+    # "The fix doesn't need dev anyway": the work at hand, unless the line says which ("the fix for …")
+    # or what it is ("the problem was a stale lockfile", "the fix: …")
+    r"|(?:fix|workaround|bug|problem|issue|error|failure|crash|outage|regression)"
+    r"(?!\s*(?::|\s(?:for|of|in|on|with|behind|where|when|that|which|is|was|turned out|came down)\b)))\b",
     re.IGNORECASE,
 )
 ACRONYM = re.compile(r"[A-Z]{2,5}s?")  # "PR", "CI", "APIs": a kind of thing, not one

@@ -227,6 +227,24 @@ def test_a_thing_a_superlative_picks_out_or_the_turn_named_stays(said):
     assert claims_of(f"user: {said}", origin="owner") != []
 
 
+@pytest.mark.parametrize("said", [
+    "The fix doesn't need dev anyway; the tests run against `belay_test`.",
+    "The workaround only holds until the next release of the runner image.",
+    "The regression came in with the 2.3 upgrade of the sync crate, I think.",
+])
+def test_the_fix_or_the_bug_of_the_work_at_hand_points_back(said):
+    assert claims_of(f"assistant: {said}") == []
+
+
+@pytest.mark.parametrize("said", [
+    "The fix for the arm64 linker error is to add libssl-dev to the runner image.",
+    "The problem was a stale lockfile in the monorepo root, pinned to uv 0.4.",
+    "The crash in the importer happens when a CSV row has 13 columns.",
+])
+def test_the_fix_or_the_bug_the_line_names_stays(said):
+    assert claims_of(f"assistant: {said}") != []
+
+
 # --- a change of subject is a wrapper; what a labelled piece of work should do is a task --------
 
 @pytest.mark.parametrize(("said", "bare"), [
