@@ -410,28 +410,23 @@ def test_the_moment_leaves_the_fact_before_it(monkeypatch):
 def test_a_chat_of_moments_promotes_none_of_them(ws, clawmem, days_ago, monkeypatch):
     """Through the CLI: a moment said on three days, looked up each day, stays out of MEMORY.md
     while the lasting fact beside it is promoted; with the rule off the moment lands."""
-    for n in (3, 2, 1):
-        locomo_session(clawmem, n, days_ago(n), [
-            ("Nico", "Morning im cooking my famous tomato soup rn"),
-            ("Nico", "I work at the bakery on Main Street on weekends."),
-        ])
-        clawmem("search", "tomato soup bakery Main Street weekends")
-    memory = _dream_memory(clawmem, ws)
+    memory = _three_days(clawmem, ws, days_ago, MOMENT_TURNS, "tomato soup bakery Main Street weekends")
     assert "bakery on Main Street" in memory and "tomato soup" not in memory, memory
 
 
 def test_with_the_moment_rule_off_the_moment_lands(ws, clawmem, days_ago, monkeypatch):
     monkeypatch.setattr(worth, "of_the_moment", lambda said: None)
+    assert "tomato soup" in _three_days(clawmem, ws, days_ago, MOMENT_TURNS, "tomato soup bakery Main Street weekends")
+
+
+MOMENT_TURNS = [("Nico", "Morning im cooking my famous tomato soup rn"), ("Nico", "I work at the bakery on Main Street on weekends.")]
+
+
+def _three_days(clawmem, ws, days_ago, turns: list[tuple[str, str]], query: str) -> str:
+    """``turns`` said on three days, each day looked up with ``query``, then a dream: MEMORY.md."""
     for n in (3, 2, 1):
-        locomo_session(clawmem, n, days_ago(n), [
-            ("Nico", "Morning im cooking my famous tomato soup rn"),
-            ("Nico", "I work at the bakery on Main Street on weekends."),
-        ])
-        clawmem("search", "tomato soup bakery Main Street weekends")
-    assert "tomato soup" in _dream_memory(clawmem, ws)
-
-
-def _dream_memory(clawmem, ws) -> str:
+        locomo_session(clawmem, n, days_ago(n), turns)
+        clawmem("search", query)
     clawmem("dream")
     return (ws.root / "MEMORY.md").read_text(encoding="utf-8")
 
@@ -503,33 +498,23 @@ def test_a_keep_with_a_habit_or_a_thing_stays(turn):
     assert accounts(turn, "Joanna") != []
 
 
+PLEDGE_TURNS = [
+    ("Nate", "Keep doing what you love!"),
+    ("Joanna", "Thanks, Nate! I'll definitely keep pursuing my passion for writing screenplays."),
+    ("Joanna", "My screenplay about a lighthouse keeper won the Rhode Island film festival prize."),
+]
+
+
 def test_a_pledge_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, days_ago):
     """Through the CLI: a pledge said on three days and looked up each day stays out of MEMORY.md
-    beside a fact that is promoted; with the rule off it lands."""
-    def replay() -> str:
-        for n in (3, 2, 1):
-            locomo_session(clawmem, n, days_ago(n), [
-                ("Nate", "Keep doing what you love!"),
-                ("Joanna", "Thanks, Nate! I'll definitely keep pursuing my passion for writing screenplays."),
-                ("Joanna", "My screenplay about a lighthouse keeper won the Rhode Island film festival prize."),
-            ])
-            clawmem("search", "passion for writing screenplays lighthouse film festival")
-        return _dream_memory(clawmem, ws)
-
-    memory = replay()
+    beside a fact that is promoted."""
+    memory = _three_days(clawmem, ws, days_ago, PLEDGE_TURNS, "passion for writing screenplays lighthouse film festival")
     assert "lighthouse keeper" in memory and "keep pursuing" not in memory, memory
 
 
 def test_with_the_pledge_rule_off_the_pledge_lands(ws, clawmem, days_ago, monkeypatch):
     monkeypatch.setattr(worth, "pledge", lambda said: None)
-    for n in (3, 2, 1):
-        locomo_session(clawmem, n, days_ago(n), [
-            ("Nate", "Keep doing what you love!"),
-            ("Joanna", "Thanks, Nate! I'll definitely keep pursuing my passion for writing screenplays."),
-            ("Joanna", "My screenplay about a lighthouse keeper won the Rhode Island film festival prize."),
-        ])
-        clawmem("search", "passion for writing screenplays lighthouse film festival")
-    assert "keep pursuing" in _dream_memory(clawmem, ws)
+    assert "keep pursuing" in _three_days(clawmem, ws, days_ago, PLEDGE_TURNS, "passion for writing screenplays lighthouse film festival")
 
 
 @pytest.mark.parametrize("turn", [
