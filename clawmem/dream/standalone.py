@@ -237,7 +237,11 @@ ABOUT_THE_DIRECTIVE = "said right after a directive, about it (USER.md keeps the
 MAX_ASIDE_WORDS = 12
 # a turn that opens on a topic ("Emails: we moved …", "Postgres upgrade: …"): what follows is about it;
 # "New feature: …", "Bug: …" open a request of the moment instead
-OPENS_ON_TOPIC = re.compile(r"^(?!(?i:(?:\w+ )?(?:feature|task|todo|bug|job|request|question|ticket|issue)s?):)[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S")
+OPENS_ON_TOPIC = re.compile(
+    r"^(?!(?i:(?:\w+ )?(?:feature|task|todo|bug|job|request|question|ticket|issue)s?):)[A-Z][\w'-]*(?: [\w'-]+){0,2}: \S"
+    # "A decision for the sync protocol: we're switching to postcard. Every frame gets a version prefix."
+    r"|^(?i:(?:a|an|one|our|the)\s+)?(?i:decision|change|update|plan|heads-up)\s+(?i:for|on|about|regarding)\s+[^:]{1,40}:\s\S"
+)
 # Refused on its own, but what the sentences after it lean on: "Flowers bring joy. They were
 # part of my wedding decor." is judged again once joined
 LEANED_ON = frozenset((scaffolding.TOO_SHORT, worth.GENERAL_REMARK))
@@ -684,7 +688,8 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None
     last: int | None = None  # the claim right before: a user's claim naming the same thing joins it
-    topic = bool(found) and bool(found[0][0].unit) and OPENS_ON_TOPIC.match(found[0][0].unit) is not None
+    first = next((piece.unit for piece, why in found if piece.unit and not why), "")  # after a "Hi."
+    topic = OPENS_ON_TOPIC.match(first) is not None
     for piece, why in found:
         who = speaker_of(piece)
         if why or not piece.unit or not who:

@@ -98,6 +98,21 @@ def test_what_the_owner_says_under_a_topic_label_is_one_line(ws, clawmem, tmp_pa
     assert "Postmark" in line and "Gigalixir config" in line and "said" not in line, line
 
 
+@pytest.mark.parametrize("turn", [
+    # after a greeting the label still opens the message
+    "Hi. Emails: the transactional ones go through Postmark since Monday. The API key is POSTMARK_API_KEY in the Gigalixir config.",
+    # a decision announced for a topic: the detail after it is about the topic too
+    "A decision for email: transactional mail goes through Postmark since Monday. The API key is POSTMARK_API_KEY in the Gigalixir config.",
+    "Change on emails: transactional mail goes through Postmark since Monday. The API key is POSTMARK_API_KEY in the Gigalixir config.",
+])
+def test_a_label_after_a_greeting_or_a_decision_for_a_topic_opens_the_account(turn):
+    from clawmem.dream import standalone
+
+    row = {"text": f"user: {turn}", "kind": "transcript", "origin": "owner", "observed_at": "2026-11-19T10:00:00+00:00"}
+    [line] = [u.text for u in standalone.read(row, relayed=False) if u.text]
+    assert "Postmark" in line and "Gigalixir config" in line, line
+
+
 def test_a_request_label_opens_no_account(ws, clawmem, tmp_path):
     """"New feature: …" asks for work of the moment: the update said after it in the turn is its own line."""
     turn = "New feature: text members seven days before their membership expires. And a heads-up: we moved from HTTPoison to Req this week."
