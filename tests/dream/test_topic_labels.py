@@ -100,10 +100,10 @@ def test_what_the_owner_says_under_a_topic_label_is_one_line(ws, clawmem, tmp_pa
 
 @pytest.mark.parametrize("turn", [
     # after a greeting the label still opens the message
-    "Hi. Emails: the transactional ones go through Postmark since Monday. The API key is POSTMARK_API_KEY in the Gigalixir config.",
+    "Hi. Emails: the transactional ones go through Postmark. The token is in the Gigalixir config.",
     # a decision announced for a topic: the detail after it is about the topic too
-    "A decision for email: transactional mail goes through Postmark since Monday. The API key is POSTMARK_API_KEY in the Gigalixir config.",
-    "Change on emails: transactional mail goes through Postmark since Monday. The API key is POSTMARK_API_KEY in the Gigalixir config.",
+    "A decision for email: transactional mail goes through Postmark. The token is in the Gigalixir config.",
+    "A change for the email setup: transactional mail goes through Postmark. The token is in the Gigalixir config.",
 ])
 def test_a_label_after_a_greeting_or_a_decision_for_a_topic_opens_the_account(turn):
     from clawmem.dream import standalone
