@@ -153,6 +153,7 @@ import re
 from collections.abc import Iterable
 
 from clawmem.commands import usermodel
+from clawmem.dream import updates
 from clawmem.dream.text import ABBREVIATIONS, TRANSCRIPT_LABEL, pieces, sentences, strip_wrappers
 from clawmem.entries import scaffold
 from clawmem.foundation.errors import BadInput
@@ -1035,15 +1036,38 @@ def states_directive(text: str) -> bool:
 def directives_in(text: str, *, transcript: bool) -> list[str]:
     """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
     found = []
+    dropped: str | None = None  # what the sentence before retired ("We're dropping poetry.")
     for piece in pieces(text, transcript=transcript):
         # a name inside the turn ("Sam: use tabs") said it; directive_in judges the label again ("Dataframes: …" is a topic)
         said_by = f"{piece.speaker}: " if piece.speaker and piece.speaker.casefold() not in OWNER_LABELS else ""
         for sentence in (part for said in sentences(piece.said) for part in _lower_sentences(said)):
             for clause in _clauses(sentence):
                 directive = directive_in(said_by + clause)
+                if directive and dropped:
+                    directive = _instead_of(directive, dropped)
                 if directive and directive not in found:
                     found.append(directive)
+            dropped = _dropped(sentence)
     return found
+
+
+def _dropped(sentence: str) -> str | None:
+    """The value of a known kind a sentence retires without naming what replaces it ("We're dropping
+    poetry", ``updates.parse``), as written; a directive right after it names the replacement."""
+    update = updates.parse(sentence)
+    if update is None or update.old is None or update.new is not None or _kind(_tokens(update.old)) is None:
+        return None
+    said = re.search(re.escape(update.old), sentence, re.IGNORECASE)
+    return said[0] if said else None
+
+
+def _instead_of(directive: str, dropped: str) -> str:
+    """ "We're dropping poetry. Use uv from now on." is "Use uv, not poetry.": the directive names a
+    value of the kind just dropped and says nothing of what it rules out."""
+    named = re.search(rf"(?<![\w-]){re.escape(dropped)}(?![\w-])", directive, re.IGNORECASE)  # "npm" is not in "pnpm"
+    if CONTRAST.search(directive) or named or _kind(_tokens(dropped)) != derive_key(directive):
+        return directive
+    return f"{directive.rstrip(' .!')}, not {dropped}."
 
 
 # --- keys ------------------------------------------------------------------------------------

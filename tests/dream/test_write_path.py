@@ -445,3 +445,9 @@ def test_thanks_and_relief_after_a_fix_are_acknowledgements_and_the_fix_is_not_t
                      "user: thanks, that did it for the ticket\nassistant: Glad it links again.\n", day(n))
     dream(day(1))
     assert active(ws.memory_md) == [fix]
+
+
+def test_a_directive_after_a_dropped_tool_says_what_it_replaces_in_user_md(ws, say, dream):
+    say("s1", "user: Also, we're dropping poetry. Use uv from now on — `uv add`, `uv run`, `uv sync`.\nassistant: Switching to uv.\n", day(1))
+    dream(day(1))
+    assert active(ws.user_md) == ["Use uv, not poetry."]

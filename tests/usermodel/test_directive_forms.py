@@ -225,3 +225,22 @@ def test_a_rule_for_one_part_never_shares_the_key_of_the_rule_for_everything():
     everywhere, legacy = directive_in("Use pnpm for everything."), directive_in("For the legacy app, always use npm for installs.")
     assert everywhere and legacy and derive_key(everywhere) != derive_key(legacy)
     assert derive_key(legacy) == derive_key(directive_in("In the legacy app, use pnpm for installs."))
+
+
+@pytest.mark.parametrize(("turn", "directive"), [
+    ("user: Also, we're dropping poetry. Use uv from now on — `uv add`, `uv run`, `uv sync`.", "Use uv, not poetry."),
+    ("user: We got rid of Poetry this week. Dependencies get managed with uv from here on.", "Always manage dependencies with uv, not Poetry."),
+    ("user: We ditched npm over the weekend. Please use pnpm for everything.", "Use pnpm for everything, not npm."),
+])
+def test_a_directive_right_after_a_dropped_value_of_its_kind_names_what_it_replaces(turn, directive):
+    assert directives_in(turn, transcript=True) == [directive]
+
+
+@pytest.mark.parametrize(("turn", "directive"), [
+    ("user: We're dropping poetry. Always run the tests before pushing.", "Always run the tests before pushing."),  # another kind
+    ("user: We ditched npm. Use pnpm, not yarn.", "Use pnpm, not yarn."),  # it says what it rules out
+    ("user: We're dropping poetry. It kept breaking. Use uv from now on.", "Use uv."),  # not right after
+    ("user: We're moving off HTTPoison. New code uses Req from now on.", "Use Req for new code."),  # no known kind
+])
+def test_otherwise_the_directive_stays_as_said(turn, directive):
+    assert directives_in(turn, transcript=True) == [directive]
