@@ -37,6 +37,10 @@ unless only the whole sentence states a rule: "we don't do X; we do Y"):
   bug" and "Put it in the Makefile please" are tasks.
 
 Emphasis before a rule comes off ("let me be very clear about prod: never …", "just to be clear,").
+Right after a sentence that retires a value of a known kind without naming its replacement, a
+directive for that kind that rules nothing out says what it replaces (``_instead_of``): "We're
+dropping poetry. Use uv from now on." is "Use uv, not poetry."
+
 Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
 commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
 though", "…, ok", "…, just so you know") come off, and so do a reason after a comma or colon
