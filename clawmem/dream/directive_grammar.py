@@ -39,7 +39,10 @@ unless only the whole sentence states a rule: "we don't do X; we do Y"):
 Emphasis before a rule comes off ("let me be very clear about prod: never …", "just to be clear,").
 Right after a sentence that retires a value of a known kind without naming its replacement, a
 directive for that kind that rules nothing out says what it replaces (``_instead_of``): "We're
-dropping poetry. Use uv from now on." is "Use uv, not poetry."
+dropping poetry. Use uv from now on." is "Use uv, not poetry." And "the <noun> (file)" in a directive
+is the one file or folder the turn named before whose path holds that noun (``_file_named``): "The
+list comes from seeds/stations.csv. … Don't edit the seed yourself." is "Don't edit
+seeds/stations.csv yourself."
 
 Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
 commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
@@ -1041,6 +1044,7 @@ def directives_in(text: str, *, transcript: bool) -> list[str]:
     """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
     found = []
     dropped: str | None = None  # what the sentence before retired ("We're dropping poetry.")
+    files: list[str] = []  # the files and folders the turn has named so far ("seeds/stations.csv")
     for piece in pieces(text, transcript=transcript):
         # a name inside the turn ("Sam: use tabs") said it; directive_in judges the label again ("Dataframes: …" is a topic)
         said_by = f"{piece.speaker}: " if piece.speaker and piece.speaker.casefold() not in OWNER_LABELS else ""
@@ -1049,10 +1053,33 @@ def directives_in(text: str, *, transcript: bool) -> list[str]:
                 directive = directive_in(said_by + clause)
                 if directive and dropped:
                     directive = _instead_of(directive, dropped)
+                if directive:
+                    directive = _file_named(directive, files)
                 if directive and directive not in found:
                     found.append(directive)
             dropped = _dropped(sentence)
+            files += FILE.findall(sentence)
     return found
+
+
+def _file_named(directive: str, files: list[str]) -> str:
+    """ "The list comes from seeds/stations.csv. … Don't edit the seed yourself." is "Don't edit
+    seeds/stations.csv yourself.": "the <noun> (file)" stands for the one file or folder the turn
+    named before whose path holds that noun (``USER.md`` is read without the turn)."""
+    def named(m: re.Match[str]) -> str:
+        noun = m["noun"].casefold()
+        held = {f for f in files if {noun, noun + "s", noun.removesuffix("s")} & set(re.split(r"[/._-]+", f.casefold()))}
+        return held.pop() if len(held) == 1 else m[0]
+
+    return THE_FILE.sub(named, directive)
+
+
+# a file or folder as written: "seeds/stations.csv", "lib/l10n/app_en.arb", ".env.local", "docker-compose.yml"
+FILE = re.compile(
+    r"(?<![\w/.-])(?:[\w-]+/)+[\w.-]*\w|(?<![\w/.-])\.\w[\w.-]*\w"  # a path, a dotfile (".env.local")
+    r"|(?<![\w/.-])[\w-]+\.(?:csv|json|ya?ml|toml|sql|py|rb|ex|exs|ts|js|go|rs|dart|md|txt|env|lock|arb|ini|cfg|conf)\b"
+)
+THE_FILE = re.compile(r"\bthe (?P<noun>[a-z]+)(?: (?:file|folder|directory|dir))?\b")
 
 
 def _dropped(sentence: str) -> str | None:

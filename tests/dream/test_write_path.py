@@ -451,3 +451,9 @@ def test_a_directive_after_a_dropped_tool_says_what_it_replaces_in_user_md(ws, s
     say("s1", "user: Also, we're dropping poetry. Use uv from now on — `uv add`, `uv run`, `uv sync`.\nassistant: Switching to uv.\n", day(1))
     dream(day(1))
     assert active(ws.user_md) == ["Use uv, not poetry."]
+
+
+def test_a_directive_about_the_file_the_turn_named_reaches_user_md_naming_it(ws, say, dream):
+    say("s1", "user: The list comes from seeds/stations.csv. Tiago maintains that file. Don't edit the seed yourself.\nassistant: Understood.\n", day(1))
+    dream(day(1))
+    assert active(ws.user_md) == ["Don't edit seeds/stations.csv yourself."]

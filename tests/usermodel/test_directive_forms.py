@@ -244,3 +244,21 @@ def test_a_directive_right_after_a_dropped_value_of_its_kind_names_what_it_repla
 ])
 def test_otherwise_the_directive_stays_as_said(turn, directive):
     assert directives_in(turn, transcript=True) == [directive]
+
+
+@pytest.mark.parametrize(("turn", "directive"), [
+    ("user: The list comes from seeds/stations.csv. Tiago maintains it. Don't edit the seed yourself.", "Don't edit seeds/stations.csv yourself."),
+    ("user: Config lives in config/settings.toml. Never edit the settings file by hand.", "Never edit config/settings.toml by hand."),
+    ("user: Secrets live in .env.local on your machine. Never commit the env file.", "Never commit .env.local."),
+])
+def test_the_file_a_directive_names_is_the_one_the_turn_named_before(turn, directive):
+    assert directives_in(turn, transcript=True) == [directive]
+
+
+@pytest.mark.parametrize(("turn", "directive"), [
+    ("user: We keep secrets in .env.local and env/dev.json. Never commit the env file.", "Never commit the env file."),  # which one?
+    ("user: Never edit the seed yourself. The list comes from seeds/stations.csv.", "Never edit the seed yourself."),  # named after
+    ("user: Never push to the main branch directly.", "Never push to the main branch directly."),  # nothing named
+])
+def test_without_one_file_named_before_the_directive_stays_as_said(turn, directive):
+    assert directives_in(turn, transcript=True) == [directive]
