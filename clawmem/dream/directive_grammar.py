@@ -41,8 +41,8 @@ Right after a sentence that retires a value of a known kind without naming its r
 directive for that kind that rules nothing out says what it replaces (``_instead_of``): "We're
 dropping poetry. Use uv from now on." is "Use uv, not poetry." And "the <noun> (file)" in a directive
 is the one file or folder the turn named before whose path holds that noun (``_file_named``): "The
-list comes from seeds/stations.csv. … Don't edit the seed yourself." is "Don't edit
-seeds/stations.csv yourself."
+list comes from seeds/stations.csv. … Don't edit the seed yourself." is "Don't edit the seed
+(seeds/stations.csv) yourself."
 
 Anywhere in a turn: an acknowledgement or concession before it ("ok thanks — please don't ever
 commit secrets", "nice, …", "I know polars is fashionable, but …") and a filler after it ("…
@@ -1062,24 +1062,25 @@ def directives_in(text: str, *, transcript: bool) -> list[str]:
     return found
 
 
-def _file_named(directive: str, files: list[str]) -> str:
-    """ "The list comes from seeds/stations.csv. … Don't edit the seed yourself." is "Don't edit
-    seeds/stations.csv yourself.": "the <noun> (file)" stands for the one file or folder the turn
-    named before whose path holds that noun (``USER.md`` is read without the turn)."""
-    def named(m: re.Match[str]) -> str:
-        noun = m["noun"].casefold()
-        held = {f for f in files if {noun, noun + "s", noun.removesuffix("s")} & set(re.split(r"[/._-]+", f.casefold()))}
-        return held.pop() if len(held) == 1 else m[0]
-
-    return THE_FILE.sub(named, directive)
-
-
 # a file or folder as written: "seeds/stations.csv", "lib/l10n/app_en.arb", ".env.local", "docker-compose.yml"
 FILE = re.compile(
     r"(?<![\w/.-])(?:[\w-]+/)+[\w.-]*\w|(?<![\w/.-])\.\w[\w.-]*\w"  # a path, a dotfile (".env.local")
     r"|(?<![\w/.-])[\w-]+\.(?:csv|json|ya?ml|toml|sql|py|rb|ex|exs|ts|js|go|rs|dart|md|txt|env|lock|arb|ini|cfg|conf)\b"
 )
 THE_FILE = re.compile(r"\bthe (?P<noun>[a-z]+)(?: (?:file|folder|directory|dir))?\b")
+
+
+def _file_named(directive: str, files: list[str]) -> str:
+    """ "The list comes from seeds/stations.csv. … Don't edit the seed yourself." is "Don't edit the
+    seed (seeds/stations.csv) yourself.": "the <noun> (file)" is the one file or folder the turn
+    named before whose path holds that noun (``USER.md`` is read without the turn). The owner's
+    words stay, and with them the key, so the line replaces the one said without the file."""
+    def named(m: re.Match[str]) -> str:
+        noun = m["noun"].casefold()
+        held = {f for f in files if {noun, noun + "s", noun.removesuffix("s")} & set(re.split(r"[/._-]+", f.casefold()))}
+        return f"{m[0]} ({held.pop()})" if len(held) == 1 else m[0]
+
+    return THE_FILE.sub(named, directive)
 
 
 def _dropped(sentence: str) -> str | None:

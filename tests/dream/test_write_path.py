@@ -454,6 +454,10 @@ def test_a_directive_after_a_dropped_tool_says_what_it_replaces_in_user_md(ws, s
 
 
 def test_a_directive_about_the_file_the_turn_named_reaches_user_md_naming_it(ws, say, dream):
-    say("s1", "user: The list comes from seeds/stations.csv. Tiago maintains that file. Don't edit the seed yourself.\nassistant: Understood.\n", day(1))
+    """Said once without the file and later after naming it: one line, which now names the file."""
+    say("s1", "user: Don't edit the seed yourself.\nassistant: Understood.\n", day(3))
+    dream(day(3))
+    assert active(ws.user_md) == ["Don't edit the seed yourself."]
+    say("s2", "user: The list comes from seeds/stations.csv. Tiago maintains that file. Don't edit the seed yourself.\nassistant: Understood.\n", day(1))
     dream(day(1))
-    assert active(ws.user_md) == ["Don't edit seeds/stations.csv yourself."]
+    assert active(ws.user_md) == ["Don't edit the seed (seeds/stations.csv) yourself."]

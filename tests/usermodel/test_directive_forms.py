@@ -247,12 +247,14 @@ def test_otherwise_the_directive_stays_as_said(turn, directive):
 
 
 @pytest.mark.parametrize(("turn", "directive"), [
-    ("user: The list comes from seeds/stations.csv. Tiago maintains it. Don't edit the seed yourself.", "Don't edit seeds/stations.csv yourself."),
-    ("user: Config lives in config/settings.toml. Never edit the settings file by hand.", "Never edit config/settings.toml by hand."),
-    ("user: Secrets live in .env.local on your machine. Never commit the env file.", "Never commit .env.local."),
+    ("user: The list comes from seeds/stations.csv. Tiago maintains it. Don't edit the seed yourself.", "Don't edit the seed (seeds/stations.csv) yourself."),
+    ("user: Config lives in config/settings.toml. Never edit the settings file by hand.", "Never edit the settings file (config/settings.toml) by hand."),
+    ("user: Secrets live in .env.local on your machine. Never commit the env file.", "Never commit the env file (.env.local)."),
 ])
 def test_the_file_a_directive_names_is_the_one_the_turn_named_before(turn, directive):
-    assert directives_in(turn, transcript=True) == [directive]
+    [found] = directives_in(turn, transcript=True)
+    assert found == directive
+    assert derive_key(found) == derive_key(found.split(" (")[0] + found.split(")", 1)[1]), "the key of the words said: it replaces the line without the file"
 
 
 @pytest.mark.parametrize(("turn", "directive"), [
