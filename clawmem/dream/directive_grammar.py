@@ -1043,7 +1043,7 @@ def states_directive(text: str) -> bool:
 def directives_in(text: str, *, transcript: bool) -> list[str]:
     """Every directive an entry's text states, in order (``text.pieces`` splits it)."""
     found = []
-    dropped: str | None = None  # what the sentence before retired ("We're dropping poetry.")
+    before = ""  # the sentence before: what it retired ("We're dropping poetry.") a directive after it replaces
     files: list[str] = []  # the files and folders the turn has named so far ("seeds/stations.csv")
     for piece in pieces(text, transcript=transcript):
         # a name inside the turn ("Sam: use tabs") said it; directive_in judges the label again ("Dataframes: …" is a topic)
@@ -1051,13 +1051,11 @@ def directives_in(text: str, *, transcript: bool) -> list[str]:
         for sentence in (part for said in sentences(piece.said) for part in _lower_sentences(said)):
             for clause in _clauses(sentence):
                 directive = directive_in(said_by + clause)
-                if directive and dropped:
-                    directive = _instead_of(directive, dropped)
-                if directive:
-                    directive = _file_named(directive, files)
+                if directive:  # the sentence before is parsed only for a directive, not for every sentence of every turn
+                    directive = _file_named(_instead_of(directive, _dropped(before)), files)
                 if directive and directive not in found:
                     found.append(directive)
-            dropped = _dropped(sentence)
+            before = sentence
             files += FILE.findall(sentence)
     return found
 
@@ -1093,9 +1091,11 @@ def _dropped(sentence: str) -> str | None:
     return said[0] if said else None
 
 
-def _instead_of(directive: str, dropped: str) -> str:
+def _instead_of(directive: str, dropped: str | None) -> str:
     """ "We're dropping poetry. Use uv from now on." is "Use uv, not poetry.": the directive names a
-    value of the kind just dropped and says nothing of what it rules out."""
+    value of the kind just dropped (``_dropped``; None: nothing was) and says nothing of what it rules out."""
+    if dropped is None:
+        return directive
     named = re.search(rf"(?<![\w-]){re.escape(dropped)}(?![\w-])", directive, re.IGNORECASE)  # "npm" is not in "pnpm"
     if CONTRAST.search(directive) or named or _kind(_tokens(dropped)) != derive_key(directive):
         return directive

@@ -627,7 +627,7 @@ def claims(
             if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
                 why = POINTS_BACK  # nothing after it may lean on it either
             elif why is None and named:
-                why = _to_listener(said) or worth.of_the_moment(said) or worth.pledge(said)
+                why = _aside(said)
             counted = COUNTED.match(piece.said) is not None
             if why is None and not counted and item_at is not None and _fits(out[item_at][0], piece):
                 out[item_at] = (_join(out[item_at][0], piece), None)  # "One: we've dropped develop. Trunk-based from now on."
@@ -643,7 +643,7 @@ def claims(
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))
-        elif named and (aside := _to_listener(said, leaning=True) or worth.of_the_moment(said) or worth.pledge(said)):
+        elif named and (aside := _aside(said, leaning=True)):
             out.append((piece, aside))
         elif named and open_at is not None and out[open_at][1] in LEANED_ON and not set(words(said)) & OWN_WORDS:
             out.append((piece, worth.GENERAL_REMARK))  # "Greek food is known for … Another dish is …": the world still
@@ -657,13 +657,21 @@ def claims(
     return out
 
 
+def _aside(said: str, *, leaning: bool = False) -> str | None:
+    """Why a named speaker's sentence in a chat is no part of their account (``None``: it may be):
+    said to the listener or about no one (``_to_listener``), what they are doing as they type, or a
+    pledge to keep at it. One list for a sentence that stands alone and one that leans."""
+    return _to_listener(said, leaning=leaning) or worth.of_the_moment(said) or worth.pledge(said)
+
+
 def _about_the_directive(unit: str) -> bool:
     """Whether a sentence right after a directive is about it (``ABOUT_THE_DIRECTIVE``): it leans on
     it, opens as an instruction, or is short and names nothing of its own (``paraphrase.specific``,
     a person)."""
     said = scaffold.speech(unit)
-    unnamed = not specific(said) and not names_someone(said, opener=False) and len(words(said)) <= MAX_ASIDE_WORDS
-    return _leans(unit) or worth.instruction(said) or unnamed
+    if _leans(unit) or worth.instruction(said):
+        return True
+    return len(words(said)) <= MAX_ASIDE_WORDS and not specific(said) and not names_someone(said, opener=False)
 
 
 def _own_account(who: str, unit: str, topic: bool) -> bool:
