@@ -413,3 +413,13 @@ def test_control_without_the_rule_the_reason_lands_alone(ws, say, dream, monkeyp
         say(f"s{n}", "user: Please keep golangci-lint clean. I shouldn't be finding out from the pipeline.\nassistant: Will do.\n", day(n))
     dream(day(1))
     assert active(ws.memory_md) == ["The user said: I shouldn't be finding out from the pipeline."]
+
+
+def test_an_introduction_not_told_by_the_owner_is_no_strong_evidence():
+    """The agent's words, or a friend's in a chat the owner ingested, earn their place by recalls."""
+    said = "Project: rivet — a file sync tool in Rust. Tokio everywhere, MSRV 1.74."
+    by_agent = candidate(said)
+    by_agent.evidence[0] = Evidence("transcripts/s.md", 1, 1, "h", "u", said, "agent", "s", "2026-11-19", None, 100.0, 5, (), None)
+    assert gate.strong_evidence(by_agent) is None
+    assert gate.strong_evidence(candidate(said), frozenset({"transcripts/s.md"})) is None
+    assert gate.strong_evidence(candidate(said)) == gate.INTRODUCED
