@@ -65,7 +65,7 @@ def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
     for why, pattern in PATTERNS:
         if pattern.search(stripped):
             return why
-    said = worth.plain_quotes(scaffold.speech(stripped))
+    said = worth.plain_typing(scaffold.speech(stripped))
     record = scaffold.record(said)
     if record:
         return record

@@ -280,10 +280,12 @@ OPINION_FRAME = re.compile(
     re.IGNORECASE,
 )
 # "Imagine we invent a machine that reads animals' minds", "What if the moon was cheese", "If it was
-# a few thousand years ago I wouldn't know what to do": no fact
+# a few thousand years ago I wouldn't know what to do", "Id be mad at my friend if I got sick
+# because of them": no fact
 IMAGINING = re.compile(
     r"^(?:(?:just|but|and|so)\s+)?(?:imagine|what if|hypothetically)\b"
-    r"|^(?:(?:but|and|so)\s+)?if (?:it|i|we|you|they|he|she) (?:was|were|had)\b[^.!?]*\b(?:would|wouldn'?t|could|couldn'?t|i'?d)\b",
+    r"|^(?:(?:but|and|so)\s+)?if (?:it|i|we|you|they|he|she) (?:was|were|had)\b[^.!?]*\b(?:would|wouldn'?t|could|couldn'?t|i'?d)\b"
+    r"|^(?:(?:but|and|so|honestly)\s+)?(?:i|we)(?:'d| would)(?: (?:probably|definitely|totally|honestly))? (?:be|feel|get)\b[^.!?]*\bif\b",
     re.IGNORECASE,
 )
 IMAGINED = "a hypothetical, no fact about anyone"
@@ -548,11 +550,18 @@ def _unaddressed(said: str) -> str:
     return said
 
 
+def _judged(unit: str) -> str:
+    """What a unit says, as the rules judge it: its speech (``scaffold.speech``), typed with care
+    (``worth.plain_typing``: "Thats" is "That's")."""
+    return worth.plain_typing(scaffold.speech(unit))
+
+
 def _leans(unit: str) -> bool:
     """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it).
 
     A pronoun object that a colon spells out points forward, not back ("Let's make it a rule: all
     money is stored in pence", "Put it this way: …")."""
+    unit = worth.plain_typing(unit)
     pronoun = OBJECT_PRONOUN.match(unit)
     if pronoun is not None and SPELLED_OUT.match(unit, pronoun.end()):
         pronoun = None
@@ -603,7 +612,7 @@ def claims(
         if secret:
             out.append((piece, secret))  # the claim before it stays open: the rest of the turn still counts
             continue
-        said = scaffold.speech(piece.unit)
+        said = _judged(piece.unit)
         if answer and replying and not out and worth.ACKNOWLEDGING.match(piece.said):
             out.append((piece, worth.ECHO))  # what follows it in the answer is the answer's own
             continue
@@ -616,7 +625,7 @@ def claims(
             continue
         after_directive = False
         # the owner's word before a colon is a label, not a speaker ("Commit: the mailer change first")
-        structure = worth.answer_talk(said, item=piece.item, offered=offered) if answer else worth.request_talk(worth.plain_quotes(piece.unit)) if request else None
+        structure = worth.answer_talk(said, item=piece.item, offered=offered) if answer else worth.request_talk(worth.plain_typing(piece.unit)) if request else None
         if structure:
             out.append((piece, structure))
             open_at = None if piece.item else open_at
@@ -659,16 +668,17 @@ def claims(
 
 def _aside(said: str, *, leaning: bool = False) -> str | None:
     """Why a named speaker's sentence in a chat is no part of their account (``None``: it may be):
-    said to the listener or about no one (``_to_listener``), what they are doing as they type, or a
-    pledge to keep at it. One list for a sentence that stands alone and one that leans."""
-    return _to_listener(said, leaning=leaning) or worth.of_the_moment(said) or worth.pledge(said)
+    said to the listener or about no one (``_to_listener``), what they are doing as they type, a
+    pledge to keep at it, or a hope of how things turn out. One list for a sentence that stands
+    alone and one that leans."""
+    return _to_listener(said, leaning=leaning) or worth.of_the_moment(said) or worth.pledge(said) or worth.hoped(said)
 
 
 def _about_the_directive(unit: str) -> bool:
     """Whether a sentence right after a directive is about it (``ABOUT_THE_DIRECTIVE``): it leans on
     it, opens as an instruction, or is short and names nothing of its own (``paraphrase.specific``,
     a person)."""
-    said = scaffold.speech(unit)
+    said = _judged(unit)
     if _leans(unit) or worth.instruction(said):
         return True
     return len(words(said)) <= MAX_ASIDE_WORDS and not specific(said) and not names_someone(said, opener=False)
@@ -719,7 +729,7 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
             out.append((piece, why))
             last = len(out) - 1
             continue
-        if _unnamed_person(scaffold.speech(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
+        if _unnamed_person(_judged(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
             out.append((piece, POINTS_BACK))
             continue
         out.append((piece, None))
@@ -752,7 +762,7 @@ def _of_the_speaker(unit: str) -> bool:
     """Whether a named speaker's account is about them or the people in their life ("I", "we",
     "my brother", "the kids", or no subject before a past verb: "Just finished Dune"); one that is
     not ("The Louvre is a treasure trove of art.") is a remark about the world."""
-    said = scaffold.speech(unit)
+    said = _judged(unit)
     tokens = set(words(said))
     return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 

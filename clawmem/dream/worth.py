@@ -47,8 +47,9 @@ through the task at hand, not facts; a procedure with its condition ("If X fails
 ``request_talk`` judges the owner's turns to their agent the same way: an unconditional
 instruction about a particular thing ("Bump the build number for me") is a task, not a fact.
 
-Text typed on phones is judged as if typed on a keyboard (``plain_quotes``: "Here’s" is
-"Here's"). Cheap and deterministic; the reason names the rule. Questions and short fragments are
+Text typed on phones is judged as if typed with care (``plain_typing``: "Here’s" is "Here's",
+"Thats" is "That's", "Im sure" is "I'm sure"), so a chat typed without apostrophes meets the same
+rules. Cheap and deterministic; the reason names the rule. Questions and short fragments are
 refused by ``scaffolding.reason``, which calls this last, so the consolidation validator
 refuses the same lines on the way out.
 """
@@ -165,6 +166,24 @@ WELL_BEING = re.compile(
     re.IGNORECASE,
 )
 QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+# Contractions typed without their apostrophe that are no other word: "Thats", "dont", "theyre".
+# "its", "id" and "ill" are words too, so "its" and "id" count only before what a contraction
+# is followed by ("its been", "id rather"); "ill", "were", "well", "lets" never do.
+BARE_CONTRACTIONS = {
+    **{w: w[:-1] + "'" + w[-1] for w in "dont doesnt didnt cant couldnt wouldnt shouldnt isnt arent wasnt werent havent hasnt hadnt aint wont mustnt".split()},  # noqa: E501, SIM905
+    **{w: w[:-1] + "'" + w[-1] for w in "thats whats wheres theres heres whos hows shes hes".split()},  # noqa: SIM905
+    **{w: w[:-2] + "'" + w[-2:] for w in "youre theyre youve theyve weve youll theyll youd theyd".split()},  # noqa: SIM905
+    "im": "I'm", "ive": "I've",
+}
+BARE_CONTRACTION = re.compile(
+    rf"\b(?:(?P<word>{'|'.join(BARE_CONTRACTIONS)})"
+    r"|(?P<its>its)(?=\s+(?:been|not|so|a|an|the|always|really|just|pretty|very|gonna|going|ok|okay|fine|great|hard|easy|all|kinda|"
+    r"like|still|also|too|only|nice|good|bad|fun|cool|crazy|true|actually|probably|definitely|super|getting|raining|snowing|cold|hot|"
+    r"late|early|because|about|what|time|over|never|such|almost|finally|something|nothing)\b)"
+    r"|(?P<id>id)(?=\s+(?:be|rather|love|like|say|have|go|probably|never|definitely|want|recommend|prefer|guess|do|better|need|really|"
+    r"also|just|still|get|try|think|imagine|been|totally|lose|hate|pick|choose|visit)\b))\b",
+    re.IGNORECASE,
+)
 # "I'm so glad you had a wonderful cooking session with your mom!": the speaker's feeling about
 # the listener's news
 ABOUT_YOUR_NEWS = re.compile(
@@ -419,6 +438,11 @@ PLEDGE = re.compile(
     re.IGNORECASE,
 )
 PLEDGED = "a pledge to keep at it, said back to the other person, no new fact"
+# "Hopefully I don't stay sick for too long", "I hope that the team will have a great season",
+# "I really hope not, …", "Hoping my screenplay gets noticed": how the speaker hopes things turn
+# out, no fact ("I hope to adopt a child one day" is a plan of theirs, and stays)
+HOPE = re.compile(r"^(?:\w+[,!]\s*)?(?:hopefully\b|hoping\b(?!\s+to\b)|(?:i|we)\s+(?:really\s+|just\s+|do\s+|truly\s+|sure\s+)?hope\b(?!\s+to\b))", re.IGNORECASE)
+HOPED = "a hope of how things turn out, no fact"
 # "Project: rivet — a file sync tool in Rust", "millrace is the data pipeline for Pedala", "This is
 # quayside, the berth-planning API for …", "Fresh start on ledgerline, our billing API — …": the
 # owner says what the project is. The sentences after it in the turn ("Cargo workspace with …",
@@ -437,10 +461,18 @@ INTRODUCTION = re.compile(
 CONDITION = frozenset(("if", "when", "whenever", "unless", "before", "after", "otherwise", "because", "since", "instead", "until", "avoid"))
 
 
-def plain_quotes(text: str) -> str:
-    """``text`` with typographic apostrophes as typed on a keyboard ("Here’s" is "Here's"), so
-    the rules' patterns hold for text from phones and chat apps."""
-    return text.translate(QUOTES)
+def plain_typing(text: str) -> str:
+    """``text`` with typographic apostrophes as typed on a keyboard ("Here’s" is "Here's") and
+    the apostrophes chat leaves out put back ("Thats" is "That's", ``BARE_CONTRACTIONS``), so the
+    rules' patterns hold for text from phones and chat apps. For judging only: a line keeps the
+    speaker's own typing."""
+    return BARE_CONTRACTION.sub(_with_apostrophe, text.translate(QUOTES))
+
+
+def _with_apostrophe(m: re.Match[str]) -> str:
+    typed = m[0]
+    full = "it's" if m["its"] else "I'd" if m["id"] else BARE_CONTRACTIONS[typed.casefold()]
+    return full[0].upper() + full[1:] if typed[0].isupper() else full
 
 
 def answer_talk(said: str, *, item: bool, offered: bool = False) -> str | None:
@@ -517,7 +549,7 @@ def _imperative(tokens: list[str]) -> bool:
 
 def instruction(said: str) -> bool:
     """Whether a sentence opens as an instruction (``_imperative``): "Import CTEs at the top, …"."""
-    return _imperative(words(plain_quotes(said)))
+    return _imperative(words(plain_typing(said)))
 
 
 def _generic(tokens: list[str]) -> bool:
@@ -588,31 +620,36 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
 def of_the_moment(said: str) -> str | None:
     """Why a chat sentence tells only what its speaker is doing as they type (``AT_THIS_MOMENT``,
     nothing ``LASTING``); ``None`` when it is not."""
-    said = plain_quotes(said)
+    said = plain_typing(said)
     return OF_THE_MOMENT if AT_THIS_MOMENT.search(said) and not LASTING.search(said) else None
 
 
 def pledge(said: str) -> str | None:
     """Why a chat sentence only pledges to keep at something (``PLEDGE``, nothing ``LASTING``);
     ``None`` when it does more."""
-    m = PLEDGE.match(plain_quotes(said))
+    m = PLEDGE.match(plain_typing(said))
     return PLEDGED if m and not LASTING.search(said, m.end()) else None
+
+
+def hoped(said: str) -> str | None:
+    """Why a chat sentence only hopes (``HOPE``); ``None`` when it says more than a hope."""
+    return HOPED if HOPE.match(plain_typing(said)) else None
 
 
 def introduces(said: str) -> bool:
     """Whether one of the sentences of ``said`` introduces the project the owner works on (``INTRODUCTION``)."""
-    return any(INTRODUCTION.match(sentence) for sentence in sentences(plain_quotes(said)))
+    return any(INTRODUCTION.match(sentence) for sentence in sentences(plain_typing(said)))
 
 
 def social(text: str) -> str | None:
     """Why ``text`` is talk between the speakers (greeting, thanks, reaction, remark, mood, news
     without content) rather than information; ``None`` when it is not. Judged on the sentence
     alone, so a leaning sentence ("It was so cool.") can be dropped instead of joining a claim."""
-    return _talk(plain_quotes(speech(text)))
+    return _talk(plain_typing(speech(text)))
 
 
 def _talk(said: str) -> str | None:
-    """``social`` on what was said (``speech`` and ``plain_quotes`` already applied)."""
+    """``social`` on what was said (``speech`` and ``plain_typing`` already applied)."""
     tokens = [w for w in words(said) if w not in CONTRACTIONS]
     leftover = [w for w in tokens if w not in STOPWORDS and w not in PHATIC]
     names = _specific(said)
@@ -631,7 +668,7 @@ def _talk(said: str) -> str | None:
 
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
-    said = plain_quotes(speech(text))
+    said = plain_typing(speech(text))
     talk = _talk(said)
     if talk:
         return talk

@@ -368,7 +368,7 @@ MOMENT = [
     "I'm just getting ready to go out with friends!",
     "I just woke up but I already forgot what my dream was about.",
     "Just got home and now I'm having some breakfast.",
-    "ok now im chilling on the couch",
+    "now im chilling on the couch",
     "I’m at home now watching the game atm",
     "Hey, I just had lunch with my brother.",
 ]
