@@ -440,7 +440,8 @@ PLEDGE = re.compile(
 PLEDGED = "a pledge to keep at it, said back to the other person, no new fact"
 # "Hopefully I don't stay sick for too long", "I hope that the team will have a great season",
 # "I really hope not, …", "Hoping my screenplay gets noticed": how the speaker hopes things turn
-# out, no fact ("I hope to adopt a child one day" is a plan of theirs, and stays)
+# out, no fact. "I hope to adopt a child one day" is a plan of theirs, and one that names
+# something ("I hope our bakery on Main Street opens in March") tells of it: both stay.
 HOPE = re.compile(r"^(?:\w+[,!]\s*)?(?:hopefully\b|hoping\b(?!\s+to\b)|(?:i|we)\s+(?:really\s+|just\s+|do\s+|truly\s+|sure\s+)?hope\b(?!\s+to\b))", re.IGNORECASE)
 HOPED = "a hope of how things turn out, no fact"
 # "Project: rivet — a file sync tool in Rust", "millrace is the data pipeline for Pedala", "This is
@@ -632,8 +633,10 @@ def pledge(said: str) -> str | None:
 
 
 def hoped(said: str) -> str | None:
-    """Why a chat sentence only hopes (``HOPE``); ``None`` when it says more than a hope."""
-    return HOPED if HOPE.match(plain_typing(said)) else None
+    """Why a chat sentence only hopes (``HOPE``, naming nothing: ``_specific``); ``None`` when it
+    says more than a hope."""
+    said = plain_typing(said)
+    return HOPED if HOPE.match(said) and not _specific(said) else None
 
 
 def introduces(said: str) -> bool:

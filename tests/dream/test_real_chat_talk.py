@@ -544,3 +544,121 @@ def test_a_greeting_before_the_news_is_a_wrapper(turn, kept):
     [line] = accounts(turn, "Gina")
     assert line.startswith(kept), line
     assert verdicts("Hey Jon!", named=True) == [worth.reason("Hey Jon!")]  # alone it is still a greeting, and said so
+
+
+# Chat is typed without apostrophes ("Thats", "Im sure", "theyre") or with a phone's curly ones:
+# the rules judge it as typed with care (worth.plain_typing), whatever the rule.
+TYPED_WITH_CARE = [
+    "That's what makes sports unique and special, and why we cherish competing in a team!",
+    "I'm sure it helps a lot with the stress.",
+    "I've been watching every game whenever they're on.",
+    "It's always better when friends are around.",
+    "I don't think he's coming back to the bakery.",
+    "I'd be mad at my friend if I got sick because of them.",
+    "I've been thinking about how human bodies are very fragile but also very resilient.",
+    "If I had a dog I'd name it Biscuit.",
+    "I'm working at the bakery on Main Street on weekends.",
+    "I've lived in Miami since I was young.",
+    "I don't eat meat since I moved to Denver in 2021.",
+]
+TYPINGS = {"no apostrophes": lambda s: s.replace("'", ""), "curly": lambda s: s.replace("'", "’")}
+
+
+def _refused(verdict: list[str | None]) -> list[bool]:
+    return [why is not None for why in verdict]
+
+
+@pytest.mark.parametrize("typing", TYPINGS.values(), ids=TYPINGS.keys())
+@pytest.mark.parametrize("turn", TYPED_WITH_CARE + [s for s in FRAMED + FRAMED_ABOUT_SOMEONE + PLEDGES + KEPT_AT if "'" in s])
+def test_chat_typed_without_care_gets_the_verdict_typed_with_care(turn, typing):
+    assert _refused(verdicts(typing(turn), named=True)) == _refused(verdicts(turn, named=True))
+
+
+def test_the_verdicts_differ_when_typed_without_care():
+    """Some of the sentences above are refused only as typed with care (the test above means something)."""
+    assert any(_refused(verdicts(s, named=True)) != [False] for s in TYPED_WITH_CARE)
+    assert any(_refused(verdicts(s, named=True)) == [True] for s in TYPED_WITH_CARE)
+    assert any(_refused(verdicts(s, named=True)) == [False] for s in TYPED_WITH_CARE)
+
+
+@pytest.mark.parametrize(("typed", "judged"), [
+    ("Thats what makes it", "That's what makes it"),
+    ("Im sure", "I'm sure"),
+    ("im sure", "I'm sure"),
+    ("Ive got it", "I've got it"),
+    ("theyre home and dont care", "they're home and don't care"),
+    ("its been great", "it's been great"),
+    ("Id rather stay", "I'd rather stay"),
+    ("Here’s the cake", "Here's the cake"),
+    # words of their own stay as typed
+    ("its own shape", "its own shape"),
+    ("My ID is 4", "My ID is 4"),
+    ("I was ill last week", "I was ill last week"),
+    ("We were there, well, lets go", "We were there, well, lets go"),
+])
+def test_plain_typing_puts_back_only_apostrophes_that_are_no_other_word(typed, judged):
+    assert worth.plain_typing(typed) == judged
+
+
+def test_a_line_keeps_the_speakers_own_typing():
+    assert accounts("Im working at the bakery on Main Street on weekends.", "Nico") == ["Nico said: Im working at the bakery on Main Street on weekends."]
+
+
+# A hope of how things turn out is no fact; a plan ("I hope to …") and a hope that names something stay.
+HOPES = [
+    "Hopefully I don't stay sick for too long",
+    "I hope so but like where would we even meet",
+    "I really hope not, I hate being sick.",
+    "Hoping my screenplay gets noticed and makes it to the screen.",
+    "I hope that the team will have a great season.",
+    "We just hope it all works out in the end!",
+]
+HOPES_THAT_TELL = [
+    "I hope to adopt a child one day.",
+    "We hope to move to Denver next spring.",
+    "I hope our bakery on Main Street opens in March.",
+]
+
+
+@pytest.mark.parametrize("turn", HOPES)
+def test_a_hope_of_how_things_turn_out_is_no_claim(turn):
+    assert verdicts(turn, named=True) == [worth.HOPED]
+    assert accounts(turn, "Akib") == []
+
+
+@pytest.mark.parametrize("turn", HOPES_THAT_TELL)
+def test_a_hope_that_is_a_plan_or_names_something_stays(turn):
+    assert worth.hoped(turn) is None
+    assert len(accounts(turn, "Akib")) == 1
+
+
+@pytest.mark.parametrize("turn", [
+    "Id be mad at my friend if I got sick because they had covid and didnt tell me",
+    "I'd be thrilled if my sister moved to Denver.",
+    "Honestly I would feel terrible if the bakery closed.",
+])
+def test_what_the_speaker_would_feel_if_is_a_hypothetical(turn):
+    assert verdicts(turn, named=True) == [standalone.IMAGINED]
+
+
+def test_what_the_speaker_would_love_to_do_stays():
+    assert verdicts("I'd love to visit Japan one day.", named=True) == [None]
+
+
+HOPE_TURNS = [
+    ("Muhhamed", "Get well soon!"),
+    ("Akib", "Thanks. Hopefully I don't stay sick for too long, it ruins my whole week."),
+    ("Akib", "I work night shifts as a nurse at Mercy Hospital in Chicago."),
+]
+
+
+def test_a_hope_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, days_ago):
+    """Through the CLI: a hope said on three days and looked up each day stays out of MEMORY.md
+    beside a fact that is promoted."""
+    memory = _three_days(clawmem, ws, days_ago, HOPE_TURNS, "sick week nurse night shifts Mercy Hospital")
+    assert "Mercy Hospital" in memory and "Hopefully" not in memory, memory
+
+
+def test_with_the_hope_rule_off_the_hope_lands(ws, clawmem, days_ago, monkeypatch):
+    monkeypatch.setattr(worth, "hoped", lambda said: None)
+    assert "Hopefully" in _three_days(clawmem, ws, days_ago, HOPE_TURNS, "sick week nurse night shifts Mercy Hospital")
