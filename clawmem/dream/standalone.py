@@ -116,6 +116,9 @@ EVENT_NOUN = re.compile(
     r"(?!\s*(?::|\s(?:for|of|in|on|with|behind|where|when|that|which|is|was|turned out|came down)\b)))\b",
     re.IGNORECASE,
 )
+# "As for the lounge, I'm looking forward to …", "As for your question, …": the speaker takes up what
+# the other person raised, which the line does not hold
+TAKEN_UP = re.compile(r"^(?:\w+[,!]\s*)?as for (?:the|that|this|those|these|your)\s+(?:[\w'-]+\s+){0,2}?(?P<noun>(?-i:[a-z])[\w'-]*)\s*[,:]", re.IGNORECASE)
 ACRONYM = re.compile(r"[A-Z]{2,5}s?")  # "PR", "CI", "APIs": a kind of thing, not one
 # "The column thing is my fault", "the book thing": a name for something talked about before, not
 # "the best thing", "the only thing", "the same thing" (what a superlative or a determiner picks out)
@@ -458,7 +461,7 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the column thing", "the book you recommended", "try this", "read that yet", "never been", "I could
+    accident", "the column thing", "as for the lounge", "the book you recommended", "try this", "read that yet", "never been", "I could
     have", "mentioned him", "if I could choose", "the message it sends") at what its turn has not
     said before it (``earlier``: its words; ``someone``: whether it named a person), or at the
     speaker's own earlier words ("as I said")."""
@@ -466,7 +469,7 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
         return True
     if not earlier and _bare_it(said):
         return True
-    for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said), *NAMED_THING.finditer(said)):
+    for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said), *NAMED_THING.finditer(said), *TAKEN_UP.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
         if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known and not NAMED_HERE.match(said, m.end()):
             return True

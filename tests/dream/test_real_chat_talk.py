@@ -164,6 +164,9 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "I love the message it sends and the themes it discusses.",
         "Ive watched a couple season of it although it is quite long.",
         "I really liked the way it ended.",
+        # the other person's topic taken up
+        "As for the lounge, I'm looking forward to the cozy atmosphere and the opportunity to relax.",
+        "As for your new job offer, I think it's a great fit.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -202,6 +205,9 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "The book is called Pachinko because one of the sons runs a pachinko business.",
         "I'd love to visit Japan someday with my wife.",
         "I visited Lisbon in May and I want to see it again soon.",
+        "As for me, I started a new job at the library in March.",
+        "As for the Alchemist, I started reading it on my flight to Boston.",
+        "We booked the lounge at the Hilton for Friday, and as for the lounge, it has a piano.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
