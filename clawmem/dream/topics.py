@@ -12,7 +12,8 @@ candidate and a line dreaming wrote (it cites sources) are about
 - the same *topic* when they share at least ``dream.topic_words`` topic word stems (not the
   speaker's name, a number or a chat word of ``GENERIC``: "went", "amazing", "love") and, with
   an embedder, reach a cosine of ``dream.topic_cosine`` (text only: one more shared stem
-  instead). Of several such lines the closest is taken.
+  instead), unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)":
+  two events, which one line would read as one day). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was, then the candidate's sentences that the line
 does not already say (``restated``), citing the sources of both. A sentence is already said
@@ -36,6 +37,7 @@ validator and any sweep agree with or without an embedder). Either needs at leas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
@@ -46,6 +48,9 @@ from clawmem.entries import grammar, scaffold
 from clawmem.entries.words import stem
 from clawmem.foundation.config import DreamConfig
 
+# "today (2024-01-24)", "yesterday (2024-01-09)": a day a sentence's relative date was resolved to
+# (``standalone.resolve_dates``); two accounts of different days are two events, not one topic
+DAY = re.compile(r"\b(?:today|tonight|yesterday|last night|tomorrow|this (?:morning|afternoon|evening)) \((\d{4}-\d{2}-\d{2})\)", re.IGNORECASE)
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
 MIN_CONTAINED_STEMS = 2  # topic stems the contained side needs before containment means anything
 JOINED = "joined (same subject and topic)"
@@ -87,7 +92,7 @@ class Topics:
         """The pair's cosine (1.0 without an embedder) when ``a`` and ``b`` have the same named
         subject and topic, else None."""
         who = scaffold.attributed_to(a)
-        if who is None or who != scaffold.attributed_to(b):
+        if who is None or who != scaffold.attributed_to(b) or _other_days(a, b):
             return None
         shared = len(stems(a) & stems(b))
         if self.judge.embedder is None:
@@ -138,6 +143,13 @@ class Topics:
     def additions(self, line: str, candidate: str) -> list[str]:
         """The sentences of ``candidate`` that ``line`` does not already say."""
         return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
+
+
+def _other_days(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` tell of different days (``DAY``): "It was my last day of school today
+    (2024-01-24)" and "Today (2024-01-08) I caught up on schoolwork" joined would read as one day."""
+    days_a, days_b = set(DAY.findall(a)), set(DAY.findall(b))
+    return bool(days_a and days_b and not days_a & days_b)
 
 
 def contains(cfg: DreamConfig, whole: str, part: str) -> bool:

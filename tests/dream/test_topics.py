@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from clawmem.dream import topics
 from clawmem.dream.paraphrase import Judge
 from clawmem.dream.topics import Topics
 from clawmem.embeddings import EmbedderUnavailable, load_embedder
@@ -163,6 +164,43 @@ def test_subject_and_topic_both_decide(embedder):
     assert topics.related(f"Mia said: {PLAN}", f"Sam said: {LATER}") is None, "another subject"
     assert topics.related(f"Mia said: {PLAN}", "Mia said: I ran a marathon in Berlin and the crowd was wonderful.") is None
     assert topics.related(PLAN, LATER) is None, "nobody named: no subject to join on"
+
+
+SAVING = "Mia said: My plan is to open a small bakery downtown. Today (2024-01-08) I started saving up for the oven and the rent."
+LEASE = "Mia said: Opening my own bakery downtown has been my dream for years. Today (2024-01-24) I signed the lease on a storefront by the river."
+
+
+@pytest.mark.parametrize(("line", "related"), [
+    (LEASE, False),  # two days: "today (2024-01-08)" and "today (2024-01-24)" would read as one
+    (LEASE.replace("Today (2024-01-24)", "Yesterday (2024-01-23)"), False),
+    (LEASE.replace("2024-01-24", "2024-01-08"), True),  # the same day
+    (LEASE.replace("Today (2024-01-24) ", ""), True),  # no day of its own
+])
+def test_accounts_of_different_days_are_two_events(embedder, line, related):
+    topics = Topics(DreamConfig(), Judge(DreamConfig(), embedder))
+    assert (topics.related(SAVING, line) is not None) is related
+
+
+def _two_days_of_the_bakery(ws, clawmem, ingest_session, days_ago) -> list[str]:
+    """The plan with what was done on one day, then what was done on another, each said in three sessions of its day."""
+    for day, says in ((9, "My plan is to open a small bakery downtown. Today I started saving up for the oven and the rent."),
+                      (4, "Opening my own bakery downtown has been my dream. Today I signed the lease on a storefront.")):
+        for hour in (9, 10, 11):
+            _chat(ingest_session, f"d{day}-{hour}", days_ago(day, hour), says)
+        clawmem("dream", "--json")
+    return [e.body for e in _lines(ws)]
+
+
+def test_an_account_of_another_day_is_a_line_of_its_own(ws, clawmem, ingest_session, days_ago, embedder):
+    """Through the CLI: two days' accounts of one plan stay two lines, each with its own "today"."""
+    lines = _two_days_of_the_bakery(ws, clawmem, ingest_session, days_ago)
+    assert len(lines) == 2 and all(line.count("Today (") == 1 for line in lines), lines
+
+
+def test_with_days_not_told_apart_the_two_days_read_as_one(ws, clawmem, ingest_session, days_ago, embedder, monkeypatch):
+    monkeypatch.setattr(topics, "_other_days", lambda a, b: False)
+    [line] = _two_days_of_the_bakery(ws, clawmem, ingest_session, days_ago)
+    assert line.count("Today (") == 2, line
 
 
 def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ingest_session, days_ago):
