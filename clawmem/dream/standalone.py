@@ -223,6 +223,16 @@ BEFORE_BARE_IT = frozenset(
 NAMED_HERE = re.compile(r"\s+(?:(?:is|was)\s+)?(?:called|named|titled)\b", re.IGNORECASE)
 # "I'd like to visit again", "I want to try it too" without the it: a verb whose object was the chat's
 BARE_OBJECT = re.compile(r"\b(?:visit|see|watch|read|try|play|buy|get|order|make)\s+(?:again|too|sometime|someday|soon)\b", re.IGNORECASE)
+# "Thankfully, my son's ok", "Luckily everyone was fine": relief after what happened, which the
+# line does not say ("… fine after the crash in May" does)
+RELIEF = re.compile(
+    r"^(?:thankfully|luckily|fortunately|phew)\b[,!]?\s+(?:\w+\s+){0,3}?\w+(?:'s|'re|\s+(?:is|are|was|were|got out|came out|turned out))\s+"
+    r"(?:(?:totally|completely|all|perfectly|doing|okay and|ok and)\s+)?(?:ok|okay|fine|alright|all right|safe|unharmed|unhurt|well)\b(?!\s+(?:enough|to|for)\b)"
+    r"(?![^.!?]*\b(?:after|despite|from|following|when|during)\b)",
+    re.IGNORECASE,
+)
+# "Somewhat similar to the last one", "I liked the other one better": one of several the turn has not named
+THE_ONE = re.compile(r"\bthe (?:last|previous|other|first|second|same|new|old) one\b", re.IGNORECASE)
 # "I previously said that …", "as I mentioned": the speaker's own words earlier in the chat
 SAID_BEFORE = re.compile(
     r"\b(?:i|you|we)\s+(?:previously|already|just|earlier)\s+(?:said|mentioned|told|asked)\b|\bas (?:i|you)\s+(?:said|mentioned|told)\b|"
@@ -461,13 +471,14 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the column thing", "as for the lounge", "the book you recommended", "try this", "read that yet", "never been", "I could
+    accident", "the column thing", "as for the lounge", "thankfully my son's ok", "the last one", "the book you recommended", "try this", "read that yet", "never been", "I could
     have", "mentioned him", "if I could choose", "the message it sends") at what its turn has not
     said before it (``earlier``: its words; ``someone``: whether it named a person), or at the
     speaker's own earlier words ("as I said")."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL)):
+    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF)):
         return True
-    if not earlier and _bare_it(said):
+    one = THE_ONE.search(said)
+    if not earlier and (_bare_it(said) or (one is not None and not _plural(set(words(said[: one.start()]))))):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said), *NAMED_THING.finditer(said), *TAKEN_UP.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
@@ -492,8 +503,12 @@ def _unnamed_group(said: str, earlier: set[str]) -> bool:
         return False
     before = said[: pronoun.start()]
     tokens = earlier | set(words(before))
-    plural = any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) and w not in STOPWORDS for w in tokens)
-    return not (plural or "and" in tokens or tokens & COLLECTIVE_NOUNS or _people(tokens) or names_someone(before, opener=False))
+    return not (_plural(tokens) or "and" in tokens or tokens & COLLECTIVE_NOUNS or _people(tokens) or names_someone(before, opener=False))
+
+
+def _plural(tokens: set[str]) -> bool:
+    """Whether ``tokens`` hold a plural noun (a word ending in s that is no stopword: "bikes", not "this")."""
+    return any(len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) and w not in STOPWORDS for w in tokens)
 
 
 def _unnamed_person(said: str) -> bool:

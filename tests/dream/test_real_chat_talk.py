@@ -167,6 +167,12 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         # the other person's topic taken up
         "As for the lounge, I'm looking forward to the cozy atmosphere and the opportunity to relax.",
         "As for your new job offer, I think it's a great fit.",
+        # relief after what happened, one of several the turn has not named
+        "Thankfully, my son's ok and that was a reminder that life is precious and to cherish our family.",
+        "Luckily everyone was fine.",
+        "Thankfully they’re all okay.",
+        "Somewhat similar to the last one, but hey, that's just the kind of thing I'm inspired to write about!",
+        "I liked the other one better, it had a bigger garden.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -206,6 +212,9 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I'd love to visit Japan someday with my wife.",
         "I visited Lisbon in May and I want to see it again soon.",
         "As for me, I started a new job at the library in March.",
+        "Thankfully my son was fine after the car accident in May.",
+        "Luckily my sister is well enough to travel to Boston in June.",
+        "I bought two bikes in May and the first one is the one I ride to work.",
         "As for the Alchemist, I started reading it on my flight to Boston.",
         "We booked the lounge at the Hilton for Friday, and as for the lounge, it has a piano.",
     ],
