@@ -503,7 +503,8 @@ def request_talk(said: str) -> str | None:
     requirement after a label naming a piece of work ("New feature: text members before …",
     "Task: `rivet status` should ask the daemon …"), a particular
     thing after a verb for a label ("Commit: the mailer change first, …"), and something the
-    owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"). One about
+    owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"), and a
+    hedged suggestion for it (``SUGGESTION``: "Maybe we can prioritize the critical features"). One about
     things in general ("Import CTEs at the top") may be a convention and stays, as does a
     procedure with its condition; a directive ``directive_grammar`` knows goes to ``USER.md`` on its own."""
     labelled = _label(said)
@@ -516,7 +517,9 @@ def request_talk(said: str) -> str | None:
             or (label.casefold() in IMPERATIVE and tokens[:1] != [] and tokens[0] in PARTICULAR and not AFTER_A_NOUN & set(tokens))
         ):
             return TASK
-    return TASK if WANTS.match(said) or STILL_TO_DO.search(said) or _particular_instruction(words(said), PARTICULAR) else None
+    if WANTS.match(said) or STILL_TO_DO.search(said) or SUGGESTION.match(said):
+        return TASK
+    return TASK if _particular_instruction(words(said), PARTICULAR) else None
 
 
 def _label(said: str) -> tuple[str, str] | None:

@@ -339,6 +339,10 @@ def test_the_assistants_promise_to_follow_a_rule_is_never_a_claim(ws, clawmem, d
     # two verbs, the second about a particular thing
     "Pull and check it all still builds.",
     "Go ahead and bump the version in pyproject.toml.",
+    # a hedged suggestion for the work at hand
+    "Maybe we can prioritize the most critical features and create a schedule for the two extra days.",
+    "Perhaps the cache for the OpenWeather responses should live in localStorage.",
+    "We could split the analytics blueprint out once the auth routes are done.",
 ])
 def test_the_owners_tasks_to_the_agent_are_never_claims(ws, clawmem, days_ago, task):
     """In a turn to their agent, the owner's unconditional instruction is the work at hand, said
