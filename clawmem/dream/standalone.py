@@ -46,7 +46,7 @@ DEPENDENT = re.compile(
     # "This week has been swamped", "This morning I ran 5k": a time counted from the day it was said leans on nothing
     r"(?!this (?:week|weekend|morning|afternoon|evening|month|year|summer|winter|spring|fall|autumn|semester|season)\b)"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
-    r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|"
+    r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|however|"
     # "Even made a tattoo to remind myself about it": "even" adds to what was said before ("even if …" opens a clause)
     r"even(?!\s+(?:though|if|when|whenever|while|after|before|with|without|as|during|so)\b)|"
     r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so|"
@@ -240,6 +240,7 @@ SAID_BEFORE = re.compile(
     re.IGNORECASE,
 )
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
+INTRODUCES_A_RECORD = "introduces the code or output that follows it (the transcript keeps both), not a fact"
 DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
 # "Always answer in British English. Colour, organise, licence, the lot.", "Keep golangci-lint clean.
 # I shouldn't be finding out from the pipeline.", "We do CTEs, not nested subqueries. Import CTEs at
@@ -604,7 +605,8 @@ def claims(
     ``replying`` to the owner's turn right before it that opens by acknowledging it
     (``worth.ACKNOWLEDGING``: "Noted: local work only against dev"), which restates the owner's
     words; so are records (``scaffold.record``) unless
-    ``records_allowed`` (an owner's own note) and sentences ``scaffolding.reason`` refuses, which
+    ``records_allowed`` (an owner's own note), the sentence ending on a colon that introduces one
+    (``_introduces_a_record``), and sentences ``scaffolding.reason`` refuses, which
     leave the claim before them open for what follows. In a conversation between ``named``
     people, a sentence spoken to the listener or about no one in particular (``_to_listener``)
     is no claim either: a general remark stays open for a sentence that leans on it ("Flowers
@@ -618,10 +620,13 @@ def claims(
     item_at: int | None = None  # the claim a counted item opened ("One: …"): its sentences up to the next count are one claim
     offered = answer and any(worth.OFFER.match(piece.said) for piece in found)
     after_directive = False  # whether the sentences since the last directive all were about it
-    for piece in found:
+    for at, piece in enumerate(found):
         if piece.record and not records_allowed:
             out.append((piece, piece.record))
             open_at = None
+            continue
+        if not records_allowed and _introduces_a_record(found, at):
+            out.append((piece, INTRODUCES_A_RECORD))  # "Here's how we could implement the cache:" before the code
             continue
         if not piece.unit:
             out.append((Piece(piece.said, "", piece.speaker), None))
@@ -682,6 +687,13 @@ def claims(
         else:
             out.append((piece, "not self-contained (leans on words said before it)"))
     return out
+
+
+def _introduces_a_record(found: list[Piece], at: int) -> bool:
+    """Whether the piece at ``at`` ends on a colon right before a record (code, a config, output):
+    "Here's an example of how we could implement the cache, keeping the app under 2.5MB:" says
+    what follows, which the transcript keeps and the curated core does not."""
+    return at + 1 < len(found) and found[at].said.rstrip().endswith(":") and found[at + 1].record is not None
 
 
 def _aside(said: str, *, leaning: bool = False) -> str | None:

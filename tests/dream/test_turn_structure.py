@@ -423,3 +423,64 @@ def test_an_introduction_not_told_by_the_owner_is_no_strong_evidence():
     assert gate.strong_evidence(by_agent) is None
     assert gate.strong_evidence(candidate(said), frozenset({"transcripts/s.md"})) is None
     assert gate.strong_evidence(candidate(said)) == gate.INTRODUCED
+
+
+# --- a sentence ending on a colon before code says what follows -----------------------------------
+
+SHOWN_CODE = "\n".join([
+    "user: To keep API responses under 300ms, the weather app caches OpenWeather responses for 10 minutes.",
+    "Here's an example of how we could implement a simple caching layer, keeping the app under 2.5MB:",
+    "```js",
+    "const cache = new Map();",
+    "```",
+    "However, for the sake of keeping the app lightweight, this approach could be a starting point.",
+])
+
+
+def test_a_sentence_introducing_code_is_no_claim():
+    """It says what follows, which the transcript keeps; a leaning sentence after the code has nothing to lean on."""
+    row = {"text": SHOWN_CODE, "kind": "transcript", "origin": "owner", "observed_at": "2026-11-19T10:00:00+00:00", "file_date": "2026-11-19"}
+    verdicts = {u.piece.unit[:12]: u.reason for u in standalone.read(row, relayed=False)}
+    assert verdicts["Here's an ex"] == standalone.INTRODUCES_A_RECORD
+    assert claims_of(SHOWN_CODE, origin="owner") == [
+        "To keep API responses under 300ms, the weather app caches OpenWeather responses for 10 minutes."
+    ]
+
+
+@pytest.mark.parametrize("turn", [
+    "user: Here's my setup: Postgres 16 on Fly, Redis 7 for the cache.",  # what follows the colon is in the sentence
+    "user: The deploy target for the weather app is Netlify, with this config:\nIt builds from the main branch on every push.",
+])
+def test_a_colon_before_prose_introduces_nothing(turn):
+    assert INTRO_REASON not in [u.reason for u in standalone.read(
+        {"text": turn, "kind": "transcript", "origin": "owner", "observed_at": None, "file_date": None}, relayed=False)]
+
+
+INTRO_REASON = standalone.INTRODUCES_A_RECORD
+
+
+def test_in_the_owners_note_the_label_of_a_snippet_stays():
+    note = "The arm64 build needs the gold linker, set like this:\n```toml\nrustflags = [\"-C\", \"link-arg=-fuse-ld=gold\"]\n```"
+    row = {"text": note, "kind": "note", "origin": "owner", "observed_at": None, "file_date": None}
+    assert INTRO_REASON not in [u.reason for u in standalone.read(row)]
+
+
+def test_however_opening_a_sentence_leans_on_the_one_before():
+    claims = claims_of("user: I'd like to cache the OpenWeather responses. However, the free plan allows 1,000 calls a day.", origin="owner")
+    assert claims == ["The user said: I'd like to cache the OpenWeather responses. However, the free plan allows 1,000 calls a day."]
+
+
+def test_a_code_introduction_said_on_three_days_stays_out_of_memory(ws, say, dream):
+    for n in (3, 2, 1):
+        say(f"s{n}", SHOWN_CODE + "\nassistant: That works.\n", day(n))
+    dream(day(1))
+    memory = " ".join(active(ws.memory_md))
+    assert "caches OpenWeather responses" in memory and "Here's an example" not in memory, memory
+
+
+def test_control_without_the_rule_the_code_introduction_lands(ws, say, dream, monkeypatch):
+    monkeypatch.setattr(standalone, "_introduces_a_record", lambda found, at: False)
+    for n in (3, 2, 1):
+        say(f"s{n}", SHOWN_CODE + "\nassistant: That works.\n", day(n))
+    dream(day(1))
+    assert "Here's an example" in " ".join(active(ws.memory_md))
