@@ -32,7 +32,11 @@ RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\
 # whitespace and a letter, digit or opening quote, unless the word before the point is an
 # abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
 # Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
-BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[^\W_])")  # chat text often starts a sentence in lower case, or with "É"
+# A request put to the listener after a comma is a sentence of its own: "I chose vanilla JS for
+# simplicity, can you help me implement the weather app" states a choice, then asks.
+BOUNDARY = re.compile(  # chat text often starts a sentence in lower case, or with "É"
+    r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[^\W_])|,(?=\s+(?i:(?:so|and|but)\s+)?(?i:can|could|would) you\b)"
+)
 ABBREVIATIONS = frozenset(
     """
     mr mrs ms mx dr prof st mt ft sr jr rev fr sen gen col capt lt sgt gov pres hon messrs vs etc cf approx incl

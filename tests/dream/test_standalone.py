@@ -37,6 +37,10 @@ def bodies(ws) -> list[str]:
         # an acronym in capitals ends a sentence; a capital outside ASCII opens one
         ("Commit it and open the MR. And keep lint clean.", ["Commit it and open the MR.", "And keep lint clean."]),
         ("Ask Mr. Lee. Élise moved the reports. Über is next.", ["Ask Mr. Lee.", "Élise moved the reports.", "Über is next."]),
+        # a request put to the listener after a comma asks, whatever the sentence before it stated
+        ("I chose vanilla JS for simplicity, can you help me implement the app?", ["I chose vanilla JS for simplicity,", "can you help me implement the app?"]),
+        ("We ship on Fridays, so could you check the build", ["We ship on Fridays,", "so could you check the build"]),
+        ("You can, and you could too.", ["You can, and you could too."]),
     ],
 )
 def test_sentences_split_only_where_a_sentence_ends(text, expected):
@@ -44,7 +48,7 @@ def test_sentences_split_only_where_a_sentence_ends(text, expected):
 
 
 TEXT = st.lists(
-    st.one_of(st.sampled_from(["St.", "Dr.", "e.g.", "U.S.", "v1.2", "3.14", "...", "!", "?", ".", "Moritz", "I", "a", '"', "(", ")"]),
+    st.one_of(st.sampled_from(["St.", "Dr.", "e.g.", "U.S.", "v1.2", "3.14", "...", "!", "?", ".", "Moritz", "I", "a", '"', "(", ")", ",", "can", "you"]),
               st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)),
     max_size=30,
 ).map(" ".join)

@@ -484,3 +484,25 @@ def test_control_without_the_rule_the_code_introduction_lands(ws, say, dream, mo
         say(f"s{n}", SHOWN_CODE + "\nassistant: That works.\n", day(n))
     dream(day(1))
     assert "Here's an example" in " ".join(active(ws.memory_md))
+
+
+# --- a request put to the agent after a comma is a sentence of its own ----------------------------
+
+CHOICE_AND_REQUEST = (
+    "user: I chose vanilla JS over React 18.2 for the weather app, for simplicity and faster deployment, "
+    "can you help me write the fetch code for the OpenWeather API"
+)
+
+
+def test_a_request_after_a_comma_leaves_the_statement_before_it():
+    assert claims_of(CHOICE_AND_REQUEST, origin="owner") == [
+        "The user said: I chose vanilla JS over React 18.2 for the weather app, for simplicity and faster deployment."
+    ]
+
+
+def test_the_statement_reaches_memory_without_the_request(ws, say, dream):
+    for n in (3, 2, 1):
+        say(f"s{n}", CHOICE_AND_REQUEST + "\nassistant: Sure, here is a fetch wrapper.\n", day(n))
+    dream(day(1))
+    memory = " ".join(active(ws.memory_md))
+    assert "vanilla JS over React 18.2" in memory and "can you help" not in memory, memory
