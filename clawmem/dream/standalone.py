@@ -648,7 +648,11 @@ def claims(
             continue
         after_directive = False
         # the owner's word before a colon is a label, not a speaker ("Commit: the mailer change first")
-        structure = worth.answer_talk(said, item=piece.item, offered=offered) if answer else worth.request_talk(worth.plain_typing(piece.unit)) if request else None
+        structure = None
+        if answer:
+            structure = worth.answer_talk(said, item=piece.item, offered=offered)
+        elif request:
+            structure = worth.request_talk(worth.plain_typing(piece.unit), item=piece.item)
         if structure:
             out.append((piece, structure))
             open_at = None if piece.item else open_at

@@ -402,6 +402,15 @@ STILL_TO_DO = re.compile(
     re.IGNORECASE,
 )
 TASK = "the owner's request for the work at hand, not a fact"
+# "- **Nov 16 - Dec 15, 2023:** Implement user authentication", "- Week 2: set up CI": a row of a
+# schedule laid out for the work at hand, whose heading and project are not in the row
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+SCHEDULE_ROW = re.compile(
+    rf"^\**\s*(?:(?:week|day)s?\s*\d+(?:\s*[-–—]\s*\d+)?|{MONTH}\s+\d{{1,2}}(?:,?\s*\d{{4}})?\s*[-–—]\s*(?:{MONTH}\s+)?\d{{1,2}}(?:,?\s*\d{{4}})?)"
+    r"\s*\**\s*:",
+    re.IGNORECASE,
+)
+SCHEDULED = "a row of a schedule laid out for the work at hand, not a fact"
 # What a speaker in a chat is doing as they type: "Morning im cooking my soup rn", "Right now im
 # enjoying my latte", "I'm just getting ready to go out", "I just woke up", "now I'm home". True
 # for a moment; the transcript keeps it for search, the curated core does not. Narrow on purpose:
@@ -495,7 +504,7 @@ def answer_talk(said: str, *, item: bool, offered: bool = False) -> str | None:
     return "the assistant's instruction for the work at hand, not a fact" if _instruction(words(said)) else None
 
 
-def request_talk(said: str) -> str | None:
+def request_talk(said: str, *, item: bool = False) -> str | None:
     """Why a sentence of the owner's turn to their agent is a task rather than a fact ("Bump the
     build number to 1.6.0+58 for me", "Put it in the Makefile"): an unconditional instruction
     about a particular thing is the work at hand, also after a label naming it ("Meanwhile, the
@@ -504,9 +513,13 @@ def request_talk(said: str) -> str | None:
     "Task: `rivet status` should ask the daemon …"), a particular
     thing after a verb for a label ("Commit: the mailer change first, …"), and something the
     owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"), and a
-    hedged suggestion for it (``SUGGESTION``: "Maybe we can prioritize the critical features"). One about
+    hedged suggestion for it (``SUGGESTION``: "Maybe we can prioritize the critical features"), and
+    an ``item`` of a schedule laid out by its days (``SCHEDULE_ROW``: "- **Nov 16 - Dec 15, 2023:**
+    Implement user authentication", "- Week 2: …"). One about
     things in general ("Import CTEs at the top") may be a convention and stays, as does a
     procedure with its condition; a directive ``directive_grammar`` knows goes to ``USER.md`` on its own."""
+    if item and SCHEDULE_ROW.match(said):
+        return SCHEDULED
     labelled = _label(said)
     if labelled is not None:
         label, rest = labelled

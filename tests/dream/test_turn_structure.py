@@ -506,3 +506,43 @@ def test_the_statement_reaches_memory_without_the_request(ws, say, dream):
     dream(day(1))
     memory = " ".join(active(ws.memory_md))
     assert "vanilla JS over React 18.2" in memory and "can you help" not in memory, memory
+
+
+# --- a row of a schedule laid out by its days is the work at hand ----------------------------------
+
+SCHEDULE = "\n".join([
+    "user: The budget tracker runs on Flask 2.3 with SQLite, and I deploy it to Render.",
+    "### Milestones:",
+    "- **Nov 1 - Nov 15, 2023:** Setup Flask project, virtual environment, and initial database schema.",
+    "- **Dec 16, 2023 - Jan 15, 2024:** Develop transaction management features (add income, add expense).",
+    "- Week 2: implement user authentication with registration, login and logout.",
+    "- **Database:** SQLite 3.39, migrations with Flask-Migrate 3.1.0.",
+])
+
+
+def test_a_schedule_row_is_no_claim_and_a_labelled_fact_stays():
+    assert claims_of(SCHEDULE, origin="owner") == [
+        "The user said: The budget tracker runs on Flask 2.3 with SQLite, and I deploy it to Render.",
+        "**Database:** SQLite 3.39, migrations with Flask-Migrate 3.1.0.",
+    ]
+
+
+@pytest.mark.parametrize("row", ["**Sprint 2 (April 20, 2024):** SEO basics and the contact form backend.", "Week of work ahead: the contact form."])
+def test_a_row_named_otherwise_is_no_schedule_row(row):
+    assert worth.request_talk(row, item=True) is None
+
+
+def test_a_schedule_said_on_three_days_leaves_only_its_facts_in_memory(ws, say, dream):
+    for n in (3, 2, 1):
+        say(f"s{n}", SCHEDULE + "\nassistant: Looks good.\n", day(n))
+    dream(day(1))
+    memory = " ".join(active(ws.memory_md))
+    assert "Flask-Migrate 3.1.0" in memory and "Nov 1 - Nov 15" not in memory and "Week 2" not in memory, memory
+
+
+def test_control_without_the_rule_the_rows_land(ws, say, dream, monkeypatch):
+    monkeypatch.setattr(worth, "SCHEDULE_ROW", re.compile(r"(?!x)x"))
+    for n in (3, 2, 1):
+        say(f"s{n}", SCHEDULE + "\nassistant: Looks good.\n", day(n))
+    dream(day(1))
+    assert "Nov 1 - Nov 15" in " ".join(active(ws.memory_md))
