@@ -402,6 +402,16 @@ STILL_TO_DO = re.compile(
     re.IGNORECASE,
 )
 TASK = "the owner's request for the work at hand, not a fact"
+# "I'm not sure how to proceed with the migration script", "I need help with the implementation",
+# "I want to make sure the modals display correctly": the owner asking for help with the work at hand
+HELP = re.compile(
+    r"^(?:(?:but|and|so|however|now|still|also)[,]?\s+)?(?:i\s+(?:really\s+|just\s+|also\s+|still\s+)?(?:need|could use|would like|'d like) (?:some\s+)?"
+    r"(?:help|guidance|advice|assistance)\b|i'?m (?:just |still |also )?not sure (?:how|what|where|which|if|whether|about|why)\b|"
+    r"i (?:just |also )?(?:want|'d like|would like) to make sure\b|"
+    r"i (?:don'?t|do not) know (?:how|what|where|which|if|whether|why)\b)",
+    re.IGNORECASE,
+)
+HELP_WANTED = "the owner asking for help with the work at hand, not a fact"
 # "- **Nov 16 - Dec 15, 2023:** Implement user authentication", "- Week 2: set up CI": a row of a
 # schedule laid out for the work at hand, whose heading and project are not in the row
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -514,6 +524,7 @@ def request_talk(said: str, *, item: bool = False) -> str | None:
     thing after a verb for a label ("Commit: the mailer change first, …"), and something the
     owner wants built or changed (``WANTS``: "I want the kiosk to ask for a waiver …"), and a
     hedged suggestion for it (``SUGGESTION``: "Maybe we can prioritize the critical features"), and
+    the owner asking for help (``HELP``: "I'm not sure how to proceed", "I want to make sure …"),
     an ``item`` of a schedule laid out by its days (``SCHEDULE_ROW``: "- **Nov 16 - Dec 15, 2023:**
     Implement user authentication", "- Week 2: …"). One about
     things in general ("Import CTEs at the top") may be a convention and stays, as does a
@@ -532,6 +543,8 @@ def request_talk(said: str, *, item: bool = False) -> str | None:
             return TASK
     if WANTS.match(said) or STILL_TO_DO.search(said) or SUGGESTION.match(said):
         return TASK
+    if HELP.match(said):
+        return HELP_WANTED
     return TASK if _particular_instruction(words(said), PARTICULAR) else None
 
 

@@ -546,3 +546,27 @@ def test_control_without_the_rule_the_rows_land(ws, say, dream, monkeypatch):
         say(f"s{n}", SCHEDULE + "\nassistant: Looks good.\n", day(n))
     dream(day(1))
     assert "Nov 1 - Nov 15" in " ".join(active(ws.memory_md))
+
+
+# --- the owner asking for help is the work at hand ---------------------------------------------------
+
+@pytest.mark.parametrize("asked", [
+    "I'm not sure how to proceed with creating the migration script.",
+    "However, I'm not sure how to handle the transition between mobile and desktop layouts.",
+    "I need help with the implementation of the login route.",
+    "I want to make sure each blueprint is properly separated.",
+    "I don't know whether the modals should load lazily.",
+])
+def test_asking_for_help_is_no_claim(asked):
+    turn = f"user: The budget tracker uses Flask 2.3 with SQLite. {asked}"
+    assert claims_of(turn, origin="owner") == ["The budget tracker uses Flask 2.3 with SQLite."]
+    assert worth.request_talk(asked) == worth.HELP_WANTED
+
+
+@pytest.mark.parametrize("said", [
+    "I'm sure the staging database is read-only.",
+    "I know the build needs Go 1.23.",
+    "I'm having trouble with the arm64 linker since the glibc 2.39 upgrade.",  # a problem: the fix after it joins it
+])
+def test_a_statement_or_a_problem_is_no_request_for_help(said):
+    assert worth.request_talk(said) is None
