@@ -472,8 +472,9 @@ def _join(first: Piece, second: Piece) -> Piece:
 
 def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
-    accident", "the column thing", "as for the lounge", "thankfully my son's ok", "the last one", "the book you recommended", "try this", "read that yet", "never been", "I could
-    have", "mentioned him", "if I could choose", "the message it sends") at what its turn has not
+    accident", "the column thing", "as for the lounge", "thankfully my son's ok", "the last one",
+    "the book you recommended", "try this", "read that yet", "never been", "I could have",
+    "mentioned him", "if I could choose", "the message it sends") at what its turn has not
     said before it (``earlier``: its words; ``someone``: whether it named a person), or at the
     speaker's own earlier words ("as I said")."""
     if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF)):
