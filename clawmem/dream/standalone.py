@@ -270,6 +270,11 @@ FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll|im|ive)\b
 # the line cannot (typed without the apostrophe too)
 ADDRESSEE = worth.SECOND_PERSON | frozenset(("youve", "youre", "youll", "youd", "yall"))
 ADDRESSED = "not self-contained (says 'you': the person addressed is not named in the line)"
+# "We love painting together lately", "We even went on another camping trip": a named speaker's "we"
+# with nobody beside them in the line ("my husband and I", "the kids", "our family", a name)
+US = frozenset(("we", "our", "ours", "us", "ourselves"))
+CODE_LIKE = re.compile(r"[/_@`]|\w\.\w")  # "src/app.py", "v1.2", "fly.io": a work's own names
+UNNAMED_WE = "not self-contained (says 'we': who the speaker is with is not named in the line)"
 # A named speaker's sentence about no one (no first person, no name, no person, no number) is a
 # remark about the world, not the speaker's account ("Greek cuisine is known for its dishes!",
 # "Calculus can be quite challenging."). One that leans on the sentence before it is about what
@@ -802,6 +807,17 @@ def _of_the_speaker(unit: str) -> bool:
     return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 
 
+def _unnamed_we(said: str) -> bool:
+    """Whether a named speaker's claim says "we" (``US``) and never who with: no "I", no person, no
+    group, no name, nothing of a work of theirs ("We love painting together lately"; "We took the
+    kids to the beach" names them, "We switched the wire format to postcard" names the work)."""
+    tokens = set(words(said))
+    if not tokens & US or tokens & worth.SINGULAR:
+        return False
+    work = any(ACRONYM.fullmatch(w) for w in WORD.findall(said)) or CODE_LIKE.search(said) is not None
+    return not (_people(tokens) or tokens & COLLECTIVE_NOUNS or names_someone(said, opener=False) or work)
+
+
 def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[Unit]:
     """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
     ``file_date`` when known) as dreaming stages them: attributed, dates resolved. ``relayed``:
@@ -824,6 +840,8 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
     for piece, why in _accounts(found_claims, speaker_of):
         if named and not why and piece.unit and not _of_the_speaker(piece.unit):
             why = worth.GENERAL_REMARK
+        elif named and not why and piece.unit and _unnamed_we(_judged(piece.unit)):
+            why = UNNAMED_WE
         if why or not piece.unit:
             found.append(Unit(piece, "", why))
             continue

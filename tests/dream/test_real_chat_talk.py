@@ -677,3 +677,43 @@ def test_a_hope_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem
 def test_with_the_hope_rule_off_the_hope_lands(ws, clawmem, days_ago, monkeypatch):
     monkeypatch.setattr(worth, "hoped", lambda said: None)
     assert "Hopefully" in _three_days(clawmem, ws, days_ago, HOPE_TURNS, "sick week nurse night shifts Mercy Hospital")
+
+
+# A named speaker's "we" with nobody beside them in the line: who they were with is not said.
+UNNAMED_WE = [
+    "We even went on another camping trip in the forest.",
+    "We love painting together lately, especially nature-inspired ones.",
+    "Last week, we had a blast at a live music event.",
+    "Some of our favorite moments were sitting by the beach with a drink!",
+]
+NAMED_WE = [
+    "We took the kids to the beach in July, they loved it.",
+    "We're considering adopting a rescue dog to teach our kids responsibility.",
+    "My husband and I went to Paris in May. We loved the Louvre.",
+    "Our family moved to Denver in 2020.",
+    "We moved to Denver in 2020.",  # a name: who "we" were the line may not say, where they went it does
+]
+
+
+@pytest.mark.parametrize("turn", UNNAMED_WE)
+def test_a_we_with_nobody_named_is_not_self_contained(turn):
+    assert accounts(turn, "Melanie") == []
+
+
+@pytest.mark.parametrize("turn", NAMED_WE)
+def test_a_we_beside_someone_named_stays(turn):
+    assert len(accounts(turn, "Melanie")) == 1
+
+
+WE_TURNS = [("Caroline", "What have you been up to?"), ("Melanie", "We love painting together lately, especially nature-inspired ones."),
+            ("Melanie", "I teach art at Lincoln Elementary in Boise.")]
+
+
+def test_an_unnamed_we_said_on_three_days_stays_out_of_memory(ws, clawmem, days_ago):
+    memory = _three_days(clawmem, ws, days_ago, WE_TURNS, "painting together art teacher Lincoln Elementary")
+    assert "Lincoln Elementary" in memory and "painting together" not in memory, memory
+
+
+def test_with_the_we_rule_off_the_unnamed_we_lands(ws, clawmem, days_ago, monkeypatch):
+    monkeypatch.setattr(standalone, "_unnamed_we", lambda said: False)
+    assert "painting together" in _three_days(clawmem, ws, days_ago, WE_TURNS, "painting together art teacher Lincoln Elementary")

@@ -426,10 +426,10 @@ def test_words_that_point_back_into_the_chat_are_dropped(ws, clawmem, days_ago):
 def test_a_bare_instead_joins_the_claim_before_it_and_stands_alone_without_one():
     """"… instead" names the other half of a change said just before; with nothing before it, it stays."""
     row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00"}
-    joined = read({**row, "text": "Melanie: The hike was cancelled. We went to the science museum instead."})
-    assert [u.text for u in joined] == ["Melanie said: The hike was cancelled. We went to the science museum instead."]
-    alone = read({**row, "text": "Melanie: We went to the science museum instead."})
-    assert [u.text for u in alone] == ["Melanie said: We went to the science museum instead."]
+    joined = read({**row, "text": "Melanie: The hike was cancelled. I went to the science museum instead."})
+    assert [u.text for u in joined] == ["Melanie said: The hike was cancelled. I went to the science museum instead."]
+    alone = read({**row, "text": "Melanie: I went to the science museum instead."})
+    assert [u.text for u in alone] == ["Melanie said: I went to the science museum instead."]
     apart = read({**row, "text": "user: The API listens on port 8088 behind Caddy. Builds use pnpm instead of npm, pinned in package.json."})
     assert [u.text for u in apart] == ["The API listens on port 8088 behind Caddy.", "Builds use pnpm instead of npm, pinned in package.json."]
 
