@@ -422,18 +422,6 @@ def test_the_moment_leaves_the_fact_before_it(monkeypatch):
     assert "coffee" in " ".join(accounts(turn, "Paola")), "with the rule off the moment is part of the account"
 
 
-def test_a_chat_of_moments_promotes_none_of_them(ws, clawmem, days_ago, monkeypatch):
-    """Through the CLI: a moment said on three days, looked up each day, stays out of MEMORY.md
-    while the lasting fact beside it is promoted; with the rule off the moment lands."""
-    memory = _three_days(clawmem, ws, days_ago, MOMENT_TURNS, "tomato soup bakery Main Street weekends")
-    assert "bakery on Main Street" in memory and "tomato soup" not in memory, memory
-
-
-def test_with_the_moment_rule_off_the_moment_lands(ws, clawmem, days_ago, monkeypatch):
-    monkeypatch.setattr(worth, "of_the_moment", lambda said: None)
-    assert "tomato soup" in _three_days(clawmem, ws, days_ago, MOMENT_TURNS, "tomato soup bakery Main Street weekends")
-
-
 MOMENT_TURNS = [("Nico", "Morning im cooking my famous tomato soup rn"), ("Nico", "I work at the bakery on Main Street on weekends.")]
 
 
@@ -518,18 +506,6 @@ PLEDGE_TURNS = [
     ("Joanna", "Thanks, Nate! I'll definitely keep pursuing my passion for writing screenplays."),
     ("Joanna", "My screenplay about a lighthouse keeper won the Rhode Island film festival prize."),
 ]
-
-
-def test_a_pledge_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, days_ago):
-    """Through the CLI: a pledge said on three days and looked up each day stays out of MEMORY.md
-    beside a fact that is promoted."""
-    memory = _three_days(clawmem, ws, days_ago, PLEDGE_TURNS, "passion for writing screenplays lighthouse film festival")
-    assert "lighthouse keeper" in memory and "keep pursuing" not in memory, memory
-
-
-def test_with_the_pledge_rule_off_the_pledge_lands(ws, clawmem, days_ago, monkeypatch):
-    monkeypatch.setattr(worth, "pledge", lambda said: None)
-    assert "keep pursuing" in _three_days(clawmem, ws, days_ago, PLEDGE_TURNS, "passion for writing screenplays lighthouse film festival")
 
 
 @pytest.mark.parametrize("turn", [
@@ -667,18 +643,6 @@ HOPE_TURNS = [
 ]
 
 
-def test_a_hope_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, days_ago):
-    """Through the CLI: a hope said on three days and looked up each day stays out of MEMORY.md
-    beside a fact that is promoted."""
-    memory = _three_days(clawmem, ws, days_ago, HOPE_TURNS, "sick week nurse night shifts Mercy Hospital")
-    assert "Mercy Hospital" in memory and "Hopefully" not in memory, memory
-
-
-def test_with_the_hope_rule_off_the_hope_lands(ws, clawmem, days_ago, monkeypatch):
-    monkeypatch.setattr(worth, "hoped", lambda said: None)
-    assert "Hopefully" in _three_days(clawmem, ws, days_ago, HOPE_TURNS, "sick week nurse night shifts Mercy Hospital")
-
-
 # A named speaker's "we" with nobody beside them in the line: who they were with is not said.
 UNNAMED_WE = [
     "We even went on another camping trip in the forest.",
@@ -709,11 +673,27 @@ WE_TURNS = [("Caroline", "What have you been up to?"), ("Melanie", "We love pain
             ("Melanie", "I teach art at Lincoln Elementary in Boise.")]
 
 
-def test_an_unnamed_we_said_on_three_days_stays_out_of_memory(ws, clawmem, days_ago):
-    memory = _three_days(clawmem, ws, days_ago, WE_TURNS, "painting together art teacher Lincoln Elementary")
-    assert "Lincoln Elementary" in memory and "painting together" not in memory, memory
+# Through the CLI: a kind of talk said on three days, looked up each day, stays out of MEMORY.md
+# beside a fact that is promoted; with its rule switched off the talk lands.
+THROUGH_THE_CLI = [
+    pytest.param(MOMENT_TURNS, "tomato soup bakery Main Street weekends", "bakery on Main Street", "tomato soup",
+                 (worth, "of_the_moment", lambda said: None), id="moment"),
+    pytest.param(PLEDGE_TURNS, "passion for writing screenplays lighthouse film festival", "lighthouse keeper", "keep pursuing",
+                 (worth, "pledge", lambda said: None), id="pledge"),
+    pytest.param(HOPE_TURNS, "sick week nurse night shifts Mercy Hospital", "Mercy Hospital", "Hopefully",
+                 (worth, "hoped", lambda said: None), id="hope"),
+    pytest.param(WE_TURNS, "painting together art teacher Lincoln Elementary", "Lincoln Elementary", "painting together",
+                 (standalone, "_unnamed_we", lambda said: False), id="unnamed-we"),
+]
 
 
-def test_with_the_we_rule_off_the_unnamed_we_lands(ws, clawmem, days_ago, monkeypatch):
-    monkeypatch.setattr(standalone, "_unnamed_we", lambda said: False)
-    assert "painting together" in _three_days(clawmem, ws, days_ago, WE_TURNS, "painting together art teacher Lincoln Elementary")
+@pytest.mark.parametrize(("turns", "query", "fact", "talk", "rule"), THROUGH_THE_CLI)
+def test_talk_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, days_ago, turns, query, fact, talk, rule):
+    memory = _three_days(clawmem, ws, days_ago, turns, query)
+    assert fact in memory and talk not in memory, memory
+
+
+@pytest.mark.parametrize(("turns", "query", "fact", "talk", "rule"), THROUGH_THE_CLI)
+def test_with_its_rule_off_the_talk_lands(ws, clawmem, days_ago, monkeypatch, turns, query, fact, talk, rule):
+    monkeypatch.setattr(*rule)
+    assert talk in _three_days(clawmem, ws, days_ago, turns, query)

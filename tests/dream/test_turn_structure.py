@@ -470,20 +470,22 @@ def test_however_opening_a_sentence_leans_on_the_one_before():
     assert claims == ["The user said: I'd like to cache the OpenWeather responses. However, the free plan allows 1,000 calls a day."]
 
 
-def test_a_code_introduction_said_on_three_days_stays_out_of_memory(ws, say, dream):
+def _three_days(ws, say, dream, turn: str) -> str:
+    """The owner's ``turn`` said on three days with the agent's short answer, then a dream: MEMORY.md's active lines."""
     for n in (3, 2, 1):
-        say(f"s{n}", SHOWN_CODE + "\nassistant: That works.\n", day(n))
+        say(f"s{n}", turn + "\nassistant: That works.\n", day(n))
     dream(day(1))
-    memory = " ".join(active(ws.memory_md))
+    return " ".join(active(ws.memory_md))
+
+
+def test_a_code_introduction_said_on_three_days_stays_out_of_memory(ws, say, dream):
+    memory = _three_days(ws, say, dream, SHOWN_CODE)
     assert "caches OpenWeather responses" in memory and "Here's an example" not in memory, memory
 
 
 def test_control_without_the_rule_the_code_introduction_lands(ws, say, dream, monkeypatch):
     monkeypatch.setattr(standalone, "_introduces_a_record", lambda found, at: False)
-    for n in (3, 2, 1):
-        say(f"s{n}", SHOWN_CODE + "\nassistant: That works.\n", day(n))
-    dream(day(1))
-    assert "Here's an example" in " ".join(active(ws.memory_md))
+    assert "Here's an example" in _three_days(ws, say, dream, SHOWN_CODE)
 
 
 # --- a request put to the agent after a comma is a sentence of its own ----------------------------
@@ -501,10 +503,7 @@ def test_a_request_after_a_comma_leaves_the_statement_before_it():
 
 
 def test_the_statement_reaches_memory_without_the_request(ws, say, dream):
-    for n in (3, 2, 1):
-        say(f"s{n}", CHOICE_AND_REQUEST + "\nassistant: Sure, here is a fetch wrapper.\n", day(n))
-    dream(day(1))
-    memory = " ".join(active(ws.memory_md))
+    memory = _three_days(ws, say, dream, CHOICE_AND_REQUEST)
     assert "vanilla JS over React 18.2" in memory and "can you help" not in memory, memory
 
 
@@ -533,19 +532,13 @@ def test_a_row_named_otherwise_is_no_schedule_row(row):
 
 
 def test_a_schedule_said_on_three_days_leaves_only_its_facts_in_memory(ws, say, dream):
-    for n in (3, 2, 1):
-        say(f"s{n}", SCHEDULE + "\nassistant: Looks good.\n", day(n))
-    dream(day(1))
-    memory = " ".join(active(ws.memory_md))
+    memory = _three_days(ws, say, dream, SCHEDULE)
     assert "Flask-Migrate 3.1.0" in memory and "Nov 1 - Nov 15" not in memory and "Week 2" not in memory, memory
 
 
 def test_control_without_the_rule_the_rows_land(ws, say, dream, monkeypatch):
     monkeypatch.setattr(worth, "SCHEDULE_ROW", re.compile(r"(?!x)x"))
-    for n in (3, 2, 1):
-        say(f"s{n}", SCHEDULE + "\nassistant: Looks good.\n", day(n))
-    dream(day(1))
-    assert "Nov 1 - Nov 15" in " ".join(active(ws.memory_md))
+    assert "Nov 1 - Nov 15" in _three_days(ws, say, dream, SCHEDULE)
 
 
 # --- the owner asking for help is the work at hand ---------------------------------------------------
