@@ -233,6 +233,7 @@ RELIEF = re.compile(
 )
 # "Somewhat similar to the last one", "I liked the other one better": one of several the turn has not named
 THE_ONE = re.compile(r"\bthe (?:last|previous|other|first|second|same|new|old) one\b", re.IGNORECASE)
+MAX_BEFORE_ONE = 2
 # "I previously said that …", "as I mentioned": the speaker's own words earlier in the chat
 SAID_BEFORE = re.compile(
     r"\b(?:i|you|we)\s+(?:previously|already|just|earlier)\s+(?:said|mentioned|told|asked)\b|\bas (?:i|you)\s+(?:said|mentioned|told)\b|"
@@ -484,8 +485,7 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     speaker's own earlier words ("as I said")."""
     if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF)):
         return True
-    one = THE_ONE.search(said)
-    if not earlier and (_bare_it(said) or (one is not None and not _plural(set(words(said[: one.start()]))))):
+    if not earlier and (_bare_it(said) or _bare_one(said)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said), *NAMED_THING.finditer(said), *TAKEN_UP.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))
@@ -511,6 +511,17 @@ def _unnamed_group(said: str, earlier: set[str]) -> bool:
     before = said[: pronoun.start()]
     tokens = earlier | set(words(before))
     return not (_plural(tokens) or "and" in tokens or tokens & COLLECTIVE_NOUNS or _people(tokens) or names_someone(before, opener=False))
+
+
+def _bare_one(said: str) -> bool:
+    """Whether ``said`` has "the last one", "the other one" (``THE_ONE``) after next to nothing it
+    could be one of: no plural, at most ``MAX_BEFORE_ONE`` content words ("Somewhat similar to the
+    last one"; "I started another screenplay while I wait to hear how the first one did" names it)."""
+    one = THE_ONE.search(said)
+    if one is None:
+        return False
+    before = said[: one.start()]
+    return not _plural(set(words(before))) and len(content_words(before)) <= MAX_BEFORE_ONE
 
 
 def _plural(tokens: set[str]) -> bool:

@@ -215,6 +215,7 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "Thankfully my son was fine after the car accident in May.",
         "Luckily my sister is well enough to travel to Boston in June.",
         "I bought two bikes in May and the first one is the one I ride to work.",
+        "I can't stop thinking about the screenplay, so I started writing another one while I wait to hear how the first one did.",
         "As for the Alchemist, I started reading it on my flight to Boston.",
         "We booked the lounge at the Hilton for Friday, and as for the lounge, it has a piano.",
     ],
