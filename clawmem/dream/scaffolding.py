@@ -52,6 +52,12 @@ ASKED = re.compile(
     re.IGNORECASE,
 )
 LETTER = re.compile(r"[^\W\d_]")
+ASKING = "a question, not a fact"
+
+
+def asks(said: str) -> bool:
+    """Whether ``said`` (what was said, no scaffolding) is a question, "?" or not (``ASKED``)."""
+    return QUESTION.search(said) is not None or ASKED.match(said) is not None
 
 
 def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
@@ -71,8 +77,8 @@ def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
         return record
     if not LETTER.search(said):
         return "no words"
-    if QUESTION.search(said) or ASKED.match(said):
-        return "a question, not a fact"
+    if asks(said):
+        return ASKING
     if len(stripped) > MAX_UNIT_CHARS:
         return f"longer than {MAX_UNIT_CHARS} characters (not a compact entry)"
     if scaffold.attributed_to(stripped) in ASSISTANT and PROMISE.match(said):

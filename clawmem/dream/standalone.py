@@ -693,6 +693,9 @@ def claims(
                 earlier.update(words(said))
                 someone = someone or names_someone(said)
             continue
+        if scaffolding.asks(said):
+            out.append((piece, scaffolding.ASKING))  # "… launch. So can you help me weigh …?" asks; joined, the claim would too
+            continue
         talk = worth.social(said) if len(content_words(said)) <= MAX_TALK_WORDS else None
         if talk or _points_back(said, earlier, someone):
             out.append((piece, talk or POINTS_BACK))

@@ -563,3 +563,20 @@ def test_asking_for_help_is_no_claim(asked):
 ])
 def test_a_statement_or_a_problem_is_no_request_for_help(said):
     assert worth.request_talk(said) is None
+
+
+# --- a question that leans on the claim before it does not take the claim with it ---------------
+
+@pytest.mark.parametrize("turn", [
+    "user: We deploy to Fly.io from main. So what do you think about Render?",
+    "user: We deploy to Fly.io from main. And could you check the release workflow",
+    "Maria: I deploy to Fly.io from main at work. But what do you think about Render?",
+])
+def test_a_leaning_question_leaves_the_claim_before_it(turn):
+    [claim] = claims_of(turn, origin="owner")
+    assert "deploy to Fly.io from main" in claim and "Render" not in claim and "release workflow" not in claim
+
+
+def test_the_claim_before_a_leaning_question_reaches_memory(ws, say, dream):
+    memory = _three_days(ws, say, dream, "user: We deploy to Fly.io from main. So what do you think about Render?")
+    assert "We deploy to Fly.io from main." in memory, memory
