@@ -106,7 +106,7 @@ NEVER_ENDS = r"(?:loads?|finish(?:es)?|returns?|completes?|responds?)\b"  # "it 
 COMPLAINT = re.compile(
     r"\b(?:fails|failed|failing|keeps failing|fail to|crash(?:es|ed|ing)?|(?:is|are|was|were|got|still) broken|broke|errors? out|"
     r"panic(?:s|ked)|times out|timed out|not working|does(?:n'?t| not) work|won'?t (?:build|compile|start|run|load|link|work)|"
-    r"(?:is|are) back|(?:an?|the|this|that|same|new) (?:\w+ )?error|dies|died|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es)|"
+    r"(?:is|are) back|(?:an?|the|this|that|same|new) (?:\w+ )?error|dies|died|(?:keeps?|kept) dying|hangs|hung|freezes|froze|oom|out of memory|flak(?:y|ing|es)|"
     # how a symptom is told in other words: "login just spins forever", "the model gives rubbish",
     # "some rows just fail", "nothing happens", "it never finishes"
     r"(?:just |still |now )fail|(?:just |keeps |still )?spin(?:s|ning)? forever|just spins|keeps spinning|"

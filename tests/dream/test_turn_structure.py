@@ -580,3 +580,11 @@ def test_a_leaning_question_leaves_the_claim_before_it(turn):
 def test_the_claim_before_a_leaning_question_reaches_memory(ws, say, dream):
     memory = _three_days(ws, say, dream, "user: We deploy to Fly.io from main. So what do you think about Render?")
     assert "We deploy to Fly.io from main." in memory, memory
+
+
+def test_a_complaint_split_from_its_request_is_still_a_complaint():
+    """"First job: `make dev` keeps dying on me, can you see why?" was one question; split from its
+    request, the complaint is judged as one (held-out set 1 promoted it inside millrace's introduction)."""
+    turn = "user: millrace is the data pipeline for Pedala. First job: `make dev` keeps dying on me, can you see why?"
+    assert claims_of(turn, origin="owner") == ["Millrace is the data pipeline for Pedala."]
+    assert worth.reason("I'm dying to see the new Dune movie in March.") is None
