@@ -71,7 +71,7 @@ def reason(text: str, vocabulary: worth.Vocabulary | None = None) -> str | None:
     for why, pattern in PATTERNS:
         if pattern.search(stripped):
             return why
-    said = worth.plain_typing(scaffold.speech(stripped))
+    said = worth.judged(stripped)
     record = scaffold.record(said)
     if record:
         return record

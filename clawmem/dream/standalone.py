@@ -586,12 +586,6 @@ def _unaddressed(said: str) -> str:
     return said
 
 
-def _judged(unit: str) -> str:
-    """What a unit says, as the rules judge it: its speech (``scaffold.speech``), typed with care
-    (``worth.plain_typing``: "Thats" is "That's")."""
-    return worth.plain_typing(scaffold.speech(unit))
-
-
 def _leans(unit: str) -> bool:
     """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it).
 
@@ -652,7 +646,7 @@ def claims(
         if secret:
             out.append((piece, secret))  # the claim before it stays open: the rest of the turn still counts
             continue
-        said = _judged(piece.unit)
+        said = worth.judged(piece.unit)
         if answer and replying and not out and worth.ACKNOWLEDGING.match(piece.said):
             out.append((piece, worth.ECHO))  # what follows it in the answer is the answer's own
             continue
@@ -732,7 +726,7 @@ def _about_the_directive(unit: str) -> bool:
     """Whether a sentence right after a directive is about it (``ABOUT_THE_DIRECTIVE``): it leans on
     it, opens as an instruction, or is short and names nothing of its own (``paraphrase.specific``,
     a person)."""
-    said = _judged(unit)
+    said = worth.judged(unit)
     if _leans(unit) or worth.instruction(said):
         return True
     return len(words(said)) <= MAX_ASIDE_WORDS and not specific(said) and not names_someone(said, opener=False)
@@ -783,7 +777,7 @@ def _accounts(found: list[tuple[Piece, str | None]], speaker_of) -> list[tuple[P
             out.append((piece, why))
             last = len(out) - 1
             continue
-        if _unnamed_person(_judged(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
+        if _unnamed_person(worth.judged(piece.unit)):  # its "he" was named in a part of the turn it is now apart from
             out.append((piece, POINTS_BACK))
             continue
         out.append((piece, None))
@@ -816,7 +810,7 @@ def _of_the_speaker(unit: str) -> bool:
     """Whether a named speaker's account is about them or the people in their life ("I", "we",
     "my brother", "the kids", or no subject before a past verb: "Just finished Dune"); one that is
     not ("The Louvre is a treasure trove of art.") is a remark about the world."""
-    said = _judged(unit)
+    said = worth.judged(unit)
     tokens = set(words(said))
     return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 
@@ -854,7 +848,7 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
     for piece, why in _accounts(found_claims, speaker_of):
         if named and not why and piece.unit and not _of_the_speaker(piece.unit):
             why = worth.GENERAL_REMARK
-        elif named and not why and piece.unit and _unnamed_we(_judged(piece.unit)):
+        elif named and not why and piece.unit and _unnamed_we(worth.judged(piece.unit)):
             why = UNNAMED_WE
         if why or not piece.unit:
             found.append(Unit(piece, "", why))

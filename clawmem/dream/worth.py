@@ -489,6 +489,12 @@ def plain_typing(text: str) -> str:
     return BARE_CONTRACTION.sub(_with_apostrophe, text.translate(QUOTES))
 
 
+def judged(text: str) -> str:
+    """What ``text`` says as every rule judges it: its speech (``speech``: no scaffolding, no
+    attribution), typed with care (``plain_typing``)."""
+    return plain_typing(speech(text))
+
+
 def _with_apostrophe(m: re.Match[str]) -> str:
     typed = m[0]
     full = "it's" if m["its"] else "I'd" if m["id"] else BARE_CONTRACTIONS[typed.casefold()]
@@ -677,7 +683,7 @@ def social(text: str) -> str | None:
     """Why ``text`` is talk between the speakers (greeting, thanks, reaction, remark, mood, news
     without content) rather than information; ``None`` when it is not. Judged on the sentence
     alone, so a leaning sentence ("It was so cool.") can be dropped instead of joining a claim."""
-    return _talk(plain_typing(speech(text)))
+    return _talk(judged(text))
 
 
 def _talk(said: str) -> str | None:
@@ -700,7 +706,7 @@ def _talk(said: str) -> str | None:
 
 def reason(text: str, vocabulary: Vocabulary | None = None) -> str | None:
     """Why ``text`` carries no information worth keeping; ``None`` when it does."""
-    said = plain_typing(speech(text))
+    said = judged(text)
     talk = _talk(said)
     if talk:
         return talk
