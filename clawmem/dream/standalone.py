@@ -716,10 +716,12 @@ def _introduces_a_record(found: list[Piece], at: int) -> bool:
 
 def _aside(said: str, *, leaning: bool = False) -> str | None:
     """Why a named speaker's sentence in a chat is no part of their account (``None``: it may be):
-    said to the listener or about no one (``_to_listener``), what they are doing as they type, a
-    pledge to keep at it, or a hope of how things turn out. One list for a sentence that stands
-    alone and one that leans."""
-    return _to_listener(said, leaning=leaning) or worth.of_the_moment(said) or worth.pledge(said) or worth.hoped(said)
+    said to the listener or about no one (``_to_listener``), what they are doing as they type or
+    the doings of an ordinary day, a pledge to keep at it, or a hope of how things turn out. One
+    list for a sentence that stands alone and one that leans."""
+    return (
+        _to_listener(said, leaning=leaning) or worth.of_the_moment(said) or worth.ordinary_day(said) or worth.pledge(said) or worth.hoped(said)
+    )
 
 
 def _about_the_directive(unit: str) -> bool:

@@ -438,10 +438,28 @@ AT_THIS_MOMENT = re.compile(
 # what makes a sentence about the moment tell something lasting after all
 LASTING = re.compile(
     r"\b(?:always|usually|every|often|never|since|years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|works? (?:at|as|for|in)|weekends|"
-    r"started|moved|decided|learn(?:ed|ing|t)?|in general|generally|lately|these days|nowadays)\b",
+    r"started|moved|decided|learn(?:ed|ing|t)?|in general|generally|lately|these days|nowadays|everyday|tradition|habit|(?:first|last) day)\b",
     re.IGNORECASE,
 )
 OF_THE_MOMENT = "what the speaker is doing as they type, true for a moment (the transcript keeps it), not a lasting fact"
+# An ordinary day told in a chat: "Today was all about hitting the gym", "I had 9 hours of lessons
+# today", "I've been catching up on some work for school", "I'm about to take a shower". It tells
+# of the speaker's day (``THE_DAY``) and its doings are routine (``ROUTINE``: meals, the gym,
+# chores, school, work, rest, a screen), with nothing named and nothing ``LASTING``. A day with
+# something of its own stays: "Today I went to Art Basel", "I went to a pottery workshop today",
+# "I started going to the gym today".
+THE_DAY = re.compile(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|all day|(?:the rest of )?(?:the|my) day|later (?:on|in the (?:day|evening))"
+    r"|about to|getting ready|just (?:finished|got (?:back|done)|came))\b",
+    re.IGNORECASE,
+)
+ROUTINE = re.compile(
+    r"\b(?:gym|work(?:ing)? ?out|workouts?|breakfast|brunch|lunch|dinner|coffee|snacks?|shower|nap|sleep|errands|chores|laundry|"
+    r"groceries|grocery|study(?:ing)?|studied|homework|school ?work|school|lessons?|class(?:es)?|exams?|work|shift|home|"
+    r"tv|movies?|cinema|series|hang(?:ing)? out|hung out|catch(?:ing)? up|chat(?:ting)?|sleepover)\b",
+    re.IGNORECASE,
+)
+ORDINARY_DAY = "an ordinary day's doings (routine, nothing named), true for a day (the transcript keeps it), not a lasting fact"
 # "Thanks! I'll definitely keep pursuing my passion for writing", "I'm gonna keep pushing and never give
 # up", "I'll stay positive": a chat speaker's pledge to keep at it, said back to the other's
 # encouragement; what they keep at was their news, told in its own words. A habit with its
@@ -658,6 +676,16 @@ def of_the_moment(said: str) -> str | None:
     nothing ``LASTING``); ``None`` when it is not."""
     said = plain_typing(said)
     return OF_THE_MOMENT if AT_THIS_MOMENT.search(said) and not LASTING.search(said) else None
+
+
+def ordinary_day(said: str) -> str | None:
+    """Why a chat sentence tells only of an ordinary day (``THE_DAY``, ``ROUTINE``, no name but a
+    count, nothing ``LASTING``); ``None`` when it tells more."""
+    said = plain_typing(said)
+    named = [token for token in _specific(said) if not token.strip(EDGE).isdigit()]
+    if named or LASTING.search(said) or not (THE_DAY.search(said) and ROUTINE.search(said)):
+        return None
+    return ORDINARY_DAY
 
 
 def pledge(said: str) -> str | None:

@@ -644,6 +644,57 @@ HOPE_TURNS = [
 ]
 
 
+# An ordinary day's doings: routine (meals, the gym, chores, school, work, rest, a screen), told
+# of the speaker's day, naming nothing. Written fresh, in the ways chats tell a day.
+ORDINARY_DAYS = [
+    "Today I hit the gym for a solid chest and abs workout.",
+    "I had 9 hours of lessons today and it was pretty tough.",
+    "I called out of work today because of a stomach ache.",
+    "I'm about to take a shower and go to sleep.",
+    "im just about to cook dinner lol",
+    "This morning I did laundry and ran some errands.",
+    "I have been home for the rest of the day.",
+    "I had an exam today, which I did great on.",
+    "Tonight I'm going to watch a movie with my roommate.",
+    "I've been studying all day for my biology exam.",
+    "Later on I'm grabbing coffee and catching up with an old friend.",
+]
+NAMED_DAYS = [
+    ("Today I went to Art Basel in Miami with my sister.", "Today (2024-01-10) I went to Art Basel"),
+    ("I went to a pottery workshop today and made a bowl.", "I went to a pottery workshop today"),
+    ("I started going to the gym today because I need to get in shape.", "I started going to the gym today"),
+    ("Today I had brunch with a friend, a Sunday tradition of ours.", "Today (2024-01-10) I had brunch"),
+    ("I had my last day of school today, I start again in February.", "I had my last day of school today"),
+    ("I work out at the gym every morning before my shift.", "I work out at the gym every morning"),
+    ("I had dinner at Nobu with my parents tonight.", "I had dinner at Nobu"),
+]
+
+
+@pytest.mark.parametrize("turn", ORDINARY_DAYS)
+def test_an_ordinary_days_doings_are_no_claim(turn):
+    assert worth.ordinary_day(turn) == worth.ORDINARY_DAY
+    assert verdicts(turn, named=True) == [worth.ORDINARY_DAY], verdicts(turn, named=True)
+    assert accounts(turn, "Paola") == []
+
+
+@pytest.mark.parametrize(("turn", "kept"), NAMED_DAYS)
+def test_a_day_with_something_of_its_own_stays(turn, kept):
+    assert worth.ordinary_day(turn) is None
+    lines = accounts(turn, "Paola")
+    assert len(lines) == 1 and lines[0].startswith(f"Paola said: {kept}"), lines
+
+
+def test_an_ordinary_day_leaves_the_fact_beside_it(monkeypatch):
+    turn = "I'm a nursing student at UCLA, in my third year. Today I had 9 hours of lessons and studied all evening."
+    assert accounts(turn, "Paola") == ["Paola said: I'm a nursing student at UCLA, in my third year."]
+    monkeypatch.setattr(worth, "ordinary_day", lambda said: None)
+    assert "9 hours of lessons" in " ".join(accounts(turn, "Paola")), "with the rule off the day is part of the account"
+
+
+DAY_TURNS = [("Kevin", "How was your day?"), ("Paola", "I had nine hours of lessons and now I'm about to cook dinner and take a shower."),
+             ("Paola", "I'm a nursing student at UCLA, in my third year.")]
+
+
 # A named speaker's "we" with nobody beside them in the line: who they were with is not said.
 UNNAMED_WE = [
     "We even went on another camping trip in the forest.",
@@ -683,6 +734,8 @@ THROUGH_THE_CLI = [
                  (worth, "pledge", lambda said: None), id="pledge"),
     pytest.param(HOPE_TURNS, "sick week nurse night shifts Mercy Hospital", "Mercy Hospital", "Hopefully",
                  (worth, "hoped", lambda said: None), id="hope"),
+    pytest.param(DAY_TURNS, "lessons cook dinner shower nursing student UCLA", "nursing student at UCLA", "take a shower",
+                 (worth, "ordinary_day", lambda said: None), id="ordinary-day"),
     pytest.param(WE_TURNS, "painting together art teacher Lincoln Elementary", "Lincoln Elementary", "painting together",
                  (standalone, "_unnamed_we", lambda said: False), id="unnamed-we"),
 ]
