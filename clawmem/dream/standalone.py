@@ -820,12 +820,15 @@ def _of_the_speaker(unit: str) -> bool:
 def _unnamed_we(said: str) -> bool:
     """Whether a named speaker's claim says "we" (``US``) and never who with: no "I", no person, no
     group, no name, nothing of a work of theirs ("We love painting together lately"; "We took the
-    kids to the beach" names them, "We switched the wire format to postcard" names the work)."""
-    tokens = set(words(said))
+    kids to the beach" names them, "We switched the wire format to postcard" names the work). An
+    "I" that only frames an opinion (``OPINION_FRAME``) says nobody: "I think cooking brings us together"."""
+    framed = OPINION_FRAME.match(said)
+    told = said[framed.end() :] if framed else said
+    tokens = set(words(told))
     if not tokens & US or tokens & worth.SINGULAR:
         return False
-    work = any(ACRONYM.fullmatch(w) for w in WORD.findall(said)) or CODE_LIKE.search(said) is not None
-    return not (_people(tokens) or tokens & COLLECTIVE_NOUNS or names_someone(said, opener=False) or work)
+    work = any(ACRONYM.fullmatch(w) for w in WORD.findall(told)) or CODE_LIKE.search(told) is not None
+    return not (_people(tokens) or tokens & COLLECTIVE_NOUNS or names_someone(told, opener=False) or work)
 
 
 def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[Unit]:

@@ -701,12 +701,17 @@ UNNAMED_WE = [
     "We love painting together lately, especially nature-inspired ones.",
     "Last week, we had a blast at a live music event.",
     "Some of our favorite moments were sitting by the beach with a drink!",
+    # behind an "I" that only frames the opinion
+    "I think baking and cooking really brings us together!",
+    "Honestly I feel like long walks keep us sane.",
 ]
 NAMED_WE = [
     "We took the kids to the beach in July, they loved it.",
     "We're considering adopting a rescue dog to teach our kids responsibility.",
     "My husband and I went to Paris in May. We loved the Louvre.",
     "Our family moved to Denver in 2020.",
+    "I think our kids love the new house.",
+    "I think we met at Stanford in 2019.",
     "We moved to Denver in 2020.",  # a name: who "we" were the line may not say, where they went it does
 ]
 
