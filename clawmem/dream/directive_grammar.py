@@ -281,11 +281,18 @@ YOU_LEAD = re.compile(
     r"be sure to|remember to)\s+",
     re.IGNORECASE,
 )
-WHEN_FIRST = re.compile(r"^(?P<cond>(?:when|whenever|every time|while)\s+[^,:]{3,80})[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+
+
+def _condition_first(openers: str) -> re.Pattern[str]:
+    """A sentence that opens on a condition (one of ``openers``), then a comma or colon and the rest."""
+    return re.compile(rf"^(?P<cond>(?:{openers})\s+[^,:]{{3,80}})[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+
+
+WHEN_FIRST = _condition_first("when|whenever|every time|while")
 # "If a query would scan more than 10 GB, stop and ask me", "When CI is red, ping me": what the
 # agent does towards the owner under a condition is how they want to work, a standing rule ("If
 # the build fails, run make clean" is a procedure: a fact of the project, not of the owner)
-CONDITION_FIRST = re.compile(r"^(?P<cond>(?:if|when|whenever|every time|any ?time)\s+[^,:]{3,80})[,:]\s*(?P<rest>.+)$", re.IGNORECASE)
+CONDITION_FIRST = _condition_first("if|when|whenever|every time|any ?time")
 OWNER_CONDITION = re.compile(r"\s(?:if|when|whenever|every time|any ?time)\s+(?P<cond>.+?)[.!]*$", re.IGNORECASE)
 ALWAYS_LEAD = re.compile(r"^always\s+", re.IGNORECASE)
 # what a condition's key leaves out: its function words, "you", and how much ("more than about 10 GB")
