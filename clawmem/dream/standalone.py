@@ -327,7 +327,7 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 SHORT_DAYS = {"tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday"}
 RELATIVE = re.compile(
     r"\b(?P<phrase>the day before yesterday|yesterday|last night|today|tonight|this (?:morning|afternoon|evening)|tomorrow"
-    rf"|(?P<which>last|this|next) (?P<unit>week|month|year)|{NUMBER} (?P<units>days?|weeks?|months?|years?) ago"
+    rf"|(?P<which>last|this|next) (?P<unit>week|month|year)|{NUMBER} (?P<units>days?|weeks?|weekends?|months?|years?) ago"
     r"|(?P<weekend>(?:this past|past|last|this|next) weekend)"
     rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}|{'|'.join(SHORT_DAYS)}))\b(?! \()",
     re.IGNORECASE,
@@ -395,6 +395,8 @@ def _absolute(m: re.Match[str], day: dt.date) -> str | None:
         return (day + dt.timedelta(days=shift)).isoformat()
     if unit == "week":
         return f"the week of {(_monday(day) + dt.timedelta(weeks=shift)).isoformat()}"
+    if unit == "weekend":  # "two weekends ago": the weekend just gone is one ago, as "last weekend" is
+        return f"the weekend of {(_monday(day) + dt.timedelta(weeks=shift, days=SATURDAY)).isoformat()}"
     if unit == "month":
         return _month(day, -shift)
     return str(day.year + shift)

@@ -106,6 +106,8 @@ def test_conversational_wrappers_are_stripped(text, expected):
         ("this morning and the day before yesterday", "this morning (2023-05-10) and the day before yesterday (2023-05-08)"),
         ("last weekend, this past weekend, this weekend", "last weekend (the weekend of 2023-05-06), this past weekend (the weekend of 2023-05-06), "
                                                           "this weekend (the weekend of 2023-05-13)"),
+        ("We went camping two weekends ago, a weekend ago, a few weekends ago",
+         "We went camping two weekends ago (the weekend of 2023-04-29), a weekend ago (the weekend of 2023-05-06), a few weekends ago (as of May 2023)"),
         ("Last Tues and last Fri we met", "Last Tues (2023-05-09) and last Fri (2023-05-05) we met"),
         ("a few years ago, several weeks ago", "a few years ago (as of 2023), several weeks ago (as of May 2023)"),
         ("recently, lately", "recently, lately"),  # no time at all: left as said
