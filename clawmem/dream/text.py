@@ -33,9 +33,11 @@ RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\
 # abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
 # Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
 # A request put to the listener after a comma is a sentence of its own: "I chose vanilla JS for
-# simplicity, can you help me implement the weather app" states a choice, then asks.
+# simplicity, can you help me implement the weather app" states a choice, then asks. So is an
+# invitation to look at what was shown after a comma or a dash: "Dyed my hair last week - come see!"
 BOUNDARY = re.compile(  # chat text often starts a sentence in lower case, or with "É"
     r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[^\W_])|,(?=\s+(?i:(?:so|and|but)\s+)?(?i:can|could|would) you\b)"
+    r"|(?:,|\s[-–—])(?=\s+(?i:take a look|come (?:and )?(?:see|look)|check (?:it|this|them) out|see for yourself)\b)"
 )
 ABBREVIATIONS = frozenset(
     """
@@ -116,7 +118,7 @@ def strip_wrappers(text: str) -> str:
     while text != previous:
         previous = text
         text = COUNTED_RULES.sub(r"\g<label>:", LEADING_WRAPPER.sub("", text, count=1).lstrip(), count=1)
-        bare = TRAILING_WRAPPER.sub("", text).rstrip(" ,;:-")
+        bare = TRAILING_WRAPPER.sub("", text).rstrip(" ,;:-–—")
         if bare != text:
             text = bare + ("." if bare and bare[-1].isalnum() else "")
     return text[:1].upper() + text[1:] if text[:1].islower() else text

@@ -211,9 +211,10 @@ FEELINGS = frozenset(
 )
 # "X is amazing", "it's a wild ride", "nice spot!": an evaluation rather than something that happened
 COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|looks?|sounds?)\b|\w['’]s\b", re.IGNORECASE)
-# "check my ideal dance studio", "here's a peek at …", "look at this": pointing at a picture
+# "check my ideal dance studio", "here's a peek at …", "look at this", "come see!": pointing at a picture
 SHOWN = re.compile(
-    r"^(?:\w+[,!]\s*|(?:and|so|plus|also)\s+)?(?:check(?: it)?(?: out)?|here(?:'s|s| is| are)|look(?: at)?|take a look|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)"
+    r"^(?:\w+[,!]\s*|(?:and|so|plus|also)\s+)?(?:check(?: it)?(?: out)?|here(?:'s|s| is| are)|look(?: at)?|take a look|come (?:and )?(?:see|look)"
+    r"|see|peep|behold)\b(?!\s+(?:if|whether|that)\b)"
     r"|[,;–—]\s*(?:and\s+)?here(?:'s|s| is| are)\b",  # "Nature's amazing, here's a painting I did"
     re.IGNORECASE,
 )

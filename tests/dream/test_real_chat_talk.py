@@ -644,6 +644,21 @@ HOPE_TURNS = [
 ]
 
 
+@pytest.mark.parametrize(("turn", "kept"), [
+    ("Dyed my hair last week - come see!", "Nate said: Dyed my hair last week (the week of 2024-01-01)."),
+    ("I've done an abstract painting too, take a look!", "Nate said: I've done an abstract painting too."),
+    ("I painted my kitchen blue, check it out!", "Nate said: I painted my kitchen blue."),
+    ("We built a treehouse for the kids — come and see it!", "Nate said: We built a treehouse for the kids."),
+])
+def test_an_invitation_to_look_after_a_comma_or_a_dash_leaves_the_claim(turn, kept):
+    assert accounts(turn, "Nate") == [kept]
+
+
+@pytest.mark.parametrize("turn", ["My parents come and see us in Denver every May.", "Our bakery on Main Street opens in March, so we can take a look at ovens."])
+def test_a_visit_or_a_plan_is_no_invitation_to_look(turn):
+    assert len(accounts(turn, "Nate")) == 1, accounts(turn, "Nate")
+
+
 # An ordinary day's doings: routine (meals, the gym, chores, school, work, rest, a screen), told
 # of the speaker's day, naming nothing. Written fresh, in the ways chats tell a day.
 ORDINARY_DAYS = [
