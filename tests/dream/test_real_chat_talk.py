@@ -416,11 +416,14 @@ def test_a_moment_with_something_lasting_in_it_stays(turn, kept):
     assert len(lines) == 1 and lines[0].startswith(f"Nico said: {kept}"), lines
 
 
-def test_the_moment_leaves_the_fact_before_it(monkeypatch):
-    turn = "My exam went really well, I got an A in organic chemistry. Now I am having a coffee with my friends."
-    assert accounts(turn, "Paola") == ["Paola said: My exam went really well, I got an A in organic chemistry."]
-    monkeypatch.setattr(worth, "of_the_moment", lambda said: None)
-    assert "coffee" in " ".join(accounts(turn, "Paola")), "with the rule off the moment is part of the account"
+@pytest.mark.parametrize(("fact", "talk", "rule"), [
+    pytest.param("My exam went really well, I got an A in organic chemistry.", "Now I am having a coffee with my friends.", "of_the_moment", id="moment"),
+    pytest.param("I'm a nursing student at UCLA, in my third year.", "Today I had 9 hours of lessons and studied all evening.", "ordinary_day", id="ordinary-day"),
+])
+def test_talk_of_the_day_leaves_the_fact_beside_it(monkeypatch, fact, talk, rule):
+    assert accounts(f"{fact} {talk}", "Paola") == [f"Paola said: {fact}"]
+    monkeypatch.setattr(worth, rule, lambda said: None)
+    assert len(" ".join(accounts(f"{fact} {talk}", "Paola"))) > len(f"Paola said: {fact}"), "with the rule off the talk is part of the account"
 
 
 MOMENT_TURNS = [("Nico", "Morning im cooking my famous tomato soup rn"), ("Nico", "I work at the bakery on Main Street on weekends.")]
@@ -697,13 +700,6 @@ def test_a_day_with_something_of_its_own_stays(turn, kept):
     assert worth.ordinary_day(turn) is None
     lines = accounts(turn, "Paola")
     assert len(lines) == 1 and lines[0].startswith(f"Paola said: {kept}"), lines
-
-
-def test_an_ordinary_day_leaves_the_fact_beside_it(monkeypatch):
-    turn = "I'm a nursing student at UCLA, in my third year. Today I had 9 hours of lessons and studied all evening."
-    assert accounts(turn, "Paola") == ["Paola said: I'm a nursing student at UCLA, in my third year."]
-    monkeypatch.setattr(worth, "ordinary_day", lambda said: None)
-    assert "9 hours of lessons" in " ".join(accounts(turn, "Paola")), "with the rule off the day is part of the account"
 
 
 DAY_TURNS = [("Kevin", "How was your day?"), ("Paola", "I had nine hours of lessons and now I'm about to cook dinner and take a shower."),
