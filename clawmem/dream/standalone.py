@@ -119,6 +119,11 @@ EVENT_NOUN = re.compile(
 # "As for the lounge, I'm looking forward to …", "As for your question, …": the speaker takes up what
 # the other person raised, which the line does not hold
 TAKEN_UP = re.compile(r"^(?:\w+[,!]\s*)?as for (?:the|that|this|those|these|your)\s+(?:[\w'-]+\s+){0,2}?(?P<noun>(?-i:[a-z])[\w'-]*)\s*[,:]", re.IGNORECASE)
+# "4. Language Basics: If the destination has a different language, I try to learn a few phrases":
+# in a chat, the heading of a list item whose sentence says it all with its own subject
+ITEM_HEADING = re.compile(
+    r"^[A-Z][\w'&/-]*(?:\s+(?:[A-Z][\w'&/-]*|and|&|of|the|for|to))*\s*:\s+(?=(?i:i|i'm|i've|we|my|our|if|when|whenever|before|after)\b)"
+)
 ACRONYM = re.compile(r"[A-Z]{2,5}s?")  # "PR", "CI", "APIs": a kind of thing, not one
 # "The column thing is my fault", "the book thing": a name for something talked about before, not
 # "the best thing", "the only thing", "the same thing" (what a superlative or a determiner picks out)
@@ -625,7 +630,8 @@ def claims(
     is no claim either: a general remark stays open for a sentence that leans on it ("Flowers
     bring joy. They were part of my wedding decor."). The sentences of an item of a list counted
     in prose ("One: we've dropped the develop branch. Trunk-based from now on. Two: …",
-    ``text.COUNTED``) are one claim: they say one thing from two sides."""
+    ``text.COUNTED``) are one claim: they say one thing from two sides. In a chat, a list item's
+    heading before a sentence with its own subject (``ITEM_HEADING``) is left out."""
     out: list[tuple[Piece, str | None]] = []
     open_at: int | None = None  # the claim a leaning sentence would join
     earlier: set[str] = set()  # the words of this turn's claims so far: what a back-reference may point at
@@ -644,6 +650,8 @@ def claims(
         if not piece.unit:
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
+        if named and piece.item and (heading := ITEM_HEADING.match(piece.unit)):
+            piece = Piece(piece.said, piece.unit[heading.end() :], piece.speaker, piece.record, piece.item)
         secret = credentials.reason(piece.unit)
         if secret:
             out.append((piece, secret))  # the claim before it stays open: the rest of the turn still counts

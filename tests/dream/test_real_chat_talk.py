@@ -662,6 +662,18 @@ def test_a_visit_or_a_plan_is_no_invitation_to_look(turn):
     assert len(accounts(turn, "Nate")) == 1, accounts(turn, "Nate")
 
 
+def test_a_list_items_heading_in_a_chat_is_left_out_when_its_sentence_says_it_all():
+    turn = ("Before a trip:\n  1. Language Basics: If the destination has another language, I learn a few phrases.\n"
+            "  2. Money and Finances: I tell my bank about our travel plans.\n  3. Camera: a Fujifilm X100V.")
+    row = {"text": f"Paola: {turn}", "kind": "transcript", "origin": "owner", "observed_at": "2024-01-10T10:00:00"}
+    lines = standalone.units(row)
+    assert lines == ["Paola said: If the destination has another language, I learn a few phrases. I tell my bank about our travel plans. "
+                     "Camera: a Fujifilm X100V."], lines
+    # the owner's own list to their agent keeps its labels: "Testing:" is the topic the account is about
+    row = {"text": "user: Stack notes:\n- Testing: We use pytest with xdist.", "kind": "transcript", "origin": "owner", "observed_at": "2024-01-10T10:00:00"}
+    assert standalone.units(row) == ["Testing: We use pytest with xdist."]
+
+
 # An ordinary day's doings: routine (meals, the gym, chores, school, work, rest, a screen), told
 # of the speaker's day, naming nothing. Written fresh, in the ways chats tell a day.
 ORDINARY_DAYS = [
