@@ -280,6 +280,8 @@ ADDRESSED = "not self-contained (says 'you': the person addressed is not named i
 # with nobody beside them in the line ("my husband and I", "the kids", "our family", a name)
 US = frozenset(("we", "our", "ours", "us", "ourselves"))
 CODE_LIKE = re.compile(r"[/_@`]|\w\.\w")  # "src/app.py", "v1.2", "fly.io": a work's own names
+OWN_NAME_WORDS = frozenset(("name", "names", "called", "btw", "hi", "hey", "hello", "by", "way", "m"))  # "m": what is left of "I'm"
+OWN_NAME = "says only the speaker's own name, which the line's attribution gives"
 UNNAMED_WE = "not self-contained (says 'we': who the speaker is with is not named in the line)"
 # A named speaker's sentence about no one (no first person, no name, no person, no number) is a
 # remark about the world, not the speaker's account ("Greek cuisine is known for its dishes!",
@@ -841,6 +843,13 @@ def _unnamed_we(said: str) -> bool:
     return not (_people(tokens) or tokens & COLLECTIVE_NOUNS or names_someone(told, opener=False) or work)
 
 
+def _own_name_only(unit: str, speaker: str | None) -> bool:
+    """Whether a named speaker's claim says nothing but their own name ("My name is Kevin", "Im
+    Kevin btw"), which the line's attribution already gives."""
+    told = set(words(worth.judged(unit))) - STOPWORDS - OWN_NAME_WORDS
+    return bool(speaker and told and told <= set(words(speaker)))
+
+
 def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[Unit]:
     """The claims of an index entry (needs ``text``, ``kind``, ``origin``; ``observed_at`` and
     ``file_date`` when known) as dreaming stages them: attributed, dates resolved. ``relayed``:
@@ -865,6 +874,8 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
             why = worth.GENERAL_REMARK
         elif named and not why and piece.unit and _unnamed_we(worth.judged(piece.unit)):
             why = UNNAMED_WE
+        elif named and not why and piece.unit and _own_name_only(piece.unit, speaker_of(piece)):
+            why = OWN_NAME
         if why or not piece.unit:
             found.append(Unit(piece, "", why))
             continue

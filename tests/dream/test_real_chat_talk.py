@@ -674,6 +674,18 @@ def test_a_list_items_heading_in_a_chat_is_left_out_when_its_sentence_says_it_al
     assert standalone.units(row) == ["Testing: We use pytest with xdist."]
 
 
+@pytest.mark.parametrize(("speaker", "turn"), [("Kevin", "My name is Kevin."), ("Kevin", "Im Kevin btw"), ("Fahim Khan", "Hi, I am Fahim Khan!")])
+def test_a_speaker_saying_only_their_own_name_is_no_claim(monkeypatch, speaker, turn):
+    assert accounts(turn, speaker) == []
+    monkeypatch.setattr(standalone, "_own_name_only", lambda unit, speaker: False)
+    assert accounts(turn, speaker) != [], "with the rule off the name is a line"
+
+
+@pytest.mark.parametrize("turn", ["My name is Kevin and I study at Stanford.", "I am called Kev.", "My brother is called Kevin too."])
+def test_a_name_with_more_or_another_name_stays(turn):
+    assert len(accounts(turn, "Kevin")) == 1
+
+
 # An ordinary day's doings: routine (meals, the gym, chores, school, work, rest, a screen), told
 # of the speaker's day, naming nothing. Written fresh, in the ways chats tell a day.
 ORDINARY_DAYS = [
