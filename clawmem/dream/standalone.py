@@ -843,6 +843,16 @@ def _unnamed_we(said: str) -> bool:
     return not (_people(tokens) or tokens & COLLECTIVE_NOUNS or names_someone(told, opener=False) or work)
 
 
+def _outside_the_account(unit: str, speaker: str | None) -> str | None:
+    """Why a named speaker's whole claim is no part of their account (``None``: it is): it says
+    nothing of them (``_of_the_speaker``), a "we" with nobody beside it, or only their own name."""
+    if not _of_the_speaker(unit):
+        return worth.GENERAL_REMARK
+    if _unnamed_we(worth.judged(unit)):
+        return UNNAMED_WE
+    return OWN_NAME if _own_name_only(unit, speaker) else None
+
+
 def _own_name_only(unit: str, speaker: str | None) -> bool:
     """Whether a named speaker's claim says nothing but their own name ("My name is Kevin", "Im
     Kevin btw"), which the line's attribution already gives."""
@@ -870,12 +880,8 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
     request = transcript and not answer and (label or "").casefold() == "user"
     found_claims = claims(pieces(row["text"], transcript=transcript, relayed=relayed), records_allowed=owner_note, answer=answer, request=request, named=named, replying=replying)
     for piece, why in _accounts(found_claims, speaker_of):
-        if named and not why and piece.unit and not _of_the_speaker(piece.unit):
-            why = worth.GENERAL_REMARK
-        elif named and not why and piece.unit and _unnamed_we(worth.judged(piece.unit)):
-            why = UNNAMED_WE
-        elif named and not why and piece.unit and _own_name_only(piece.unit, speaker_of(piece)):
-            why = OWN_NAME
+        if named and not why and piece.unit:
+            why = _outside_the_account(piece.unit, speaker_of(piece))
         if why or not piece.unit:
             found.append(Unit(piece, "", why))
             continue

@@ -443,8 +443,8 @@ LASTING = re.compile(
     re.IGNORECASE,
 )
 OF_THE_MOMENT = "what the speaker is doing as they type, true for a moment (the transcript keeps it), not a lasting fact"
-# An ordinary day told in a chat: "Today was all about hitting the gym", "I had 9 hours of lessons
-# today", "I've been catching up on some work for school", "I'm about to take a shower". It tells
+# An ordinary day told in a chat: "Today I hit the gym for a chest workout", "I had 9 hours of
+# lessons today", "I called out of work today", "I'm about to take a shower". It tells
 # of the speaker's day (``THE_DAY``) and its doings are routine (``ROUTINE``: meals, the gym,
 # chores, school, work, rest, a screen), with nothing named and nothing ``LASTING``. A day with
 # something of its own stays: "Today I went to Art Basel", "I went to a pottery workshop today",
