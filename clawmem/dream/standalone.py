@@ -34,7 +34,7 @@ from clawmem.dream.directive_grammar import directives_in, states_directive
 from clawmem.dream.paraphrase import NUMBER_WORDS, specific
 from clawmem.dream.text import COUNTED, STOPWORDS, WORD, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
-from clawmem.foundation.records import dataclass
+from clawmem.foundation.records import dataclass, replace
 from clawmem.transcripts.model import host_speaker
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
@@ -653,7 +653,7 @@ def claims(
             out.append((Piece(piece.said, "", piece.speaker), None))
             continue
         if named and piece.item and (heading := ITEM_HEADING.match(piece.unit)):
-            piece = Piece(piece.said, piece.unit[heading.end() :], piece.speaker, piece.record, piece.item)
+            piece = replace(piece, unit=piece.unit[heading.end() :])
         secret = credentials.reason(piece.unit)
         if secret:
             out.append((piece, secret))  # the claim before it stays open: the rest of the turn still counts
@@ -820,11 +820,10 @@ def _names_the_same(first: str, second: str) -> bool:
     return any(not (token.isdigit() or token in NUMBER_WORDS or token in acronyms) for token in shared)
 
 
-def _of_the_speaker(unit: str) -> bool:
+def _of_the_speaker(said: str) -> bool:
     """Whether a named speaker's account is about them or the people in their life ("I", "we",
     "my brother", "the kids", or no subject before a past verb: "Just finished Dune"); one that is
     not ("The Louvre is a treasure trove of art.") is a remark about the world."""
-    said = worth.judged(unit)
     tokens = set(words(said))
     return bool(tokens & OWN_WORDS) or _people(tokens) or DROPPED_I.match(said) is not None
 
@@ -845,18 +844,20 @@ def _unnamed_we(said: str) -> bool:
 
 def _outside_the_account(unit: str, speaker: str | None) -> str | None:
     """Why a named speaker's whole claim is no part of their account (``None``: it is): it says
-    nothing of them (``_of_the_speaker``), a "we" with nobody beside it, or only their own name."""
-    if not _of_the_speaker(unit):
+    nothing of them (``_of_the_speaker``), a "we" with nobody beside it, or only their own name.
+    Each rule reads what the claim says as ``worth.judged`` gives it, computed once here."""
+    said = worth.judged(unit)
+    if not _of_the_speaker(said):
         return worth.GENERAL_REMARK
-    if _unnamed_we(worth.judged(unit)):
+    if _unnamed_we(said):
         return UNNAMED_WE
-    return OWN_NAME if _own_name_only(unit, speaker) else None
+    return OWN_NAME if _own_name_only(said, speaker) else None
 
 
-def _own_name_only(unit: str, speaker: str | None) -> bool:
-    """Whether a named speaker's claim says nothing but their own name ("My name is Kevin", "Im
-    Kevin btw"), which the line's attribution already gives."""
-    told = set(words(worth.judged(unit))) - STOPWORDS - OWN_NAME_WORDS
+def _own_name_only(said: str, speaker: str | None) -> bool:
+    """Whether a named speaker's claim (``said``, as judged) says nothing but their own name ("My
+    name is Kevin", "Im Kevin btw"), which the line's attribution already gives."""
+    told = set(words(said)) - STOPWORDS - OWN_NAME_WORDS
     return bool(speaker and told and told <= set(words(speaker)))
 
 

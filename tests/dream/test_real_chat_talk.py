@@ -677,7 +677,7 @@ def test_a_list_items_heading_in_a_chat_is_left_out_when_its_sentence_says_it_al
 @pytest.mark.parametrize(("speaker", "turn"), [("Kevin", "My name is Kevin."), ("Kevin", "Im Kevin btw"), ("Fahim Khan", "Hi, I am Fahim Khan!")])
 def test_a_speaker_saying_only_their_own_name_is_no_claim(monkeypatch, speaker, turn):
     assert accounts(turn, speaker) == []
-    monkeypatch.setattr(standalone, "_own_name_only", lambda unit, speaker: False)
+    monkeypatch.setattr(standalone, "_own_name_only", lambda said, speaker: False)
     assert accounts(turn, speaker) != [], "with the rule off the name is a line"
 
 
