@@ -32,11 +32,22 @@ RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\
 # whitespace and a letter, digit or opening quote, unless the word before the point is an
 # abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
 # Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
+# The owner asking for help: "I'm not sure how to proceed", "I need help with the implementation",
+# "I want to make sure the modals display correctly" (``worth.HELP`` drops such a sentence).
+ASKING = (
+    r"i\s+(?:really\s+|just\s+|also\s+|still\s+)?(?:need|could use|would like|'d like) (?:some\s+)?(?:help|guidance|advice|assistance)\b|"
+    r"i'?m (?:just |still |also )?not sure (?:how|what|where|which|if|whether|about|why)\b|"
+    r"i (?:just |also )?(?:want|'d like|would like) to make sure\b|"
+    r"i (?:don'?t|do not) know (?:how|what|where|which|if|whether|why)\b"
+)
 # A request put to the listener after a comma is a sentence of its own: "I chose vanilla JS for
-# simplicity, can you help me implement the weather app" states a choice, then asks. So is an
-# invitation to look at what was shown after a comma or a dash: "Dyed my hair last week - come see!"
+# simplicity, can you help me implement the weather app" states a choice, then asks. So is a plea
+# for help ("I'm structuring my site with semantic tags, and I want to make sure I'm using them
+# correctly") and an invitation to look at what was shown after a comma or a dash: "Dyed my hair
+# last week - come see!"
 BOUNDARY = re.compile(  # chat text often starts a sentence in lower case, or with "É"
     r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[^\W_])|,(?=\s+(?i:(?:so|and|but)\s+)?(?i:can|could|would) you\b)"
+    rf"|,(?=\s+(?i:(?:so|and|but)\s+)?(?i:{ASKING}))"
     r"|(?:,|\s[-–—])(?=\s+(?i:take a look|come (?:and )?(?:see|look)|check (?:it|this|them) out|see for yourself)\b)"
 )
 ABBREVIATIONS = frozenset(

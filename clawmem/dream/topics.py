@@ -12,7 +12,9 @@ candidate and a line dreaming wrote (it cites sources) are about
 - the same *topic* when they share at least ``dream.topic_words`` topic word stems (not the
   speaker's name, a number or a chat word of ``GENERIC``: "went", "amazing", "love") and, with
   an embedder, reach a cosine of ``dream.topic_cosine`` (text only: one more shared stem
-  instead), unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)":
+  instead), or when a name is among the shared stems (``named``: "My Microsoft internship lasted
+  three months." / "During my Microsoft internship, I took part in …" score 0.53, yet one thing
+  is named in both), unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)":
   two events, which one line would read as one day). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was, then the candidate's sentences that the line
@@ -37,12 +39,13 @@ validator and any sweep agree with or without an embedder). Either needs at leas
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable
 
 from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
-from clawmem.dream.text import content_words, sentences, words
+from clawmem.dream.text import WORD, content_words, sentences, words
 from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 from clawmem.entries.words import stem
@@ -81,6 +84,22 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in content_words(scaffold.speech(text)) if w != name and _topical(w))
 
 
+# capitalised inside a sentence, yet no name of a topic: the speaker, a day, a month
+NOT_NAMES = frozenset({"i", "i'm", "im", "i'd", "i'll", "i've"} | {d.casefold() for d in (*calendar.day_name, *calendar.month_name[1:])})
+
+
+def named(text: str) -> frozenset[str]:
+    """The topic stems of the names in what ``text`` says: words capitalised past a sentence's
+    first ("Microsoft", "Machu Picchu", "Turks and Caicos"), not "I", a day or a month."""
+    found = set()
+    for sentence in sentences(scaffold.speech(text)):
+        for token in WORD.findall(sentence)[1:]:
+            word = token.casefold()
+            if token[0].isupper() and word not in NOT_NAMES and _topical(word):
+                found.add(stem(word))
+    return frozenset(found) & stems(text)
+
+
 class Topics:
     """Decides whether a candidate is about a curated line's subject and topic, and what it adds (module doc)."""
 
@@ -95,6 +114,8 @@ class Topics:
         if who is None or who != scaffold.attributed_to(b) or _other_days(a, b):
             return None
         shared = len(stems(a) & stems(b))
+        if shared >= self.cfg.topic_words and named(a) & named(b):
+            return self.judge.cosine(a, b) or 1.0
         if self.judge.embedder is None:
             return 1.0 if shared > self.cfg.topic_words else None
         if shared < self.cfg.topic_words:

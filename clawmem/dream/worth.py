@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.text import content_words, sentences, words
+from clawmem.dream.text import ASKING, content_words, sentences, words
 from clawmem.entries.scaffold import speech
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
@@ -405,13 +405,7 @@ STILL_TO_DO = re.compile(
 TASK = "the owner's request for the work at hand, not a fact"
 # "I'm not sure how to proceed with the migration script", "I need help with the implementation",
 # "I want to make sure the modals display correctly": the owner asking for help with the work at hand
-HELP = re.compile(
-    r"^(?:(?:but|and|so|however|now|still|also)[,]?\s+)?(?:i\s+(?:really\s+|just\s+|also\s+|still\s+)?(?:need|could use|would like|'d like) (?:some\s+)?"
-    r"(?:help|guidance|advice|assistance)\b|i'?m (?:just |still |also )?not sure (?:how|what|where|which|if|whether|about|why)\b|"
-    r"i (?:just |also )?(?:want|'d like|would like) to make sure\b|"
-    r"i (?:don'?t|do not) know (?:how|what|where|which|if|whether|why)\b)",
-    re.IGNORECASE,
-)
+HELP = re.compile(rf"^(?:(?:but|and|so|however|now|still|also)[,]?\s+)?(?:{ASKING})", re.IGNORECASE)
 HELP_WANTED = "the owner asking for help with the work at hand, not a fact"
 # "- **Nov 16 - Dec 15, 2023:** Implement user authentication", "- Week 2: set up CI": a row of a
 # schedule laid out for the work at hand, whose heading and project are not in the row

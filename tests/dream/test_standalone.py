@@ -41,6 +41,10 @@ def bodies(ws) -> list[str]:
         ("I chose vanilla JS for simplicity, can you help me implement the app?", ["I chose vanilla JS for simplicity,", "can you help me implement the app?"]),
         ("We ship on Fridays, so could you check the build", ["We ship on Fridays,", "so could you check the build"]),
         ("You can, and you could too.", ["You can, and you could too."]),
+        # so is a plea for help after a comma; a doubt about something else is no plea
+        ("I use semantic tags, and I want to make sure I'm using them right", ["I use semantic tags,", "and I want to make sure I'm using them right"]),
+        ("It builds, but I don't know why it works", ["It builds,", "but I don't know why it works"]),
+        ("We moved to Render, but I'm not sure it was worth it.", ["We moved to Render, but I'm not sure it was worth it."]),
     ],
 )
 def test_sentences_split_only_where_a_sentence_ends(text, expected):

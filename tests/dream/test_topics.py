@@ -203,6 +203,46 @@ def test_with_days_not_told_apart_the_two_days_read_as_one(ws, clawmem, ingest_s
     assert line.count("Today (") == 2, line
 
 
+# a thing named in both accounts is their topic, whatever the cosine ----------------------------------------------
+INTERNSHIP = "My Microsoft internship lasted for three months."
+DURING = (
+    "During my Microsoft internship, I took part in various projects with talented teams. "
+    "It was a great chance to grow my skills and make connections for the future!"
+)
+
+
+def test_the_names_an_account_says_leave_out_the_first_word_the_speaker_and_the_calendar():
+    said = "Kevin said: My Microsoft internship ended in May. On Monday I flew to Machu Picchu, and I loved it."
+    assert topics.named(said) == topics.stems("Microsoft Machu Picchu")
+
+
+@pytest.mark.parametrize("vectors", [True, False], ids=["embedder", "text-only"])
+def test_a_shared_name_and_a_shared_word_make_one_topic(vectors):
+    judge = Judge(DreamConfig(), load_embedder() if vectors else None)
+    related = Topics(DreamConfig(), judge).related
+    assert related(f"Kevin said: {INTERNSHIP}", f"Kevin said: {DURING}") is not None
+    assert related(f"Kevin said: {INTERNSHIP}", "Kevin said: I applied to Microsoft for a job in sales.") is None, "the name alone"
+    assert related("Kevin said: My internship lasted for three months.", "Kevin said: During my internship, I worked on projects.") is None
+
+
+def _internship(ws, clawmem, ingest_session, days_ago) -> list[str]:
+    _said(ingest_session, days_ago, INTERNSHIP, (9, 8, 7), "a", speaker="Kevin")
+    clawmem("dream", "--json")
+    _said(ingest_session, days_ago, DURING, (4, 3, 2), "b", speaker="Kevin")
+    clawmem("dream", "--json")
+    return [e.body for e in _lines(ws)]
+
+
+def test_two_accounts_of_one_named_thing_become_one_line(ws, clawmem, ingest_session, days_ago, embedder):
+    """Through the CLI: the e5 cosine of the two internship accounts is 0.53, below ``topic_cosine``."""
+    assert _internship(ws, clawmem, ingest_session, days_ago) == [f"Kevin said: {INTERNSHIP} {DURING}"]
+
+
+def test_control_without_names_the_two_accounts_are_two_lines(ws, clawmem, ingest_session, days_ago, embedder, monkeypatch):
+    monkeypatch.setattr(topics, "named", lambda text: frozenset())
+    assert _internship(ws, clawmem, ingest_session, days_ago) == [f"Kevin said: {INTERNSHIP}", f"Kevin said: {DURING}"]
+
+
 def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ingest_session, days_ago):
     """A join grows a line: in a full file it makes room the way a new line does (``budget``)."""
     from clawmem.dream.budget import size

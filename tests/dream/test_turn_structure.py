@@ -507,6 +507,25 @@ def test_the_statement_reaches_memory_without_the_request(ws, say, dream):
     assert "vanilla JS over React 18.2" in memory and "can you help" not in memory, memory
 
 
+PLEA_AFTER_AND = (
+    "user: I'm structuring my single-page portfolio with semantic HTML5 tags for better SEO, "
+    "and I want to make sure I'm using the `<header>`, `<section>`, and `<footer>` tags correctly."
+)
+
+
+@pytest.mark.parametrize("joiner", [", and", ", but", ", so", ","])
+def test_a_plea_for_help_after_a_comma_leaves_the_statement_before_it(joiner):
+    turn = PLEA_AFTER_AND.replace(", and", joiner)
+    assert claims_of(turn, origin="owner") == [
+        "The user said: I'm structuring my single-page portfolio with semantic HTML5 tags for better SEO."
+    ]
+
+
+def test_the_work_reaches_memory_without_the_plea_or_its_tags(ws, say, dream):
+    memory = _three_days(ws, say, dream, PLEA_AFTER_AND)
+    assert "semantic HTML5 tags" in memory and "make sure" not in memory and "<header>" not in memory, memory
+
+
 # --- a row of a schedule laid out by its days is the work at hand ----------------------------------
 
 SCHEDULE = "\n".join([
