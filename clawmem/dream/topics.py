@@ -12,9 +12,9 @@ candidate and a line dreaming wrote (it cites sources) are about
 - the same *topic* when they share at least ``dream.topic_words`` topic word stems (not the
   speaker's name, a number or a chat word of ``GENERIC``: "went", "amazing", "love") and, with
   an embedder, reach a cosine of ``dream.topic_cosine`` (text only: one more shared stem
-  instead), or when a name is among the shared stems (``named``: "My Microsoft internship lasted
-  three months." / "During my Microsoft internship, I took part in …" score 0.53, yet one thing
-  is named in both), unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)":
+  instead), or when they share a name and a word besides (``named``: "My Microsoft internship
+  lasted three months." / "During my Microsoft internship, I took part in …" score 0.53, yet one
+  thing is named in both; a place alone, "Los Angeles", is no topic), unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)":
   two events, which one line would read as one day). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was, then the candidate's sentences that the line
@@ -113,9 +113,11 @@ class Topics:
         who = scaffold.attributed_to(a)
         if who is None or who != scaffold.attributed_to(b) or _other_days(a, b):
             return None
-        shared = len(stems(a) & stems(b))
-        if shared >= self.cfg.topic_words and named(a) & named(b):
+        common = stems(a) & stems(b)
+        names = named(a) & named(b)
+        if names and common - names and len(common) >= self.cfg.topic_words:
             return self.judge.cosine(a, b) or 1.0
+        shared = len(common)
         if self.judge.embedder is None:
             return 1.0 if shared > self.cfg.topic_words else None
         if shared < self.cfg.topic_words:

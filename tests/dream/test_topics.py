@@ -222,6 +222,8 @@ def test_a_shared_name_and_a_shared_word_make_one_topic(vectors):
     related = Topics(DreamConfig(), judge).related
     assert related(f"Kevin said: {INTERNSHIP}", f"Kevin said: {DURING}") is not None
     assert related(f"Kevin said: {INTERNSHIP}", "Kevin said: I applied to Microsoft for a job in sales.") is None, "the name alone"
+    hike = "Emi said: I'm looking forward to a hiking trip on a beautiful trail in Los Angeles."
+    assert related(hike, "Emi said: My favorite nail salon in Los Angeles is called Base Coat.") is None, "a two-word name alone"
     assert related("Kevin said: My internship lasted for three months.", "Kevin said: During my internship, I worked on projects.") is None
 
 
