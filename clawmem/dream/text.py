@@ -28,18 +28,17 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я
 COMMENT = re.compile(r"(?:<!--|&lt;!--).*?(?:-->|--&gt;)", re.DOTALL)
 TRANSCRIPT_LABEL = re.compile(r"^\s*\**(?P<label>[^:\n*]{1,40})\**\s*:\s+")
 RELAYED_NAME = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)*[^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,2}:\s")  # "Caroline: ", "[12:03] elise: "
-# A sentence ends at . ! ? (or a run of them, closing quotes and brackets included) before
-# whitespace and a letter, digit or opening quote, unless the word before the point is an
-# abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
-# Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
-# The owner asking for help: "I'm not sure how to proceed", "I need help with the implementation",
-# "I want to make sure the modals display correctly" (``worth.HELP`` drops such a sentence).
+# The owner asking for help with the work at hand (``worth.HELP`` drops such a sentence).
 ASKING = (
     r"i\s+(?:really\s+|just\s+|also\s+|still\s+)?(?:need|could use|would like|'d like) (?:some\s+)?(?:help|guidance|advice|assistance)\b|"
     r"i'?m (?:just |still |also )?not sure (?:how|what|where|which|if|whether|about|why)\b|"
     r"i (?:just |also )?(?:want|'d like|would like) to make sure\b|"
     r"i (?:don'?t|do not) know (?:how|what|where|which|if|whether|why)\b"
 )
+# A sentence ends at . ! ? (or a run of them, closing quotes and brackets included) before
+# whitespace and a letter, digit or opening quote, unless the word before the point is an
+# abbreviation or an initial: "St. Moritz", "Dr. Lee", "e.g. Redis", "U.S. Army", "J. Smith".
+# Points inside a token (v1.2, 3.14, ./configure, fly.io) are never followed by whitespace.
 # A request put to the listener after a comma is a sentence of its own: "I chose vanilla JS for
 # simplicity, can you help me implement the weather app" states a choice, then asks. So is a plea
 # for help ("I'm structuring my site with semantic tags, and I want to make sure I'm using them

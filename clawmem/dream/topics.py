@@ -14,8 +14,9 @@ candidate and a line dreaming wrote (it cites sources) are about
   an embedder, reach a cosine of ``dream.topic_cosine`` (text only: one more shared stem
   instead), or when they share a name and a word besides (``named``: "My Microsoft internship
   lasted three months." / "During my Microsoft internship, I took part in …" score 0.53, yet one
-  thing is named in both; a place alone, "Los Angeles", is no topic), unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)":
-  two events, which one line would read as one day). Of several such lines the closest is taken.
+  thing is named in both; a place alone, "Los Angeles", is no topic), unless they tell of
+  different days ("today (2024-01-24)" and "today (2024-01-08)": two events, which one line would
+  read as one day). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was, then the candidate's sentences that the line
 does not already say (``restated``), citing the sources of both. A sentence is already said
