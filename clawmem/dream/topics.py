@@ -85,8 +85,9 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in content_words(scaffold.speech(text)) if w != name and _topical(w))
 
 
-# capitalised inside a sentence, yet no name of a topic: the speaker, a day, a month
-NOT_NAMES = frozenset({"i", "i'm", "im", "i'd", "i'll", "i've"} | {d.casefold() for d in (*calendar.day_name, *calendar.month_name[1:])})
+# capitalised inside a sentence, yet no name of a topic: the speaker ("I", "Im"; ``WORD`` splits
+# "I'm" into "I" and "m"), a day, a month
+NOT_NAMES = frozenset({"i", "im"} | {d.casefold() for d in (*calendar.day_name, *calendar.month_name[1:])})
 
 
 def named(text: str) -> frozenset[str]:
@@ -115,14 +116,13 @@ class Topics:
         if who is None or who != scaffold.attributed_to(b) or _other_days(a, b):
             return None
         common = stems(a) & stems(b)
-        names = named(a) & named(b)
-        if names and common - names and len(common) >= self.cfg.topic_words:
-            return self.judge.cosine(a, b) or 1.0
-        shared = len(common)
-        if self.judge.embedder is None:
-            return 1.0 if shared > self.cfg.topic_words else None
-        if shared < self.cfg.topic_words:
+        if len(common) < self.cfg.topic_words:
             return None
+        names = named(a) & named(b)
+        if names and common - names:
+            return self.judge.cosine(a, b) or 1.0
+        if self.judge.embedder is None:
+            return 1.0 if len(common) > self.cfg.topic_words else None
         score = self.judge.cosine(a, b) or 0.0
         return score if score >= self.cfg.topic_cosine else None
 
