@@ -17,7 +17,9 @@ reads evidence the same way), so the staged text is the evidence grounding compa
   phrases inside sentences, and its results move with locale settings. A vague count ("a few
   weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
   it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
-  stays one wording; "recently" and "lately" are left as they are. A season is named ("last
+  stays one wording. So are "recently", "lately" and the recent past of "just" ("I just (as of
+  December 2023) found a stray cat"; "I just use Oribe" and "I just wanted to say" tell of no
+  event), unless their sentence dates itself ("I just joined … last Tues (2023-07-18)"). A season is named ("last
   summer (summer 2022)": the last one that has ended; "this winter": the one under way, else the
   coming one), and a bare weekday ("on Friday") is the one just gone, or the coming one when its
   sentence speaks of what is to come ("I'm going on Saturday").
@@ -339,6 +341,15 @@ RELATIVE = re.compile(
     rf"|last (?P<weekday>{'|'.join(WEEKDAYS)}|{'|'.join(SHORT_DAYS)}))\b(?! \()",
     re.IGNORECASE,
 )
+# "recently", "lately", and "just" before a past ("I just found a cat", "she's just got back"):
+# not "I just use Oribe" (no past), "I just wanted to say" (a hedge), "I'm just tired" (no event)
+RECENT = re.compile(
+    r"\b(?:recently|lately)\b(?! \()"
+    r"|(?:\b(?:i|we|he|she|they|you)|['’]ve|['’]s|\bha(?:ve|s|d))\s+just(?! \()(?=\s+(?!(?:wanted|needed|thought|felt|meant|wished|hoped|liked|loved|used|tried)\b)"
+    r"(?:got|came|went|found|made|had|saw|met|took|bought|won|lost|left|began|did|wrote|heard|gave|sold|built|caught|drove|flew|ate|spent|ran|[a-z]{2,}ed)\b)",
+    re.IGNORECASE,
+)
+DATED = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)")  # a time resolved in the sentence: "(2023-07-18)", "(June 2023)"
 
 # "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "winter": 12}
@@ -425,12 +436,17 @@ def _season(m: re.Match[str], day: dt.date) -> str:
     return f"winter {year}/{str(year + 1)[-2:]}" if name == "winter" else f"{name} {year}"
 
 
+def _sentence(m: re.Match[str], text: str) -> str:
+    """The sentence of ``text`` that ``m`` is in."""
+    start = max(text.rfind(end, 0, m.start()) for end in ".!?") + 1
+    stops = [i for i in (text.find(end, m.end()) for end in ".!?") if i >= 0]
+    return text[start : min(stops, default=len(text))]
+
+
 def _weekday(m: re.Match[str], text: str, day: dt.date) -> str:
     """The date "on Friday" meant on ``day``: the one before it, or the one after it when its
     sentence speaks of what is to come ("I'm going on Friday")."""
-    start = max(text.rfind(end, 0, m.start()) for end in ".!?") + 1
-    stops = [i for i in (text.find(end, m.end()) for end in ".!?") if i >= 0]
-    sentence = text[start : min(stops, default=len(text))]
+    sentence = _sentence(m, text)
     target = WEEKDAYS.index(SHORT_DAYS.get(m["weekday"].casefold(), m["weekday"].casefold()))
     if FUTURE.search(sentence):
         return (day + dt.timedelta(days=(target - day.weekday()) % 7 or 7)).isoformat()
@@ -444,6 +460,7 @@ def resolve_dates(text: str, day: dt.date) -> str:
         return f"{m[0]} ({meant})" if meant else m[0]
 
     text = RELATIVE.sub(sub, text)
+    text = RECENT.sub(lambda m: m[0] if DATED.search(_sentence(m, text)) else f"{m[0]} (as of {day.strftime('%B %Y')})", text)
     text = SEASON.sub(lambda m: f"{m[0]} ({_season(m, day)})", text)
     return BARE_WEEKDAY.sub(lambda m: f"{m[0]} ({_weekday(m, text, day)})", text)
 

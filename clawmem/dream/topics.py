@@ -62,17 +62,19 @@ MERGED = "merged (same subject and topic, nothing new)"
 ABSORBED = "absorbed (the new account says all the line said and more)"
 
 
+# the names of days and months: a date ("recently (as of May 2023)") is no topic, nor a name
+DATES = frozenset(d.casefold() for d in (*calendar.day_name, *calendar.month_name[1:]))
 # Chat words that name no topic (beside ``worth.SLOGAN``): two accounts sharing "went", "last",
 # "amazing" and a date are not about the same thing
-GENERIC = SLOGAN | frozenset(
+GENERIC = SLOGAN | DATES | frozenset(
     """
     last went made great like gonna seeing seen want wanted feel feeling felt good nice happy amazing awesome cool fun
     excited exciting glad super pretty know think thought going trying tried sounds looks year years month months week
-    weeks works weekend friday saturday sunday monday tuesday wednesday thursday recently lately finally actually definitely
-    totally place thanks thank wow
+    weeks works weekend recently lately finally actually definitely totally place thanks thank wow
     """.split()  # noqa: SIM905
 )
-NO_TOPIC_PREFIXES = tuple(sorted(w for w in GENERIC if len(w) >= 4))  # "helping" is "help", "lovely" is "love"
+# "helping" is "help", "lovely" is "love"; "marching" is no month
+NO_TOPIC_PREFIXES = tuple(sorted(w for w in GENERIC - DATES if len(w) >= 4))
 
 
 def _topical(word: str) -> bool:
@@ -87,7 +89,7 @@ def stems(text: str) -> frozenset[str]:
 
 # capitalised inside a sentence, yet no name of a topic: the speaker ("I", "Im"; ``WORD`` splits
 # "I'm" into "I" and "m"), a day, a month
-NOT_NAMES = frozenset({"i", "im"} | {d.casefold() for d in (*calendar.day_name, *calendar.month_name[1:])})
+NOT_NAMES = frozenset({"i", "im"}) | DATES
 
 
 def named(text: str) -> frozenset[str]:

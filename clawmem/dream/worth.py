@@ -42,7 +42,7 @@ A unit is no candidate when
 
 ``answer_talk`` judges the sentences of an assistant's answer as well: its outline (list items,
 bold labels, "First, …"), its announcements and offers, its hedged suggestions ("Maybe we can
-…") and its unconditional instructions ("Create the templates …") are how the answer works
+…"), its advice on the listener's work ("To meet your deadline, you can …") and its unconditional instructions ("Create the templates …") are how the answer works
 through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
 ``request_talk`` judges the owner's turns to their agent the same way: an unconditional
 instruction about a particular thing ("Bump the build number for me") is a task, not a fact.
@@ -62,6 +62,7 @@ from clawmem.dream.text import ASKING, content_words, sentences, words
 from clawmem.entries.scaffold import speech
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
+from clawmem.recall.symptoms import reports_problem
 
 GREETINGS = frozenset(
     """
@@ -356,6 +357,16 @@ SUGGESTION = re.compile(
     r"^(?:(?:maybe|perhaps|possibly)\b|(?:we|you) (?:could|might|may want to|may wish to)\b|it (?:might|may|could) (?:be|help)\b)",
     re.IGNORECASE,
 )
+# The assistant's advice on the listener's work: a proposal after the goal it serves ("To ensure
+# you meet your deadline, you can break down the project into tasks", "Given the constraints, we
+# should also consider a CDN"), or a truism about it ("Adjusting your project timeline …
+# requires careful planning"). One that names a problem (in its goal, if it has one) is a fix and
+# stays ("To get past the linker error, you can pass -latomic").
+ADVICE = re.compile(
+    r"^(?P<goal>(?:to|given|considering|with|for)\b[^,]{1,200}),\s+(?:(?:we|you) (?:can|could|should|might)(?: also)?|consider)\b"
+    r"|\byour\b.*\b(?:requires?|needs?|calls for|involves) (?:careful|thoughtful|proper|good|some|a lot of)\b",
+    re.IGNORECASE,
+)
 # What follows a noun, never an imperative's object: a finite verb or "of" right after a word
 # IMPERATIVE knows makes it a noun ("Build broke", "Deploy scripts live in ops/", "Change of plan")
 AFTER_A_NOUN = frozenset(
@@ -528,7 +539,8 @@ def answer_talk(said: str, *, item: bool, offered: bool = False) -> str | None:
         return "a step of the assistant's formatted plan or outline, not a fact"
     if ANNOUNCEMENT.search(said):
         return OFFERED
-    if SUGGESTION.match(said):
+    advice = ADVICE.search(said)
+    if SUGGESTION.match(said) or (advice and not reports_problem(advice["goal"] or said)):
         return "the assistant's suggestion for the work at hand, not a fact"
     return "the assistant's instruction for the work at hand, not a fact" if _instruction(words(said)) else None
 

@@ -391,7 +391,7 @@ MOMENT = [
 LASTING = [
     ("Right now I love living in Miami, I've lived here since I was young.", "Right now I love living in Miami"),
     ("I'm at home now, I work at the bakery on weekends.", "I'm at home now, I work at the bakery"),
-    ("I just moved to Leeds for a new job at the hospital.", "I just moved to Leeds"),
+    ("I just moved to Leeds for a new job at the hospital.", "I just (as of January 2024) moved to Leeds"),
     ('Just finished "A Dance with Dragons" by George Martin.', 'Just finished "A Dance with Dragons"'),
     ("I'm currently reading Pachinko, it's a chonker.", "I'm currently reading Pachinko"),
     ("I went to the beach today with my cousins.", "I went to the beach today (2024-01-10)"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -114,7 +115,13 @@ def test_conversational_wrappers_are_stripped(text, expected):
          "We went camping two weekends ago (the weekend of 2023-04-29), a weekend ago (the weekend of 2023-05-06), a few weekends ago (as of May 2023)"),
         ("Last Tues and last Fri we met", "Last Tues (2023-05-09) and last Fri (2023-05-05) we met"),
         ("a few years ago, several weeks ago", "a few years ago (as of 2023), several weeks ago (as of May 2023)"),
-        ("recently, lately", "recently, lately"),  # no time at all: left as said
+        ("recently, lately", "recently (as of May 2023), lately (as of May 2023)"),  # vague: anchored to the month said
+        # the recent past of "just"; no past ("just use"), a hedge ("just wanted") or a state ("I'm just tired") is no event
+        ("I just found a stray cat. She's just got back.", "I just (as of May 2023) found a stray cat. She's just (as of May 2023) got back."),
+        ("I just use Oribe. I just wanted to say hi. I'm just tired.", "I just use Oribe. I just wanted to say hi. I'm just tired."),
+        # a sentence that dates its event says when already
+        ("I just joined a new group last Tues. I recently moved.", "I just joined a new group last Tues (2023-05-09). I recently (as of May 2023) moved."),
+        ("recently (as of May 2023)", "recently (as of May 2023)"),  # already resolved: unchanged
         ("We went camping last summer; this summer, next spring", "We went camping last summer (summer 2022); this summer (summer 2023), next spring (spring 2024)"),
         ("last winter, last fall, this autumn", "last winter (winter 2022/23), last fall (fall 2022), this autumn (fall 2023)"),
         ("I won the tournament on Friday. I'm going to the lake on Saturday.",
@@ -305,6 +312,53 @@ def test_an_answers_outline_and_announcements_are_never_claims(ws, clawmem, days
     assert {"a step of the assistant's formatted plan or outline, not a fact", "the assistant announcing its answer or offering more, not a fact",
             "the assistant's instruction for the work at hand, not a fact", "the assistant's suggestion for the work at hand, not a fact"} <= failed, failed
     assert "said:" not in ws.memory_md.read_text()
+
+
+ADVICE = [
+    # a proposal after the goal it serves
+    "To ensure you meet your deadline and complete the payroll project within the estimated 6 weeks, you can break down the project into clear, "
+    "manageable tasks and set specific goals for each sprint.",
+    "Given the constraints and the goal to keep the payroll API under 300ms, we should also consider optimizing the network requests, possibly "
+    "by using a CDN for static assets.",
+    "With the launch two weeks away, you could also consider a soft launch for the payroll team.",
+    # a truism about the listener's work
+    "Adjusting your payroll timeline to meet the new sprint deadline of April 5, 2024 requires careful planning and prioritization.",
+]
+
+
+@pytest.mark.parametrize("advice", ADVICE)
+def test_the_assistants_advice_on_the_listeners_work_is_no_claim(monkeypatch, advice):
+    """Advice after the goal it serves, or a truism about "your" work, is the answer working
+    through the task, not a fact; the rule is what refuses it."""
+    assert worth.answer_talk(advice, item=False) == "the assistant's suggestion for the work at hand, not a fact"
+    monkeypatch.setattr(worth, "ADVICE", re.compile(r"(?!)"))
+    assert worth.answer_talk(advice, item=False) is None
+
+
+@pytest.mark.parametrize("said", [
+    # a goal that names a problem makes it a fix
+    "To get past the undefined symbol error on arm64, you can pass -latomic to the linker.",
+    "If your payroll build fails on a stale lockfile, you need some patience: the mirror resyncs hourly.",
+    # a purpose before a fact or an instruction with no proposal in it
+    "For staging, we use Postgres 16 on the db-2 host.",
+    "To deploy the payroll service, run make ship from the repo root.",
+])
+def test_a_fix_or_a_fact_after_a_goal_is_no_advice(said):
+    assert worth.answer_talk(said, item=False) is None
+
+
+def test_the_assistants_advice_said_on_three_days_never_reaches_memory(ws, clawmem, days_ago):
+    """Through the CLI: the answer's advice stays out of MEMORY.md on every day; the fact and the
+    fix in the same answer are promoted."""
+    fact = "The payroll exports land in the s3 bucket acme-invoices every night at 02:00."
+    fix = "To get past the undefined symbol error on arm64, you can pass -latomic to the linker."
+    for n in (3, 2, 1):
+        jsonl_session(clawmem, f"advice-{n}", days_ago(n), [("user", f"how do I keep the payroll project on track? (day {n})"), ("assistant", " ".join([*ADVICE, fact, fix]))])
+    data = clawmem("dream", "--json", "--explain").json()
+    promoted = {c["text"] for c in data["promoted"]}
+    assert promoted == {fact, fix}, promoted
+    memory = ws.memory_md.read_text()
+    assert not any(a[:40] in memory for a in ADVICE), memory
 
 
 @pytest.mark.parametrize("promise", [

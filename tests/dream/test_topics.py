@@ -22,7 +22,7 @@ from clawmem.foundation.config import DreamConfig
 from tests.conftest import require
 
 PLAN = "My plan is to open a small bakery downtown. I am saving up for the oven and the rent."
-LATER = "Opening my own bakery downtown has been my dream for years. I just signed the lease on a storefront by the river."
+LATER = "Opening my own bakery downtown has been my dream for years. I signed the lease on a storefront by the river."
 DOG = "I adopted a dog from the shelter last spring."
 CAT = "I adopted a cat from the shelter last spring."
 
