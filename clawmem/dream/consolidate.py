@@ -129,7 +129,7 @@ def _home(entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topic
     twin = judge.twin(entries, p.text)
     if twin is not None:
         return twin, None, "merged"
-    return None if p.key else topics.partner(entries, p.text)
+    return None if p.key else topics.partner(entries, p.text, p.sources)
 
 
 def _joined(entry: grammar.Entry, body: str, p: Proposal, *, update: updates.Update | None = None) -> str:

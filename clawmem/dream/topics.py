@@ -14,7 +14,10 @@ candidate and a line dreaming wrote (it cites sources) are about
   an embedder, reach a cosine of ``dream.topic_cosine`` (text only: one more shared stem
   instead), or when they share a name and a word besides (``named``: "My Microsoft internship
   lasted three months." / "During my Microsoft internship, I took part in …" score 0.53, yet one
-  thing is named in both; a place alone, "Los Angeles", is no topic), unless they tell of
+  thing is named in both; a place alone, "Los Angeles", is no topic), or when they were said
+  within ``dream.topic_nearby_lines`` lines of one transcript (``nearby``: a speaker going on
+  about the beach over their next turn, "we went to the beach recently. The kids had such a
+  blast." / "Seeing my kids' faces so happy at the beach was the best!", 0.62), unless they tell of
   different days ("today (2024-01-24)" and "today (2024-01-08)": two events, which one line would
   read as one day). Of several such lines the closest is taken.
 
@@ -51,6 +54,7 @@ from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 from clawmem.entries.words import stem
 from clawmem.foundation.config import DreamConfig
+from clawmem.storage.anchors import lines_of
 
 # "today (2024-01-24)", "yesterday (2024-01-09)": a day a sentence's relative date was resolved to
 # (``standalone.resolve_dates``); two accounts of different days are two events, not one topic
@@ -111,9 +115,9 @@ class Topics:
         self.cfg = cfg
         self.judge = judge
 
-    def related(self, a: str, b: str) -> float | None:
+    def related(self, a: str, b: str, *, near: bool = False) -> float | None:
         """The pair's cosine (1.0 without an embedder) when ``a`` and ``b`` have the same named
-        subject and topic, else None."""
+        subject and topic, else None; ``near``: they were said close together (``nearby``)."""
         who = scaffold.attributed_to(a)
         if who is None or who != scaffold.attributed_to(b) or _other_days(a, b):
             return None
@@ -121,19 +125,21 @@ class Topics:
         if len(common) < self.cfg.topic_words:
             return None
         names = named(a) & named(b)
-        if names and common - names:
+        if near or (names and common - names):
             return self.judge.cosine(a, b) or 1.0
         if self.judge.embedder is None:
             return 1.0 if len(common) > self.cfg.topic_words else None
         score = self.judge.cosine(a, b) or 0.0
         return score if score >= self.cfg.topic_cosine else None
 
-    def partner(self, entries: Iterable[grammar.Entry], candidate: str) -> tuple[grammar.Entry, str | None, str] | None:
-        """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` belongs
-        to, the text it becomes (None: the line already says it all) and how (``MERGED``,
-        ``ABSORBED``, ``JOINED``): first a line containing the candidate or contained in it
-        (module doc), else the closest line on its subject and topic; None when there is none
-        or no join stays compact."""
+    def partner(
+        self, entries: Iterable[grammar.Entry], candidate: str, sources: Iterable[str] = ()
+    ) -> tuple[grammar.Entry, str | None, str] | None:
+        """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` (citing
+        ``sources``) belongs to, the text it becomes (None: the line already says it all) and
+        how (``MERGED``, ``ABSORBED``, ``JOINED``): first a line containing the candidate or
+        contained in it (module doc), else the closest line on its subject and topic; None when
+        there is none or no join stays compact."""
         mine = [e for e in entries if e.sources and not e.key and e.status != "superseded"]
         for e in mine:
             if contains(self.cfg, e.body, candidate):
@@ -141,7 +147,12 @@ class Topics:
         for e in mine:
             if contains(self.cfg, candidate, e.body):
                 return e, candidate, ABSORBED
-        scored = [(score, e) for e in mine if (score := self.related(e.body, candidate)) is not None]
+        cited = tuple(sources)
+        scored = [
+            (score, e)
+            for e in mine
+            if (score := self.related(e.body, candidate, near=nearby(e.sources, cited, self.cfg.topic_nearby_lines))) is not None
+        ]
         for _, e in sorted(scored, key=lambda pair: (-pair[0], pair[1].line_start)):
             added = self.additions(e.body, candidate)
             if not added:
@@ -169,6 +180,17 @@ class Topics:
     def additions(self, line: str, candidate: str) -> list[str]:
         """The sentences of ``candidate`` that ``line`` does not already say."""
         return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
+
+
+def nearby(a: Iterable[str], b: Iterable[str], lines: int) -> bool:
+    """Whether an anchor of ``a`` and one of ``b`` cite one file within ``lines`` lines of each
+    other: in a transcript of a chat between two, one speaker's next turn or the one after it."""
+    spans = [span for anchor in a if (span := lines_of(anchor))]
+    for anchor in b:
+        other = lines_of(anchor)
+        if other and any(path == other[0] and start - lines <= other[2] and other[1] <= end + lines for path, start, end in spans):
+            return True
+    return False
 
 
 def _other_days(a: str, b: str) -> bool:

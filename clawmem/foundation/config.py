@@ -198,6 +198,9 @@ class DreamConfig:
     paraphrase_new_words: int = setting(1, "most topic words a merged paraphrase may reword (more: it adds information)")
     topic_words: int = setting(2, "topic word stems a candidate and a curated line of one speaker must share to be one topic (one more without an embedder)")
     topic_cosine: float = setting(0.65, "cosine (common scale) at which two accounts of one speaker sharing topic words are one topic (with an embedder)")
+    topic_nearby_lines: int = setting(
+        4, "lines of one transcript within which one speaker's accounts sharing topic words are one topic, whatever their cosine"
+    )
     consolidator_command: str = setting(
         "", "external consolidator (JSON on stdin, file on stdout); empty = built in; machine-local config only in a git-shared workspace",
         local_only=True,

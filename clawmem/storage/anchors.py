@@ -30,6 +30,16 @@ def cite(path: object, start: object, end: object = None) -> str:
     return f"{path}#L{start}" + (f"-L{end}" if end is not None and end != start else "")
 
 
+def lines_of(text: str) -> tuple[str, int, int] | None:
+    """The path and line range ``text`` names, read by its syntax alone (no workspace: for
+    comparing two citations); None when it names no line."""
+    match = _ANCHOR.match(text.strip())
+    start = match and (match["start"] or match["cstart"])
+    if not match or start is None:
+        return None
+    return match["path"], int(start), int(match["end"] or match["cend"] or start)
+
+
 @dataclass(frozen=True)
 class Anchor:
     """A parsed anchor: the file inside the workspace and, when given, its line range."""

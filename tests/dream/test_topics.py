@@ -245,6 +245,50 @@ def test_control_without_names_the_two_accounts_are_two_lines(ws, clawmem, inges
     assert _internship(ws, clawmem, ingest_session, days_ago) == [f"Kevin said: {INTERNSHIP}", f"Kevin said: {DURING}"]
 
 
+SANDCASTLES = "The kids and I spent a whole afternoon at the beach building sandcastles."
+FACES = "Seeing my kids' faces so happy at the beach was the best! We don't go often, usually only once or twice a year."
+
+
+def _beach(ws, clawmem, ingest_session, days_ago) -> list[str]:
+    """Mel tells of the beach, Sam asks, Mel goes on about it: one session on each of three days."""
+    for n, day in enumerate((4, 3, 2), 1):
+        at = days_ago(day)
+        turns = [("Sam", "Anything new since last time?"), ("Mel", SANDCASTLES), ("Sam", "What was the best part?"), ("Mel", FACES)]
+        records = [{"role": "user", "speaker": who, "content": says, "timestamp": at.replace(minute=i).isoformat()} for i, (who, says) in enumerate(turns)]
+        ingest_session(f"beach-{n}", "\n".join(json.dumps(r) for r in records) + "\n", at)
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    return [e.body for e in _lines(ws)]
+
+
+@pytest.mark.parametrize("vectors", [True, False], ids=["embedder", "text-only"])
+def test_a_speaker_going_on_about_one_thing_in_their_next_turn_is_one_line(ws, clawmem, ingest_session, days_ago, vectors):
+    """Through the CLI: the two beach accounts share two topic words and have an e5 cosine of
+    0.45, two topics apart; said two lines apart in one transcript they are one."""
+    if vectors:
+        try:
+            load_embedder()
+        except EmbedderUnavailable as err:
+            require(False, f"needs an installed embedder: {err}")
+    else:
+        _text_only(ws)
+    [line] = _beach(ws, clawmem, ingest_session, days_ago)
+    assert SANDCASTLES in line and FACES in line and line.startswith("Mel said: ")
+
+
+def test_control_without_nearness_the_two_beach_accounts_are_two_lines(ws, clawmem, ingest_session, days_ago):
+    _text_only(ws, topic_nearby_lines=0)
+    assert sorted(_beach(ws, clawmem, ingest_session, days_ago)) == [f"Mel said: {FACES}", f"Mel said: {SANDCASTLES}"]
+
+
+def test_nearby_means_one_file_within_the_setting():
+    assert topics.nearby(["transcripts/a.md#L16"], ["transcripts/a.md#L20"], 4)
+    assert topics.nearby(["transcripts/a.md#L10-L16"], ["transcripts/a.md#L6"], 4)
+    assert not topics.nearby(["transcripts/a.md#L16"], ["transcripts/a.md#L21"], 4)
+    assert not topics.nearby(["transcripts/a.md#L16"], ["transcripts/b.md#L16"], 4)
+    assert not topics.nearby(["transcripts/a.md"], ["transcripts/a.md#L1"], 4), "a whole file names no line"
+
+
 def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ingest_session, days_ago):
     """A join grows a line: in a full file it makes room the way a new line does (``budget``)."""
     from clawmem.dream.budget import size
