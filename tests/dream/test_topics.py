@@ -58,15 +58,20 @@ def _text_only(ws, **dream) -> None:
     (ws.root / "clawmem.toml").write_text('[embeddings]\nbackend = "none"\n' + (f"[dream]\n{settings}" if dream else ""))
 
 
+def _vectors_or_text_only(ws, vectors: bool) -> None:
+    """With the installed embedder (skipped without one), or with text rules only."""
+    if not vectors:
+        _text_only(ws)
+        return
+    try:
+        load_embedder()
+    except EmbedderUnavailable as err:
+        require(False, f"needs an installed embedder: {err}")
+
+
 @pytest.mark.parametrize("vectors", [True, False], ids=["embedder", "text-only"])
 def test_a_plan_restated_on_later_days_joins_the_line_about_it(ws, clawmem, ingest_session, days_ago, vectors):
-    if vectors:
-        try:
-            load_embedder()
-        except EmbedderUnavailable as err:
-            require(False, f"needs an installed embedder: {err}")
-    else:
-        _text_only(ws)
+    _vectors_or_text_only(ws, vectors)
     _said(ingest_session, days_ago, PLAN, (9, 8, 7), "a")
     first = clawmem("dream", "--json").json()
     assert [p["text"] for p in first["promoted"]] == [f"Mia said: {PLAN}"]
@@ -265,13 +270,7 @@ def _beach(ws, clawmem, ingest_session, days_ago) -> list[str]:
 def test_a_speaker_going_on_about_one_thing_in_their_next_turn_is_one_line(ws, clawmem, ingest_session, days_ago, vectors):
     """Through the CLI: the two beach accounts share two topic words and have an e5 cosine of
     0.45, two topics apart; said two lines apart in one transcript they are one."""
-    if vectors:
-        try:
-            load_embedder()
-        except EmbedderUnavailable as err:
-            require(False, f"needs an installed embedder: {err}")
-    else:
-        _text_only(ws)
+    _vectors_or_text_only(ws, vectors)
     [line] = _beach(ws, clawmem, ingest_session, days_ago)
     assert SANDCASTLES in line and FACES in line and line.startswith("Mel said: ")
 
