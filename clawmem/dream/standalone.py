@@ -297,7 +297,12 @@ GENERAL_TERMS = re.compile(r"\b(?:can|could|may|might) be\b|^(?:it|that|this)(?:
 IMPRESSION = re.compile(r"\b(?:sounds?|looks?|seems?|must (?:have been|be))\b", re.IGNORECASE)
 IMPRESSED = "an impression of what the other person said, no fact about the speaker"
 # "I've truly enjoyed our chat.", "It's been a delightful conversation": the talk itself
-ABOUT_THE_TALK = re.compile(r"\b(?:our|this|been a|such a)\s+(?:\w+\s+){0,2}?(?:chat|conversation|talk|discussion)s?\b", re.IGNORECASE)
+ABOUT_THE_TALK = re.compile(
+    r"\b(?:our|this|been a|such a)\s+(?:\w+\s+){0,2}?(?:chat|conversation|talk|discussion)s?\b"
+    # "a lot of my talks on here have devolved to food": the chat, where it happens
+    r"|\bon here\b",
+    re.IGNORECASE,
+)
 THE_TALK = "about the conversation itself, no fact"
 OWN_WORDS = worth.FIRST_PERSON | frozenset(("weve",))  # "we've" typed without its apostrophe
 # "I feel like it's always better when friends are around", "I've been thinking about how human

@@ -249,6 +249,7 @@ ASIDES = [
     "Well, Liza, it's been a delightful conversation, discussing everything from travel dreams to hobbies.",
     "I've truly enjoyed our chat.",
     "I really loved this conversation about books.",
+    "I feel like a lot of my talks on here have devolved to food, work or travel.",
 ]
 ACCOUNT = [
     "Max loves the beach and the dog park.",
