@@ -28,7 +28,14 @@ when the text rules of ``Judge.same_fact`` say so, or when nearly all its words 
 polarity, and it is no *substitution*: a sentence that differs from one of the line's in a word
 or two on each side ("a cat" for "a dog") is another fact, whatever it shares. A candidate that
 adds nothing merges into the line (only its anchors are added); a joined entry must stay within
-``scaffolding.MAX_UNIT_CHARS``, else the candidate becomes a line of its own as before.
+``scaffolding.MAX_UNIT_CHARS``, else the candidate becomes a line of its own as before, unless
+it was said a turn or two from the line's turn and names nothing the line does not (no name,
+number or date: ``paraphrase.specific``): the speaker going on about what the line tells ("I'll
+never forget seeing the characters I wrote acted out …" / "Seeing my characters come alive was
+my favorite part …") merges into it (``GONE_ON``), citing its turn, rather than stand beside it
+as a second line about the same moment; when it tells more (more topic stems) and the line
+names nothing it does not, its wording becomes the line's (``REWORDED``). One that names
+something new stays a line of its own.
 
 **Containment, whatever the shared word count.** A short account shares too few stems to be a
 topic ("I lost my job." beside a line telling how the speaker lost the job and started a
@@ -64,6 +71,8 @@ MIN_CONTAINED_STEMS = 2  # topic stems the contained side needs before containme
 JOINED = "joined (same subject and topic)"
 MERGED = "merged (same subject and topic, nothing new)"
 ABSORBED = "absorbed (the new account says all the line said and more)"
+GONE_ON = "merged (the same topic a turn later, naming nothing new; the line has no room for more)"
+REWORDED = "reworded (the same topic a turn later, told more fully; the line has no room for both)"
 
 
 # the names of days and months: a date ("recently (as of May 2023)") is no topic, nor a name
@@ -137,9 +146,9 @@ class Topics:
     ) -> tuple[grammar.Entry, str | None, str] | None:
         """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` (citing
         ``sources``) belongs to, the text it becomes (None: the line already says it all) and
-        how (``MERGED``, ``ABSORBED``, ``JOINED``): first a line containing the candidate or
-        contained in it (module doc), else the closest line on its subject and topic; None when
-        there is none or no join stays compact."""
+        how (``MERGED``, ``ABSORBED``, ``JOINED``, ``GONE_ON``, ``REWORDED``): first a line containing the
+        candidate or contained in it (module doc), else the closest line on its subject and
+        topic; None when there is none or no join stays compact."""
         mine = [e for e in entries if e.sources and not e.key and e.status != "superseded"]
         for e in mine:
             if contains(self.cfg, e.body, candidate):
@@ -148,18 +157,23 @@ class Topics:
             if contains(self.cfg, candidate, e.body):
                 return e, candidate, ABSORBED
         cited = tuple(sources)
-        scored = [
-            (score, e)
-            for e in mine
-            if (score := self.related(e.body, candidate, near=nearby(e.sources, cited, self.cfg.topic_nearby_lines))) is not None
-        ]
-        for _, e in sorted(scored, key=lambda pair: (-pair[0], pair[1].line_start)):
-            added = self.additions(e.body, candidate)
+        scored = []
+        for e in mine:
+            near = nearby(e.sources, cited, self.cfg.topic_nearby_lines)
+            score = self.related(e.body, candidate, near=near)
+            if score is not None:
+                scored.append((score, e.line_start, near, e, self.additions(e.body, candidate)))
+        scored.sort(key=lambda row: (-row[0], row[1]))
+        for _, _, _, e, added in scored:
             if not added:
                 return e, None, MERGED
             body = " ".join([e.body.rstrip(), *added])
             if len(body) <= MAX_UNIT_CHARS:
                 return e, body, JOINED
+        for _, _, near, e, added in scored:
+            if near and not _names(" ".join(added)) - _names(e.body):
+                richer = not _names(e.body) - _names(candidate) and len(stems(candidate)) > len(stems(e.body))
+                return (e, candidate, REWORDED) if richer else (e, None, GONE_ON)
         return None
 
     def restated(self, line: str, sentence: str) -> bool:
@@ -180,6 +194,12 @@ class Topics:
     def additions(self, line: str, candidate: str) -> list[str]:
         """The sentences of ``candidate`` that ``line`` does not already say."""
         return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
+
+
+def _names(text: str) -> set[str]:
+    """The names, numbers and identifiers ``text`` says (``paraphrase.specific``), sentence by
+    sentence, so a sentence's first word ("It felt like …") is no name."""
+    return set().union(*(specific(s) for s in sentences(scaffold.speech(text))))
 
 
 def nearby(a: Iterable[str], b: Iterable[str], lines: int) -> bool:

@@ -280,6 +280,49 @@ def test_control_without_nearness_the_two_beach_accounts_are_two_lines(ws, clawm
     assert sorted(_beach(ws, clawmem, ingest_session, days_ago)) == [f"Mel said: {FACES}", f"Mel said: {SANDCASTLES}"]
 
 
+ACTED = (
+    "I'll never forget seeing all of the characters and dialogue I wrote being acted out on stage - it was such a cool feeling. "
+    "Having all the hard work and determination I put into writing pay off was definitely rewarding, and the whole cast was wonderful to work with."
+)
+ALIVE = "Seeing my characters I worked so hard on come alive was my favorite part. It felt like they jumped off the page and became real - it was totally surreal."
+THEATRE = (
+    "Seeing my characters come alive at the Lyric Theatre was my favorite part, and the director there already asked whether "
+    "my next script could open the autumn season."
+)
+
+
+def _two_turns(ws, clawmem, ingest_session, days_ago, first: str, second: str) -> list[grammar.Entry]:
+    """Jo tells of the play, Sam asks, Jo goes on: one session on each of three days."""
+    for n, day in enumerate((4, 3, 2), 1):
+        at = days_ago(day)
+        turns = [("Sam", "How did the premiere go?"), ("Jo", first), ("Sam", "What was the best part?"), ("Jo", second)]
+        records = [{"role": "user", "speaker": who, "content": says, "timestamp": at.replace(minute=i).isoformat()} for i, (who, says) in enumerate(turns)]
+        ingest_session(f"play-{n}", "\n".join(json.dumps(r) for r in records) + "\n", at)
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    return _lines(ws)
+
+
+@pytest.mark.parametrize(("first", "second"), [(ACTED, ALIVE), (ALIVE, ACTED)], ids=["fuller-first", "fuller-second"])
+def test_going_on_about_a_line_with_no_room_to_join_leaves_one_line_in_the_fuller_words(ws, clawmem, ingest_session, days_ago, first, second):
+    """Through the CLI: joined, the two turns would pass 400 characters; one names nothing the
+    other does not, so one line stays, in the wording that tells more."""
+    _text_only(ws)
+    [line] = _two_turns(ws, clawmem, ingest_session, days_ago, first, second)
+    assert line.body == f"Jo said: {ACTED}"
+    assert "a turn later" in ws.dreams_md.read_text()
+
+
+def test_a_turn_that_names_something_new_stays_a_line_of_its_own(ws, clawmem, ingest_session, days_ago):
+    _text_only(ws)
+    assert sorted(e.body for e in _two_turns(ws, clawmem, ingest_session, days_ago, ACTED, THEATRE)) == [f"Jo said: {ACTED}", f"Jo said: {THEATRE}"]
+
+
+def test_control_without_nearness_going_on_is_a_second_line(ws, clawmem, ingest_session, days_ago):
+    _text_only(ws, topic_nearby_lines=0)
+    assert sorted(e.body for e in _two_turns(ws, clawmem, ingest_session, days_ago, ACTED, ALIVE)) == [f"Jo said: {ACTED}", f"Jo said: {ALIVE}"]
+
+
 def test_nearby_means_one_file_within_the_setting():
     assert topics.nearby(["transcripts/a.md#L16"], ["transcripts/a.md#L20"], 4)
     assert topics.nearby(["transcripts/a.md#L10-L16"], ["transcripts/a.md#L6"], 4)
