@@ -254,16 +254,16 @@ SANDCASTLES = "The kids and I spent a whole afternoon at the beach building sand
 FACES = "Seeing my kids' faces so happy at the beach was the best! We don't go often, usually only once or twice a year."
 
 
-def _beach(ws, clawmem, ingest_session, days_ago) -> list[str]:
-    """Mel tells of the beach, Sam asks, Mel goes on about it: one session on each of three days."""
+def _going_on(ws, clawmem, ingest_session, days_ago, speaker: str, first: str, second: str) -> list[grammar.Entry]:
+    """``speaker`` tells of something, Sam asks, ``speaker`` goes on about it: one session on each of three days."""
     for n, day in enumerate((4, 3, 2), 1):
         at = days_ago(day)
-        turns = [("Sam", "Anything new since last time?"), ("Mel", SANDCASTLES), ("Sam", "What was the best part?"), ("Mel", FACES)]
+        turns = [("Sam", "Anything new since last time?"), (speaker, first), ("Sam", "What was the best part?"), (speaker, second)]
         records = [{"role": "user", "speaker": who, "content": says, "timestamp": at.replace(minute=i).isoformat()} for i, (who, says) in enumerate(turns)]
-        ingest_session(f"beach-{n}", "\n".join(json.dumps(r) for r in records) + "\n", at)
+        ingest_session(f"chat-{n}", "\n".join(json.dumps(r) for r in records) + "\n", at)
     data = clawmem("dream", "--json").json()
     assert not data["fallback_used"], data["fallback_reason"]
-    return [e.body for e in _lines(ws)]
+    return _lines(ws)
 
 
 @pytest.mark.parametrize("vectors", [True, False], ids=["embedder", "text-only"])
@@ -271,13 +271,13 @@ def test_a_speaker_going_on_about_one_thing_in_their_next_turn_is_one_line(ws, c
     """Through the CLI: the two beach accounts share two topic words and have an e5 cosine of
     0.45, two topics apart; said two lines apart in one transcript they are one."""
     _vectors_or_text_only(ws, vectors)
-    [line] = _beach(ws, clawmem, ingest_session, days_ago)
-    assert SANDCASTLES in line and FACES in line and line.startswith("Mel said: ")
+    [line] = _going_on(ws, clawmem, ingest_session, days_ago, "Mel", SANDCASTLES, FACES)
+    assert SANDCASTLES in line.body and FACES in line.body and line.body.startswith("Mel said: ")
 
 
 def test_control_without_nearness_the_two_beach_accounts_are_two_lines(ws, clawmem, ingest_session, days_ago):
     _text_only(ws, topic_nearby_lines=0)
-    assert sorted(_beach(ws, clawmem, ingest_session, days_ago)) == [f"Mel said: {FACES}", f"Mel said: {SANDCASTLES}"]
+    assert sorted(e.body for e in _going_on(ws, clawmem, ingest_session, days_ago, "Mel", SANDCASTLES, FACES)) == [f"Mel said: {FACES}", f"Mel said: {SANDCASTLES}"]
 
 
 ACTED = (
@@ -291,36 +291,24 @@ THEATRE = (
 )
 
 
-def _two_turns(ws, clawmem, ingest_session, days_ago, first: str, second: str) -> list[grammar.Entry]:
-    """Jo tells of the play, Sam asks, Jo goes on: one session on each of three days."""
-    for n, day in enumerate((4, 3, 2), 1):
-        at = days_ago(day)
-        turns = [("Sam", "How did the premiere go?"), ("Jo", first), ("Sam", "What was the best part?"), ("Jo", second)]
-        records = [{"role": "user", "speaker": who, "content": says, "timestamp": at.replace(minute=i).isoformat()} for i, (who, says) in enumerate(turns)]
-        ingest_session(f"play-{n}", "\n".join(json.dumps(r) for r in records) + "\n", at)
-    data = clawmem("dream", "--json").json()
-    assert not data["fallback_used"], data["fallback_reason"]
-    return _lines(ws)
-
-
 @pytest.mark.parametrize(("first", "second"), [(ACTED, ALIVE), (ALIVE, ACTED)], ids=["fuller-first", "fuller-second"])
 def test_going_on_about_a_line_with_no_room_to_join_leaves_one_line_in_the_fuller_words(ws, clawmem, ingest_session, days_ago, first, second):
     """Through the CLI: joined, the two turns would pass 400 characters; one names nothing the
     other does not, so one line stays, in the wording that tells more."""
     _text_only(ws)
-    [line] = _two_turns(ws, clawmem, ingest_session, days_ago, first, second)
+    [line] = _going_on(ws, clawmem, ingest_session, days_ago, "Jo", first, second)
     assert line.body == f"Jo said: {ACTED}"
     assert "a turn later" in ws.dreams_md.read_text()
 
 
 def test_a_turn_that_names_something_new_stays_a_line_of_its_own(ws, clawmem, ingest_session, days_ago):
     _text_only(ws)
-    assert sorted(e.body for e in _two_turns(ws, clawmem, ingest_session, days_ago, ACTED, THEATRE)) == [f"Jo said: {ACTED}", f"Jo said: {THEATRE}"]
+    assert sorted(e.body for e in _going_on(ws, clawmem, ingest_session, days_ago, "Jo", ACTED, THEATRE)) == [f"Jo said: {ACTED}", f"Jo said: {THEATRE}"]
 
 
 def test_control_without_nearness_going_on_is_a_second_line(ws, clawmem, ingest_session, days_ago):
     _text_only(ws, topic_nearby_lines=0)
-    assert sorted(e.body for e in _two_turns(ws, clawmem, ingest_session, days_ago, ACTED, ALIVE)) == [f"Jo said: {ACTED}", f"Jo said: {ALIVE}"]
+    assert sorted(e.body for e in _going_on(ws, clawmem, ingest_session, days_ago, "Jo", ACTED, ALIVE)) == [f"Jo said: {ACTED}", f"Jo said: {ALIVE}"]
 
 
 def test_nearby_means_one_file_within_the_setting():
