@@ -32,8 +32,8 @@ adds nothing merges into the line (only its anchors are added); a joined entry m
 it was said a turn or two from the line's turn and names nothing the line does not (no name,
 number or date: ``paraphrase.specific``): the speaker going on about what the line tells ("I'll
 never forget seeing the characters I wrote acted out …" / "Seeing my characters come alive was
-my favorite part …") merges into it (``GONE_ON``), citing its turn, rather than stand beside it
-as a second line about the same moment; when it tells more (more topic stems) and the line
+my favorite part …") merges into it (``GONE_ON``: the line gains its anchors while it has room
+for sources) rather than stand beside it as a second line about the same moment; when it tells more (more topic stems) and the line
 names nothing it does not, its wording becomes the line's (``REWORDED``). One that names
 something new stays a line of its own.
 
@@ -146,9 +146,9 @@ class Topics:
     ) -> tuple[grammar.Entry, str | None, str] | None:
         """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` (citing
         ``sources``) belongs to, the text it becomes (None: the line already says it all) and
-        how (``MERGED``, ``ABSORBED``, ``JOINED``, ``GONE_ON``, ``REWORDED``): first a line containing the
-        candidate or contained in it (module doc), else the closest line on its subject and
-        topic; None when there is none or no join stays compact."""
+        how (``MERGED``, ``ABSORBED``, ``JOINED``, ``GONE_ON``, ``REWORDED``): first a line
+        containing the candidate or contained in it (module doc), else the closest line on its
+        subject and topic; None when there is none or no join stays compact."""
         mine = [e for e in entries if e.sources and not e.key and e.status != "superseded"]
         for e in mine:
             if contains(self.cfg, e.body, candidate):

@@ -42,8 +42,9 @@ A unit is no candidate when
 
 ``answer_talk`` judges the sentences of an assistant's answer as well: its outline (list items,
 bold labels, "First, …"), its announcements and offers, its hedged suggestions ("Maybe we can
-…"), its advice on the listener's work ("To meet your deadline, you can …") and its unconditional instructions ("Create the templates …") are how the answer works
-through the task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
+…"), its advice on the listener's work ("To meet your deadline, you can …") and its
+unconditional instructions ("Create the templates …") are how the answer works through the
+task at hand, not facts; a procedure with its condition ("If X fails, run Y") stays.
 ``request_talk`` judges the owner's turns to their agent the same way: an unconditional
 instruction about a particular thing ("Bump the build number for me") is a task, not a fact.
 
