@@ -6,6 +6,7 @@ and two sweeps over the same files always agree.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Iterable
@@ -17,6 +18,14 @@ from clawmem.entries import lines as line_model
 from clawmem.entries.neutralise import neutralise
 from clawmem.entries.words import STOPWORDS, carries_content
 from clawmem.foundation.records import dataclass
+
+# What ``standalone.resolve_dates`` adds after a relative date ("today (2024-01-15)", "last week
+# (the week of 2023-05-01)", "recently (as of May 2023)", "last summer (summer 2022)"): the day it
+# meant, not the speaker's words, so no rule takes it for something the sentence names
+MONTHS = "|".join(calendar.month_name[1:])
+RESOLVED = re.compile(
+    rf" \((?:the week(?:end)? of |as of )?(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:{MONTHS}|spring|summer|fall|winter) \d{{4}}(?:/\d{{2}})?|\d{{4}})\)"
+)
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count
 # towards conceptual richness. Imperative filler ("run", "use") is here too, so a phrase

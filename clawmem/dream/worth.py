@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import re
 
-from clawmem.dream.text import ASKING, content_words, sentences, words
+from clawmem.dream.text import ASKING, RESOLVED, content_words, sentences, words
 from clawmem.entries.scaffold import speech
 from clawmem.entries.words import STOPWORDS
 from clawmem.index.db import Index
@@ -516,8 +516,8 @@ def plain_typing(text: str) -> str:
 
 def judged(text: str) -> str:
     """What ``text`` says as every rule judges it: its speech (``speech``: no scaffolding, no
-    attribution), typed with care (``plain_typing``)."""
-    return plain_typing(speech(text))
+    attribution, no resolved date: ``RESOLVED``), typed with care (``plain_typing``)."""
+    return plain_typing(RESOLVED.sub("", speech(text)))
 
 
 def _with_apostrophe(m: re.Match[str]) -> str:

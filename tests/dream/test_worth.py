@@ -8,12 +8,13 @@ thing outside our control), as in ``test_external.py``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import textwrap
 
 import pytest
 
-from clawmem.dream import scaffolding
+from clawmem.dream import scaffolding, worth
 from clawmem.entries import grammar
 
 FACT = "The staging database runs on db-stage-2 behind pgbouncer port 6432."
@@ -168,6 +169,22 @@ NO_NEWS = (  # something happened, but not what; a slogan; a remark on the liste
     "Sounds like a plan, John!",
     "The kids look so cute, Mel!",
 )
+# the same with the day its relative date meant (``standalone.resolve_dates``): no name of anything
+RESOLVED_NO_NEWS = (
+    "Things have been hectic lately (as of May 2023).",
+    "Wow, a lot has been going on lately (as of May 2023)!",
+    "Things have been crazy today (2023-05-10).",
+)
+
+
+@pytest.mark.parametrize("line", RESOLVED_NO_NEWS)
+def test_a_resolved_date_names_nothing_the_sentence_says(monkeypatch, line):
+    assert scaffolding.reason(f"Maria said: {line}") is not None
+    # the rule is what refuses it: read as a name, the date makes the same sentence news
+    monkeypatch.setattr(worth, "RESOLVED", re.compile(r"(?!)"))
+    assert scaffolding.reason(f"Maria said: {line}") is None
+
+
 STILL_FACTS = (  # the same words around something that happened, or a team's convention
     "I've been busy with the new job at Acme.",
     "Life has been crazy since the move to Denver.",
