@@ -190,6 +190,20 @@ def test_a_conversation_between_named_people_says_who_and_when(ws, clawmem, days
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
+def test_the_recent_past_is_anchored_to_its_month_and_a_vague_lately_still_says_nothing(ws, clawmem, days_ago):
+    """Through the CLI: "just" before a past is anchored to the month said (three sessions of one
+    day, so one month); a vague "Things have been hectic lately" stays out."""
+    for hour in (9, 10, 11):
+        locomo_session(clawmem, hour, days_ago(2, hour), [
+            ("Sam", "What's new?"), ("Nico", "I just adopted a rescue cat named Miso."), ("Sam", "And work?"), ("Nico", "Things have been hectic lately."),
+        ])
+    data = clawmem("dream", "--json", "--explain").json()
+    month = days_ago(2).strftime("%B %Y")
+    assert [c["text"] for c in data["promoted"]] == [f"Nico said: I just (as of {month}) adopted a rescue cat named Miso."]
+    hectic = [e for e in data["explain"] if "hectic" in e["text"]]
+    assert hectic and all(e["status"] == "excluded" and e["failed"] == ["says that something happened, not what"] for e in hectic), hectic
+
+
 def test_a_users_first_person_statement_names_the_user_and_a_directive_stays_as_said(ws, clawmem, days_ago):
     directive = "If the deploy hangs, restart the runner with systemctl restart gha-runner."
     for n in (3, 2, 1):
