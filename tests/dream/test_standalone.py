@@ -143,6 +143,27 @@ def test_relative_dates_resolve_against_the_observed_day(text, expected):
     assert resolve_dates(text, WEDNESDAY) == expected
 
 
+# sentences made of relative dates and the words around them, said on any day
+RELATIVE_TALK = st.lists(
+    st.sampled_from([
+        "I", "we", "she's", "I've", "just", "found", "came", "back", "used", "recently", "lately", "today", "yesterday", "last",
+        "next", "this", "week", "month", "year", "weekend", "summer", "winter", "Friday", "on", "a", "few", "two", "weeks", "ago",
+        "went", "camping", ".", ",", "!",
+    ]),
+    min_size=1,
+    max_size=20,
+).map(" ".join)
+
+
+@given(RELATIVE_TALK, st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2099, 12, 31)))
+def test_resolving_twice_changes_nothing_and_the_rules_never_see_the_resolution(text, day):
+    """What ``resolve_dates`` adds is the day meant, not the speaker's words: resolved again it
+    stays as it is, and the rules read it as if unresolved (``worth.judged``)."""
+    once = resolve_dates(text, day)
+    assert resolve_dates(once, day) == once
+    assert worth.judged(once) == worth.judged(text)
+
+
 def test_a_wrapped_restatement_merges_into_the_hand_written_line(ws, clawmem, days_ago):
     ws.memory_md.write_text("# Memory\n\n- We use Postgres 16 everywhere.\n")
     for n in (3, 2, 1):
