@@ -66,6 +66,7 @@ from clawmem.storage.anchors import lines_of
 # "today (2024-01-24)", "yesterday (2024-01-09)": a day a sentence's relative date was resolved to
 # (``standalone.resolve_dates``); two accounts of different days are two events, not one topic
 DAY = re.compile(r"\b(?:today|tonight|yesterday|last night|tomorrow|this (?:morning|afternoon|evening)) \((\d{4}-\d{2}-\d{2})\)", re.IGNORECASE)
+ENDED = re.compile(r"[.!?…][\"'”’)\]]*$")  # a sentence's end, and any quote or bracket closing after it
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
 MIN_CONTAINED_STEMS = 2  # topic stems the contained side needs before containment means anything
 JOINED = "joined (same subject and topic)"
@@ -167,7 +168,7 @@ class Topics:
         for _, _, _, e, added in scored:
             if not added:
                 return e, None, MERGED
-            body = " ".join([e.body.rstrip(), *added])
+            body = " ".join([*map(_ended, [e.body, *added[:-1]]), added[-1]])
             if len(body) <= MAX_UNIT_CHARS:
                 return e, body, JOINED
         for _, _, near, e, added in scored:
@@ -194,6 +195,13 @@ class Topics:
     def additions(self, line: str, candidate: str) -> list[str]:
         """The sentences of ``candidate`` that ``line`` does not already say."""
         return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
+
+
+def _ended(text: str) -> str:
+    """``text`` ending as a sentence ends, so what is joined after it reads as a sentence of its
+    own: chat often has no full stop ("I recently watched a movie" + "The last Marvel movie …")."""
+    text = text.rstrip()
+    return text if ENDED.search(text) else f"{text}."
 
 
 def _names(text: str) -> set[str]:

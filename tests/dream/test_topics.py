@@ -10,6 +10,7 @@ and cites both. Different facts in one frame ("a dog" / "a cat") never merge awa
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -278,6 +279,18 @@ def test_a_speaker_going_on_about_one_thing_in_their_next_turn_is_one_line(ws, c
 def test_control_without_nearness_the_two_beach_accounts_are_two_lines(ws, clawmem, ingest_session, days_ago):
     _text_only(ws, topic_nearby_lines=0)
     assert sorted(e.body for e in _going_on(ws, clawmem, ingest_session, days_ago, "Mel", SANDCASTLES, FACES)) == [f"Mel said: {FACES}", f"Mel said: {SANDCASTLES}"]
+
+
+@pytest.mark.parametrize("ended", [True, False], ids=["joined", "control-without-full-stops"])
+def test_chat_turns_without_full_stops_join_as_sentences(ws, clawmem, ingest_session, days_ago, monkeypatch, ended):
+    """Chat often ends a turn without a full stop; joined, each turn still reads as a sentence of
+    its own ("… sandcastles. Seeing my kids' faces …"), not one run-on."""
+    if not ended:
+        monkeypatch.setattr(topics, "_ended", lambda text: text.rstrip())
+    _text_only(ws)
+    first, second = SANDCASTLES.rstrip("."), "Seeing my kids' faces so happy at the beach was the best"
+    [line] = _going_on(ws, clawmem, ingest_session, days_ago, "Mel", first, second)
+    assert bool(re.search(r"(?:sandcastles|the best)\. (?:Seeing|The kids)", line.body)) is ended, line.body
 
 
 ACTED = (
