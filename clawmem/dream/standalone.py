@@ -21,8 +21,8 @@ reads evidence the same way), so the staged text is the evidence grounding compa
   December 2023) found a stray cat"; "I just use Oribe" and "I just wanted to say" tell of no
   event), unless their sentence dates itself ("I just joined … last Tues (2023-07-18)"). A
   season is named ("last summer (summer 2022)": the last one that has ended; "this winter": the
-  one under way, else the coming one), and a bare weekday ("on Friday") is the one just gone, or the coming one when its
-  sentence speaks of what is to come ("I'm going on Saturday").
+  one under way, else the coming one), and a bare weekday ("on Friday") is the one just gone,
+  or the coming one when its sentence speaks of what is to come ("I'm going on Saturday").
 """
 
 from __future__ import annotations

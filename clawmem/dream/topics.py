@@ -33,9 +33,9 @@ it was said a turn or two from the line's turn and names nothing the line does n
 number or date: ``paraphrase.specific``): the speaker going on about what the line tells ("I'll
 never forget seeing the characters I wrote acted out …" / "Seeing my characters come alive was
 my favorite part …") merges into it (``GONE_ON``: the line gains its anchors while it has room
-for sources) rather than stand beside it as a second line about the same moment; when it tells more (more topic stems) and the line
-names nothing it does not, its wording becomes the line's (``REWORDED``). One that names
-something new stays a line of its own.
+for sources) rather than stand beside it as a second line about the same moment; when it tells
+more (more topic stems) and the line names nothing it does not, its wording becomes the line's
+(``REWORDED``). One that names something new stays a line of its own.
 
 **Containment, whatever the shared word count.** A short account shares too few stems to be a
 topic ("I lost my job." beside a line telling how the speaker lost the job and started a
@@ -163,15 +163,17 @@ class Topics:
             near = nearby(e.sources, cited, self.cfg.topic_nearby_lines)
             score = self.related(e.body, candidate, near=near)
             if score is not None:
-                scored.append((score, e.line_start, near, e, self.additions(e.body, candidate)))
-        scored.sort(key=lambda row: (-row[0], row[1]))
-        for _, _, _, e, added in scored:
+                scored.append((score, e.line_start, near, e))
+        too_long = []  # (near, line, what the candidate adds): every related line, once none could be joined
+        for _, _, near, e in sorted(scored, key=lambda row: (-row[0], row[1])):
+            added = self.additions(e.body, candidate)
             if not added:
                 return e, None, MERGED
             body = " ".join([*map(_ended, [e.body, *added[:-1]]), added[-1]])
             if len(body) <= MAX_UNIT_CHARS:
                 return e, body, JOINED
-        for _, _, near, e, added in scored:
+            too_long.append((near, e, added))
+        for near, e, added in too_long:
             if near and not _names(" ".join(added)) - _names(e.body):
                 richer = not _names(e.body) - _names(candidate) and len(stems(candidate)) > len(stems(e.body))
                 return (e, candidate, REWORDED) if richer else (e, None, GONE_ON)

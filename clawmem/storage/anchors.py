@@ -30,14 +30,18 @@ def cite(path: object, start: object, end: object = None) -> str:
     return f"{path}#L{start}" + (f"-L{end}" if end is not None and end != start else "")
 
 
+def _lines(match: re.Match[str]) -> tuple[int, int] | None:
+    """The first and last line an anchor's match names, in either spelling (None: none)."""
+    start, end = match["start"] or match["cstart"], match["end"] or match["cend"]
+    return None if start is None else (int(start), int(end or start))
+
+
 def lines_of(text: str) -> tuple[str, int, int] | None:
     """The path and line range ``text`` names, read by its syntax alone (no workspace: for
     comparing two citations); None when it names no line."""
     match = _ANCHOR.match(text.strip())
-    start = match and (match["start"] or match["cstart"])
-    if not match or start is None:
-        return None
-    return match["path"], int(start), int(match["end"] or match["cend"] or start)
+    lines = _lines(match) if match else None
+    return None if match is None or lines is None else (match["path"], *lines)
 
 
 @dataclass(frozen=True)
@@ -57,11 +61,10 @@ def parse(ws: Workspace, text: str, *, lines_required: bool = False) -> Anchor:
         raise UnsafePath(f"{text!r} holds a NUL character: it names no file", hint=f"use {GRAMMAR}")
     if not match:
         raise BadInput(f"cannot read the anchor {text!r}", hint=f"use {GRAMMAR}")
-    raw_start, raw_end = match["start"] or match["cstart"], match["end"] or match["cend"]
-    if raw_start is None and lines_required:
+    lines = _lines(match)
+    if lines is None and lines_required:
         raise BadInput(f"{text!r} is not an entry anchor: it names no line", hint="give PATH#L12 or PATH:12, as search and note add cite it")
-    start = int(raw_start) if raw_start is not None else None
-    end = int(raw_end) if raw_end is not None else start
+    start, end = lines or (None, None)
     if start is not None and (start < 1 or end is None or end < start):
         raise BadInput(f"bad line range in {text!r}", hint="lines count from 1, and a range runs forwards (PATH#L3-L9)")
     path = ws.resolve_member(_relative(ws, match["path"]))
