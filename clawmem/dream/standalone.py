@@ -44,7 +44,10 @@ ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function
 # Max.", "That is the same workaround as before.", "And it finally worked."): it joins the claim
 # before it in the same turn, or is dropped when the turn has none.
 DEPENDENT = re.compile(
-    r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really|like)[,!]?\s+)?"
+    # "Bro same because …", "Oh that was …", "Lol same": an interjection or a form of address before
+    # the opener leaves it leaning on what the other person said
+    r"^(?:(?:o+h+|a+h+|aha|hmm+|bro|dude|man|lol|lmao|(?:ha)+|omg|wow|aw+|ok|okay|well|right)[,!.]*\s+){0,2}"
+    r"(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really|like)[,!]?\s+)?"
     # "This week has been swamped", "This morning I ran 5k": a time counted from the day it was said leans on nothing
     r"(?!this (?:week|weekend|morning|afternoon|evening|month|year|summer|winter|spring|fall|autumn|semester|season)\b)"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
@@ -61,9 +64,7 @@ DEPENDENT = re.compile(
     # "I do and I hate that …", "We did, twice": the answer to the other speaker's yes-or-no question
     r"|(?:i|we)\s+(?:do|did|have|had|am|was|will|would|can|could)(?:n't| not)?(?=\s*(?:[,.!;]|$)|\s+(?:and|but|too|though|as well|also)\b)"
     # "My summer however, will start in Hawaii": a contrast with what was said before
-    r"|(?:[\w']+\s+){1,2}however"
-    # "Ah, those are the new docks": an interjection leaves the pronoun after it pointing back
-    r"|(?:ah+|oh+|aha|hmm+|ok|okay|right|well)[,!]?\s+(?:he|she|they|them|it|it's|this|that|that's|these|those|his|her|their)(?!\s+(?:week|weekend|morning|afternoon|evening|month|year)\b))\b",
+    r"|(?:[\w']+\s+){1,2}however)\b",
     re.IGNORECASE,
 )
 # "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")

@@ -444,7 +444,9 @@ AT_THIS_MOMENT = re.compile(
 )
 # what makes a sentence about the moment tell something lasting after all
 LASTING = re.compile(
-    r"\b(?:always|usually|every|often|never|since|years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|works? (?:at|as|for|in)|weekends|"
+    r"\b(?:always|usually|every|often|never|since|years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|"
+    # "I work at a bakery" is a job; "catching up on some work for school" is a day's chore
+    r"(?<!\bsome )(?<!\bthe )(?<!\bon )(?<!\bof )(?<!\bmore )(?<!\bany )works? (?:at|as|for|in)|weekends|"
     r"started|moved|decided|learn(?:ed|ing|t)?|in general|generally|lately|these days|nowadays|everyday|tradition|habit|(?:first|last) day)\b",
     re.IGNORECASE,
 )

@@ -701,6 +701,8 @@ ORDINARY_DAYS = [
     "Tonight I'm going to watch a movie with my roommate.",
     "I've been studying all day for my biology exam.",
     "Later on I'm grabbing coffee and catching up with an old friend.",
+    "Today I've been finishing some work for class and chatting with my cousins.",
+    "I spent the afternoon on the work in my office, nothing exciting today.",
 ]
 NAMED_DAYS = [
     ("Today I went to Art Basel in Miami with my sister.", "Today (2024-01-10) I went to Art Basel"),
@@ -710,6 +712,7 @@ NAMED_DAYS = [
     ("I had my last day of school today, I start again in February.", "I had my last day of school today"),
     ("I work out at the gym every morning before my shift.", "I work out at the gym every morning"),
     ("I had dinner at Nobu with my parents tonight.", "I had dinner at Nobu"),
+    ("I work as a barista on weekdays, today I had a long shift.", "I work as a barista"),
 ]
 
 

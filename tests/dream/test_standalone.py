@@ -530,10 +530,16 @@ def test_a_bare_instead_joins_the_claim_before_it_and_stands_alone_without_one()
 
 
 def test_an_interjection_leaves_the_pronoun_after_it_pointing_back():
-    """"Ah, those are …" leans on what was said before it, as "Those are …" does; "Oh yeah, we …" is the speaker's own account."""
+    """"Ah, those are …", "Bro same because …" lean on what was said before them, as "Those are …"
+    and "Same because …" do; "Oh, we …" is the speaker's own account."""
     row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00", "file_date": None}
     joined = read({**row, "text": "Melanie: I adopted two rescue dogs from the shelter in May. Oh, they are called Rex and Max."})
     assert [u.text for u in joined] == ["Melanie said: I adopted two rescue dogs from the shelter in May. Oh, they are called Rex and Max."]
-    for alone in ("user: Ah, those are the new Parque das Nações docks.", "Melanie: Hmm, that mini golf place I remember.", "Sam: Well, it was amazing, 9 out of 10!"):
+    for alone in (
+        "user: Ah, those are the new Parque das Nações docks.", "Melanie: Hmm, that mini golf place I remember.", "Sam: Well, it was amazing, 9 out of 10!",
+        "Vanessa: Bro same because snow is rare nowadays where i live", "Nick: Lol same, I also love pottery in Leeds.", "Ann: Ohhh, and then the ferry to Oslo was late.",
+        "Ann: Haha, that's the reason I moved to Lisbon.", "Ann: Oh well, so I booked a hotel in Porto instead.",
+    ):
         assert [u.text for u in read({**row, "text": alone})] == [""], alone
-    assert [u.text for u in read({**row, "text": "Melanie: Oh yeah, we went to the beach in Malibu last week."})] != [""]
+    for own in ("Melanie: Oh, we went to the beach in Malibu last week.", "Ann: Haha I adopted a puppy named Rex in May."):
+        assert [u.text for u in read({**row, "text": own})] != [""], own
