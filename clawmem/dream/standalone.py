@@ -44,17 +44,14 @@ ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function
 # Max.", "That is the same workaround as before.", "And it finally worked."): it joins the claim
 # before it in the same turn, or is dropped when the turn has none.
 DEPENDENT = re.compile(
-    # "Bro same because …", "Oh that was …", "Lol same": an interjection or a form of address before
-    # the opener leaves it leaning on what the other person said
-    r"^(?:(?:o+h+|a+h+|aha|hmm+|bro|dude|man|lol|lmao|(?:ha)+|omg|wow|aw+|ok|okay|well|right)[,!.]*\s+){0,2}"
-    r"(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really|like)[,!]?\s+)?"
+    r"^(?:(?:thankfully|luckily|fortunately|unfortunately|sadly|honestly|actually|especially|hopefully|really|like)[,!]?\s+)?"
     # "This week has been swamped", "This morning I ran 5k": a time counted from the day it was said leans on nothing
     r"(?!this (?:week|weekend|morning|afternoon|evening|month|year|summer|winter|spring|fall|autumn|semester|season)\b)"
     r"(?:he|she|they|them|it|it's|its|this|that|that's|these|those|his|her|hers|their|theirs|him|which|whose|"
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|however|"
     # "Even made a tattoo to remind myself about it": "even" adds to what was said before ("even if …" opens a clause)
     r"even(?!\s+(?:though|if|when|whenever|while|after|before|with|without|as|during|so)\b)|"
-    r"therefore|same|both|either|neither|such|yes|yeah|yep|nope|the same|the other|one of them|as well|another|if not|if so|"
+    r"therefore|same|both|either|neither|such|yes|yeah|yep|yup|nope|the same|the other|one of them|as well|another|if not|if so|"
     r"especially (?:since|because|when|if|with|after)"
     # "In the meantime, …", "After that, …": a discourse opener continues what was said before
     r"|in the meantime|meanwhile|after that|since then|by then|at that point|afterwards|later on|on top of that|apart from that|"
@@ -65,6 +62,16 @@ DEPENDENT = re.compile(
     r"|(?:i|we)\s+(?:do|did|have|had|am|was|will|would|can|could)(?:n't| not)?(?=\s*(?:[,.!;]|$)|\s+(?:and|but|too|though|as well|also)\b)"
     # "My summer however, will start in Hawaii": a contrast with what was said before
     r"|(?:[\w']+\s+){1,2}however)\b",
+    re.IGNORECASE,
+)
+# What opens a chat reply before its sentence proper: an interjection or a form of address ("Bro
+# same because …", "Oh, those are …", "Lol same"), and a "yes" before the speaker's own account
+# ("Yeah, I play clarinet!", "Oh yeah, we went to the beach in May"). A sentence leans or not by
+# what follows it; a "yes" before anything else ("Yeah, it was great", "Yep, Gina, thanks")
+# answers the other person and leans (``DEPENDENT``).
+REPLY_OPENER = re.compile(
+    r"^(?:(?:o+h+|a+h+|aha|hmm+|bro|dude|man|lol|lmao|(?:ha)+|omg|wow|aw+|ok|okay|well|right|"
+    r"(?:yes|yeah|yep|yup|nope)(?=[,!.]*\s+(?:i|i'm|i've|i'd|im|ive|we|we're|we've|my|our)\b))[,!.]*\s+){1,2}",
     re.IGNORECASE,
 )
 # "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")
@@ -623,7 +630,7 @@ def _leans(unit: str) -> bool:
 
     A pronoun object that a colon spells out points forward, not back ("Let's make it a rule: all
     money is stored in pence", "Put it this way: …")."""
-    unit = worth.plain_typing(unit)
+    unit = REPLY_OPENER.sub("", worth.plain_typing(unit))
     pronoun = OBJECT_PRONOUN.match(unit)
     if pronoun is not None and SPELLED_OUT.match(unit, pronoun.end()):
         pronoun = None

@@ -543,3 +543,21 @@ def test_an_interjection_leaves_the_pronoun_after_it_pointing_back():
         assert [u.text for u in read({**row, "text": alone})] == [""], alone
     for own in ("Melanie: Oh, we went to the beach in Malibu last week.", "Ann: Haha I adopted a puppy named Rex in May."):
         assert [u.text for u in read({**row, "text": own})] != [""], own
+
+
+def test_a_yes_before_the_speakers_own_account_leaves_it_standing():
+    """"Yeah, I play clarinet!" answers with a fact of the speaker's own; "Yeah, it was great",
+    "Yep, Gina, thanks" and "Yeah, I did" answer the other person and lean, and so does "Yeah, I
+    made it in class" (its object was said before), as they do without the "yes"."""
+    row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00", "file_date": None}
+    for own in (
+        "Melanie: Yeah, I play clarinet! I started when I was young.", "Melanie: Oh yeah, we went to the beach in Malibu last week.",
+        "Joanna: Yep, I'm hiking with some buddies in Yosemite on Saturday.", "Nate: yes my brother moved to Denver in March",
+        "Ann: Yup, our team switched the builds to Bazel in May.",
+    ):
+        assert [u.text for u in read({**row, "text": own})] != [""], own
+    for leaning in (
+        "Melanie: Yeah, it was great.", "Jon: Yep, Gina, thanks for having my back.", "Ann: Yeah, I did.", "Ann: Nope, not yet.",
+        "Melanie: Yeah, I made it in pottery class last week.", "John: Yup, it's a yoga studio I go to often.", "Ann: Oh yes, that was the one in Porto.",
+    ):
+        assert [u.text for u in read({**row, "text": leaning})] == [""], leaning
