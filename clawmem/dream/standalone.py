@@ -626,7 +626,8 @@ def _unaddressed(said: str) -> str:
 
 
 def _leans(unit: str) -> bool:
-    """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from it).
+    """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from
+    it), judged past the ``REPLY_OPENER`` a chat reply opens with.
 
     A pronoun object that a colon spells out points forward, not back ("Let's make it a rule: all
     money is stored in pence", "Put it this way: …")."""
