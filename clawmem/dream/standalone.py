@@ -64,14 +64,16 @@ DEPENDENT = re.compile(
     r"|(?:[\w']+\s+){1,2}however)\b",
     re.IGNORECASE,
 )
-# What opens a chat reply before its sentence proper: an interjection or a form of address ("Bro
-# same because …", "Oh, those are …", "Lol same"), and a "yes" before the speaker's own account
-# ("Yeah, I play clarinet!", "Oh yeah, we went to the beach in May"). A sentence leans or not by
-# what follows it; a "yes" before anything else ("Yeah, it was great", "Yep, Gina, thanks")
-# answers the other person and leans (``DEPENDENT``).
-REPLY_OPENER = re.compile(
-    r"^(?:(?:o+h+|a+h+|aha|hmm+|bro|dude|man|lol|lmao|(?:ha)+|omg|wow|aw+|ok|okay|well|right|"
-    r"(?:yes|yeah|yep|yup|nope)(?=[,!.]*\s+(?:i|i'm|i've|i'd|im|ive|we|we're|we've|my|our)\b))[,!.]*\s+){1,2}",
+# What opens a reply before its sentence proper: an interjection or a form of address ("Bro same
+# because …", "Oh, those are …", "Lol same"). A sentence leans or not by what follows it.
+INTERJECTION = r"(?:o+h+|a+h+|aha|hmm+|bro|dude|man|lol|lmao|(?:ha)+|omg|wow|aw+|ok|okay|well|right)"
+REPLY_OPENER = re.compile(rf"^(?:{INTERJECTION}[,!.]*\s+){{1,2}}", re.IGNORECASE)
+# In a chat between people, a "yes" before the speaker's own account opens it too: "Yeah, I play
+# clarinet!" answers a friend's question about their life. A "yes" before anything else ("Yeah,
+# it was great", "Yep, Gina, thanks") answers the other person and leans (``DEPENDENT``), as does
+# the owner's "Yeah, I rebooted for the Go upgrade" to an agent's finding.
+CHAT_REPLY_OPENER = re.compile(
+    rf"^(?:(?:{INTERJECTION}|(?:yes|yeah|yep|yup|nope)(?=[,!.]*\s+(?:i|i'm|i've|i'd|im|ive|we|we're|we've|my|our)\b))[,!.]*\s+){{1,2}}",
     re.IGNORECASE,
 )
 # "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")
@@ -625,13 +627,14 @@ def _unaddressed(said: str) -> str:
     return said
 
 
-def _leans(unit: str) -> bool:
+def _leans(unit: str, *, chat: bool = False) -> bool:
     """Whether a sentence leans on the one before it (a pronoun, a connective, a time counted from
-    it), judged past the ``REPLY_OPENER`` a chat reply opens with.
+    it), judged past the ``REPLY_OPENER`` it opens with (``CHAT_REPLY_OPENER`` in a ``chat``
+    between people).
 
     A pronoun object that a colon spells out points forward, not back ("Let's make it a rule: all
     money is stored in pence", "Put it this way: …")."""
-    unit = REPLY_OPENER.sub("", worth.plain_typing(unit))
+    unit = (CHAT_REPLY_OPENER if chat else REPLY_OPENER).sub("", worth.plain_typing(unit))
     pronoun = OBJECT_PRONOUN.match(unit)
     if pronoun is not None and SPELLED_OUT.match(unit, pronoun.end()):
         pronoun = None
@@ -712,7 +715,7 @@ def claims(
             open_at = None if piece.item else open_at
             item_at = None
             continue
-        if not _leans(piece.unit) and not (open_at is not None and INSTEAD.search(said)):
+        if not _leans(piece.unit, chat=named) and not (open_at is not None and INSTEAD.search(said)):
             why = scaffolding.reason(said)
             if why in (None, *LEANED_ON) and _points_back(said, earlier, someone):
                 why = POINTS_BACK  # nothing after it may lean on it either

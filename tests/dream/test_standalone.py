@@ -546,9 +546,10 @@ def test_an_interjection_leaves_the_pronoun_after_it_pointing_back():
 
 
 def test_a_yes_before_the_speakers_own_account_leaves_it_standing():
-    """"Yeah, I play clarinet!" answers with a fact of the speaker's own; "Yeah, it was great",
-    "Yep, Gina, thanks" and "Yeah, I did" answer the other person and lean, and so does "Yeah, I
-    made it in class" (its object was said before), as they do without the "yes"."""
+    """In a chat, "Yeah, I play clarinet!" answers with a fact of the speaker's own; "Yeah, it was
+    great", "Yep, Gina, thanks" and "Yeah, I did" answer the other person and lean, and so does
+    "Yeah, I made it in class" (its object was said before), as they do without the "yes". To an
+    agent, the owner's "yes" answers what the agent found, and leans."""
     row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00", "file_date": None}
     for own in (
         "Melanie: Yeah, I play clarinet! I started when I was young.", "Melanie: Oh yeah, we went to the beach in Malibu last week.",
@@ -561,3 +562,6 @@ def test_a_yes_before_the_speakers_own_account_leaves_it_standing():
         "Melanie: Yeah, I made it in pottery class last week.", "John: Yup, it's a yoga studio I go to often.", "Ann: Oh yes, that was the one in Porto.",
     ):
         assert [u.text for u in read({**row, "text": leaning})] == [""], leaning
+    # to an agent, a "yes" answers its finding: "Yeah, I rebooted …" says why the container stopped
+    for to_agent in ("user: Yeah, I rebooted for the Go upgrade.", "user: Yep, we restarted the pg container this morning."):
+        assert [u.text for u in read({**row, "text": to_agent})] == [""], to_agent
