@@ -9,6 +9,8 @@ whole path runs through the installed CLI on a real transcript.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from clawmem.dream import scaffolding, standalone, worth
@@ -767,6 +769,10 @@ def test_a_we_beside_someone_named_stays(turn):
 
 WE_TURNS = [("Caroline", "What have you been up to?"), ("Melanie", "We love painting together lately, especially nature-inspired ones."),
             ("Melanie", "I teach art at Lincoln Elementary in Boise.")]
+# "Bro same because …": a form of address before a leaning opener leans too (``standalone.CHAT_REPLY_OPENER``)
+REPLY_TURNS = [("Vanessa", "It's been snowing nonstop here, snow days are so rare!"),
+               ("Nicolas", "Bro same because snow is rare nowadays where i live and we never get a full snow day"),
+               ("Nicolas", "I teach chemistry at Denver North High.")]
 
 
 # Through the CLI: a kind of talk said on three days, looked up each day, stays out of MEMORY.md
@@ -782,6 +788,8 @@ THROUGH_THE_CLI = [
                  (worth, "ordinary_day", lambda said: None), id="ordinary-day"),
     pytest.param(WE_TURNS, "painting together art teacher Lincoln Elementary", "Lincoln Elementary", "painting together",
                  (standalone, "_unnamed_we", lambda said: False), id="unnamed-we"),
+    pytest.param(REPLY_TURNS, "snow rare snow day chemistry Denver North High", "Denver North High", "Bro same",
+                 (standalone, "CHAT_REPLY_OPENER", re.compile("(?!)")), id="reply-opener"),
 ]
 
 
@@ -795,3 +803,17 @@ def test_talk_said_on_three_days_stays_out_of_memory_beside_a_fact(ws, clawmem, 
 def test_with_its_rule_off_the_talk_lands(ws, clawmem, days_ago, monkeypatch, turns, query, fact, talk, rule):
     monkeypatch.setattr(*rule)
     assert talk in _three_days(clawmem, ws, days_ago, turns, query)
+
+
+# A friend's "yes" before their own account: the answer is a fact about them
+YES_TURNS = [("Caroline", "Do you still play music?"), ("Melanie", "Yeah, I play clarinet in the Boise community band every Thursday.")]
+
+
+def test_a_yes_before_ones_own_account_reaches_memory(ws, clawmem, days_ago):
+    memory = _three_days(clawmem, ws, days_ago, YES_TURNS, "clarinet Boise community band Thursday")
+    assert "I play clarinet in the Boise community band" in memory, memory
+
+
+def test_with_the_yes_read_as_leaning_the_account_is_lost(ws, clawmem, days_ago, monkeypatch):
+    monkeypatch.setattr(standalone, "CHAT_REPLY_OPENER", standalone.REPLY_OPENER)
+    assert "clarinet" not in _three_days(clawmem, ws, days_ago, YES_TURNS, "clarinet Boise community band Thursday")
