@@ -40,6 +40,7 @@ from clawmem.foundation.records import dataclass, replace
 from clawmem.transcripts.model import host_speaker
 
 ROLES = frozenset(("user", "assistant", "system", "tool", "developer", "function"))
+YES = r"(?:yes|yeah|yep|yup|nope)"  # an answer to the other speaker's question
 # A sentence opening on one of these leans on what came before it ("They are called Rex and
 # Max.", "That is the same workaround as before.", "And it finally worked."): it joins the claim
 # before it in the same turn, or is dropped when the turn has none.
@@ -51,7 +52,7 @@ DEPENDENT = re.compile(
     r"and|but|or|nor|so|then|too|plus|though|although|because|anyway|still|yet|besides|otherwise|instead|thus|hence|however|"
     # "Even made a tattoo to remind myself about it": "even" adds to what was said before ("even if …" opens a clause)
     r"even(?!\s+(?:though|if|when|whenever|while|after|before|with|without|as|during|so)\b)|"
-    r"therefore|same|both|either|neither|such|yes|yeah|yep|yup|nope|the same|the other|one of them|as well|another|if not|if so|"
+    rf"therefore|same|both|either|neither|such|{YES}|the same|the other|one of them|as well|another|if not|if so|"
     r"especially (?:since|because|when|if|with|after)"
     # "In the meantime, …", "After that, …": a discourse opener continues what was said before
     r"|in the meantime|meanwhile|after that|since then|by then|at that point|afterwards|later on|on top of that|apart from that|"
@@ -73,7 +74,7 @@ REPLY_OPENER = re.compile(rf"^(?:{INTERJECTION}[,!.]*\s+){{1,2}}", re.IGNORECASE
 # it was great", "Yep, Gina, thanks") answers the other person and leans (``DEPENDENT``), as does
 # the owner's "Yeah, I rebooted for the Go upgrade" to an agent's finding.
 CHAT_REPLY_OPENER = re.compile(
-    rf"^(?:(?:{INTERJECTION}|(?:yes|yeah|yep|yup|nope)(?=[,!.]*\s+(?:i|i'm|i've|i'd|im|ive|we|we're|we've|my|our)\b))[,!.]*\s+){{1,2}}",
+    rf"^(?:(?:{INTERJECTION}|{YES}(?=[,!.]*\s+(?:i|i'm|i've|i'd|im|ive|we|we're|we've|my|our)\b))[,!.]*\s+){{1,2}}",
     re.IGNORECASE,
 )
 # "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")
