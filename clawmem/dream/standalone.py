@@ -65,18 +65,23 @@ DEPENDENT = re.compile(
     r"|(?:[\w']+\s+){1,2}however)\b",
     re.IGNORECASE,
 )
+
+
+def _opener(word: str) -> re.Pattern[str]:
+    """Up to two of ``word`` opening a sentence, each with its punctuation (read on
+    ``worth.plain_typing``'s text, where "im" is "I'm")."""
+    return re.compile(rf"^(?:{word}[,!.]*\s+){{1,2}}", re.IGNORECASE)
+
+
 # What opens a reply before its sentence proper: an interjection or a form of address ("Bro same
 # because …", "Oh, those are …", "Lol same"). A sentence leans or not by what follows it.
 INTERJECTION = r"(?:o+h+|a+h+|aha|hmm+|bro|dude|man|lol|lmao|(?:ha)+|omg|wow|aw+|ok|okay|well|right)"
-REPLY_OPENER = re.compile(rf"^(?:{INTERJECTION}[,!.]*\s+){{1,2}}", re.IGNORECASE)
+REPLY_OPENER = _opener(INTERJECTION)
 # In a chat between people, a "yes" before the speaker's own account opens it too: "Yeah, I play
 # clarinet!" answers a friend's question about their life. A "yes" before anything else ("Yeah,
 # it was great", "Yep, Gina, thanks") answers the other person and leans (``DEPENDENT``), as does
 # the owner's "Yeah, I rebooted for the Go upgrade" to an agent's finding.
-CHAT_REPLY_OPENER = re.compile(
-    rf"^(?:(?:{INTERJECTION}|{YES}(?=[,!.]*\s+(?:i|i'm|i've|i'd|im|ive|we|we're|we've|my|our)\b))[,!.]*\s+){{1,2}}",
-    re.IGNORECASE,
-)
+CHAT_REPLY_OPENER = _opener(rf"(?:{INTERJECTION}|{YES}(?=[,!.]*\s+(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b))")
 # "They're switching off the SFTP. The exports land in an S3 bucket instead.": a bare "instead" (no "of")
 # names the other half of a change said just before it, so the sentence joins the claim before it
 # when there is one (alone it stays a claim: what it replaces may be in another turn).
