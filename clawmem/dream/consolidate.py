@@ -15,6 +15,7 @@ else the sweep appends instead (``fallback``).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -122,14 +123,16 @@ def _with_metadata(entry: grammar.Entry, p: Proposal) -> tuple[str, tuple[str, .
     return (raw + "".join(f" {c}" for c in comments) + ending if comments else entry.raw), added
 
 
-def _home(entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topics) -> tuple[grammar.Entry, str | None, str] | None:
+def _home(
+    entries: list[grammar.Entry], p: Proposal, judge: Judge, topics: Topics, said: Mapping[str, dt.datetime]
+) -> tuple[grammar.Entry, str | None, str] | None:
     """The line ``p`` belongs to, the text it becomes (None: unchanged) and what happened: a line
     that already says it (``Judge.twin``), else a line dreaming wrote on its subject that holds it,
-    is held by it or shares its topic (``Topics.partner``)."""
+    is held by it or shares its topic (``Topics.partner``, its parts in the order ``said`` gives)."""
     twin = judge.twin(entries, p.text)
     if twin is not None:
         return twin, None, "merged"
-    return None if p.key else topics.partner(entries, p.text, p.sources)
+    return None if p.key else topics.partner(entries, p.text, p.sources, said)
 
 
 def _joined(entry: grammar.Entry, body: str, p: Proposal, *, update: updates.Update | None = None) -> str:
@@ -178,12 +181,14 @@ def builtin(
     judge: Judge | None = None,
     usage: budget.Usage | None = None,
     origins: Mapping[str, str] | None = None,
+    said: Mapping[str, dt.datetime] | None = None,
 ) -> Outcome:
     """The deterministic consolidator; ``judge`` (text only by default) finds lines a candidate
     repeats or shares a subject and topic with (``topics``), ``usage`` (recalls of the curated
     lines) lets a better candidate displace a line when the budget is full (``budget``), and
     ``origins`` (text hash -> origin of the curated lines) gives a joined line the least trusted
-    origin of its parts (a line it does not know counts as the agent's)."""
+    origin of its parts (a line it does not know counts as the agent's); ``said`` (anchor -> when
+    its line was said) orders a joined line's parts as they were said."""
     text = memory_text
     judge = judge or Judge(cfg)
     topics = Topics(cfg, judge)
@@ -220,7 +225,7 @@ def builtin(
             used.append(p.candidate_id)
             continue
         entries = _entries(text)
-        home = _home(entries, p, judge, topics)
+        home = _home(entries, p, judge, topics, said or {})
         joined: tuple[grammar.Entry, str] | None = None  # the line the candidate joins, and how
         if home is None:
             revised, kept = _append(text, p.line()), p.text
@@ -483,13 +488,13 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
 
 
 def _extended(e: grammar.Entry, old: list[grammar.Entry], cfg: DreamConfig) -> grammar.Entry | None:
-    """The active old line ``e`` adds to: ``e`` opens with its whole text (a join) or says all
+    """The active old line ``e`` adds to: ``e`` opens or ends with its whole text (a join) or says all
     it said and more (an absorption, ``topics.contains``). It is kept, not lost, and ``e`` may
     carry its metadata."""
     return next(
         (
             o for o in old
-            if o.status != "superseded" and len(e.body) > len(o.body) and (e.body.startswith(o.body) or contains(cfg, e.body, o.body))
+            if o.status != "superseded" and len(e.body) > len(o.body) and (e.body.startswith(o.body) or e.body.endswith(o.body) or contains(cfg, e.body, o.body))
         ),
         None,
     )

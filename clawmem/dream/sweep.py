@@ -43,7 +43,7 @@ from clawmem.index.maintain import open_synced
 from clawmem.index.sync import sync
 from clawmem.intents import aspirations
 from clawmem.storage import curated
-from clawmem.storage.anchors import cite
+from clawmem.storage.anchors import cite, lines_of
 from clawmem.storage.workspace import Workspace
 from clawmem.trust import eligibility, provenance
 
@@ -112,8 +112,31 @@ def _origins(ws: Workspace, index: Index) -> dict[str, str]:
     return {r["text_hash"]: r["origin"] for r in index.query("SELECT text_hash, origin FROM entries WHERE path = ?", (ws.rel(ws.memory_md),))}
 
 
+def _said(index: Index, anchors: set[str]) -> dict[str, dt.datetime]:
+    """When the line each anchor cites was said (the index's time of the entry there): a line
+    joined from two accounts tells them in that order (``topics.said_before``)."""
+    said = {}
+    for anchor in anchors:
+        where = lines_of(anchor)
+        if where is None:
+            continue
+        path, line, _ = where
+        at = index.scalar("SELECT min(observed_at) FROM entries WHERE path = ? AND line_start <= ? AND line_end >= ?", (path, line, line))
+        when = store.when(at)
+        if when is not None:
+            said[anchor] = when
+    return said
+
+
 def _consolidate(
-    ws: Workspace, snap: curated.Snapshot, proposals: list[Proposal], cfg: DreamConfig, judge: Judge, usage: budget.Usage, origins: dict[str, str]
+    ws: Workspace,
+    snap: curated.Snapshot,
+    proposals: list[Proposal],
+    cfg: DreamConfig,
+    judge: Judge,
+    usage: budget.Usage,
+    origins: dict[str, str],
+    said: dict[str, dt.datetime],
 ) -> tuple[Outcome | None, list[str]]:
     if cfg.consolidator_command:
         try:
@@ -123,7 +146,7 @@ def _consolidate(
             return None, [f"external consolidator {err}"]
         outcome = consolidate.describe(snap.text, text, proposals, cfg)
     else:
-        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge, usage=usage, origins=origins)
+        outcome = consolidate.builtin(snap.text, proposals, cfg, judge=judge, usage=usage, origins=origins, said=said)
     if outcome.text == snap.text:
         return outcome, []
     return outcome, [f"rewrite rejected: {p}" for p in consolidate.validate(snap.text, outcome.text, proposals, cfg, outcome.displaced)]
@@ -174,7 +197,10 @@ def deep(ws: Workspace, index: Index, staging: Staging, verdicts: dict[int, gate
     if not proposals and (cfg.consolidator_command or consolidate.builtin(snap.text, [], cfg).text == snap.text):
         return DeepResult(None, None, tuple(absorbed))
     judge = _judge(ws) if proposals else Judge(cfg)
-    outcome, problems = _consolidate(ws, snap, proposals, cfg, judge, _usage(ws, index, now.date(), cfg), _origins(ws, index))
+    anchors = {a for p in proposals for a in p.sources} | {a for e in grammar.parse(snap.text).entries for a in e.sources}
+    outcome, problems = _consolidate(
+        ws, snap, proposals, cfg, judge, _usage(ws, index, now.date(), cfg), _origins(ws, index), _said(index, anchors)
+    )
     if dry_run:
         if outcome is not None and not problems:
             written = write.Written(outcome, outcome.text != snap.text, None, None)

@@ -21,8 +21,9 @@ candidate and a line dreaming wrote (it cites sources) are about
   different days ("today (2024-01-24)" and "today (2024-01-08)": two events, which one line would
   read as one day). Of several such lines the closest is taken.
 
-Such a pair becomes one entry: the line as it was, then the candidate's sentences that the line
-does not already say (``restated``), citing the sources of both. A sentence is already said
+Such a pair becomes one entry: the line as it was and the candidate's sentences that the line
+does not already say (``restated``), in the order they were said (``said_before``: the
+candidate's sentences first when it was said before the line), citing the sources of both. A sentence is already said
 when the text rules of ``Judge.same_fact`` say so, or when nearly all its words are the line's
 (at most ``RESTATED_NEW_SHARE`` new) with every number and name among them and the same
 polarity, and it is no *substitution*: a sentence that differs from one of the line's in a word
@@ -51,8 +52,9 @@ validator and any sweep agree with or without an embedder). Either needs at leas
 from __future__ import annotations
 
 import calendar
+import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
@@ -143,13 +145,18 @@ class Topics:
         return score if score >= self.cfg.topic_cosine else None
 
     def partner(
-        self, entries: Iterable[grammar.Entry], candidate: str, sources: Iterable[str] = ()
+        self,
+        entries: Iterable[grammar.Entry],
+        candidate: str,
+        sources: Iterable[str] = (),
+        said: Mapping[str, dt.datetime] | None = None,
     ) -> tuple[grammar.Entry, str | None, str] | None:
         """The line dreaming wrote (it cites sources, carries no key) that ``candidate`` (citing
         ``sources``) belongs to, the text it becomes (None: the line already says it all) and
         how (``MERGED``, ``ABSORBED``, ``JOINED``, ``GONE_ON``, ``REWORDED``): first a line
         containing the candidate or contained in it (module doc), else the closest line on its
-        subject and topic; None when there is none or no join stays compact."""
+        subject and topic; None when there is none or no join stays compact. ``said`` (when
+        each anchor's line was said) puts a joined line's parts in the order they were said."""
         mine = [e for e in entries if e.sources and not e.key and e.status != "superseded"]
         for e in mine:
             if contains(self.cfg, e.body, candidate):
@@ -169,7 +176,7 @@ class Topics:
             added = self.additions(e.body, candidate)
             if not added:
                 return e, None, MERGED
-            body = " ".join([*map(_ended, [e.body, *added[:-1]]), added[-1]])
+            body = _joined(e.body, added, first=said_before(cited, e.sources, said or {}))
             if len(body) <= MAX_UNIT_CHARS:
                 return e, body, JOINED
             too_long.append((near, e, added))
@@ -199,11 +206,29 @@ class Topics:
         return [s for s in sentences(scaffold.speech(candidate)) if not self.restated(line, s)]
 
 
+def _joined(line: str, added: list[str], *, first: bool) -> str:
+    """``line`` with the sentences ``added`` after it, or before it (``first``: said before it)
+    and after its attribution ("Mel said: "), each ending as a sentence ends (``_ended``)."""
+    told = scaffold.unattributed(line)
+    parts = [*added, told] if first else [told, *added]
+    return line[: len(line) - len(told)] + " ".join([*map(_ended, parts[:-1]), parts[-1]])
+
+
 def _ended(text: str) -> str:
     """``text`` ending as a sentence ends, so what is joined after it reads as a sentence of its
     own: chat often has no full stop ("I recently watched a movie" + "The last Marvel movie …")."""
     text = text.rstrip()
     return text if ENDED.search(text) else f"{text}."
+
+
+def said_before(a: Iterable[str], b: Iterable[str], said: Mapping[str, dt.datetime]) -> bool:
+    """Whether the anchors ``a`` were first said before the anchors ``b`` (``said``: when each
+    anchor's line was said). A line joined in the order it was promoted can tell a story
+    backwards: "Winter break is over …" (January) then "because of winter break, I get to sleep
+    in" (December)."""
+    first_a = min((said[x] for x in a if x in said), default=None)
+    first_b = min((said[x] for x in b if x in said), default=None)
+    return first_a is not None and first_b is not None and first_a < first_b
 
 
 def _names(text: str) -> set[str]:

@@ -293,6 +293,31 @@ def test_chat_turns_without_full_stops_join_as_sentences(ws, clawmem, ingest_ses
     assert bool(re.search(r"(?:sandcastles|the best)\. (?:Seeing|The kids)", line.body)) is ended, line.body
 
 
+SLEEP_IN = "I get to sleep in every morning during winter break and still wake up before noon."
+BREAK_OVER = "Winter break is over, so now I have to wake up at 7 am every morning for school."
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["said-order", "control-promotion-order"])
+def test_a_joined_line_tells_its_parts_in_the_order_they_were_said(ws, clawmem, ingest_session, days_ago, monkeypatch, ordered):
+    """Through the CLI: the account of the break (said nine days ago, gated last) joins the line
+    about its end (said five to three days ago, promoted first). Read in promotion order the line
+    told the story backwards: the break over, then sleeping in because of it."""
+    if not ordered:
+        monkeypatch.setattr(topics, "said_before", lambda *args: False)
+    _text_only(ws)
+    _said(ingest_session, days_ago, SLEEP_IN, (9,), "a", speaker="Mo")
+    _said(ingest_session, days_ago, BREAK_OVER, (5, 4, 3), "b", speaker="Mo")
+    clawmem("dream", "--json")
+    assert [e.body for e in _lines(ws)] == [f"Mo said: {BREAK_OVER}"]
+    _said(ingest_session, days_ago, SLEEP_IN, (2, 1), "c", speaker="Mo")
+    data = clawmem("dream", "--json").json()
+    assert not data["fallback_used"], data["fallback_reason"]
+    [line] = _lines(ws)
+    told = (SLEEP_IN, BREAK_OVER) if ordered else (BREAK_OVER, SLEEP_IN)
+    assert line.body == f"Mo said: {told[0]} {told[1]}"
+    assert len(line.sources) == 6
+
+
 ACTED = (
     "I'll never forget seeing all of the characters and dialogue I wrote being acted out on stage - it was such a cool feeling. "
     "Having all the hard work and determination I put into writing pay off was definitely rewarding, and the whole cast was wonderful to work with."
