@@ -436,18 +436,20 @@ SCHEDULED = "a row of a schedule laid out for the work at hand, not a fact"
 AT_THIS_MOMENT = re.compile(
     r"\b(?:(?-i:rn|atm)|right now|at the moment|as we speak|as i type)\b|"  # "rn", "atm" as typed, not an RN or an ATM
     r"^(?:\w+[,!]?\s+)?(?:i'?m|im|i am)\s+(?:just|busy)\s+\w+ing\b|"
+    r"\b(?:i'?m|im|i am)\s+(?:just\s+|now\s+)?getting ready\b|"  # to go out, for bed, for a game, whatever opens the turn
     r"\b(?:i'?m|im|i am)\s+(?:\w+\s+)?(?:home|at home|back home|in bed|at work|on my way|on the way)\s+now\b|"
     r"\bnow\s+(?:i'?m|im|i am)\s+(?:home|at home|back|in bed|having|eating|drinking|watching|sitting|lying|chilling|relaxing|getting)\b|"
     r"(?:^|\bi\s+|\b(?:i'?m|im|i am)\s+(?:\w+\s+)?)just\s+(?:woke up|got (?:up|home|back home|off work|out of bed)|came (?:back )?home|arrived home|"
     r"ate|had (?:breakfast|lunch|dinner|a nap|a shower)|took a (?:nap|shower))\b",
     re.IGNORECASE,
 )
-# what makes a sentence about the moment tell something lasting after all
+# what makes a sentence about the moment tell something lasting after all ("new years" is a night, not years)
 LASTING = re.compile(
-    r"\b(?:always|usually|every|often|never|since|years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|"
+    r"\b(?:always|usually|every|often|never|since|(?<!\bnew )years?|favou?rite|loves?|hates?|prefer|allergic|live|lived|job|"
     # "I work at a bakery" is a job; "catching up on some work for school" is a day's chore
     r"(?<!\bsome )(?<!\bthe )(?<!\bon )(?<!\bof )(?<!\bmore )(?<!\bany )works? (?:at|as|for|in)|weekends|"
-    r"started|moved|decided|learn(?:ed|ing|t)?|in general|generally|lately|these days|nowadays|everyday|tradition|habit|(?:first|last) day)\b",
+    r"started|moved|decided|learn(?:ed|ing|t)?|in general|generally|lately|these days|nowadays|everyday|tradition|habit|(?:first|last) day|"
+    r"next (?:week|month|year|season|semester|summer|spring|fall|autumn|winter))\b",  # "getting ready for a dance comp next month": a plan
     re.IGNORECASE,
 )
 OF_THE_MOMENT = "what the speaker is doing as they type, true for a moment (the transcript keeps it), not a lasting fact"

@@ -311,7 +311,7 @@ def test_a_named_speakers_turn_that_says_something_of_them_stays(turn):
 
 
 def test_a_general_remark_after_a_fact_leaves_the_fact():
-    turn = "I'm getting ready for a game of basketball with my friends. It's always fun to spend time together on the court."
+    turn = "I joined a basketball league with my friends this winter. It's always fun to spend time together on the court."
     assert verdicts(turn, named=True) == [None, worth.GENERAL_REMARK]
     assert verdicts(turn) == [None], "outside a named conversation it leans on the fact and joins it"
 
@@ -385,6 +385,8 @@ MOMENT = [
     "im eating popcorn rn so idk",
     "At the moment I'm sitting on the bus to campus.",
     "I'm just getting ready to go out with friends!",
+    "As for me, I'm getting ready for a fun game of basketball with my friends.",
+    "im getting ready to step out for a new years event",
     "I just woke up but I already forgot what my dream was about.",
     "Just got home and now I'm having some breakfast.",
     "now im chilling on the couch",
@@ -399,6 +401,7 @@ LASTING = [
     ("I'm currently reading Pachinko, it's a chonker.", "I'm currently reading Pachinko"),
     ("I went to the beach today with my cousins.", "I went to the beach today (2024-01-10)"),
     ("I started going to the gym today and I need to get in shape.", "I started going to the gym today"),
+    ("I'm getting ready for a dance comp near me next month.", "I'm getting ready for a dance comp near me next month"),
     # the letters as a word: a nurse, a cash machine
     ("My sister is an RN at Mercy Hospital in Tulsa.", "My sister is an RN at Mercy Hospital"),
     ("The ATM on Main Street ate my debit card.", "The ATM on Main Street ate my debit card"),
