@@ -263,6 +263,14 @@ SAID_BEFORE = re.compile(
     r"\b(?:i|you)\s+(?:said|mentioned)\s+(?:earlier|before)\b",
     re.IGNORECASE,
 )
+# "Well I hate staying at home drinking bubble tea then!!!": a closing "then" says "in that case",
+# the case the other speaker put (not "back then", "before then", "since then": a time)
+IN_THAT_CASE = re.compile(r"(?<!\bback)(?<!\bbefore)(?<!\bsince)(?<!\buntil)(?<!\btill)(?<!\bby)(?<!\bfrom)(?<!\bjust)\s+then\W*$", re.IGNORECASE)
+# "the possibilities in both cities", "both options", "both of those books": the two things the
+# chat named, unless the turn named them ("Paris and London", "two") or the noun is what comes in
+# pairs ("both hands"; "both my parents" has no article and never matches)
+BOTH = re.compile(r"\bboth\s+(?:of\s+)?(?:(?:the|these|those|our|your|their)\s+)?(?P<noun>[a-z][\w'-]*s)\b(?!\s+and\b)", re.IGNORECASE)
+PAIRED = frozenset("hands arms legs feet ears eyes knees wrists ankles shoulders cheeks sides ends ways parents genders sexes twins".split())  # noqa: SIM905
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 INTRODUCES_A_RECORD = "introduces the code or output that follows it (the transcript keeps both), not a fact"
 DIRECTIVE = "a directive about the user (dreaming writes it to USER.md)"
@@ -527,10 +535,11 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
     accident", "the column thing", "as for the lounge", "thankfully my son's ok", "the last one",
     "the book you recommended", "try this", "read that yet", "never been", "I could have",
-    "mentioned him", "if I could choose", "the message it sends") at what its turn has not
+    "mentioned him", "if I could choose", "the message it sends", "both cities", "… then") at what its turn has not
     said before it (``earlier``: its words; ``someone``: whether it named a person), or at the
     speaker's own earlier words ("as I said")."""
-    if any(rule.search(said) for rule in (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF)):
+    rules = (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF, IN_THAT_CASE)
+    if any(rule.search(said) for rule in rules) or _both_unnamed(said, earlier):
         return True
     if not earlier and (_bare_it(said) or _bare_one(said)):
         return True
@@ -539,6 +548,17 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
         if noun not in NOT_REFERENTS and noun not in known and noun.rstrip("s") not in known and not NAMED_HERE.match(said, m.end()):
             return True
     return (not someone and _unnamed_person(said)) or _unnamed_group(said, earlier)
+
+
+def _both_unnamed(said: str, earlier: set[str]) -> bool:
+    """Whether ``said`` says "both <things>" (``BOTH``) with neither the things nor a pair of them
+    said before it in its turn (``earlier``: its words so far; "and", "two", the noun itself)."""
+    m = BOTH.search(said)
+    if m is None or m["noun"].casefold() in PAIRED:
+        return False
+    noun = m["noun"].casefold()
+    known = earlier | set(words(said[: m.start()]))
+    return not known & {"and", "two", "pair", "couple", noun, noun[:-1], f"{noun[:-3]}y"}
 
 
 def _bare_it(said: str) -> bool:

@@ -175,6 +175,12 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "Thankfully they’re all okay.",
         "Somewhat similar to the last one, but hey, that's just the kind of thing I'm inspired to write about!",
         "I liked the other one better, it had a bigger garden.",
+        # two things the other speaker named, a case the other speaker put ("in that case")
+        "I'm excited about the possibilities in both cities!",
+        "Both of those books have pretty intense plot lines.",
+        "Hopefully both our pets will get better lol",
+        "Well I hate staying at home drinking bubble tea then!!!",
+        "Guess I'll have to get some eggs on the way home then.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -220,6 +226,12 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I can't stop thinking about the screenplay, so I started writing another one while I wait to hear how the first one did.",
         "As for the Alchemist, I started reading it on my flight to Boston.",
         "We booked the lounge at the Hilton for Friday, and as for the lounge, it has a piano.",
+        # both of what the turn named or what comes in pairs; then as a time
+        "I applied to universities in Paris and London. I'm excited about the possibilities in both cities.",
+        "I wear hearing aids in both ears, I have since I was six.",
+        "I love both cats and dogs, I have three of each.",
+        "I was a waitress in Boston back then.",
+        "I wake up at six on school days, so I'm always tired before then.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
@@ -776,6 +788,10 @@ WE_TURNS = [("Caroline", "What have you been up to?"), ("Melanie", "We love pain
 REPLY_TURNS = [("Vanessa", "It's been snowing nonstop here, snow days are so rare!"),
                ("Nicolas", "Bro same because snow is rare nowadays where i live and we never get a full snow day"),
                ("Nicolas", "I teach chemistry at Denver North High.")]
+# "both cities": the two the other speaker named (``standalone.BOTH``)
+BOTH_TURNS = [("Kevin", "I'm choosing between universities in Paris and London for my masters."),
+              ("Paola", "I'm excited about the possibilities in both cities for tech startups!"),
+              ("Paola", "I work as a barista at Blue Bottle in Oakland.")]
 
 
 # Through the CLI: a kind of talk said on three days, looked up each day, stays out of MEMORY.md
@@ -793,6 +809,8 @@ THROUGH_THE_CLI = [
                  (standalone, "_unnamed_we", lambda said: False), id="unnamed-we"),
     pytest.param(REPLY_TURNS, "snow rare snow day chemistry Denver North High", "Denver North High", "Bro same",
                  (standalone, "CHAT_REPLY_OPENER", re.compile("(?!)")), id="reply-opener"),
+    pytest.param(BOTH_TURNS, "possibilities both cities tech startups barista Blue Bottle Oakland", "Blue Bottle in Oakland", "both cities",
+                 (standalone, "_both_unnamed", lambda said, earlier: False), id="both"),
 ]
 
 
