@@ -206,10 +206,12 @@ BARE_BEEN = re.compile(
     re.IGNORECASE,
 )
 # "I could have but I chose a cereal bowl instead", "I was going to but I needed a break", "I'd
-# love to!": a verb left to the other speaker's question
+# love to!", "I stopped going after I started my training": a verb left to the other speaker's
+# question, or going nowhere the line says
 BARE_VERB = re.compile(
     r"\b(?:(?:could|would|should|might|must|may)(?:n't| not)?\s+have|(?:going|gonna|wanted|want|had|have|needed|need|tried|trying|love|like|hope|hoping|planned|planning)\s+to)"
-    r"(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though|anyway)\b)",
+    r"(?=\s*(?:[.,!?;]|$)|\s+(?:too|either|but|and|so|though|anyway)\b)"
+    r"|\b(?:stopped|quit|started|stop|start)\s+going(?=\s*(?:[.,!?;]|$)|\s+(?:after|when|because|since|once|again|but|and|so|though|anyway)\b)",
     re.IGNORECASE,
 )
 # "I haven't read that yet", "I've never tried that before": that as a verb's object is what the

@@ -181,6 +181,7 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "Hopefully both our pets will get better lol",
         "Well I hate staying at home drinking bubble tea then!!!",
         "Guess I'll have to get some eggs on the way home then.",
+        "I stopped going after i started my training so it was a sad period of time.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -231,6 +232,7 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I wear hearing aids in both ears, I have since I was six.",
         "I love both cats and dogs, I have three of each.",
         "I was a waitress in Boston back then.",
+        "I stopped going to the gym in Denver after my knee surgery in May.",
         "I wake up at six on school days, so I'm always tired before then.",
     ],
 )
