@@ -19,7 +19,7 @@ candidate and a line dreaming wrote (it cites sources) are about
   about the beach over their next turn, "we went to the beach recently. The kids had such a
   blast." / "Seeing my kids' faces so happy at the beach was the best!", 0.62), unless they tell of
   different days ("today (2024-01-24)" and "today (2024-01-08)": two events, which one line would
-  read as one day). Of several such lines the closest is taken.
+  read as one day) or months ("last week (the week of 2023-01-16)" and "(the week of 2023-07-31)"). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was and the candidate's sentences that the line
 does not already say (``restated``), in the order they were said (``said_before``: the
@@ -68,6 +68,10 @@ from clawmem.storage.anchors import lines_of
 # "today (2024-01-24)", "yesterday (2024-01-09)": a day a sentence's relative date was resolved to
 # (``standalone.resolve_dates``); two accounts of different days are two events, not one topic
 DAY = re.compile(r"\b(?:today|tonight|yesterday|last night|tomorrow|this (?:morning|afternoon|evening)) \((\d{4}-\d{2}-\d{2})\)", re.IGNORECASE)
+# a time a relative date was resolved to, to the month: "(2023-08-11)", "(the week of 2023-01-16)",
+# "(April 2023)", "(as of June 2023)"; a year alone tells no event apart
+RESOLVED = re.compile(r"\((?P<asof>as of )?(?:the (?:week|weekend) of )?(?:(?P<iso>\d{4}-\d{2})-\d{2}|(?P<month>[A-Z][a-z]+) (?P<year>\d{4}))\)")
+MONTH_NUMBERS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
 ENDED = re.compile(r"[.!?…][\"'”’)\]]*$")  # a sentence's end, and any quote or bracket closing after it
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
 MIN_CONTAINED_STEMS = 2  # topic stems the contained side needs before containment means anything
@@ -249,10 +253,31 @@ def nearby(a: Iterable[str], b: Iterable[str], lines: int) -> bool:
 
 
 def _other_days(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` tell of different days (``DAY``): "It was my last day of school today
-    (2024-01-24)" and "Today (2024-01-08) I caught up on schoolwork" joined would read as one day."""
+    """Whether ``a`` and ``b`` tell of different days (``DAY``: "It was my last day of school today
+    (2024-01-24)" and "Today (2024-01-08) I caught up on schoolwork" joined would read as one day)
+    or of different months (``months``: "Last week (the week of 2023-01-16) I volunteered at a
+    shelter" and "Last week (the week of 2023-07-31) I volunteered at the homeless shelter")."""
     days_a, days_b = set(DAY.findall(a)), set(DAY.findall(b))
-    return bool(days_a and days_b and not days_a & days_b)
+    months_a, months_b = months(a), months(b)
+    return bool(days_a and days_b and not days_a & days_b) or bool(months_a and months_b and not months_a & months_b)
+
+
+def months(text: str) -> set[str]:
+    """The months (``YYYY-MM``) of the times ``text``'s relative dates were resolved to
+    (``RESOLVED``); "as of June 2023" (some time before the day it was said) counts May as well."""
+    found = set()
+    for m in RESOLVED.finditer(text):
+        if m["iso"]:
+            found.add(m["iso"])
+            continue
+        number = MONTH_NUMBERS.get(m["month"].casefold())
+        if number is None:
+            continue
+        year = int(m["year"])
+        found.add(f"{year}-{number:02d}")
+        if m["asof"]:
+            found.add(f"{year}-{number - 1:02d}" if number > 1 else f"{year - 1}-12")
+    return found
 
 
 def contains(cfg: DreamConfig, whole: str, part: str) -> bool:

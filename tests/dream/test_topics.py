@@ -181,6 +181,9 @@ LEASE = "Mia said: Opening my own bakery downtown has been my dream for years. T
     (LEASE.replace("Today (2024-01-24)", "Yesterday (2024-01-23)"), False),
     (LEASE.replace("2024-01-24", "2024-01-08"), True),  # the same day
     (LEASE.replace("Today (2024-01-24) ", ""), True),  # no day of its own
+    (LEASE.replace("Today (2024-01-24)", "Last week (the week of 2024-03-04)"), False),  # another month
+    (LEASE.replace("Today (2024-01-24)", "Recently (as of February 2024)"), True),  # some time before February: January may be it
+    (LEASE.replace("Today (2024-01-24)", "Recently (as of April 2024)"), False),
 ])
 def test_accounts_of_different_days_are_two_events(embedder, line, related):
     topics = Topics(DreamConfig(), Judge(DreamConfig(), embedder))
