@@ -22,8 +22,8 @@ candidate and a line dreaming wrote (it cites sources) are about
   read as one day) or months ("last week (the week of 2023-01-16)" and "(the week of 2023-07-31)"). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was and the candidate's sentences that the line
-does not already say (``restated``), in the order they were said (``said_before``: the
-candidate's sentences first when it was said before the line), citing the sources of both. A sentence is already said
+does not already say (``restated``), in the order of the days they were said (``said_before``:
+the candidate's sentences first when it was said on an earlier day), citing the sources of both. A sentence is already said
 when the text rules of ``Judge.same_fact`` say so, or when nearly all its words are the line's
 (at most ``RESTATED_NEW_SHARE`` new) with every number and name among them and the same
 polarity, and it is no *substitution*: a sentence that differs from one of the line's in a word
@@ -160,7 +160,7 @@ class Topics:
         how (``MERGED``, ``ABSORBED``, ``JOINED``, ``GONE_ON``, ``REWORDED``): first a line
         containing the candidate or contained in it (module doc), else the closest line on its
         subject and topic; None when there is none or no join stays compact. ``said`` (when
-        each anchor's line was said) puts a joined line's parts in the order they were said."""
+        each anchor's line was said) puts a joined line's parts in the order of the days they were said."""
         mine = [e for e in entries if e.sources and not e.key and e.status != "superseded"]
         for e in mine:
             if contains(self.cfg, e.body, candidate):
@@ -226,12 +226,13 @@ def _ended(text: str) -> str:
 
 
 def said_before(a: Iterable[str], b: Iterable[str], said: Mapping[str, dt.datetime]) -> bool:
-    """Whether the anchors ``a`` were first said before the anchors ``b`` (``said``: when each
-    anchor's line was said). A line joined in the order it was promoted can tell a story
+    """Whether the anchors ``a`` were first said on a day before the anchors ``b`` (``said``: when
+    each anchor's line was said). A line joined in the order it was promoted can tell the days
     backwards: "Winter break is over …" (January) then "because of winter break, I get to sleep
-    in" (December)."""
-    first_a = min((said[x] for x in a if x in said), default=None)
-    first_b = min((said[x] for x in b if x in said), default=None)
+    in" (December). Within a day the line keeps its opening: a turn's sentences minutes apart
+    tell no story by their order, and the line's own was the one judged to stand first."""
+    first_a = min((said[x].date() for x in a if x in said), default=None)
+    first_b = min((said[x].date() for x in b if x in said), default=None)
     return first_a is not None and first_b is not None and first_a < first_b
 
 
