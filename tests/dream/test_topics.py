@@ -212,6 +212,30 @@ def test_with_days_not_told_apart_the_two_days_read_as_one(ws, clawmem, ingest_s
     assert line.count("Today (") == 2, line
 
 
+def _two_months_at_the_shelter(ws, clawmem, ingest_session, days_ago) -> list[str]:
+    """Two visits to one shelter, each told "last week" in three sessions of its day, over a month
+    apart (the gate's bar lowered, as nobody looks the older one up and its recency is low)."""
+    _text_only(ws, max_age_days=90, min_score=0.6)
+    for day, says in ((40, "Last week I volunteered at the homeless shelter during an event for kids."),
+                      (3, "Last week I volunteered at the homeless shelter and they gave me a medal!")):
+        for hour in (9, 10, 11):
+            _chat(ingest_session, f"d{day}-{hour}", days_ago(day, hour), says, speaker="Maria")
+        clawmem("dream", "--json")
+    return [e.body for e in _lines(ws)]
+
+
+def test_accounts_of_other_months_are_lines_of_their_own(ws, clawmem, ingest_session, days_ago):
+    """Through the CLI: each "last week" resolves to its own week, two months apart: two visits."""
+    lines = _two_months_at_the_shelter(ws, clawmem, ingest_session, days_ago)
+    assert len(lines) == 2 and all(line.count("(the week of ") == 1 for line in lines), lines
+
+
+def test_with_months_not_told_apart_the_two_visits_read_as_one(ws, clawmem, ingest_session, days_ago, monkeypatch):
+    monkeypatch.setattr(topics, "months", lambda text: set())
+    [line] = _two_months_at_the_shelter(ws, clawmem, ingest_session, days_ago)
+    assert line.count("(the week of ") == 2, line
+
+
 # a thing named in both accounts is their topic, whatever the cosine ----------------------------------------------
 INTERNSHIP = "My Microsoft internship lasted for three months."
 DURING = (
