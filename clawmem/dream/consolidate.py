@@ -488,13 +488,13 @@ def validate(memory_text: str, new_text: str, proposals: list[Proposal], cfg: Dr
 
 
 def _extended(e: grammar.Entry, old: list[grammar.Entry], cfg: DreamConfig) -> grammar.Entry | None:
-    """The active old line ``e`` adds to: ``e`` opens or ends with its whole text (a join) or says all
-    it said and more (an absorption, ``topics.contains``). It is kept, not lost, and ``e`` may
-    carry its metadata."""
+    """The active old line ``e`` adds to: ``e`` opens with its whole text (a join) or says all
+    it said and more (an absorption, or a join that put an earlier day's account first:
+    ``topics.contains``). It is kept, not lost, and ``e`` may carry its metadata."""
     return next(
         (
             o for o in old
-            if o.status != "superseded" and len(e.body) > len(o.body) and (e.body.startswith(o.body) or e.body.endswith(o.body) or contains(cfg, e.body, o.body))
+            if o.status != "superseded" and len(e.body) > len(o.body) and (e.body.startswith(o.body) or contains(cfg, e.body, o.body))
         ),
         None,
     )

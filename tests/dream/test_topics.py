@@ -497,3 +497,24 @@ def test_a_substitution_is_never_contained(ws, clawmem, ingest_session, days_ago
     data = clawmem("dream", "--json").json()
     assert not data["fallback_used"], data["fallback_reason"]
     assert sorted(e.body for e in _lines(ws)) == sorted([f"Mia said: {long}", f"Mia said: {short}"])
+
+
+
+def test_a_line_joined_after_an_earlier_days_account_validates():
+    """The earlier day's account goes before the line, after its attribution; the validator finds
+    the old line kept in it (it says all the old line said: ``topics.contains``)."""
+    import datetime as dt
+
+    from clawmem.dream import consolidate
+    from clawmem.dream.consolidate import Proposal
+
+    old = f"# Memory\n\n- Mo said: {BREAK_OVER} <!-- source: transcripts/b1.md#L11 --> <!-- importance: 7 -->\n"
+    p = Proposal(
+        candidate_id=1, text=f"Mo said: {SLEEP_IN}", sources=("transcripts/a1.md#L11",), evidence=("transcripts/a1.md#L11",),
+        importance=7, triggers=(), key=None, origin="owner", observed="2026-11-30", score=0.9, wordings=(f"Mo said: {SLEEP_IN}",),
+    )
+    said = {"transcripts/a1.md#L11": dt.datetime(2026, 11, 20, 10), "transcripts/b1.md#L11": dt.datetime(2026, 11, 28, 10)}
+    cfg = DreamConfig()
+    outcome = consolidate.builtin(old, [p], cfg, judge=Judge(cfg), said=said)
+    assert [e.body for e in grammar.parse(outcome.text).entries] == [f"Mo said: {SLEEP_IN} {BREAK_OVER}"]
+    assert consolidate.validate(old, outcome.text, [p], cfg) == []
