@@ -21,10 +21,12 @@ from clawmem.foundation.records import dataclass
 
 # What ``standalone.resolve_dates`` adds after a relative date ("today (2024-01-15)", "last week
 # (the week of 2023-05-01)", "recently (as of May 2023)", "last summer (summer 2022)"): the day it
-# meant, not the speaker's words, so no rule takes it for something the sentence names
+# meant, not the speaker's words, so no rule takes it for something the sentence names; its groups
+# give the month it names (``topics.months``)
 MONTHS = "|".join(calendar.month_name[1:])
 RESOLVED = re.compile(
-    rf" \((?:the week(?:end)? of |as of )?(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:{MONTHS}|spring|summer|fall|winter) \d{{4}}(?:/\d{{2}})?|\d{{4}})\)"
+    rf" \((?:the week(?:end)? of |(?P<asof>as of ))?"
+    rf"(?:(?P<iso>\d{{4}}-\d{{2}})-\d{{2}}|(?:(?P<month>{MONTHS})|spring|summer|fall|winter) (?P<year>\d{{4}})(?:/\d{{2}})?|\d{{4}})\)"
 )
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count

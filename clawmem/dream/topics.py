@@ -58,7 +58,7 @@ from collections.abc import Iterable, Mapping
 
 from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
-from clawmem.dream.text import WORD, content_words, sentences, words
+from clawmem.dream.text import RESOLVED, WORD, content_words, sentences, words
 from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 from clawmem.entries.words import stem
@@ -68,10 +68,7 @@ from clawmem.storage.anchors import lines_of
 # "today (2024-01-24)", "yesterday (2024-01-09)": a day a sentence's relative date was resolved to
 # (``standalone.resolve_dates``); two accounts of different days are two events, not one topic
 DAY = re.compile(r"\b(?:today|tonight|yesterday|last night|tomorrow|this (?:morning|afternoon|evening)) \((\d{4}-\d{2}-\d{2})\)", re.IGNORECASE)
-# a time a relative date was resolved to, to the month: "(2023-08-11)", "(the week of 2023-01-16)",
-# "(April 2023)", "(as of June 2023)"; a year alone tells no event apart
-RESOLVED = re.compile(r"\((?P<asof>as of )?(?:the (?:week|weekend) of )?(?:(?P<iso>\d{4}-\d{2})-\d{2}|(?P<month>[A-Z][a-z]+) (?P<year>\d{4}))\)")
-MONTH_NUMBERS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
+MONTH_NUMBERS = {name: n for n, name in enumerate(calendar.month_name) if name}
 ENDED = re.compile(r"[.!?…][\"'”’)\]]*$")  # a sentence's end, and any quote or bracket closing after it
 RESTATED_NEW_SHARE = 0.4  # most of a sentence's topic words the line may lack for it to be a restatement
 MIN_CONTAINED_STEMS = 2  # topic stems the contained side needs before containment means anything
@@ -265,16 +262,17 @@ def _other_days(a: str, b: str) -> bool:
 
 def months(text: str) -> set[str]:
     """The months (``YYYY-MM``) of the times ``text``'s relative dates were resolved to
-    (``RESOLVED``); "as of June 2023" (some time before the day it was said) counts May as well."""
+    (``text.RESOLVED``: "(2023-08-11)", "(the week of 2023-01-16)", "(April 2023)"; a season or a
+    year alone tells no event apart); "as of June 2023" (some time before the day it was said)
+    counts May as well."""
     found = set()
     for m in RESOLVED.finditer(text):
         if m["iso"]:
             found.add(m["iso"])
             continue
-        number = MONTH_NUMBERS.get(m["month"].casefold())
-        if number is None:
+        if not m["month"]:
             continue
-        year = int(m["year"])
+        number, year = MONTH_NUMBERS[m["month"]], int(m["year"])
         found.add(f"{year}-{number:02d}")
         if m["asof"]:
             found.add(f"{year}-{number - 1:02d}" if number > 1 else f"{year - 1}-12")
