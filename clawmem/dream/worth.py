@@ -162,6 +162,12 @@ WISH = re.compile(
 SHARED_WISH = re.compile(r"^(?:\w+[,!]\s*)?(?:i |we )?(?:hope|wish) (?:we both|both of (?:us|our)|we (?:can|could|will|get to) both)\b", re.IGNORECASE)
 # How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
 # ("I'm doing great, I just got back from Lisbon" says more, and stays)
+# "I just wanted to check in.", "Just wanted to say hi!": why the message was sent, nothing after it
+CHECKING_IN = re.compile(
+    r"^(?:[\w']+[,!]\s*)?(?:i |we )?(?:just )?(?:wanted|want|thought i'?d) (?:to )?(?:check in|say hi|say hello|touch base|reach out)"
+    r"(?:\s+(?:with|on) you)?\W*$",
+    re.IGNORECASE,
+)
 WELL_BEING = re.compile(
     r"^(?:\w+[,!]\s*)?(?:(?:not much|nothing much|same old)\b|(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+"
     r"(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b)",
@@ -648,6 +654,8 @@ def _remark(said: str, tokens: list[str], names: list[str]) -> str | None:
         return "an opinion about nobody in particular, no fact"
     if COURTESY.match(said):
         return "thanks, sympathy or an offer to the other person, no information"
+    if CHECKING_IN.match(said):
+        return "a greeting or sign-off, no information"
     if REQUEST.match(said):
         return "a request to the other person (a standing one goes to USER.md), not a fact"
     if ABOUT_YOUR_NEWS.match(said):

@@ -63,6 +63,10 @@ TALK = [
     "I will get back to you about the dates.",
     "I'll let you know how it goes!",
     "Gotta run, bye!",
+    # why the message was sent, and nothing after it
+    "I just wanted to check in.",
+    "Just wanted to say hi!",
+    "thought id reach out",
     "gtg, ttyl",
     "Not much, just chilling.",
     "Nothing much, same as usual",
@@ -86,6 +90,7 @@ FACTS = [
     "I guess I'll move to Denver with my sister next year.",
     "What we did in Lisbon was rent bikes for a week.",
     "How the bakery started is a long story: my aunt opened it in 1998.",
+    "I wanted to check in at the Hilton in Denver before noon, so I left at six.",
 ]
 
 
@@ -373,6 +378,7 @@ def test_a_sentence_too_short_and_pointing_back_is_not_leaned_on():
         # a greeting or a "hang tight" opens no claim, so the fact after it is a line of its own
         ("Seems like forever since we caught up! I'm now mentoring the younger players on my team.", "I'm now mentoring the younger players"),
         ("Hang tight. This week has been swamped with exams for me but I'm plowing through.", "This week (the week of 2024-01-08) has been swamped"),
+        ("I just wanted to check in. Last week I volunteered at the homeless shelter and they gave me a medal!", "Last week (the week of 2024-01-01) I volunteered"),
         # the "I" that chat drops before a past verb: the speaker's own account, not a remark about the world
         ('I haven\'t read that yet. Just finished "A Dance with Dragons" by George Martin.', 'Just finished "A Dance with Dragons"'),
         ("Joined a travel club in Berlin last month.", "Joined a travel club in Berlin"),
