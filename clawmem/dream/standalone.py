@@ -556,9 +556,11 @@ def _both_unnamed(said: str, earlier: set[str]) -> bool:
     """Whether ``said`` says "both <things>" (``BOTH``) with neither the things nor a pair of them
     said before it in its turn (``earlier``: its words so far; "and", "two", the noun itself)."""
     m = BOTH.search(said)
-    if m is None or m["noun"].casefold() in PAIRED:
+    if m is None:
         return False
     noun = m["noun"].casefold()
+    if noun in PAIRED:
+        return False
     known = earlier | set(words(said[: m.start()]))
     return not known & {"and", "two", "pair", "couple", noun, noun[:-1], f"{noun[:-3]}y"}
 

@@ -228,8 +228,7 @@ def said_before(a: Iterable[str], b: Iterable[str], said: Mapping[str, dt.dateti
     backwards: "Winter break is over …" (January) then "because of winter break, I get to sleep
     in" (December). Within a day the line keeps its opening: a turn's sentences minutes apart
     tell no story by their order, and the line's own was the one judged to stand first."""
-    first_a = min((said[x].date() for x in a if x in said), default=None)
-    first_b = min((said[x].date() for x in b if x in said), default=None)
+    first_a, first_b = (min((said[x].date() for x in anchors if x in said), default=None) for anchors in (a, b))
     return first_a is not None and first_b is not None and first_a < first_b
 
 
@@ -255,9 +254,12 @@ def _other_days(a: str, b: str) -> bool:
     (2024-01-24)" and "Today (2024-01-08) I caught up on schoolwork" joined would read as one day)
     or of different months (``months``: "Last week (the week of 2023-01-16) I volunteered at a
     shelter" and "Last week (the week of 2023-07-31) I volunteered at the homeless shelter")."""
-    days_a, days_b = set(DAY.findall(a)), set(DAY.findall(b))
-    months_a, months_b = months(a), months(b)
-    return bool(days_a and days_b and not days_a & days_b) or bool(months_a and months_b and not months_a & months_b)
+    return _apart(set(DAY.findall(a)), set(DAY.findall(b))) or _apart(months(a), months(b))
+
+
+def _apart(x: set[str], y: set[str]) -> bool:
+    """Whether both sides name times and none in common."""
+    return bool(x and y and not x & y)
 
 
 def months(text: str) -> set[str]:

@@ -160,14 +160,14 @@ WISH = re.compile(
 # "I hope both of our travel dreams come true, Bella", "Wish we both get in": a wish for the
 # speaker and the listener together (the "our" is theirs, not a fact of the speaker's)
 SHARED_WISH = re.compile(r"^(?:\w+[,!]\s*)?(?:i |we )?(?:hope|wish) (?:we both|both of (?:us|our)|we (?:can|could|will|get to) both)\b", re.IGNORECASE)
-# How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
-# ("I'm doing great, I just got back from Lisbon" says more, and stays)
 # "I just wanted to check in.", "Just wanted to say hi!": why the message was sent, nothing after it
 CHECKING_IN = re.compile(
     r"^(?:[\w']+[,!]\s*)?(?:i |we )?(?:just )?(?:wanted|want|thought i'?d) (?:to )?(?:check in|say hi|say hello|touch base|reach out)"
     r"(?:\s+(?:with|on) you)?\W*$",
     re.IGNORECASE,
 )
+# How the speaker is, said back to "how are you?": "I'm also doing well, thank you for asking."
+# ("I'm doing great, I just got back from Lisbon" says more, and stays)
 WELL_BEING = re.compile(
     r"^(?:\w+[,!]\s*)?(?:(?:not much|nothing much|same old)\b|(?:i'?m|i am|im|we'?re|we are|all is|everything'?s|things are)\s+"
     r"(?:(?:also|still|just|really|pretty|so|very|doing|feeling)\s+)*(?:good|well|fine|great|okay|ok|alright|not bad|wonderful|amazing|better)\b)",
