@@ -13,7 +13,8 @@ every gated candidate gets one comparable ``value`` in 0-1:
   date observed, so a line is not displaced for being a few weeks old.
 
 A line may be displaced only if dreaming wrote it (it cites sources) and a candidate is worth
-``MARGIN`` more than it; a hand-written line is the owner's and stays. The displaced line
+``MARGIN`` more than all the lines it displaces together (``cheapest_room`` picks them), so each
+displacement raises the core's total value; a hand-written line is the owner's and stays. The displaced line
 leaves ``MEMORY.md`` (its evidence stays in the episodic tier, searchable); the diary and
 ``dream --explain`` say which line and why, and ``clawmem promote ANCHOR`` on one of its
 sources brings it back.
@@ -23,15 +24,16 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Sequence
 
 from clawmem.entries import grammar, identity
 from clawmem.foundation.config import DreamConfig
 from clawmem.foundation.records import dataclass, field
-from clawmem.storage.curated import budget_size as size  # noqa: F401  (the budget's measure; dream and promote call it budget.size)
+from clawmem.storage.curated import budget_size as size  # the budget's measure (dream and promote call it budget.size)
 
 DEFAULT_IMPORTANCE = 5
 DECAY_FACTOR = 6  # a line's recency halves over six gate half-lives (about three months by default)
-MARGIN = 0.05  # a candidate must be worth this much more than the line it displaces (no churn)
+MARGIN = 0.05  # a candidate must be worth this much more than the lines it displaces (no churn)
 WEIGHTS = (0.5, 0.3, 0.2)  # importance, use, recency
 
 
@@ -63,3 +65,33 @@ def line_value(entry: grammar.Entry, usage: Usage, cfg: DreamConfig) -> float:
 def displaceable(entry: grammar.Entry) -> bool:
     """Dreaming's own active lines may be displaced; hand-written ones (no source) never."""
     return bool(entry.sources) and entry.status != "superseded"
+
+
+def worth_displacing(worth: float, displaced: Sequence[float]) -> bool:
+    """A candidate worth ``worth`` may take the place of lines worth ``displaced`` only if the
+    core's total value rises by ``MARGIN``: one long candidate does not push out several lines
+    worth more together."""
+    return sum(displaced) <= worth - MARGIN
+
+
+def cheapest_room(ranked: Sequence[tuple[float, grammar.Entry]], room: int) -> list[tuple[float, grammar.Entry]] | None:
+    """The lines (``ranked`` by value, lowest first) whose removal frees ``room`` characters at
+    the least total value: the cheapest single line that frees it alone, or the least valuable
+    lines taken in turn, whichever is worth less together; [] when nothing needs to go, None when
+    even all of them would not free it."""
+    if room <= 0:
+        return []
+    options: list[list[tuple[float, grammar.Entry]]] = []
+    single = next((pair for pair in ranked if size(pair[1].raw) >= room), None)
+    if single is not None:
+        options.append([single])
+    taken: list[tuple[float, grammar.Entry]] = []
+    freed = 0
+    for pair in ranked:
+        if freed >= room:
+            break
+        taken.append(pair)
+        freed += size(pair[1].raw)
+    if freed >= room:
+        options.append(taken)
+    return min(options, key=lambda lines: sum(v for v, _ in lines)) if options else None

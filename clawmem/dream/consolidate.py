@@ -149,27 +149,24 @@ def _joined(entry: grammar.Entry, body: str, p: Proposal, *, update: updates.Upd
 
 
 def _make_room(revised: str, keep: str, p: Proposal, cfg: DreamConfig, usage: budget.Usage) -> tuple[str, list[Change]] | None:
-    """``revised`` (the file with ``p``'s line, whose text is ``keep``) with the least valuable
-    displaceable other lines removed until it fits, each worth ``budget.MARGIN`` less than ``p``;
-    None when that cannot make room (nothing is removed then)."""
+    """``revised`` (the file with ``p``'s line, whose text is ``keep``) with the displaceable other
+    lines removed that make room at the least total value, when together they are worth
+    ``budget.MARGIN`` less than ``p`` (so the core's total value rises: one long candidate does
+    not push out several lines worth more together); None when that cannot make room (nothing is
+    removed then)."""
     worth = budget.value(p.importance, p.recalls + len(p.sources), p.observed, usage, cfg)
     ranked = sorted(
         ((budget.line_value(e, usage, cfg), e) for e in _entries(revised) if budget.displaceable(e) and e.body != keep),
         key=lambda pair: (pair[0], pair[1].line_start),
     )
-    doomed: list[tuple[float, grammar.Entry]] = []
-    room = budget.size(revised) - cfg.memory_chars
-    for v, e in ranked:
-        if room <= 0 or v > worth - budget.MARGIN:
-            break
-        doomed.append((v, e))
-        room -= budget.size(e.raw)
-    if room > 0:
+    doomed = budget.cheapest_room(ranked, budget.size(revised) - cfg.memory_chars)
+    if doomed is None or not budget.worth_displacing(worth, [v for v, _ in doomed]):
         return None
     for _, e in sorted(doomed, key=lambda pair: -pair[1].line_start):
         revised = _splice(revised, e, "")
     return revised, [
-        Change(e.body, tuple(e.sources), p.candidate_id, f"displaced (value {v:.2f} < {worth:.2f}) by: {excerpt(p.text)}") for v, e in doomed
+        Change(e.body, tuple(e.sources), p.candidate_id, f"displaced (value {v:.2f}; the candidate is worth {worth:.2f}) by: {excerpt(p.text)}")
+        for v, e in doomed
     ]
 
 

@@ -94,6 +94,57 @@ def test_a_better_candidate_displaces_the_least_valuable_line_and_the_diary_says
     assert "Displaced" in ws.dreams_md.read_text() and "clawmem promote" in ws.dreams_md.read_text()
 
 
+LONG_FACT = (
+    "Production database backups run at 02:00 UTC to the s3 bucket acme-backups, are kept for ninety days, "
+    "and the restore drill runs on the first Monday of every month from the ops-handbook runbook."
+)
+
+
+def _full_of_short_lines_then_a_long_fact(ws, say, dream, clawmem) -> list[str]:
+    """A file at its budget of three short facts said on three days each; then ``LONG_FACT``,
+    which needs the room of all of them, said on three later days and looked up."""
+    (ws.root / "clawmem.toml").write_text("[dream]\nmemory_chars = 330\n")
+    for i in range(3):
+        for n in (12, 11, 10):
+            say(f"low{i}-{n}", f"user: The staging box number {i} uses the spare rack slot {40 + i} in room B.\n", day(n))
+    dream(day(10))
+    for n in (3, 2, 1):
+        say(f"hi{n}", f"user: {LONG_FACT}\n", day(n))
+    for q in ("database backups schedule", "when do backups run", "backup bucket name", "restore drill runbook"):
+        assert clawmem("search", q, "--lexical", env={"CLAWMEM_NOW": at(day(1))}).returncode == 0
+    return active(ws.memory_md)
+
+
+def test_one_long_candidate_does_not_push_out_several_lines_worth_more_together(ws, say, dream, clawmem):
+    """Cause 4: displacing is worth it only if the core's total value rises; a long candidate
+    that needs the room of three lines is worth less than they are together, so they stay."""
+    before = _full_of_short_lines_then_a_long_fact(ws, say, dream, clawmem)
+    report = dream(day(1))
+    assert len(before) == 3 and report["displaced"] == [] and active(ws.memory_md) == before
+    refused = [r["reasons"] for r in report["rejected"] if r["text"] == LONG_FACT]
+    assert refused == [["MEMORY.md budget of 330 characters is full of lines worth as much or more"]]
+
+
+def test_control_when_each_line_need_only_be_worth_less_the_long_candidate_pushes_out_all_three(ws, say, dream, clawmem, monkeypatch):
+    """The rule before: every displaced line worth ``MARGIN`` less than the candidate, each on its own."""
+    monkeypatch.setattr(budget, "worth_displacing", lambda worth, displaced: all(v <= worth - budget.MARGIN for v in displaced))
+    before = _full_of_short_lines_then_a_long_fact(ws, say, dream, clawmem)
+    report = dream(day(1))
+    assert active(ws.memory_md) == [LONG_FACT] and len(report["displaced"]) == 3
+    assert all(d["text"] in before and "; the candidate is worth" in d["detail"] for d in report["displaced"])
+
+
+def test_the_cheapest_room_is_one_long_line_or_the_least_valuable_lines_in_turn():
+    def line(n: int, chars: int) -> grammar.Entry:
+        return grammar.parse(f"- {'x' * chars} <!-- source: transcripts/{n}.md#L1 -->\n").entries[0]
+
+    short_a, short_b, long_c = (0.2, line(1, 40)), (0.3, line(2, 40)), (0.6, line(3, 120))
+    assert budget.cheapest_room([short_a, short_b, long_c], 0) == []
+    assert budget.cheapest_room([short_a, short_b, long_c], 70) == [short_a, short_b], "0.5 together: less than the long line"
+    assert budget.cheapest_room([(0.35, short_a[1]), (0.4, short_b[1]), long_c], 70) == [long_c], "0.75 together: more"
+    assert budget.cheapest_room([short_a, short_b], 500) is None
+
+
 def test_the_sign_off_stripper_leaves_words_that_end_in_its_letters(ws, say, dream):
     """Cause 5: "city" lost its "ty" like a sign-off ("ty" = thank you)."""
     fact = "The conference moved to Mexico City."
