@@ -388,7 +388,8 @@ def test_a_join_into_a_full_file_displaces_a_less_valuable_line(ws, clawmem, ing
     """A join grows a line: in a full file it makes room the way a new line does (``budget``)."""
     from clawmem.dream.budget import size
 
-    filler = [f"- Sam said: The garden shed was painted colour {n} this spring, after the old varnish peeled in the wet winter and the door swelled shut. <!-- source: transcripts/x{n}.md#L1 --> <!-- importance: 2 -->\n" for n in range(3)]
+    shed = "The garden shed was painted colour {n} this spring, after the old varnish peeled in the wet winter and the door swelled shut."
+    filler = [f"- Sam said: {shed.format(n=n)} <!-- source: transcripts/x{n}.md#L1 --> <!-- importance: 2 -->\n" for n in range(3)]
     text = f"# Memory\n\n- Mia said: {PLAN} <!-- source: transcripts/old.md#L11 --> <!-- importance: 7 -->\n" + "".join(filler)
     ws.memory_md.write_text(text)
     (ws.root / "clawmem.toml").write_text(f'[embeddings]\nbackend = "none"\n[dream]\nmemory_chars = {size(text) + 20}\n')
