@@ -100,6 +100,9 @@ INTERJECTIONS = frozenset(
 SYMPATHETIC = frozenset(("sucks", "suck", "sucked", "bummer", "rough", "awful", "terrible", "horrible", "unfortunate", "shame", "harsh", "brutal", "heartbreaking"))
 POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving", "looks", "sounds", "seems", "must", "so", "way", "good"])  # noqa: E501
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
+# "I love the thought Nate!", "I like the idea": the other's idea taken up, with nothing said of it
+# ("I love the idea of adopting a dog" says what)
+TAKEN_UP_IDEA = frozenset(("idea", "thought", "sound", "suggestion", "plan", "vibe", "vibes", "concept"))
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
 # A technical problem stated without what fixes it, causes it or when it happens: "the linker
 # error is back", "the aarch64 cross build fails at link time", "login just spins forever" are
@@ -642,6 +645,8 @@ def _reaction(tokens: list[str], names: list[str]) -> bool:
     if OWN & set(rest):
         return False
     if rest[:2] == ["i", "love"] and rest[2:3] in (["how"], ["that"], ["it"], ["your"]):
+        return True
+    if rest[:1] == ["i"] and len(rest) == 4 and rest[2] == "the" and rest[3] in TAKEN_UP_IDEA:
         return True
     return bool(rest) and rest[0] in POINTERS
 

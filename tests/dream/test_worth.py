@@ -65,6 +65,9 @@ REACTIONS = (
     "Joanna said: So proud of you for winning that tournament, that's awesome!",
     "Joanna said: Way to go, Nate!",
     "Joanna said: Your support and encouragement mean a lot.",
+    "Joanna said: I love the thought Nate!",
+    "Gina said: I love the idea, Jon!",
+    "Caroline said: I love the sound!",
 )
 OWN_NEWS = (  # evaluative words, but about the speaker's own life or naming something: facts
     "Caroline said: This necklace is super special to me - a gift from my grandma in my home country, Sweden.",
@@ -73,6 +76,8 @@ OWN_NEWS = (  # evaluative words, but about the speaker's own life or naming som
     "The assistant said: That works because the linker needs libatomic.",
     "That means staging needs Postgres 16 too.",
     "Joanna said: I make it with almond flour, coconut oil, chocolate and raspberries.",
+    "Gina said: I love the idea of opening a dance studio in Denver.",
+    "Caroline said: I love the sound of the ocean at night.",
 )
 
 
