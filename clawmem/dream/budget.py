@@ -13,11 +13,11 @@ every gated candidate gets one comparable ``value`` in 0-1:
   date observed, so a line is not displaced for being a few weeks old.
 
 A line may be displaced only if dreaming wrote it (it cites sources) and a candidate is worth
-``MARGIN`` more than all the lines it displaces together (``cheapest_room`` picks them), so each
-displacement raises the core's total value; a hand-written line is the owner's and stays. The displaced line
-leaves ``MEMORY.md`` (its evidence stays in the episodic tier, searchable); the diary and
-``dream --explain`` say which line and why, and ``clawmem promote ANCHOR`` on one of its
-sources brings it back.
+``MARGIN`` more than all the lines it displaces together (``cheapest_room`` picks them,
+``worth_displacing`` decides), so each displacement raises the core's total value; a
+hand-written line is the owner's and stays. The displaced line leaves ``MEMORY.md`` (its
+evidence stays in the episodic tier, searchable); the diary and ``dream --explain`` say which
+line and why, and ``clawmem promote ANCHOR`` on one of its sources brings it back.
 """
 
 from __future__ import annotations

@@ -272,12 +272,12 @@ IN_THAT_CASE = re.compile(r"(?<!\bback)(?<!\bbefore)(?<!\bsince)(?<!\buntil)(?<!
 # chat named, unless the turn named them ("Paris and London", "two") or the noun is what comes in
 # pairs ("both hands"; "both my parents" has no article and never matches)
 BOTH = re.compile(r"\bboth\s+(?:of\s+)?(?:(?:the|these|those|our|your|their)\s+)?(?P<noun>[a-z][\w'-]*s)\b(?!\s+and\b)", re.IGNORECASE)
-# "The beach has to absolutely be my favorite part", "The best part was the parade", "the highlight
-# for me": a part of what the chat was about, when nothing before it in its turn says of what ("my
-# favorite part of the trip", "We went to Disneyland. The best part was the parade." do)
+# "The beach has to absolutely be my favorite part", "The best part was the parade", "My highlight
+# was the cast": a part of what the chat was about, when nothing before it in its turn says of what
+# ("my favorite part of the trip", "We went to Disneyland. The best part was the parade." do)
 THE_PART = re.compile(
     r"\b(?:my|the|our)\s+(?:(?:very|absolute)\s+)?(?:(?:favou?rite|best|worst|hardest|toughest|coolest|funniest|scariest|saddest|easiest)\s+parts?|highlight)\b"
-    r"(?!\s+(?:of|about|in|for|when|is when|was when)\b)",
+    r"(?!\s+(?:of|about|in|when|is when|was when)\b)",
     re.IGNORECASE,
 )
 PAIRED = frozenset("hands arms legs feet ears eyes knees wrists ankles shoulders cheeks sides ends ways parents genders sexes twins".split())  # noqa: SIM905
@@ -545,10 +545,9 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
     accident", "the column thing", "as for the lounge", "thankfully my son's ok", "the last one",
     "the book you recommended", "try this", "read that yet", "never been", "I could have",
-    "mentioned him", "if I could choose", "the message it sends", "both cities", "… then", "my favorite
-    part") at what its turn has not
-    said before it (``earlier``: its words; ``someone``: whether it named a person), or at the
-    speaker's own earlier words ("as I said")."""
+    "mentioned him", "if I could choose", "the message it sends", "both cities", "… then", "my
+    favorite part") at what its turn has not said before it (``earlier``: its words; ``someone``:
+    whether it named a person), or at the speaker's own earlier words ("as I said")."""
     rules = (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF, IN_THAT_CASE)
     if any(rule.search(said) for rule in rules) or _both_unnamed(said, earlier):
         return True

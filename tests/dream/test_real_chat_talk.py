@@ -193,6 +193,7 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "The best part was that I got to see my grandma again.",
         "My highlight was definitely meeting Taylor Swift backstage!",
         "Our favourite part was the boat ride.",
+        "The best part for me was the food truck lineup.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
