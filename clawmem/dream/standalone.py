@@ -272,14 +272,6 @@ IN_THAT_CASE = re.compile(r"(?<!\bback)(?<!\bbefore)(?<!\bsince)(?<!\buntil)(?<!
 # chat named, unless the turn named them ("Paris and London", "two") or the noun is what comes in
 # pairs ("both hands"; "both my parents" has no article and never matches)
 BOTH = re.compile(r"\bboth\s+(?:of\s+)?(?:(?:the|these|those|our|your|their)\s+)?(?P<noun>[a-z][\w'-]*s)\b(?!\s+and\b)", re.IGNORECASE)
-# "The beach has to absolutely be my favorite part", "The best part was the parade", "My highlight
-# was the cast": a part of what the chat was about, when nothing before it in its turn says of what
-# ("my favorite part of the trip", "We went to Disneyland. The best part was the parade." do)
-THE_PART = re.compile(
-    r"\b(?:my|the|our)\s+(?:(?:very|absolute)\s+)?(?:(?:favou?rite|best|worst|hardest|toughest|coolest|funniest|scariest|saddest|easiest)\s+parts?|highlight)\b"
-    r"(?!\s+(?:of|about|in|when|is when|was when)\b)",
-    re.IGNORECASE,
-)
 PAIRED = frozenset("hands arms legs feet ears eyes knees wrists ankles shoulders cheeks sides ends ways parents genders sexes twins".split())  # noqa: SIM905
 POINTS_BACK = "not self-contained (points back at something said earlier in the conversation)"
 INTRODUCES_A_RECORD = "introduces the code or output that follows it (the transcript keeps both), not a fact"
@@ -545,13 +537,13 @@ def _points_back(said: str, earlier: set[str], someone: bool) -> bool:
     """Whether ``said`` names something by pointing back into the conversation ("that pic", "the
     accident", "the column thing", "as for the lounge", "thankfully my son's ok", "the last one",
     "the book you recommended", "try this", "read that yet", "never been", "I could have",
-    "mentioned him", "if I could choose", "the message it sends", "both cities", "… then", "my
-    favorite part") at what its turn has not said before it (``earlier``: its words; ``someone``:
-    whether it named a person), or at the speaker's own earlier words ("as I said")."""
+    "mentioned him", "if I could choose", "the message it sends", "both cities", "… then") at what
+    its turn has not said before it (``earlier``: its words; ``someone``: whether it named a
+    person), or at the speaker's own earlier words ("as I said")."""
     rules = (LISTENER_REFERENCE, BARE_THIS, BARE_THAT, BARE_BEEN, BARE_VERB, BARE_OBJECT, SHOWN_BACK, SAID_BEFORE, HYPOTHETICAL, RELIEF, IN_THAT_CASE)
     if any(rule.search(said) for rule in rules) or _both_unnamed(said, earlier):
         return True
-    if not earlier and (_bare_it(said) or _bare_one(said) or THE_PART.search(said)):
+    if not earlier and (_bare_it(said) or _bare_one(said)):
         return True
     for m in (*DEMONSTRATIVE.finditer(said), *EVENT_NOUN.finditer(said), *NAMED_THING.finditer(said), *TAKEN_UP.finditer(said)):
         noun, known = m["noun"].casefold(), earlier | set(words(said[: m.start()]))

@@ -187,13 +187,6 @@ def verdicts(text: str, *, named: bool = False) -> list[str | None]:
         "Well I hate staying at home drinking bubble tea then!!!",
         "Guess I'll have to get some eggs on the way home then.",
         "I stopped going after i started my training so it was a sad period of time.",
-        # a part of what the chat was about, not said of what
-        "The beach has to absolutely be my favorite part.",
-        "I think my favorite part was the food at the night market.",
-        "The best part was that I got to see my grandma again.",
-        "My highlight was definitely meeting Taylor Swift backstage!",
-        "Our favourite part was the boat ride.",
-        "The best part for me was the food truck lineup.",
     ],
 )
 def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
@@ -246,10 +239,6 @@ def test_what_leans_on_the_other_speakers_words_is_dropped(turn):
         "I was a waitress in Boston back then.",
         "I stopped going to the gym in Denver after my knee surgery in May.",
         "I wake up at six on school days, so I'm always tired before then.",
-        # a part said of what, in the sentence or the turn
-        "My favorite part of the Lisbon trip was the tram ride up to the castle.",
-        "We went to Disneyland in May. The best part was the parade.",
-        "The hardest part about nursing school in Boston is the night shifts.",
     ],
 )
 def test_a_turn_that_says_who_and_what_stays(turn):
@@ -811,9 +800,6 @@ REPLY_TURNS = [("Vanessa", "It's been snowing nonstop here, snow days are so rar
 BOTH_TURNS = [("Kevin", "I'm choosing between universities in Paris and London for my masters."),
               ("Paola", "I'm excited about the possibilities in both cities for tech startups!"),
               ("Paola", "I work as a barista at Blue Bottle in Oakland.")]
-# "my favorite part": of what the other speaker asked about (``standalone.THE_PART``)
-PART_TURNS = [("Elise", "I teach swimming at the Coral Gables YMCA."), ("Emi", "How was your trip to Mexico?"),
-              ("Elise", "The beach has to absolutely be my favorite part, I could not get out of the water.")]
 
 
 # Through the CLI: a kind of talk said on three days, looked up each day, stays out of MEMORY.md
@@ -833,8 +819,6 @@ THROUGH_THE_CLI = [
                  (standalone, "CHAT_REPLY_OPENER", re.compile("(?!)")), id="reply-opener"),
     pytest.param(BOTH_TURNS, "possibilities both cities tech startups barista Blue Bottle Oakland", "Blue Bottle in Oakland", "both cities",
                  (standalone, "_both_unnamed", lambda said, earlier: False), id="both"),
-    pytest.param(PART_TURNS, "beach favorite part water swimming Coral Gables YMCA", "Coral Gables YMCA", "favorite part",
-                 (standalone, "THE_PART", re.compile("(?!)")), id="the-part"),
 ]
 
 
