@@ -1,4 +1,4 @@
-"""A bounded core ranked by value: near the budget, a better candidate displaces the least valuable line.
+"""A bounded core ranked by value: near the budget, a better candidate displaces the least valuable lines.
 
 ``MEMORY.md`` is injected into every session, so its budget is small (``dream.memory_chars``,
 counted as ``size``: the text the bootstrap injects, metadata comments left out) and first

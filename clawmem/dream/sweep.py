@@ -174,8 +174,8 @@ def _answered_problems(staging: Staging, gated: list[gate.Verdict], finder: Prob
 
 def _return_displaced(staging: Staging, displaced: tuple[Change, ...]) -> None:
     """Candidates behind a displaced line go back to staging: they compete again, and return
-    only by displacing lines worth ``budget.MARGIN`` less together (each displacement raises the core's
-    total value, so this settles instead of churning)."""
+    only by displacing lines worth ``budget.MARGIN`` less together (each displacement raises the
+    core's total value, so this settles instead of churning)."""
     anchors = {a for c in displaced for a in c.sources}
     for c in staging.candidates.values():
         if c.status == "promoted" and anchors & set(c.sources()):

@@ -100,8 +100,8 @@ INTERJECTIONS = frozenset(
 SYMPATHETIC = frozenset(("sucks", "suck", "sucked", "bummer", "rough", "awful", "terrible", "horrible", "unfortunate", "shame", "harsh", "brutal", "heartbreaking"))
 POINTERS = frozenset(["that", "that's", "thats", "it", "it's", "its", "what", "how", "you", "you're", "your", "yours", "keep", "loving", "looks", "sounds", "seems", "must", "so", "way", "good"])  # noqa: E501
 OWN = frozenset(["my", "mine", "myself", "we", "our", "ours", "us"])  # a sentence about the speaker's own life is not a reaction
-# "I love the thought Nate!", "I like the idea": the other's idea taken up, with nothing said of it
-# ("I love the idea of adopting a dog" says what)
+# "I love the thought Nate!", "I love the idea, Jon!": the other's idea taken up, with nothing said
+# of it ("I love the idea of adopting a dog" says what); only with an evaluative verb ("love")
 TAKEN_UP_IDEA = frozenset(("idea", "thought", "sound", "suggestion", "plan", "vibe", "vibes", "concept"))
 CONTRACTIONS = frozenset(("s", "ll", "re", "ve", "d", "m", "t"))  # what "that's", "I'm", "you'll" leave after the apostrophe
 # A technical problem stated without what fixes it, causes it or when it happens: "the linker
