@@ -11,9 +11,9 @@ reads evidence the same way), so the staged text is the evidence grounding compa
   "we" of the owner's team ("We use Postgres 16 everywhere.", the way MEMORY.md is written by
   hand) already reads right for the agent, and a prefix would stop it merging with the
   hand-written line that says the same.
-- **Relative dates** are resolved against the day the sentence was observed: "yesterday
-  (2023-05-07)", "last week (the week of 2023-05-01)", "last month (April 2023)". A table of
-  phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
+- **Relative dates** are resolved against the day the sentence was observed (said before 4 am,
+  the day before: its speaker has not slept yet): "yesterday (2023-05-07)", "last week (the
+  week of 2023-05-01)", "last month (April 2023)". A table of phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
   phrases inside sentences, and its results move with locale settings. A vague count ("a few
   weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
   it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
@@ -349,6 +349,16 @@ IMAGINING = re.compile(
     re.IGNORECASE,
 )
 IMAGINED = "a hypothetical, no fact about anyone"
+# "One additional tip I'd like to share is creating a travel playlist.", "My suggestion is spin a
+# few times a week", "My advice: stay passionate", "White or brown rice is my recommendation": a
+# tip offered to the person addressed, which tells what the listener might do, not the speaker
+TIP = r"(?:tips?|advice|suggestions?|recommendations?|pieces? of advice)"
+OFFERED = re.compile(
+    rf"^(?:(?:one|another|my|a|an|the|some)\s+)(?:[\w']+\s+){{0,2}}?{TIP}(?:\s+(?:i|i'?d|i would|i have|i can|for|on|about)\b[^.!?:]*?)?\s*(?:is|are|would be|:)"
+    rf"|\b(?:is|are|would be) (?:my|one|another) (?:\w+ )?{TIP}\W*$",
+    re.IGNORECASE,
+)
+OFFERED_TIP = "a tip offered to the person addressed, no fact about the speaker"
 # "Just finished Dune", "Joined a travel club last week": chat drops the "I" before a past verb
 DROPPED_I = re.compile(
     r"^(?:(?:just|finally|recently|also|actually|already|then)\s+)*(?:[a-z]{3,}ed|got|went|had|made|took|saw|bought|found|met|ran|began|won|lost|"
@@ -380,6 +390,9 @@ RECENT = re.compile(
     r"(?:got|came|went|found|made|had|saw|met|took|bought|won|lost|left|began|did|wrote|heard|gave|sold|built|caught|drove|flew|ate|spent|ran|[a-z]{2,}ed)\b)",
     re.IGNORECASE,
 )
+# A person's day ends when they sleep, not at midnight: what is said before this hour belongs to
+# the day before (``speaking_day``)
+DAY_ENDS_AT = dt.time(4)
 DATED = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)")  # a time resolved in the sentence: "(2023-07-18)", "(June 2023)"
 
 # "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
@@ -529,6 +542,16 @@ def observed_day(row: Mapping) -> dt.date | None:
     return dt.date.fromisoformat(row["file_date"]) if row.get("file_date") else None
 
 
+def speaking_day(row: Mapping) -> dt.date | None:
+    """The day an index entry's "today" means: its observed day, or the day before when it was
+    said before ``DAY_ENDS_AT`` ("a friend recommended a book to me today", typed at 02:28, and
+    "I started reading it yesterday", typed at 22:55 the next evening, name the same day)."""
+    seen = store.when(row.get("observed_at"))
+    if seen is not None and seen.time() < DAY_ENDS_AT:
+        return seen.date() - dt.timedelta(days=1)
+    return observed_day(row)
+
+
 def _join(first: Piece, second: Piece) -> Piece:
     return Piece(f"{first.said} {second.said}", f"{first.unit} {second.unit}", first.speaker, None)
 
@@ -637,6 +660,8 @@ def _to_listener(said: str, *, leaning: bool = False) -> str | None:
         return THE_TALK
     if IMAGINING.match(said):
         return IMAGINED
+    if OFFERED.search(said):
+        return OFFERED_TIP
     framed = OPINION_FRAME.match(said)
     told = said[framed.end() :] if framed else said  # what an opinion frame frames
     tokens = words(told)
@@ -933,7 +958,7 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
     an answer opening on an acknowledgement restates (``claims``)."""
     transcript = row["kind"] == "transcript"
     label = speaker_label(row["text"]) if transcript else None
-    day = observed_day(row)
+    day = speaking_day(row)
     found = []
     owner_note = not transcript and row["origin"] == "owner"
 

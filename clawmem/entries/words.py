@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 
 STEM_CHARS = 5
-SUFFIXES = ("ing", "ed", "es", "s")
+SUFFIXES = ("ing", "ed", "es", "s", "e")
+MIN_STEM = 3  # letters a stem keeps: "used" is no "us"
+INFLECTED = frozenset(("ing", "ed"))  # the endings that double a final consonant: "running", "planned"
+DOUBLED = re.compile(r"([bcdfgkmnprt])\1$")  # "ll", "ss" and "zz" are the word's own: "called", "passed"
 DIGIT = re.compile(r"\d")
 TOKEN = re.compile(r"[^\W_]+")  # identifiers fall apart at "_", ".", "-": "fct_rides_daily" holds "rides"
 
@@ -28,11 +31,15 @@ STOPWORDS = frozenset(
 
 
 def stem(word: str) -> str:
-    """A crude, deterministic stem: one inflection off, then the first ``STEM_CHARS`` letters
-    ("opening" and "open", "adopted" and "adoption" match; no dependency, no language model)."""
+    """A crude, deterministic stem: one inflection or a final "e" off, a consonant the inflection
+    doubled undoubled, then the first ``STEM_CHARS`` letters ("opening" and "open", "adopted"
+    and "adoption", "living" and "live", "games" and "game", "running" and "run" match; no
+    dependency, no language model)."""
     for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
             word = word[: -len(suffix)]
+            if suffix in INFLECTED and DOUBLED.search(word) and len(word) > MIN_STEM:
+                word = word[:-1]
             break
     return word[:STEM_CHARS]
 

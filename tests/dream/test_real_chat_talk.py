@@ -271,6 +271,12 @@ ASIDES = [
     "I've truly enjoyed our chat.",
     "I really loved this conversation about books.",
     "I feel like a lot of my talks on here have devolved to food, work or travel.",
+    # a tip offered to the listener
+    "One additional tip I'd like to share is creating a travel playlist.",
+    "My suggestion is Spin a couple/few times a week and a weight program, as well.",
+    "White or Brown rice is my recommendation.",
+    "My advice: stay passionate, focused and resilient.",
+    "The best tip for Lisbon is to buy the Viva Viagem card.",
 ]
 ACCOUNT = [
     "Max loves the beach and the dog park.",
@@ -279,12 +285,15 @@ ACCOUNT = [
     "Kate and I went to her favourite Italian place in Brooklyn.",
     "Rice University is one of our main attractions in Houston.",
     "We bought a house in Denver. It has three bedrooms and a garden.",
+    # advice the speaker took or was given is their account
+    "I took my coach's advice and moved to the Denver club in March.",
+    "My mom gave me advice about bleaching my hair before the wedding.",
 ]
 
 
 @pytest.mark.parametrize("turn", ASIDES)
 def test_what_is_said_to_the_listener_or_about_nobody_is_no_part_of_the_account(turn):
-    asides = (standalone.ADDRESSED, worth.GENERAL_REMARK, standalone.IMPRESSED, standalone.THE_TALK)
+    asides = (standalone.ADDRESSED, worth.GENERAL_REMARK, standalone.IMPRESSED, standalone.THE_TALK, standalone.OFFERED_TIP)
     assert verdicts(turn, named=True)[0] in asides, verdicts(turn, named=True)
     # the rule is what refuses it: outside a conversation between named people (an assistant's
     # "you should…" is the user's procedure) the same sentence is judged a claim
