@@ -61,6 +61,9 @@ DEPENDENT = re.compile(
     r"|(?:i bet|i'?m sure|i think|i guess|i hope|i wish|i know|i love how|i'?m glad)\s+(?:he|she|they|it|that|this|these|those)(?:'s|'re)?"
     # "I do and I hate that …", "We did, twice": the answer to the other speaker's yes-or-no question
     r"|(?:i|we)\s+(?:do|did|have|had|am|was|will|would|can|could)(?:n't| not)?(?=\s*(?:[,.!;]|$)|\s+(?:and|but|too|though|as well|also)\b)"
+    # "I really hope not, I hate being sick", "I don't think so": "so" and "not" stand for what the other said
+    r"|(?:(?:i|we)\s+(?:really\s+|sure\s+|(?:do|did)(?:n'?t| not)\s+)?(?:hope|think|guess|believe|suppose|doubt|expect)|i'?m afraid|i am afraid)\s+(?:so|not)"
+    r"(?=\s*(?:[,.!;]|$)|\s+(?:and|but|though|because|too)\b)"
     # "My summer however, will start in Hawaii": a contrast with what was said before
     r"|(?:[\w']+\s+){1,2}however)\b",
     re.IGNORECASE,

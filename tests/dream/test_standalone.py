@@ -559,6 +559,21 @@ def test_an_interjection_leaves_the_pronoun_after_it_pointing_back():
         assert [u.text for u in read({**row, "text": own})] != [""], own
 
 
+def test_so_and_not_standing_for_the_other_speakers_words_lean():
+    """"I really hope not, I hate being sick" answers the other speaker: "not" stands for what
+    they said, as "I think so" and "I don't think so" do; "I think soccer is …" and "I hope not to
+    …" say something of their own."""
+    row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00", "file_date": None}
+    for leaning in (
+        "Akib: I really hope not, I hate being sick, I was sick just a few weeks ago so it would be unlucky to get sick again",
+        "Akib: I don't think so, the gym in Leeds closes at nine.", "Ann: We guess so and we booked the ferry to Oslo anyway.",
+        "Sam: I'm afraid not, the Porto office shut in May.",
+    ):
+        assert [u.text for u in read({**row, "text": leaning})] == [""], leaning
+    for own in ("Akib: I think soccer is the best sport in Spain.", "Akib: I hope not to lose my job at the Leeds bakery."):
+        assert [u.text for u in read({**row, "text": own})] != [""], own
+
+
 def test_a_yes_before_the_speakers_own_account_leaves_it_standing():
     """In a chat, "Yeah, I play clarinet!" answers with a fact of the speaker's own; "Yeah, it was
     great", "Yep, Gina, thanks" and "Yeah, I did" answer the other person and lean, and so does
