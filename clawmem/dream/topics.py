@@ -17,9 +17,12 @@ candidate and a line dreaming wrote (it cites sources) are about
   thing is named in both; a place alone, "Los Angeles", is no topic), or when they were said
   within ``dream.topic_nearby_lines`` lines of one transcript (``nearby``: a speaker going on
   about the beach over their next turn, "we went to the beach recently. The kids had such a
-  blast." / "Seeing my kids' faces so happy at the beach was the best!", 0.62), unless they tell of
-  different days ("today (2024-01-24)" and "today (2024-01-08)": two events, which one line would
-  read as one day) or months ("last week (the week of 2023-01-16)" and "(the week of 2023-07-31)"). Of several such lines the closest is taken.
+  blast." / "Seeing my kids' faces so happy at the beach was the best!", 0.62; with an
+  embedder, one shared stem is enough there at ``dream.topic_cosine``: "I think I would love
+  to live in turkey" / "I went to turkey on vacation … I can see us living there", 0.76),
+  unless they tell of different days ("today (2024-01-24)" and "today (2024-01-08)": two
+  events, which one line would read as one day) or months ("last week (the week of
+  2023-01-16)" and "(the week of 2023-07-31)"). Of several such lines the closest is taken.
 
 Such a pair becomes one entry: the line as it was and the candidate's sentences that the line
 does not already say (``restated``), in the order of the days they were said (``said_before``:
@@ -136,7 +139,10 @@ class Topics:
             return None
         common = stems(a) & stems(b)
         if len(common) < self.cfg.topic_words:
-            return None
+            # a turn or two apart, one shared topic word is enough when the embedder agrees
+            # ("I think I would love to live in turkey" / "I went to turkey on vacation …")
+            score = self.judge.cosine(a, b) if near and common else None
+            return score if score is not None and score >= self.cfg.topic_cosine else None
         names = named(a) & named(b)
         if near or (names and common - names):
             return self.judge.cosine(a, b) or 1.0

@@ -308,6 +308,20 @@ def test_control_without_nearness_the_two_beach_accounts_are_two_lines(ws, clawm
     assert sorted(e.body for e in _going_on(ws, clawmem, ingest_session, days_ago, "Mel", SANDCASTLES, FACES)) == [f"Mel said: {FACES}", f"Mel said: {SANDCASTLES}"]
 
 
+TURKEY = "I think I would love to live in turkey"
+VACATION = "I went to turkey on vacation with my boyfriends family and I can see us living there"
+
+
+@pytest.mark.parametrize("near", [True, False], ids=["a-turn-apart", "control-without-nearness"])
+def test_a_turn_apart_one_shared_word_and_the_embedders_cosine_make_one_topic(ws, clawmem, ingest_session, days_ago, embedder, near):
+    """Through the CLI: the two Turkey turns share one topic stem ("live" and "love" are chat
+    words) at an e5 cosine of 0.76; said a turn apart they are one line, else two."""
+    if not near:
+        (ws.root / "clawmem.toml").write_text("[dream]\ntopic_nearby_lines = 0\n")
+    bodies = [e.body for e in _going_on(ws, clawmem, ingest_session, days_ago, "Neb", TURKEY, VACATION)]
+    assert len(bodies) == (1 if near else 2) and all(told in "".join(bodies) for told in (TURKEY, VACATION)), bodies
+
+
 @pytest.mark.parametrize("ended", [True, False], ids=["joined", "control-without-full-stops"])
 def test_chat_turns_without_full_stops_join_as_sentences(ws, clawmem, ingest_session, days_ago, monkeypatch, ended):
     """Chat often ends a turn without a full stop; joined, each turn still reads as a sentence of
