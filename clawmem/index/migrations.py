@@ -396,3 +396,15 @@ def m009_recall_matched(index: Index) -> None:
     # dreaming credits the claims of that turn that answered the query, not all of them; NULL
     # (an event from before, or a hit found by meaning alone) credits every claim.
     index.execute("ALTER TABLE recall_events ADD COLUMN matched TEXT")
+
+
+@migration
+def m010_recall_matched_restemmed(index: Index) -> None:
+    # ``entries.words.stem`` now takes a final "e" off and undoubles what "-ing"/"-ed" doubled
+    # ("games" was "game", now "gam"; "running" was "runn", now "run"). A stored stem ending so
+    # may match no claim's new stem, so its event credits every claim (NULL), as an event from
+    # before ``m009`` does; the query's words are not kept to stem them again.
+    stale = re.compile(r"(?:e|([bcdfgkmnprt])\1)$")
+    rows = index.query("SELECT id, matched FROM recall_events WHERE matched IS NOT NULL")
+    ids = [(r["id"],) for r in rows if any(stale.search(s) for s in r["matched"].split())]
+    index.executemany("UPDATE recall_events SET matched = NULL WHERE id = ?", ids)
