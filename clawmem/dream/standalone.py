@@ -11,9 +11,9 @@ reads evidence the same way), so the staged text is the evidence grounding compa
   "we" of the owner's team ("We use Postgres 16 everywhere.", the way MEMORY.md is written by
   hand) already reads right for the agent, and a prefix would stop it merging with the
   hand-written line that says the same.
-- **Relative dates** are resolved against the day the sentence was observed (said before 4 am,
-  the day before: its speaker has not slept yet): "yesterday (2023-05-07)", "last week (the
-  week of 2023-05-01)", "last month (April 2023)". A table of phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
+- **Relative dates** are resolved against the day the sentence was observed: "yesterday
+  (2023-05-07)", "last week (the week of 2023-05-01)", "last month (April 2023)". A table of
+  phrases, not ``dateparser``: that is a large dependency that parses whole strings, not
   phrases inside sentences, and its results move with locale settings. A vague count ("a few
   weeks ago", "several years ago") is anchored, not guessed, to the month (the year, for years)
   it was said in: "a few weeks ago (as of May 2023)", so the same account said on several days
@@ -393,9 +393,6 @@ RECENT = re.compile(
     r"(?:got|came|went|found|made|had|saw|met|took|bought|won|lost|left|began|did|wrote|heard|gave|sold|built|caught|drove|flew|ate|spent|ran|[a-z]{2,}ed)\b)",
     re.IGNORECASE,
 )
-# A person's day ends when they sleep, not at midnight: what is said before this hour belongs to
-# the day before (``speaking_day``)
-DAY_ENDS_AT = dt.time(4)
 DATED = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)")  # a time resolved in the sentence: "(2023-07-18)", "(June 2023)"
 
 # "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
@@ -543,16 +540,6 @@ def observed_day(row: Mapping) -> dt.date | None:
     if seen is not None:
         return seen.date()
     return dt.date.fromisoformat(row["file_date"]) if row.get("file_date") else None
-
-
-def speaking_day(row: Mapping) -> dt.date | None:
-    """The day an index entry's "today" means: its observed day, or the day before when it was
-    said before ``DAY_ENDS_AT`` ("a friend recommended a book to me today", typed at 02:28, and
-    "I started reading it yesterday", typed at 22:55 the next evening, name the same day)."""
-    seen = store.when(row.get("observed_at"))
-    if seen is not None and seen.time() < DAY_ENDS_AT:
-        return seen.date() - dt.timedelta(days=1)
-    return observed_day(row)
 
 
 def _join(first: Piece, second: Piece) -> Piece:
@@ -961,7 +948,7 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
     an answer opening on an acknowledgement restates (``claims``)."""
     transcript = row["kind"] == "transcript"
     label = speaker_label(row["text"]) if transcript else None
-    day = speaking_day(row)
+    day = observed_day(row)
     found = []
     owner_note = not transcript and row["origin"] == "owner"
 

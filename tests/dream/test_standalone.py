@@ -143,18 +143,6 @@ def test_relative_dates_resolve_against_the_observed_day(text, expected):
     assert resolve_dates(text, WEDNESDAY) == expected
 
 
-def test_a_day_ends_when_its_speaker_sleeps_not_at_midnight():
-    """Said at 02:28, "today" is the evening before (the speaker has not slept), so it names the
-    same day as "yesterday" said that next evening; from 4 am "today" is the calendar day."""
-    row = {"kind": "transcript", "origin": "owner", "file_date": None}
-    night = read({**row, "observed_at": "2024-01-10T02:28:28", "text": "Paola: A friend recommended The Alchemist to me today."})
-    evening = read({**row, "observed_at": "2024-01-10T22:55:36", "text": "Paola: I started reading The Alchemist yesterday."})
-    morning = read({**row, "observed_at": "2024-01-10T04:00:00", "text": "Paola: I bought The Alchemist today."})
-    assert [u.text for u in night] == ["Paola said: A friend recommended The Alchemist to me today (2024-01-09)."]
-    assert [u.text for u in evening] == ["Paola said: I started reading The Alchemist yesterday (2024-01-09)."]
-    assert [u.text for u in morning] == ["Paola said: I bought The Alchemist today (2024-01-10)."]
-
-
 # sentences made of relative dates and the words around them, said on any day
 RELATIVE_TALK = st.lists(
     st.sampled_from([
