@@ -357,7 +357,7 @@ IMAGINED = "a hypothetical, no fact about anyone"
 # tip offered to the person addressed, which tells what the listener might do, not the speaker
 TIP = r"(?:tips?|advice|suggestions?|recommendations?|pieces? of advice)"
 OFFERED = re.compile(
-    rf"^(?:(?:one|another|my|a|an|the|some)\s+)(?:[\w']+\s+){{0,2}}?{TIP}(?:\s+(?:i|i'?d|i would|i have|i can|for|on|about)\b[^.!?:]*?)?\s*(?:is|are|would be|:)"
+    rf"^(?:one|another|my|a|an|the|some)\s+(?:[\w']+\s+){{0,2}}?{TIP}(?:\s+(?:i|i'?d|i would|i have|i can|for|on|about)\b[^.!?:]*?)?\s*(?:is|are|would be|:)"
     rf"|\b(?:is|are|would be) (?:my|one|another) (?:\w+ )?{TIP}\W*$",
     re.IGNORECASE,
 )

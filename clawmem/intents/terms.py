@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
+from clawmem.entries.words import DOUBLED
 from clawmem.index.tokens import query_terms
 
 # Ignored inside a trigger phrase (unless the phrase is nothing else): "the release" = "release".
 STOPWORDS = frozenset(
     ["a", "an", "the", "of", "to", "in", "on", "at", "for", "from", "by", "with", "about", "and", "or", "but", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "my", "our", "your", "their", "his", "her", "me", "us", "you", "we", "i"]  # noqa: E501
 )
-DOUBLE_CONSONANT = re.compile(r"([bcdfgkmnprt])\1$")
 
 
 def stem(term: str) -> str:
@@ -30,7 +28,7 @@ def stem(term: str) -> str:
         word = word[:-1]
     for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = DOUBLE_CONSONANT.sub(r"\1", word[: -len(suffix)])
+            word = DOUBLED.sub(r"\1", word[: -len(suffix)])
             break
     if word.endswith("e") and len(word) > 4:
         word = word[:-1]
