@@ -27,6 +27,7 @@ reads evidence the same way), so the staged text is the evidence grounding compa
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Mapping
@@ -363,9 +364,12 @@ OFFERED = re.compile(
 )
 OFFERED_TIP = "a tip offered to the person addressed, no fact about the speaker"
 # "Just finished Dune", "Joined a travel club last week": chat drops the "I" before a past verb
+PAST_VERBS = (
+    r"got|went|had|made|took|saw|bought|found|met|ran|began|won|lost|left|came|did|wrote|heard|felt|spent|gave|sold|built|caught|drove|"
+    r"flew|ate|slept|woke|became"
+)
 DROPPED_I = re.compile(
-    r"^(?:(?:just|finally|recently|also|actually|already|then)\s+)*(?:[a-z]{3,}ed|got|went|had|made|took|saw|bought|found|met|ran|began|won|lost|"
-    r"left|came|did|wrote|heard|felt|spent|gave|sold|built|caught|drove|flew|ate|slept|woke|became)\b(?!\s+(?:is|was|are|were)\b)",
+    rf"^(?:(?:just|finally|recently|also|actually|already|then)\s+)*(?:[a-z]{{3,}}ed|{PAST_VERBS})\b(?!\s+(?:is|was|are|were)\b)",
     re.IGNORECASE,
 )
 
@@ -394,6 +398,16 @@ RECENT = re.compile(
     re.IGNORECASE,
 )
 DATED = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)")  # a time resolved in the sentence: "(2023-07-18)", "(June 2023)"
+# "I went to visit some friends", "We laughed and cheered", "Started my healthy eating diet": an
+# account of something the speaker did, in the simple past ("I used to" is a habit; "I need" no past)
+PAST_ACCOUNT = re.compile(
+    rf"\b(?:i|we)\s+(?:(?:just|also|finally|actually|really|even|then|first|once)\s+){{0,2}}"
+    rf"(?:{PAST_VERBS}|was|were|(?!(?:used|need|feed|speed|proceed|exceed|succeed|bleed|breed|shed|wed|embed)\b)[a-z]{{2,}}ed)\b",
+    re.IGNORECASE,
+)
+ACCOUNT_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s|$)|$)", re.DOTALL)  # up to its end, not a decimal point ("2.5 miles")
+# a time the speaker named, which the account is then told against: a year, a month, a day of the week, "long ago"
+TIMED = re.compile(rf"\b(?:(?:19|20)\d\d|{'|'.join(calendar.month_name[1:])}|{'|'.join(WEEKDAYS)}|ago)\b", re.IGNORECASE)
 
 # "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "winter": 12}
@@ -507,6 +521,24 @@ def resolve_dates(text: str, day: dt.date) -> str:
     text = RECENT.sub(lambda m: m[0] if DATED.search(_sentence(m, text)) else f"{m[0]} (as of {day.strftime('%B %Y')})", text)
     text = SEASON.sub(lambda m: f"{m[0]} ({_season(m, day)})", text)
     return BARE_WEEKDAY.sub(lambda m: f"{m[0]} ({_weekday(m, text, day)})", text)
+
+
+def anchor_account(text: str, day: dt.date) -> str:
+    """``text`` with its first account of something done (``PAST_ACCOUNT``, or a past verb with
+    the "I" dropped) anchored, at the end of its sentence, to the month it was told: "I went to
+    visit some friends (as of January 2024)". Read months later, an account that names no time
+    leaves "when?" open; the month it was told is the latest it can have happened, and a month
+    (not the day) keeps an account told on several days of one month one wording. A unit that
+    names or resolved a time anywhere (``DATED``, ``TIMED``) is told against that time already."""
+    told = scaffold.unattributed(text)
+    if DATED.search(told) or TIMED.search(told):
+        return text
+    for sentence in ACCOUNT_SENTENCE.finditer(told):
+        said = sentence[0]
+        if PAST_ACCOUNT.search(said) or DROPPED_I.match(said.lstrip()):
+            end = len(text) - len(told) + sentence.start() + len(said.rstrip().rstrip(".!?"))
+            return f"{text[:end]} (as of {day.strftime('%B %Y')}){text[end:]}"
+    return text
 
 
 def attribute(text: str, label: str | None, origin: str) -> str:
@@ -808,10 +840,11 @@ def _introduces_a_record(found: list[Piece], at: int) -> bool:
 def _aside(said: str, *, leaning: bool = False) -> str | None:
     """Why a named speaker's sentence in a chat is no part of their account (``None``: it may be):
     said to the listener or about no one (``_to_listener``), what they are doing as they type or
-    the doings of an ordinary day, a pledge to keep at it, or a hope of how things turn out. One
-    list for a sentence that stands alone and one that leans."""
+    the doings of an ordinary day, a pledge to keep at it, a hope of how things turn out, or what
+    they have not done. One list for a sentence that stands alone and one that leans."""
     return (
         _to_listener(said, leaning=leaning) or worth.of_the_moment(said) or worth.ordinary_day(said) or worth.pledge(said) or worth.hoped(said)
+        or worth.absence(said)
     )
 
 
@@ -966,7 +999,10 @@ def read(row: Mapping, *, relayed: bool = True, replying: bool = False) -> list[
             found.append(Unit(piece, "", why))
             continue
         text = attribute(piece.unit, speaker_of(piece), row["origin"])
-        found.append(Unit(piece, resolve_dates(text, day) if day else text))
+        if day:
+            text = resolve_dates(text, day)
+            text = anchor_account(text, day) if named else text
+        found.append(Unit(piece, text))
     return found
 
 

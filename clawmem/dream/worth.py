@@ -501,6 +501,18 @@ PLEDGED = "a pledge to keep at it, said back to the other person, no new fact"
 # something ("I hope our bakery on Main Street opens in March") tells of it: both stay.
 HOPE = re.compile(r"^(?:\w+[,!]\s*)?(?:hopefully\b|hoping\b(?!\s+to\b)|(?:i|we)\s+(?:really\s+|just\s+|do\s+|truly\s+|sure\s+)?hope\b(?!\s+to\b))", re.IGNORECASE)
 HOPED = "a hope of how things turn out, no fact"
+# "I haven't played any horror games myself", "I havent been over to my friends house in a while":
+# what the speaker has not done, no event and no fact about them. A contrast or a reason says
+# more ("I haven't been to Italy yet, but it's on my bucket list"), and so does a counted span,
+# which makes the absence a habit ("I haven't eaten meat in ten years", "… since 2019").
+ABSENCE = re.compile(
+    r"^(?:(?:no|nope|nah|honestly|actually|as for me)[,!]?\s+)?(?:i|we)\s+(?:(?:really|actually|just|personally)\s+)?"
+    r"(?:haven'?t|havent|have not|hadn'?t|had not)\s+(?:(?:ever|yet|really|actually|even|personally)\s+)?"
+    r"(?:been|had|done|seen|gone|heard|read|won|met|made|tried|played|watched|visited|[a-z]{3,}ed)\b"
+    r"(?![^.!?]*\b(?:but|though|although|because|since|except|(?:in|for) (?:\d+|two|three|four|five|six|seven|eight|nine|ten|many|several) \w+))",
+    re.IGNORECASE,
+)
+ABSENT = "what the speaker has not done, no event and no fact about them"
 # "Project: rivet — a file sync tool in Rust", "millrace is the data pipeline for Pedala", "This is
 # quayside, the berth-planning API for …", "Fresh start on ledgerline, our billing API — …": the
 # owner says what the project is. The sentences after it in the turn ("Cargo workspace with …",
@@ -725,6 +737,12 @@ def hoped(said: str) -> str | None:
     says more than a hope."""
     said = plain_typing(said)
     return HOPED if HOPE.match(said) and not _specific(said) else None
+
+
+def absence(said: str) -> str | None:
+    """Why a chat sentence tells only what its speaker has not done (``ABSENCE``); ``None`` when
+    it tells more."""
+    return ABSENT if ABSENCE.match(plain_typing(said)) else None
 
 
 def introduces(said: str) -> bool:
