@@ -26,7 +26,7 @@ from clawmem.dream import credentials, scaffolding, standalone, store, worth
 from clawmem.dream.directive_grammar import states_directive
 from clawmem.dream.paraphrase import substitution
 from clawmem.dream.store import Candidate, Evidence, Staging
-from clawmem.dream.text import excerpt, relays_chat, similarity, speaker_label
+from clawmem.dream.text import excerpt, relays_chat, similarity, speaker_label, untimed
 from clawmem.entries import identity
 from clawmem.entries.words import STOPWORDS
 from clawmem.foundation.records import dataclass
@@ -72,14 +72,21 @@ class Matcher:
         self.keys: dict[int, set[str]] = {}
         self.speakers: dict[int, str | None] = {}
         for c in candidates.values():
-            self.add(c.id, c.norm, standalone.speaker(c.text))
+            self.add(c.id, c.text, standalone.speaker(c.text))
 
     @staticmethod
     def _keys(norm: str) -> set[str]:
         tokens = set(norm.split())
         return (tokens - STOPWORDS) or tokens
 
-    def add(self, cid: int, norm: str, speaker: str | None) -> None:
+    @staticmethod
+    def form(text: str) -> str:
+        """What two tellings compare by: the comparison form, without the month the account was
+        told in (``text.untimed``), so the same words told in May and in June are one account."""
+        return identity.normalise(untimed(text))
+
+    def add(self, cid: int, text: str, speaker: str | None) -> None:
+        norm = self.form(text)
         self.exact.setdefault(norm, cid)
         self.norms[cid] = norm
         self.speakers[cid] = speaker
@@ -87,9 +94,10 @@ class Matcher:
         for token in self.keys[cid]:
             self.postings.setdefault(token, set()).add(cid)
 
-    def find(self, norm: str, speaker: str | None) -> tuple[int, float] | None:
-        """The candidate ``norm`` near-duplicates, said by the same ``speaker`` (two people saying
+    def find(self, text: str, speaker: str | None) -> tuple[int, float] | None:
+        """The candidate ``text`` near-duplicates, said by the same ``speaker`` (two people saying
         alike is two accounts, not one)."""
+        norm = self.form(text)
         if norm in self.exact:
             return self.exact[norm], 100.0
         mine = self._keys(norm)
@@ -201,11 +209,11 @@ def run(ws: Workspace, index: Index, staging: Staging, *, now: dt.datetime) -> L
                 candidate, evidence.similarity = owner.get(evidence.ident, (None, 100.0))
                 if candidate is None:
                     speaker = standalone.speaker(unit)
-                    match = matcher.find(identity.normalise(unit), speaker)
+                    match = matcher.find(unit, speaker)
                     if match is None:
                         candidate = Candidate(staging.new_id(), unit, "staged", now_iso())
                         staging.candidates[candidate.id] = candidate
-                        matcher.add(candidate.id, candidate.norm, speaker)
+                        matcher.add(candidate.id, candidate.text, speaker)
                     else:
                         candidate = staging.candidates[match[0]]
                         evidence.similarity = match[1]

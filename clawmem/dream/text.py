@@ -28,6 +28,9 @@ RESOLVED = re.compile(
     rf" \((?:the week(?:end)? of |(?P<asof>as of ))?"
     rf"(?:(?P<iso>\d{{4}}-\d{{2}})-\d{{2}}|(?:(?P<month>{MONTHS})|spring|summer|fall|winter) (?P<year>\d{{4}})(?:/\d{{2}})?|\d{{4}})\)"
 )
+# "(as of May 2023)": the month an account was told in (``standalone.anchor_account``, "recently
+# (as of May 2023)"), not what it tells: tellings in two months compare as one account
+TOLD_IN = re.compile(rf" \(as of (?:{MONTHS}) \d{{4}}\)")
 
 # Words that carry no topic: they never start or end a trigger phrase and do not count
 # towards conceptual richness. Imperative filler ("run", "use") is here too, so a phrase
@@ -348,6 +351,11 @@ def document_frequency(texts: Iterable[str]) -> tuple[dict[str, int], int]:
         for word in set(words(text)):
             df[word] = df.get(word, 0) + 1
     return df, total
+
+
+def untimed(text: str) -> str:
+    """``text`` without the months its accounts were told in (``TOLD_IN``)."""
+    return TOLD_IN.sub("", text)
 
 
 def excerpt(text: str, limit: int = 100) -> str:

@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping
 
 from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
-from clawmem.dream.text import RESOLVED, WORD, content_words, sentences, words
+from clawmem.dream.text import RESOLVED, WORD, content_words, sentences, untimed, words
 from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 from clawmem.entries.words import stem
@@ -195,6 +195,7 @@ class Topics:
 
     def restated(self, line: str, sentence: str) -> bool:
         """True when ``line`` already says what ``sentence`` says (module doc)."""
+        line, sentence = untimed(line), untimed(sentence)  # the month it was told in is no word of what it says
         said = sentences(scaffold.speech(line))
         if any(self.judge.same_fact(old, sentence) for old in said):
             return True

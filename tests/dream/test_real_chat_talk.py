@@ -682,6 +682,34 @@ HOPE_TURNS = [
 ]
 
 
+ABSENCES = [
+    "I haven't played any horror games myself",
+    "I havent been over to my friends house in a while",
+    "Nope, I have not been to the natural history museum in Chicago yet.",
+    "We haven't tried the new ramen place on Fifth.",
+    "As for me, I hadn’t even heard of the band.",
+]
+ABSENCES_THAT_TELL = [
+    "I haven't been to Italy yet, but it's on my bucket list!",  # a contrast says what is
+    "I haven't eaten meat in ten years.",  # a counted span makes it a habit
+    "I haven't smoked since 2019.",
+    "I have been to Lisbon twice.",
+]
+
+
+@pytest.mark.parametrize("turn", ABSENCES)
+def test_what_the_speaker_has_not_done_is_no_claim(turn):
+    assert verdicts(turn, named=True) == [worth.ABSENT]
+    assert accounts(turn, "Akib") == []
+    assert verdicts(turn) != [worth.ABSENT], "outside a chat between named people the rule does not apply"
+
+
+@pytest.mark.parametrize("turn", ABSENCES_THAT_TELL)
+def test_an_absence_with_a_contrast_or_a_span_stays(turn):
+    assert worth.absence(turn) is None
+    assert len(accounts(turn, "Akib")) == 1, accounts(turn, "Akib")
+
+
 @pytest.mark.parametrize(("turn", "kept"), [
     ("Dyed my hair last week - come see!", "Nate said: Dyed my hair last week (the week of 2024-01-01)."),
     ("I've done an abstract painting too, take a look!", "Nate said: I've done an abstract painting too."),
@@ -810,6 +838,10 @@ BOTH_TURNS = [("Kevin", "I'm choosing between universities in Paris and London f
               ("Paola", "I'm excited about the possibilities in both cities for tech startups!"),
               ("Paola", "I work as a barista at Blue Bottle in Oakland.")]
 
+# "I haven't played any horror games myself": what the speaker has not done (``worth.absence``)
+ABSENCE_TURNS = [("Muhhamed", "Have you played Outlast?"), ("Akib", "I haven't played any horror games myself"),
+                 ("Akib", "I work night shifts as a nurse at Mercy Hospital in Chicago.")]
+
 
 # Through the CLI: a kind of talk said on three days, looked up each day, stays out of MEMORY.md
 # beside a fact that is promoted; with its rule switched off the talk lands.
@@ -828,6 +860,8 @@ THROUGH_THE_CLI = [
                  (standalone, "CHAT_REPLY_OPENER", re.compile("(?!)")), id="reply-opener"),
     pytest.param(BOTH_TURNS, "possibilities both cities tech startups barista Blue Bottle Oakland", "Blue Bottle in Oakland", "both cities",
                  (standalone, "_both_unnamed", lambda said, earlier: False), id="both"),
+    pytest.param(ABSENCE_TURNS, "horror games nurse night shifts Mercy Hospital", "Mercy Hospital", "horror games",
+                 (worth, "absence", lambda said: None), id="absence"),
 ]
 
 

@@ -511,7 +511,7 @@ def test_a_substitution_is_never_contained(ws, clawmem, ingest_session, days_ago
     _said(ingest_session, days_ago, short, (4, 3, 2), "b")
     data = clawmem("dream", "--json").json()
     assert not data["fallback_used"], data["fallback_reason"]
-    assert sorted(e.body for e in _lines(ws)) == sorted([f"Mia said: {long}", f"Mia said: {short}"])
+    assert sorted(e.body for e in _lines(ws)) == sorted([f"Mia said: {long}", f"Mia said: {short}"]), json.dumps(data)
 
 
 
