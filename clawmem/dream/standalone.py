@@ -405,6 +405,8 @@ PAST_ACCOUNT = re.compile(
     rf"(?:{PAST_VERBS}|was|were|(?!(?:used|need|feed|speed|proceed|exceed|succeed|bleed|breed|shed|wed|embed)\b)[a-z]{{2,}}ed)\b",
     re.IGNORECASE,
 )
+# "I've lived here since I was young", "We always went camping": a state or a habit, no one time to anchor
+HABITUAL = re.compile(r"\b(?:since|always|usually|every|often|whenever|used to)\b", re.IGNORECASE)
 ACCOUNT_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s|$)|$)", re.DOTALL)  # up to its end, not a decimal point ("2.5 miles")
 # a time the speaker named, which the account is then told against: a year, a month, a day of the week, "long ago"
 TIMED = re.compile(rf"\b(?:(?:19|20)\d\d|{'|'.join(calendar.month_name[1:])}|{'|'.join(WEEKDAYS)}|ago)\b", re.IGNORECASE)
@@ -529,13 +531,14 @@ def anchor_account(text: str, day: dt.date) -> str:
     visit some friends (as of January 2024)". Read months later, an account that names no time
     leaves "when?" open; the month it was told is the latest it can have happened, and a month
     (not the day) keeps an account told on several days of one month one wording. A unit that
-    names or resolved a time anywhere (``DATED``, ``TIMED``) is told against that time already."""
+    names or resolved a time anywhere (``DATED``, ``TIMED``) is told against that time already,
+    and a habit or a state that lasts (``HABITUAL``) has no one time."""
     told = scaffold.unattributed(text)
     if DATED.search(told) or TIMED.search(told):
         return text
     for sentence in ACCOUNT_SENTENCE.finditer(told):
         said = sentence[0]
-        if PAST_ACCOUNT.search(said) or DROPPED_I.match(said.lstrip()):
+        if (PAST_ACCOUNT.search(said) or DROPPED_I.match(said.lstrip())) and not HABITUAL.search(said):
             end = len(text) - len(told) + sentence.start() + len(said.rstrip().rstrip(".!?"))
             return f"{text[:end]} (as of {day.strftime('%B %Y')}){text[end:]}"
     return text

@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping
 
 from clawmem.dream.paraphrase import Judge, negated, specific, substitution, unmatched
 from clawmem.dream.scaffolding import MAX_UNIT_CHARS
-from clawmem.dream.text import RESOLVED, WORD, content_words, sentences, untimed, words
+from clawmem.dream.text import RESOLVED, TOLD_IN, WORD, content_words, sentences, untimed, words
 from clawmem.dream.worth import SLOGAN
 from clawmem.entries import grammar, scaffold
 from clawmem.entries.words import stem
@@ -218,8 +218,22 @@ def _joined(line: str, added: list[str], *, first: bool) -> str:
     """``line`` with the sentences ``added`` after it, or before it (``first``: said before it)
     and after its attribution ("Mel said: "), each ending as a sentence ends (``_ended``)."""
     told = scaffold.unattributed(line)
-    parts = [*added, told] if first else [told, *added]
+    parts = _told_once([*added, told] if first else [told, *added])
     return line[: len(line) - len(told)] + " ".join([*map(_ended, parts[:-1]), parts[-1]])
+
+
+def _told_once(parts: list[str]) -> list[str]:
+    """``parts`` with each month told in (``text.TOLD_IN``) given once, where it first comes: two
+    accounts told in January joined read "… (as of January 2024). …", not the month twice."""
+    seen: set[str] = set()
+
+    def first(m: re.Match[str]) -> str:
+        if m[0] in seen:
+            return ""
+        seen.add(m[0])
+        return m[0]
+
+    return [TOLD_IN.sub(first, part) for part in parts]
 
 
 def _ended(text: str) -> str:
