@@ -15,6 +15,7 @@ import re
 from functools import cached_property
 from typing import Any
 
+from clawmem.dream.text import untimed
 from clawmem.entries import identity
 from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import now_iso
@@ -131,8 +132,9 @@ class Candidate:
     @property
     def wording(self) -> str:
         """The wording consolidation writes: the one that leans least on its conversation
-        (``leaning``), then the richest, then the newest."""
-        return max(self.evidence, key=lambda e: (-leaning(e.text), min(len(e.text), RICH_CHARS), e.seen)).text
+        (``leaning``), then the richest, then the newest. The month an account was told in
+        (``text.untimed``) is no richness: "(as of May 2023)" is not richer than "(as of June 2023)"."""
+        return max(self.evidence, key=lambda e: (-leaning(e.text), min(len(untimed(e.text)), RICH_CHARS), e.seen)).text
 
     def sources(self, limit: int | None = None) -> list[str]:
         """Anchors, newest first, one per file before any file repeats."""

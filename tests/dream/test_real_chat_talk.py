@@ -9,12 +9,14 @@ whole path runs through the installed CLI on a real transcript.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 
-from clawmem.dream import scaffolding, standalone, worth
-from clawmem.dream.text import pieces
+from clawmem.dream import light, scaffolding, standalone, topics, worth
+from clawmem.dream.text import pieces, untimed
+from clawmem.entries import identity
 
 from .test_standalone import locomo_session
 
@@ -354,7 +356,7 @@ def test_a_real_chat_keeps_the_facts_and_none_of_the_talk(ws, clawmem, days_ago)
             ("Emi", "You should definitely visit Houston or any place in Texas. Calculus can be quite challenging."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
-    staged = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    staged = {untimed(e["text"]) for e in data["explain"] if e["candidate_id"]}
     assert "elise said: I went to Turks and Caicos for spring break, trip 1." in staged, staged
     talk = ("Happy New Years", "celebrate", "doing well", "never been", "mentioned him", "your job", "Houston", "Calculus")
     assert not any(t in s for s in staged for t in talk), staged
@@ -456,7 +458,7 @@ def test_a_moment_with_something_lasting_in_it_stays(turn, kept):
     pytest.param("I'm a nursing student at UCLA, in my third year.", "Today I had 9 hours of lessons and studied all evening.", "ordinary_day", id="ordinary-day"),
 ])
 def test_talk_of_the_day_leaves_the_fact_beside_it(monkeypatch, fact, talk, rule):
-    assert accounts(f"{fact} {talk}", "Paola") == [f"Paola said: {fact}"]
+    assert [untimed(line) for line in accounts(f"{fact} {talk}", "Paola")] == [f"Paola said: {fact}"]
     monkeypatch.setattr(worth, rule, lambda said: None)
     assert len(" ".join(accounts(f"{fact} {talk}", "Paola"))) > len(f"Paola said: {fact}"), "with the rule off the talk is part of the account"
 
@@ -713,8 +715,8 @@ def test_an_absence_with_a_contrast_or_a_span_stays(turn):
 @pytest.mark.parametrize(("turn", "kept"), [
     ("Dyed my hair last week - come see!", "Nate said: Dyed my hair last week (the week of 2024-01-01)."),
     ("I've done an abstract painting too, take a look!", "Nate said: I've done an abstract painting too."),
-    ("I painted my kitchen blue, check it out!", "Nate said: I painted my kitchen blue."),
-    ("We built a treehouse for the kids — come and see it!", "Nate said: We built a treehouse for the kids."),
+    ("I painted my kitchen blue, check it out!", "Nate said: I painted my kitchen blue (as of January 2024)."),
+    ("We built a treehouse for the kids — come and see it!", "Nate said: We built a treehouse for the kids (as of January 2024)."),
 ])
 def test_an_invitation_to_look_after_a_comma_or_a_dash_leaves_the_claim(turn, kept):
     assert accounts(turn, "Nate") == [kept]
@@ -889,3 +891,72 @@ def test_a_yes_before_ones_own_account_reaches_memory(ws, clawmem, days_ago):
 def test_with_the_yes_read_as_leaning_the_account_is_lost(ws, clawmem, days_ago, monkeypatch):
     monkeypatch.setattr(standalone, "CHAT_REPLY_OPENER", standalone.REPLY_OPENER)
     assert "clarinet" not in _three_days(clawmem, ws, days_ago, YES_TURNS, "clarinet Boise community band Thursday")
+
+
+# An account that names no time, read months later, leaves "when?" open: it is anchored to the
+# month it was told (``standalone.anchor_account``); ``accounts`` tells it on 2024-01-10.
+@pytest.mark.parametrize(("turn", "anchored"), [
+    ("I went to visit some friends who had moved here from another country.",
+     "Akib said: I went to visit some friends who had moved here from another country (as of January 2024)."),
+    ("Started my healthy eating diet.", "Akib said: Started my healthy eating diet (as of January 2024)."),
+    ("I spent the afternoon playing football with my friends. We laughed a lot at the park.",
+     "Akib said: I spent the afternoon playing football with my friends (as of January 2024). We laughed a lot at the park."),
+    ("We ran 2.5 miles along the river with the dog!", "Akib said: We ran 2.5 miles along the river with the dog (as of January 2024)!"),
+])
+def test_an_account_that_names_no_time_is_anchored_to_the_month_it_was_told(turn, anchored):
+    assert accounts(turn, "Akib") == [anchored]
+
+
+@pytest.mark.parametrize("turn", [
+    "I went to the beach yesterday with my sister and her kids.",  # told against its own time
+    "I went to Lisbon in March with my sister.",
+    "I was born in 1990 in Porto, near the river.",
+    "I have two cats and a dog named Rex.",  # no past: a fact as it stands
+    "I've lived in Miami since I was young.",  # a state that lasts, a habit: no one time
+    "I used to paint landscapes every weekend.",
+])
+def test_an_account_told_against_a_time_or_lasting_gets_no_month(turn):
+    [line] = accounts(turn, "Akib")
+    assert "(as of" not in line, line
+
+
+def test_outside_a_chat_between_named_people_no_month_is_added():
+    row = {"text": "user: I fixed the arm64 build by pinning openssl to 3.0.", "kind": "transcript", "origin": "owner", "observed_at": "2024-01-10T10:00:00"}
+    assert standalone.units(row) == ["The user said: I fixed the arm64 build by pinning openssl to 3.0."]
+
+
+def test_a_joined_line_gives_each_month_once():
+    line = "Paola said: I visited a rooftop lounge with views of the skyline (as of January 2024)."
+    added = ["The rooftop lounge I visited was in Salt Lake City (as of January 2024).", "I went back with my sister (as of March 2024)."]
+    assert topics._joined(line, added, first=False) == (
+        "Paola said: I visited a rooftop lounge with views of the skyline (as of January 2024). "
+        "The rooftop lounge I visited was in Salt Lake City. I went back with my sister (as of March 2024)."
+    )
+
+
+BEAGLE = "I adopted a beagle called Scout from the Tucson shelter."
+
+
+def _told_across_a_month(clawmem, days_ago) -> list[dt.datetime]:
+    """``BEAGLE`` told on the last two days of last month and the first of this one."""
+    first = days_ago(0).replace(day=1)
+    days = [first - dt.timedelta(days=2), first - dt.timedelta(days=1), first]
+    for n, when in enumerate(days, 1):
+        locomo_session(clawmem, n, when, [("Caroline", BEAGLE), ("Melanie", "Aww, so cute!")])
+    return days
+
+
+def test_an_account_told_in_two_months_is_one_account_in_its_latest_words(ws, clawmem, days_ago):
+    days = _told_across_a_month(clawmem, days_ago)
+    data = clawmem("dream", "--json", "--explain").json()
+    line = f"Caroline said: {BEAGLE[:-1]} (as of {days[-1]:%B %Y})."
+    assert len({e["candidate_id"] for e in data["explain"] if e["candidate_id"]}) == 1, data["explain"]
+    assert [c["text"] for c in data["promoted"]] == [line]
+    assert line in ws.memory_md.read_text()
+
+
+def test_with_the_month_compared_the_three_tellings_are_two_accounts(ws, clawmem, days_ago, monkeypatch):
+    monkeypatch.setattr(light.Matcher, "form", staticmethod(identity.normalise))
+    _told_across_a_month(clawmem, days_ago)
+    data = clawmem("dream", "--json", "--explain").json()
+    assert len({e["candidate_id"] for e in data["explain"] if e["candidate_id"]}) == 2, data["explain"]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from clawmem.dream import worth
 from clawmem.dream.standalone import read, resolve_dates
-from clawmem.dream.text import sentences, strip_wrappers
+from clawmem.dream.text import sentences, strip_wrappers, untimed
 from clawmem.entries import grammar
 
 WEDNESDAY = dt.date(2023, 5, 10)
@@ -280,7 +280,7 @@ def test_talk_around_a_fact_is_dropped_not_joined_to_it(ws, clawmem, days_ago, p
             ("Melanie", f"{prefix}The kids look so cute, Caroline! Things have been hectic lately."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
-    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    texts = {untimed(e["text"]) for e in data["explain"] if e["candidate_id"]}
     assert "Caroline said: I adopted a beagle called Scout, trip 1." in texts
     assert not any("cool" in t or "Check it" in t or "chatted" in t or "cute" in t or "hectic" in t for t in texts), texts
     dropped = {e["text"]: e["failed"] for e in data["explain"] if e["status"] == "excluded"}
@@ -508,7 +508,7 @@ def test_words_that_point_back_into_the_chat_are_dropped(ws, clawmem, days_ago):
             ("Caroline", f"The official opening night is tomorrow, round {n}. I'm opening a bakery in Tucson. The opening is set for Friday."),
         ])
     data = clawmem("dream", "--json", "--explain").json()
-    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    texts = {untimed(e["text"]) for e in data["explain"] if e["candidate_id"]}
     assert "Melanie said: We were all freaked when my son got into an accident near Flagstaff, trip 1." in texts, texts
     assert "Melanie said: Family's super important to me." in texts, texts
     assert "Melanie said: My brother bought a canoe; the canoe is bright red." in texts, "a noun said before it in the turn holds"
@@ -524,9 +524,9 @@ def test_a_bare_instead_joins_the_claim_before_it_and_stands_alone_without_one()
     """"… instead" names the other half of a change said just before; with nothing before it, it stays."""
     row = {"kind": "transcript", "origin": "owner", "observed_at": "2026-11-06T09:00:00"}
     joined = read({**row, "text": "Melanie: The hike was cancelled. I went to the science museum instead."})
-    assert [u.text for u in joined] == ["Melanie said: The hike was cancelled. I went to the science museum instead."]
+    assert [u.text for u in joined] == ["Melanie said: The hike was cancelled. I went to the science museum instead (as of November 2026)."]
     alone = read({**row, "text": "Melanie: I went to the science museum instead."})
-    assert [u.text for u in alone] == ["Melanie said: I went to the science museum instead."]
+    assert [u.text for u in alone] == ["Melanie said: I went to the science museum instead (as of November 2026)."]
     apart = read({**row, "text": "user: The API listens on port 8088 behind Caddy. Builds use pnpm instead of npm, pinned in package.json."})
     assert [u.text for u in apart] == ["The API listens on port 8088 behind Caddy.", "Builds use pnpm instead of npm, pinned in package.json."]
 

@@ -15,6 +15,7 @@ import textwrap
 import pytest
 
 from clawmem.dream import scaffolding, worth
+from clawmem.dream.text import untimed
 from clawmem.entries import grammar
 
 FACT = "The staging database runs on db-stage-2 behind pgbouncer port 6432."
@@ -300,7 +301,7 @@ def test_pep_talk_around_a_fact_never_reaches_memory_md(ws, clawmem, days_ago):
         result = clawmem("ingest", "-", "--session", f"talk-{n}", "--origin", "owner", "--format", "jsonl", "--at", days_ago(n).isoformat(), input=lines)
         assert result.returncode == 0, result.stderr
     data = clawmem("dream", "--json", "--explain").json()
-    texts = {e["text"] for e in data["explain"] if e["candidate_id"]}
+    texts = {untimed(e["text"]) for e in data["explain"] if e["candidate_id"]}
     assert texts == {"Caroline said: I joined the veterans' support group in Tucson."}, texts
-    assert [c["text"] for c in data["promoted"]] == list(texts)
+    assert [untimed(c["text"]) for c in data["promoted"]] == list(texts)
     assert not any(w in ws.memory_md.read_text() for w in ("Together", "joy", "Kudos"))

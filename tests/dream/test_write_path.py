@@ -12,6 +12,7 @@ import json
 import pytest
 
 from clawmem.dream import budget, updates
+from clawmem.dream.text import untimed
 from clawmem.entries import grammar, identity
 from tests.dream.replay import active, at, day
 
@@ -459,11 +460,11 @@ def test_a_decision_in_a_chat_between_people_waits_for_the_gate(ws, clawmem, tmp
     chat("c1", ("user", "Akib", decision), ("user", "Muhhamed", "Sounds good to me."))
     report = dream(day(1))
     assert active(ws.memory_md) == []
-    [row] = [e for e in report["explain"] if decision in e["text"]]
+    [row] = [e for e in report["explain"] if decision in untimed(e["text"])]
     assert not row["signals"].get("strong")
     chat("c2", ("user", "Akib", decision), ("assistant", "assistant", "Noted."))  # control: the same words in a session with the agent
     dream(day(1))
-    assert [line for line in active(ws.memory_md) if decision in line]
+    assert [line for line in active(ws.memory_md) if decision in untimed(line)]
 
 
 def test_the_same_decision_from_the_assistant_alone_waits_for_the_gate(ws, say, dream):
