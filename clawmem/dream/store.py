@@ -12,11 +12,9 @@ import datetime as dt
 import json
 import os
 import re
-from functools import cached_property
 from typing import Any
 
 from clawmem.dream.text import untimed
-from clawmem.entries import identity
 from clawmem.foundation.records import dataclass, field
 from clawmem.foundation.timeparse import now_iso
 from clawmem.index.db import Index
@@ -98,10 +96,6 @@ class Candidate:
     evidence: list[Evidence] = field(default_factory=list)
     theme: str | None = None
     promoted_at: str | None = None
-
-    @cached_property
-    def norm(self) -> str:
-        return identity.normalise(self.text)
 
     @property
     def origin(self) -> str:
