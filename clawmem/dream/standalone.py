@@ -27,7 +27,6 @@ reads evidence the same way), so the staged text is the evidence grounding compa
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Mapping
@@ -35,7 +34,7 @@ from collections.abc import Mapping
 from clawmem.dream import credentials, scaffolding, store, worth
 from clawmem.dream.directive_grammar import directives_in, states_directive
 from clawmem.dream.paraphrase import NUMBER_WORDS, specific
-from clawmem.dream.text import COUNTED, STOPWORDS, WORD, Piece, content_words, pieces, speaker_label, words
+from clawmem.dream.text import COUNTED, MONTHS, STOPWORDS, WORD, Piece, content_words, pieces, speaker_label, words
 from clawmem.entries import scaffold
 from clawmem.foundation.records import dataclass, replace
 from clawmem.transcripts.model import host_speaker
@@ -409,7 +408,7 @@ PAST_ACCOUNT = re.compile(
 HABITUAL = re.compile(r"\b(?:since|always|usually|every|often|whenever|used to)\b", re.IGNORECASE)
 ACCOUNT_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s|$)|$)", re.DOTALL)  # up to its end, not a decimal point ("2.5 miles")
 # a time the speaker named, which the account is then told against: a year, a month, a day of the week, "long ago"
-TIMED = re.compile(rf"\b(?:(?:19|20)\d\d|{'|'.join(calendar.month_name[1:])}|{'|'.join(WEEKDAYS)}|ago)\b", re.IGNORECASE)
+TIMED = re.compile(rf"\b(?:(?:19|20)\d\d|{MONTHS}|{'|'.join(WEEKDAYS)}|ago)\b", re.IGNORECASE)
 
 # "last summer", "this winter": a season, with the northern hemisphere's months (its first month)
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "winter": 12}
